@@ -1,0 +1,81 @@
+//! The `tooljson` command line: `parse`, and (bare) the bundled demo.
+//!
+//! Exit codes are a contract: 0 success, 1 invalid or truncated input,
+//! 2 usage or I/O error, 3 a schema violation or a call that did not complete.
+
+mod parse;
+
+use std::process::ExitCode;
+
+const USAGE: &str = "\
+usage: tooljson <command> [options]
+
+commands:
+  parse [--chunk N] [FILE]     parse JSON from FILE (or stdin) through the streaming parser
+
+exit codes: 0 ok, 1 invalid or truncated JSON, 2 usage or I/O error";
+
+/// A command's failure: its exit code and the line for stderr.
+pub struct Failure {
+    pub code: u8,
+    pub message: String,
+}
+
+impl Failure {
+    pub fn usage(message: impl Into<String>) -> Failure {
+        Failure {
+            code: 2,
+            message: format!("{}\n\n{USAGE}", message.into()),
+        }
+    }
+}
+
+/// Reads FILE, or stdin when `path` is `None` or `-`.
+pub fn read_input(path: Option<&str>) -> Result<Vec<u8>, Failure> {
+    use std::io::Read;
+    match path {
+        None | Some("-") => {
+            let mut buf = Vec::new();
+            std::io::stdin().read_to_end(&mut buf).map_err(|e| Failure {
+                code: 2,
+                message: format!("error: reading stdin: {e}"),
+            })?;
+            Ok(buf)
+        }
+        Some(p) => std::fs::read(p).map_err(|e| Failure {
+            code: 2,
+            message: format!("error: reading {p}: {e}"),
+        }),
+    }
+}
+
+/// Parses `--chunk N`: a positive byte count.
+pub fn parse_chunk(value: Option<String>) -> Result<usize, Failure> {
+    let v = value.ok_or_else(|| Failure::usage("error: --chunk needs a value"))?;
+    match v.parse::<usize>() {
+        Ok(n) if n > 0 => Ok(n),
+        _ => Err(Failure::usage(format!(
+            "error: --chunk takes a positive number of bytes, got {v:?}"
+        ))),
+    }
+}
+
+fn main() -> ExitCode {
+    let mut args = std::env::args().skip(1);
+    let result = match args.next().as_deref() {
+        Some("parse") => parse::run(args.collect()),
+        Some("-h" | "--help" | "help") => {
+            println!("{USAGE}");
+            Ok(())
+        }
+        None => Err(Failure::usage("error: no command given")),
+        Some(other) => Err(Failure::usage(format!("error: unknown command {other:?}"))),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(f) => {
+            eprintln!("{}", f.message);
+            ExitCode::from(f.code)
+        }
+    }
+}

@@ -1,0 +1,1187 @@
+//! The resumable JSON tokenizer: a sans-IO push state machine that takes input
+//! in chunks of any size, looks at each byte once, and emits [`Token`]s to a
+//! [`TokenSink`].
+//!
+//! # Advice for hackers
+//!
+//! - The only bytes carried from one `feed` to the next are a split UTF-8
+//!   sequence (at most 3 bytes), the state of a split escape (`\`, `\u12`, a
+//!   high surrogate waiting for its low half) and the lexeme of a number that
+//!   ran to the end of the chunk. Keys are decoded straight into the path
+//!   segment that names them, which is also what error paths and sinks see.
+//! - Newlines can only occur in whitespace (a raw one inside a string is an
+//!   error), so line counting lives in the whitespace skipper alone.
+//! - A string run is found with `memchr2` (`"` or `\`), checked for control
+//!   bytes and validated with `simdutf8`; an incomplete UTF-8 sequence is only
+//!   legal at the very end of a chunk.
+//! - A number is emitted when the byte after it arrives, or at `finish()`;
+//!   literals when their last letter arrives, since nothing can extend them.
+//! - After an error the parser is poisoned: every later call returns the same
+//!   error, so a caller can never continue past bad input by accident.
+//!
+//! # States
+//!
+//! ```text
+//!            ┌──────────── ',' (array) ─────────────┐
+//!            v                                       │
+//!  start ─> Value ──'{'──> ObjectFirst ──'"'──> Str(key) ──'"'──> Colon ──':'──> Value
+//!            │  └──'['──> ArrayFirst ──(other)──> Value            ^
+//!            ├──'"'──> Str(value) ──'"'──┐                          │
+//!            ├──'-',digit──> Num ─(delim)┤                          │
+//!            └──t/f/n──> Lit ──(last)────┴──> AfterValue ──',' (object)──> ObjectKey ──'"'──┘
+//!                                            │  '}' / ']' closes; at depth 0 ─> Done
+//! ```
+
+mod token;
+
+use std::collections::HashSet;
+
+use smallvec::SmallVec;
+
+use crate::error::{Error, ErrorCode, LimitKind, describe_byte};
+use crate::path::{Path, PathRef, Segment};
+use crate::value::{Map, Number, Value};
+
+pub use token::{Location, OwnedToken, Token, TokenSink};
+
+/// Bounds on what one document may make the parser hold or do. The defaults
+/// are safe for untrusted input.
+///
+/// | limit | default | error when exceeded |
+/// |---|---|---|
+/// | `max_depth` | 128 nested arrays/objects | at the opening bracket past it |
+/// | `max_input_bytes` | 64 MiB | at the first byte past it |
+/// | `max_string_bytes` | 16 MiB decoded, per key or string | at the byte past it |
+/// | `max_number_bytes` | 4096 bytes of lexeme | at the byte past it |
+///
+/// # Examples
+///
+/// ```
+/// use tooljson::{Limits, Parser};
+/// let limits = Limits { max_depth: 2, ..Limits::default() };
+/// let mut p = Parser::with_limits(limits);
+/// let err = p.feed(b"[[[1]]]", &mut ()).unwrap_err();
+/// assert!(err.is_limit_exceeded());
+/// assert_eq!(err.offset(), 2);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// Deepest nesting of arrays and objects allowed.
+    pub max_depth: usize,
+    /// Total input bytes allowed, whitespace included.
+    pub max_input_bytes: u64,
+    /// Decoded UTF-8 bytes allowed in one string or key.
+    pub max_string_bytes: usize,
+    /// Bytes allowed in one number's lexeme.
+    pub max_number_bytes: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_depth: 128,
+            max_input_bytes: 64 << 20,
+            max_string_bytes: 16 << 20,
+            max_number_bytes: 4096,
+        }
+    }
+}
+
+impl Limits {
+    /// No bounds except memory (and `max_depth` of `usize::MAX`): only for
+    /// trusted input.
+    pub fn unlimited() -> Self {
+        Limits {
+            max_depth: usize::MAX,
+            max_input_bytes: u64::MAX,
+            max_string_bytes: usize::MAX,
+            max_number_bytes: usize::MAX,
+        }
+    }
+}
+
+/// What to do when one object has the same key twice.
+///
+/// RFC 8259 leaves it open; serde_json keeps the last value, which is the
+/// default here too. `Error` makes the parser reject the document at the
+/// repeated key (it then keeps a set of keys per open object).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum DuplicateKeys {
+    /// The last value wins, at the position of the first occurrence.
+    #[default]
+    LastWins,
+    /// The first value wins; later ones are dropped.
+    FirstWins,
+    /// A repeated key is an invalid-input error.
+    Error,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Container {
+    Object,
+    Array,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum NumState {
+    Start,
+    Minus,
+    Zero,
+    Int,
+    Dot,
+    Frac,
+    E,
+    ESign,
+    Exp,
+}
+
+impl NumState {
+    fn is_terminal(self) -> bool {
+        matches!(
+            self,
+            NumState::Zero | NumState::Int | NumState::Frac | NumState::Exp
+        )
+    }
+
+    fn expected(self) -> &'static str {
+        match self {
+            NumState::Start | NumState::Minus | NumState::Dot | NumState::ESign => "digit",
+            NumState::E => "digit or sign of exponent",
+            _ => "end of number",
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum State {
+    Value,
+    ArrayFirst,
+    ObjectFirst,
+    ObjectKey,
+    Colon,
+    AfterValue,
+    Str,
+    Num(NumState),
+    Lit { lit: u8, matched: u8 },
+    Done,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum StrState {
+    Normal,
+    /// Inside a UTF-8 sequence split across chunks.
+    Utf8,
+    /// After `\`.
+    Escape,
+    /// Inside `\uXXXX`; `high` is set while reading the low half of a pair.
+    Hex {
+        code: u16,
+        digits: u8,
+        high: Option<u16>,
+    },
+    /// After a high surrogate, waiting for `\`.
+    LowBackslash(u16),
+    /// After a high surrogate and `\`, waiting for `u`.
+    LowU(u16),
+}
+
+const LITERALS: [&[u8]; 3] = [b"true", b"false", b"null"];
+const LITERAL_NAMES: [&str; 3] = ["'true'", "'false'", "'null'"];
+
+/// Emits a token with the current path; a macro so that the token may borrow
+/// parser fields while the sink is borrowed mutably.
+macro_rules! emit {
+    ($self:ident, $sink:ident, $tok:expr, $off:expr) => {
+        $sink.token(
+            $tok,
+            &Location {
+                offset: $off,
+                path: PathRef::new(&$self.path),
+            },
+        )
+    };
+}
+
+/// A resumable, strict RFC 8259 JSON parser.
+///
+/// Call [`feed`](Parser::feed) with each chunk as it arrives (any size, empty
+/// ones included) and [`finish`](Parser::finish) at the end of input. Tokens
+/// go to the [`TokenSink`] passed to each call. "Not enough input yet" is
+/// not an error: `feed` returns `Ok` and the parser waits.
+///
+/// # Examples
+///
+/// ```
+/// use tooljson::{Parser, ValueBuilder};
+/// let mut parser = Parser::new();
+/// let mut builder = ValueBuilder::new();
+/// // Split inside a key, a `\u` escape and a number.
+/// for chunk in ["{\"ci", "ty\": \"Par\\u00", "e9s\", \"n\": 1", "2}"] {
+///     parser.feed_str(chunk, &mut builder)?;
+/// }
+/// parser.finish(&mut builder)?;
+/// assert_eq!(builder.into_value().unwrap().to_string(), r#"{"city":"Parés","n":12}"#);
+/// # Ok::<(), tooljson::Error>(())
+/// ```
+#[derive(Debug)]
+pub struct Parser {
+    limits: Limits,
+    duplicate_keys: DuplicateKeys,
+    state: State,
+    str_state: StrState,
+    in_key: bool,
+    str_len: usize,
+    stack: SmallVec<[Container; 32]>,
+    path: Vec<Segment>,
+    spare_keys: Vec<String>,
+    key_sets: Vec<HashSet<String>>,
+    scratch: String,
+    utf8: [u8; 4],
+    utf8_len: u8,
+    utf8_need: u8,
+    utf8_start: u64,
+    num_buf: SmallVec<[u8; 32]>,
+    num_len: usize,
+    offset: u64,
+    line: u64,
+    line_start: u64,
+    finished: bool,
+    failed: Option<Error>,
+}
+
+impl Default for Parser {
+    fn default() -> Self {
+        Parser::new()
+    }
+}
+
+impl Parser {
+    /// A parser with the default [`Limits`].
+    pub fn new() -> Parser {
+        Parser::with_limits(Limits::default())
+    }
+
+    /// A parser with the given limits.
+    pub fn with_limits(limits: Limits) -> Parser {
+        Parser {
+            limits,
+            duplicate_keys: DuplicateKeys::default(),
+            state: State::Value,
+            str_state: StrState::Normal,
+            in_key: false,
+            str_len: 0,
+            stack: SmallVec::new(),
+            path: Vec::new(),
+            spare_keys: Vec::new(),
+            key_sets: Vec::new(),
+            scratch: String::new(),
+            utf8: [0; 4],
+            utf8_len: 0,
+            utf8_need: 0,
+            utf8_start: 0,
+            num_buf: SmallVec::new(),
+            num_len: 0,
+            offset: 0,
+            line: 1,
+            line_start: 0,
+            finished: false,
+            failed: None,
+        }
+    }
+
+    /// Sets the duplicate-key policy. Only [`DuplicateKeys::Error`] changes
+    /// what the parser does; the other two are for [`ValueBuilder`] and the
+    /// partial tree, which read it from here through
+    /// [`duplicate_keys`](Parser::duplicate_keys).
+    pub fn set_duplicate_keys(&mut self, policy: DuplicateKeys) {
+        self.duplicate_keys = policy;
+    }
+
+    /// The duplicate-key policy.
+    pub fn duplicate_keys(&self) -> DuplicateKeys {
+        self.duplicate_keys
+    }
+
+    /// The limits in force.
+    pub fn limits(&self) -> &Limits {
+        &self.limits
+    }
+
+    /// Total bytes fed so far.
+    pub fn offset(&self) -> u64 {
+        self.offset
+    }
+
+    /// Current nesting depth (0 outside any container).
+    pub fn depth(&self) -> usize {
+        self.stack.len()
+    }
+
+    /// Path of the value being parsed now.
+    pub fn path(&self) -> PathRef<'_> {
+        PathRef::new(&self.path)
+    }
+
+    /// Whether the root value has closed. A root number is only known to be
+    /// closed at `finish()` (more digits could follow).
+    pub fn is_root_closed(&self) -> bool {
+        self.state == State::Done
+    }
+
+    /// Whether `finish()` has been called.
+    pub fn is_finished(&self) -> bool {
+        self.finished
+    }
+
+    /// The error this parser stopped at, if any.
+    pub fn error(&self) -> Option<&Error> {
+        self.failed.as_ref()
+    }
+
+    /// Starts over for a new document, keeping the limits, the policy and
+    /// the allocations.
+    pub fn reset(&mut self) {
+        let mut fresh = Parser::with_limits(self.limits);
+        fresh.duplicate_keys = self.duplicate_keys;
+        std::mem::swap(&mut fresh.scratch, &mut self.scratch);
+        std::mem::swap(&mut fresh.spare_keys, &mut self.spare_keys);
+        fresh.scratch.clear();
+        for seg in self.path.drain(..) {
+            if let Segment::Key(mut k) = seg {
+                k.clear();
+                fresh.spare_keys.push(k);
+            }
+        }
+        *self = fresh;
+    }
+
+    /// Feeds a chunk of `&str` input; see [`feed`](Parser::feed).
+    pub fn feed_str<S: TokenSink + ?Sized>(
+        &mut self,
+        chunk: &str,
+        sink: &mut S,
+    ) -> Result<(), Error> {
+        self.feed(chunk.as_bytes(), sink)
+    }
+
+    /// Feeds the next chunk of input. Any size is fine, an empty chunk
+    /// included. Returns `Ok` when the chunk was consumed (whether or not the
+    /// value is complete), or the error at the first byte that cannot be
+    /// JSON; after an error every call returns that error again.
+    pub fn feed<S: TokenSink + ?Sized>(&mut self, chunk: &[u8], sink: &mut S) -> Result<(), Error> {
+        if let Some(e) = &self.failed {
+            return Err(e.clone());
+        }
+        if self.finished {
+            let e = self.error_at(ErrorCode::AfterFinish, self.offset);
+            return Err(e);
+        }
+        let room = self.limits.max_input_bytes.saturating_sub(self.offset);
+        let result = if (chunk.len() as u64) > room {
+            let allowed = room as usize;
+            self.run(&chunk[..allowed], sink).and_then(|()| {
+                Err(self.error_at(
+                    ErrorCode::LimitExceeded {
+                        kind: LimitKind::InputBytes,
+                        limit: self.limits.max_input_bytes,
+                    },
+                    self.offset,
+                ))
+            })
+        } else {
+            self.run(chunk, sink)
+        };
+        if let Err(e) = &result {
+            self.failed = Some(e.clone());
+        }
+        result
+    }
+
+    /// Ends the input. Emits a number that ran to the end, then returns `Ok`
+    /// if the root value is complete, or a truncation error naming what was
+    /// left open. Calling it twice is a misuse error.
+    pub fn finish<S: TokenSink + ?Sized>(&mut self, sink: &mut S) -> Result<(), Error> {
+        if let Some(e) = &self.failed {
+            return Err(e.clone());
+        }
+        if self.finished {
+            return Err(self.error_at(ErrorCode::AfterFinish, self.offset));
+        }
+        self.finished = true;
+        let result = self.finish_inner(sink);
+        if let Err(e) = &result {
+            self.failed = Some(e.clone());
+        }
+        result
+    }
+
+    fn finish_inner<S: TokenSink + ?Sized>(&mut self, sink: &mut S) -> Result<(), Error> {
+        if let State::Num(ns) = self.state
+            && ns.is_terminal()
+        {
+            let lexeme = std::str::from_utf8(&self.num_buf).unwrap_or("0");
+            emit!(self, sink, Token::Number(lexeme), self.offset);
+            self.num_buf.clear();
+            self.num_len = 0;
+            self.value_done();
+        }
+        let what = match self.state {
+            State::Done => return Ok(()),
+            State::Str => "a string",
+            State::Value | State::Num(_) | State::Lit { .. } => "a value",
+            State::ObjectFirst | State::ObjectKey | State::Colon => "an object",
+            State::ArrayFirst | State::AfterValue => match self.stack.last() {
+                Some(Container::Object) => "an object",
+                _ => "a list",
+            },
+        };
+        Err(self.eof_error(what))
+    }
+
+    #[cold]
+    fn eof_error(&self, what: &'static str) -> Error {
+        Error::new(
+            ErrorCode::Eof(what),
+            self.offset,
+            self.line,
+            self.offset - self.line_start,
+            self.error_path(),
+        )
+    }
+
+    fn error_path(&self) -> Path {
+        let mut segs = self.path.clone();
+        let expecting_key = matches!(self.state, State::ObjectFirst | State::ObjectKey)
+            || (self.state == State::Str && self.in_key);
+        if expecting_key {
+            segs.pop();
+        }
+        Path::from_segments(segs)
+    }
+
+    #[cold]
+    fn error_at(&self, code: ErrorCode, offset: u64) -> Error {
+        let column = offset.saturating_sub(self.line_start) + 1;
+        Error::new(code, offset, self.line, column, self.error_path())
+    }
+
+    #[cold]
+    fn expected(&self, expected: &'static str, byte: u8, offset: u64) -> Error {
+        self.error_at(
+            ErrorCode::Expected {
+                expected,
+                found: describe_byte(byte),
+            },
+            offset,
+        )
+    }
+
+    #[inline]
+    fn value_done(&mut self) {
+        self.state = if self.stack.is_empty() {
+            State::Done
+        } else {
+            State::AfterValue
+        };
+    }
+
+    #[inline]
+    fn skip_ws(&mut self, c: &[u8], mut i: usize, base: u64) -> usize {
+        while let Some(&b) = c.get(i) {
+            match b {
+                b' ' | b'\t' | b'\r' => i += 1,
+                b'\n' => {
+                    self.line += 1;
+                    self.line_start = base + i as u64 + 1;
+                    i += 1;
+                }
+                _ => break,
+            }
+        }
+        i
+    }
+
+    fn run<S: TokenSink + ?Sized>(&mut self, c: &[u8], sink: &mut S) -> Result<(), Error> {
+        let base = self.offset;
+        let n = c.len();
+        let mut i = 0usize;
+        // Where the current number's lexeme starts in this chunk (0 when it
+        // started in an earlier chunk and its head is in `num_buf`).
+        let mut num_start = 0usize;
+        while i < n {
+            match self.state {
+                State::Str => {
+                    i = self.string(c, i, base, sink)?;
+                }
+                State::Num(mut ns) => {
+                    let start = i;
+                    while let Some(&b) = c.get(i) {
+                        ns = match (ns, b) {
+                            (NumState::Start, b'-') => NumState::Minus,
+                            (NumState::Start | NumState::Minus, b'0') => NumState::Zero,
+                            (NumState::Start | NumState::Minus, b'1'..=b'9') => NumState::Int,
+                            (NumState::Int, b'0'..=b'9') => NumState::Int,
+                            (NumState::Zero | NumState::Int, b'.') => NumState::Dot,
+                            (NumState::Dot | NumState::Frac, b'0'..=b'9') => NumState::Frac,
+                            (NumState::Zero | NumState::Int | NumState::Frac, b'e' | b'E') => {
+                                NumState::E
+                            }
+                            (NumState::E, b'+' | b'-') => NumState::ESign,
+                            (NumState::E | NumState::ESign | NumState::Exp, b'0'..=b'9') => {
+                                NumState::Exp
+                            }
+                            _ => break,
+                        };
+                        i += 1;
+                    }
+                    self.num_len += i - start;
+                    if self.num_len > self.limits.max_number_bytes {
+                        let over = self.num_len - self.limits.max_number_bytes;
+                        return Err(self.error_at(
+                            ErrorCode::LimitExceeded {
+                                kind: LimitKind::NumberBytes,
+                                limit: self.limits.max_number_bytes as u64,
+                            },
+                            base + (i - over) as u64,
+                        ));
+                    }
+                    if i == n {
+                        self.state = State::Num(ns);
+                        self.num_buf.extend_from_slice(&c[num_start..n]);
+                        break;
+                    }
+                    let b = c[i];
+                    // A terminal number directly followed by something that
+                    // would continue a number or a word is a malformed number
+                    // (`01`, `1.5.3`, `2x`), not a second value.
+                    if !ns.is_terminal() || b.is_ascii_alphanumeric() || matches!(b, b'.' | b'+' | b'-')
+                    {
+                        return Err(self.expected(ns.expected(), b, base + i as u64));
+                    }
+                    let off = base + i as u64 + 1;
+                    if self.num_buf.is_empty() {
+                        let lexeme = std::str::from_utf8(&c[num_start..i]).unwrap_or("0");
+                        emit!(self, sink, Token::Number(lexeme), off);
+                    } else {
+                        self.num_buf.extend_from_slice(&c[..i]);
+                        let lexeme = std::str::from_utf8(&self.num_buf).unwrap_or("0");
+                        emit!(self, sink, Token::Number(lexeme), off);
+                        self.num_buf.clear();
+                    }
+                    self.num_len = 0;
+                    self.value_done();
+                }
+                State::Lit { lit, mut matched } => {
+                    let word = LITERALS[lit as usize];
+                    while (matched as usize) < word.len() {
+                        let Some(&b) = c.get(i) else {
+                            self.state = State::Lit { lit, matched };
+                            return self.end_chunk(base, n);
+                        };
+                        if b != word[matched as usize] {
+                            return Err(self.expected(
+                                LITERAL_NAMES[lit as usize],
+                                b,
+                                base + i as u64,
+                            ));
+                        }
+                        matched += 1;
+                        i += 1;
+                    }
+                    let tok = match lit {
+                        0 => Token::Bool(true),
+                        1 => Token::Bool(false),
+                        _ => Token::Null,
+                    };
+                    emit!(self, sink, tok, base + i as u64);
+                    self.value_done();
+                }
+                State::Value => {
+                    i = self.skip_ws(c, i, base);
+                    if i == n {
+                        break;
+                    }
+                    if matches!(c[i], b'-' | b'0'..=b'9') {
+                        num_start = i;
+                    }
+                    i = self.begin_value(c, i, base, sink)?;
+                }
+                State::ArrayFirst => {
+                    i = self.skip_ws(c, i, base);
+                    if i == n {
+                        break;
+                    }
+                    if c[i] == b']' {
+                        i = self.close(Container::Array, i, base, sink);
+                    } else {
+                        self.state = State::Value;
+                    }
+                }
+                State::AfterValue => {
+                    i = self.skip_ws(c, i, base);
+                    if i == n {
+                        break;
+                    }
+                    let b = c[i];
+                    match (b, self.stack.last()) {
+                        (b',', Some(Container::Array)) => {
+                            if let Some(Segment::Index(ix)) = self.path.last_mut() {
+                                *ix += 1;
+                            }
+                            self.state = State::Value;
+                            i += 1;
+                        }
+                        (b',', Some(Container::Object)) => {
+                            self.state = State::ObjectKey;
+                            i += 1;
+                        }
+                        (b']', Some(Container::Array)) => {
+                            i = self.close(Container::Array, i, base, sink);
+                        }
+                        (b'}', Some(Container::Object)) => {
+                            i = self.close(Container::Object, i, base, sink);
+                        }
+                        (_, Some(Container::Object)) => {
+                            return Err(self.expected("',' or '}'", b, base + i as u64));
+                        }
+                        _ => return Err(self.expected("',' or ']'", b, base + i as u64)),
+                    }
+                }
+                State::ObjectFirst | State::ObjectKey => {
+                    i = self.skip_ws(c, i, base);
+                    if i == n {
+                        break;
+                    }
+                    match c[i] {
+                        b'"' => {
+                            self.begin_key();
+                            i += 1;
+                        }
+                        b'}' if self.state == State::ObjectFirst => {
+                            i = self.close(Container::Object, i, base, sink);
+                        }
+                        b => {
+                            let exp = if self.state == State::ObjectFirst {
+                                "string key or '}'"
+                            } else {
+                                "string key"
+                            };
+                            return Err(self.expected(exp, b, base + i as u64));
+                        }
+                    }
+                }
+                State::Colon => {
+                    i = self.skip_ws(c, i, base);
+                    if i == n {
+                        break;
+                    }
+                    if c[i] != b':' {
+                        return Err(self.expected("':'", c[i], base + i as u64));
+                    }
+                    self.state = State::Value;
+                    i += 1;
+                }
+                State::Done => {
+                    i = self.skip_ws(c, i, base);
+                    if i == n {
+                        break;
+                    }
+                    return Err(self.error_at(
+                        ErrorCode::TrailingCharacters(describe_byte(c[i])),
+                        base + i as u64,
+                    ));
+                }
+            }
+        }
+        self.end_chunk(base, n)
+    }
+
+    #[inline]
+    fn end_chunk(&mut self, base: u64, n: usize) -> Result<(), Error> {
+        self.offset = base + n as u64;
+        Ok(())
+    }
+
+    fn begin_value<S: TokenSink + ?Sized>(
+        &mut self,
+        c: &[u8],
+        i: usize,
+        base: u64,
+        sink: &mut S,
+    ) -> Result<usize, Error> {
+        let b = c[i];
+        let off = base + i as u64;
+        match b {
+            b'{' | b'[' => {
+                if self.stack.len() >= self.limits.max_depth {
+                    return Err(self.error_at(
+                        ErrorCode::LimitExceeded {
+                            kind: LimitKind::Depth,
+                            limit: self.limits.max_depth as u64,
+                        },
+                        off,
+                    ));
+                }
+                if b == b'{' {
+                    emit!(self, sink, Token::ObjectBegin, off + 1);
+                    self.stack.push(Container::Object);
+                    let key = self.spare_keys.pop().unwrap_or_default();
+                    self.path.push(Segment::Key(key));
+                    if self.duplicate_keys == DuplicateKeys::Error {
+                        self.key_sets.push(HashSet::new());
+                    }
+                    self.state = State::ObjectFirst;
+                } else {
+                    emit!(self, sink, Token::ArrayBegin, off + 1);
+                    self.stack.push(Container::Array);
+                    self.path.push(Segment::Index(0));
+                    self.state = State::ArrayFirst;
+                }
+                Ok(i + 1)
+            }
+            b'"' => {
+                emit!(self, sink, Token::StringBegin, off + 1);
+                self.in_key = false;
+                self.str_len = 0;
+                self.str_state = StrState::Normal;
+                self.state = State::Str;
+                Ok(i + 1)
+            }
+            b'-' | b'0'..=b'9' => {
+                self.num_len = 0;
+                self.state = State::Num(NumState::Start);
+                Ok(i)
+            }
+            b't' | b'f' | b'n' => {
+                let lit = match b {
+                    b't' => 0,
+                    b'f' => 1,
+                    _ => 2,
+                };
+                self.state = State::Lit { lit, matched: 0 };
+                Ok(i)
+            }
+            _ => Err(self.expected("value", b, off)),
+        }
+    }
+
+    fn begin_key(&mut self) {
+        if let Some(Segment::Key(k)) = self.path.last_mut() {
+            k.clear();
+        }
+        self.in_key = true;
+        self.str_len = 0;
+        self.str_state = StrState::Normal;
+        self.state = State::Str;
+    }
+
+    fn close<S: TokenSink + ?Sized>(
+        &mut self,
+        kind: Container,
+        i: usize,
+        base: u64,
+        sink: &mut S,
+    ) -> usize {
+        if let Some(Segment::Key(mut k)) = self.path.pop() {
+            k.clear();
+            self.spare_keys.push(k);
+        }
+        self.stack.pop();
+        let tok = if kind == Container::Object {
+            if self.duplicate_keys == DuplicateKeys::Error {
+                self.key_sets.pop();
+            }
+            Token::ObjectEnd
+        } else {
+            Token::ArrayEnd
+        };
+        emit!(self, sink, tok, base + i as u64 + 1);
+        self.value_done();
+        i + 1
+    }
+
+    /// Appends decoded text to the current key or string.
+    #[inline]
+    fn push_text(&mut self, s: &str, at: u64) -> Result<(), Error> {
+        self.str_len += s.len();
+        if self.str_len > self.limits.max_string_bytes {
+            return Err(self.error_at(
+                ErrorCode::LimitExceeded {
+                    kind: LimitKind::StringBytes,
+                    limit: self.limits.max_string_bytes as u64,
+                },
+                at,
+            ));
+        }
+        if self.in_key {
+            if let Some(Segment::Key(k)) = self.path.last_mut() {
+                k.push_str(s);
+            }
+        } else {
+            self.scratch.push_str(s);
+        }
+        Ok(())
+    }
+
+    fn push_char(&mut self, ch: char, at: u64) -> Result<(), Error> {
+        let mut buf = [0u8; 4];
+        self.push_text(ch.encode_utf8(&mut buf), at)
+    }
+
+    /// Hands decoded text gathered in `scratch` to the sink.
+    #[inline]
+    fn flush<S: TokenSink + ?Sized>(&mut self, sink: &mut S, off: u64) {
+        if !self.in_key && !self.scratch.is_empty() {
+            emit!(self, sink, Token::StringPart(&self.scratch), off);
+            self.scratch.clear();
+        }
+    }
+
+    /// Consumes string bytes from `c[i..]`; returns where it stopped (the
+    /// chunk end, or just past the closing quote).
+    fn string<S: TokenSink + ?Sized>(
+        &mut self,
+        c: &[u8],
+        mut i: usize,
+        base: u64,
+        sink: &mut S,
+    ) -> Result<usize, Error> {
+        let n = c.len();
+        loop {
+            match self.str_state {
+                StrState::Normal => {}
+                StrState::Utf8 => {
+                    while self.utf8_len < self.utf8_need {
+                        let Some(&b) = c.get(i) else {
+                            self.flush(sink, base + n as u64);
+                            return Ok(n);
+                        };
+                        if b & 0xC0 != 0x80 {
+                            return Err(self.error_at(ErrorCode::InvalidUtf8, self.utf8_start));
+                        }
+                        self.utf8[self.utf8_len as usize] = b;
+                        self.utf8_len += 1;
+                        i += 1;
+                    }
+                    let bytes = self.utf8;
+                    let need = self.utf8_need as usize;
+                    let Ok(s) = std::str::from_utf8(&bytes[..need]) else {
+                        return Err(self.error_at(ErrorCode::InvalidUtf8, self.utf8_start));
+                    };
+                    self.push_text(s, base + i as u64)?;
+                    self.utf8_len = 0;
+                    self.str_state = StrState::Normal;
+                    continue;
+                }
+                StrState::Escape => {
+                    let Some(&b) = c.get(i) else {
+                        self.flush(sink, base + n as u64);
+                        return Ok(n);
+                    };
+                    let ch = match b {
+                        b'"' => '"',
+                        b'\\' => '\\',
+                        b'/' => '/',
+                        b'b' => '\u{8}',
+                        b'f' => '\u{c}',
+                        b'n' => '\n',
+                        b'r' => '\r',
+                        b't' => '\t',
+                        b'u' => {
+                            self.str_state = StrState::Hex {
+                                code: 0,
+                                digits: 0,
+                                high: None,
+                            };
+                            i += 1;
+                            continue;
+                        }
+                        _ => {
+                            return Err(self.expected(
+                                "escape character (one of \" \\ / b f n r t u)",
+                                b,
+                                base + i as u64,
+                            ));
+                        }
+                    };
+                    i += 1;
+                    self.push_char(ch, base + i as u64)?;
+                    self.str_state = StrState::Normal;
+                    continue;
+                }
+                StrState::Hex {
+                    mut code,
+                    mut digits,
+                    high,
+                } => {
+                    while digits < 4 {
+                        let Some(&b) = c.get(i) else {
+                            self.str_state = StrState::Hex { code, digits, high };
+                            self.flush(sink, base + n as u64);
+                            return Ok(n);
+                        };
+                        let d = match b {
+                            b'0'..=b'9' => b - b'0',
+                            b'a'..=b'f' => b - b'a' + 10,
+                            b'A'..=b'F' => b - b'A' + 10,
+                            _ => return Err(self.expected("hex digit", b, base + i as u64)),
+                        };
+                        code = (code << 4) | d as u16;
+                        digits += 1;
+                        i += 1;
+                    }
+                    let at = base + i as u64;
+                    match (high, code) {
+                        (None, 0xD800..=0xDBFF) => {
+                            self.str_state = StrState::LowBackslash(code);
+                            continue;
+                        }
+                        (None, 0xDC00..=0xDFFF) => {
+                            return Err(self.error_at(ErrorCode::LoneSurrogate(code), at - 1));
+                        }
+                        (None, _) => {
+                            let ch = char::from_u32(code as u32).unwrap_or('\u{FFFD}');
+                            self.push_char(ch, at)?;
+                        }
+                        (Some(hi), 0xDC00..=0xDFFF) => {
+                            let cp = 0x10000 + (((hi as u32) - 0xD800) << 10) + (code as u32 - 0xDC00);
+                            let ch = char::from_u32(cp).unwrap_or('\u{FFFD}');
+                            self.push_char(ch, at)?;
+                        }
+                        (Some(hi), _) => {
+                            return Err(self.error_at(ErrorCode::LoneSurrogate(hi), at - 1));
+                        }
+                    }
+                    self.str_state = StrState::Normal;
+                    continue;
+                }
+                StrState::LowBackslash(hi) | StrState::LowU(hi) => {
+                    let Some(&b) = c.get(i) else {
+                        self.flush(sink, base + n as u64);
+                        return Ok(n);
+                    };
+                    let want = if matches!(self.str_state, StrState::LowBackslash(_)) {
+                        b'\\'
+                    } else {
+                        b'u'
+                    };
+                    if b != want {
+                        return Err(self.error_at(ErrorCode::LoneSurrogate(hi), base + i as u64));
+                    }
+                    i += 1;
+                    self.str_state = if want == b'\\' {
+                        StrState::LowU(hi)
+                    } else {
+                        StrState::Hex {
+                            code: 0,
+                            digits: 0,
+                            high: Some(hi),
+                        }
+                    };
+                    continue;
+                }
+            }
+
+            // Normal text: the run up to the next quote, backslash or control byte.
+            let rest = &c[i..];
+            let mut end = memchr::memchr2(b'"', b'\\', rest).unwrap_or(rest.len());
+            if let Some(p) = rest[..end].iter().position(|&b| b < 0x20) {
+                end = p;
+            }
+            let run = &rest[..end];
+            let (text, carry) = match simdutf8::compat::from_utf8(run) {
+                Ok(s) => (s, 0),
+                Err(e) => {
+                    let valid = e.valid_up_to();
+                    if e.error_len().is_some() || end < rest.len() {
+                        return Err(self.error_at(ErrorCode::InvalidUtf8, base + (i + valid) as u64));
+                    }
+                    let s = std::str::from_utf8(&run[..valid]).unwrap_or("");
+                    (s, run.len() - valid)
+                }
+            };
+            if !text.is_empty() {
+                let at = base + (i + text.len()) as u64;
+                if self.in_key || !self.scratch.is_empty() {
+                    self.push_text(text, at)?;
+                } else {
+                    self.str_len += text.len();
+                    if self.str_len > self.limits.max_string_bytes {
+                        return Err(self.error_at(
+                            ErrorCode::LimitExceeded {
+                                kind: LimitKind::StringBytes,
+                                limit: self.limits.max_string_bytes as u64,
+                            },
+                            at,
+                        ));
+                    }
+                    emit!(self, sink, Token::StringPart(text), at);
+                }
+            }
+            if carry > 0 {
+                let tail = &run[run.len() - carry..];
+                self.utf8[..carry].copy_from_slice(tail);
+                self.utf8_len = carry as u8;
+                self.utf8_need = utf8_width(tail[0]);
+                self.utf8_start = base + (n - carry) as u64;
+                self.str_state = StrState::Utf8;
+                self.flush(sink, base + n as u64);
+                return Ok(n);
+            }
+            i += end;
+            let Some(&b) = c.get(i) else {
+                self.flush(sink, base + n as u64);
+                return Ok(n);
+            };
+            let off = base + i as u64;
+            match b {
+                b'"' => {
+                    self.flush(sink, off + 1);
+                    if self.in_key {
+                        if self.duplicate_keys == DuplicateKeys::Error
+                            && let Some(Segment::Key(k)) = self.path.last()
+                            && let Some(set) = self.key_sets.last_mut()
+                            && !set.insert(k.clone())
+                        {
+                            let code = ErrorCode::DuplicateKey(k.clone());
+                            self.state = State::Colon;
+                            return Err(self.error_at(code, off));
+                        }
+                        if let Some(Segment::Key(k)) = self.path.last() {
+                            emit!(self, sink, Token::Key(k), off + 1);
+                        }
+                        self.state = State::Colon;
+                    } else {
+                        emit!(self, sink, Token::StringEnd, off + 1);
+                        self.value_done();
+                    }
+                    return Ok(i + 1);
+                }
+                b'\\' => {
+                    self.str_state = StrState::Escape;
+                    i += 1;
+                }
+                _ => {
+                    return Err(self.error_at(ErrorCode::ControlCharacterInString(b), off));
+                }
+            }
+        }
+    }
+}
+
+/// The length of the UTF-8 sequence that `lead` starts (2 to 4 for the
+/// leads simdutf8 reports as incomplete).
+fn utf8_width(lead: u8) -> u8 {
+    match lead {
+        0xC0..=0xDF => 2,
+        0xE0..=0xEF => 3,
+        _ => 4,
+    }
+}
+
+/// Builds a [`Value`] from tokens: the sink for callers who want the
+/// finished value only.
+///
+/// # Examples
+///
+/// ```
+/// use tooljson::{Parser, ValueBuilder};
+/// let mut p = Parser::new();
+/// let mut b = ValueBuilder::new();
+/// p.feed(b"[1, {\"a\": null}]", &mut b)?;
+/// p.finish(&mut b)?;
+/// assert_eq!(b.value().unwrap().to_string(), r#"[1,{"a":null}]"#);
+/// # Ok::<(), tooljson::Error>(())
+/// ```
+#[derive(Debug, Default)]
+pub struct ValueBuilder {
+    stack: Vec<Open>,
+    string: String,
+    root: Option<Value>,
+    first_wins: bool,
+}
+
+#[derive(Debug)]
+enum Open {
+    Array(Vec<Value>),
+    Object(Map, String),
+}
+
+impl ValueBuilder {
+    /// A builder where a repeated key's last value wins.
+    pub fn new() -> Self {
+        ValueBuilder::default()
+    }
+
+    /// A builder following `policy` for repeated keys (`Error` is enforced
+    /// by the parser, and behaves as `LastWins` here).
+    pub fn with_duplicate_keys(policy: DuplicateKeys) -> Self {
+        ValueBuilder {
+            first_wins: policy == DuplicateKeys::FirstWins,
+            ..ValueBuilder::default()
+        }
+    }
+
+    /// The root value, once it has closed.
+    pub fn value(&self) -> Option<&Value> {
+        self.root.as_ref()
+    }
+
+    /// Takes the root value, once it has closed.
+    pub fn into_value(self) -> Option<Value> {
+        self.root
+    }
+
+    fn add(&mut self, v: Value) {
+        match self.stack.last_mut() {
+            None => self.root = Some(v),
+            Some(Open::Array(a)) => a.push(v),
+            Some(Open::Object(m, key)) => {
+                if !(self.first_wins && m.contains_key(key)) {
+                    m.insert(std::mem::take(key), v);
+                }
+            }
+        }
+    }
+}
+
+impl TokenSink for ValueBuilder {
+    fn token(&mut self, token: Token<'_>, _at: &Location<'_>) {
+        match token {
+            Token::ObjectBegin => self.stack.push(Open::Object(Map::new(), String::new())),
+            Token::ArrayBegin => self.stack.push(Open::Array(Vec::new())),
+            Token::Key(k) => {
+                if let Some(Open::Object(_, key)) = self.stack.last_mut() {
+                    key.clear();
+                    key.push_str(k);
+                }
+            }
+            Token::StringBegin => self.string = String::new(),
+            Token::StringPart(s) => self.string.push_str(s),
+            Token::StringEnd => {
+                let s = std::mem::take(&mut self.string);
+                self.add(Value::String(s));
+            }
+            Token::Number(n) => self.add(Value::Number(Number::from_valid_lexeme(n.as_bytes()))),
+            Token::Bool(b) => self.add(Value::Bool(b)),
+            Token::Null => self.add(Value::Null),
+            Token::ObjectEnd | Token::ArrayEnd => {
+                let v = match self.stack.pop() {
+                    Some(Open::Array(a)) => Value::Array(a),
+                    Some(Open::Object(m, _)) => Value::Object(m),
+                    None => return,
+                };
+                self.add(v);
+            }
+        }
+    }
+}
+
+/// Parses a whole document with `limits`.
+pub(crate) fn parse_with(bytes: &[u8], limits: Limits) -> Result<Value, Error> {
+    let mut parser = Parser::with_limits(limits);
+    let mut builder = ValueBuilder::new();
+    parser.feed(bytes, &mut builder)?;
+    parser.finish(&mut builder)?;
+    Ok(builder.into_value().unwrap_or_default())
+}

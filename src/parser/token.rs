@@ -1,0 +1,129 @@
+//! The parser's output: tokens, where they happened, and the sink that
+//! receives them.
+
+use crate::path::PathRef;
+
+/// One piece of the document, in document order.
+///
+/// Strings arrive as `StringBegin`, any number of `StringPart`s (decoded
+/// text, never half a character or half an escape), then `StringEnd`; where a
+/// string is cut between parts depends on the chunking and is not meaningful.
+/// Keys are complete when they arrive. A `Number` carries its exact lexeme and
+/// arrives once a byte after it (or `finish()`) proved it ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Token<'a> {
+    /// `{`
+    ObjectBegin,
+    /// `}`
+    ObjectEnd,
+    /// `[`
+    ArrayBegin,
+    /// `]`
+    ArrayEnd,
+    /// An object member's complete key; the member's value follows.
+    Key(&'a str),
+    /// The opening quote of a string value.
+    StringBegin,
+    /// Decoded text of the current string value.
+    StringPart(&'a str),
+    /// The closing quote of a string value.
+    StringEnd,
+    /// A complete number, its lexeme as written.
+    Number(&'a str),
+    /// `true` or `false`.
+    Bool(bool),
+    /// `null`.
+    Null,
+}
+
+impl Token<'_> {
+    /// An owned copy, for storing tokens past the sink call.
+    pub fn to_owned_token(&self) -> OwnedToken {
+        match *self {
+            Token::ObjectBegin => OwnedToken::ObjectBegin,
+            Token::ObjectEnd => OwnedToken::ObjectEnd,
+            Token::ArrayBegin => OwnedToken::ArrayBegin,
+            Token::ArrayEnd => OwnedToken::ArrayEnd,
+            Token::Key(k) => OwnedToken::Key(k.to_owned()),
+            Token::StringBegin => OwnedToken::StringBegin,
+            Token::StringPart(s) => OwnedToken::StringPart(s.to_owned()),
+            Token::StringEnd => OwnedToken::StringEnd,
+            Token::Number(n) => OwnedToken::Number(n.to_owned()),
+            Token::Bool(b) => OwnedToken::Bool(b),
+            Token::Null => OwnedToken::Null,
+        }
+    }
+}
+
+/// An owned [`Token`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[allow(missing_docs)]
+pub enum OwnedToken {
+    ObjectBegin,
+    ObjectEnd,
+    ArrayBegin,
+    ArrayEnd,
+    Key(String),
+    StringBegin,
+    StringPart(String),
+    StringEnd,
+    Number(String),
+    Bool(bool),
+    Null,
+}
+
+/// Where a token happened.
+#[derive(Clone, Copy, Debug)]
+pub struct Location<'a> {
+    /// How many input bytes the parser had looked at when it emitted the
+    /// token, counting the byte that produced it: the token was certain after
+    /// `offset` bytes. For a number that is the byte after its lexeme; for
+    /// tokens emitted by `finish()`, the input length.
+    pub offset: u64,
+    /// The path of the value the token belongs to: for `Key`, the member's
+    /// path (ending in that key); for `ObjectEnd` / `ArrayEnd`, the
+    /// container's path.
+    pub path: PathRef<'a>,
+}
+
+/// Receives the parser's tokens.
+///
+/// Implemented for closures `FnMut(Token, &Location)`, for
+/// `Vec<OwnedToken>` (stores tokens), and for `()` (discards them, to check
+/// syntax only).
+///
+/// # Examples
+///
+/// ```
+/// use tooljson::{Parser, Token};
+/// let mut keys = Vec::new();
+/// let mut parser = Parser::new();
+/// parser.feed(br#"{"a": 1, "b": {"c": 2}}"#, &mut |t: tooljson::Token<'_>, at: &tooljson::parser::Location<'_>| {
+///     if let Token::Key(_) = t {
+///         keys.push(at.path.to_string());
+///     }
+/// })?;
+/// parser.finish(&mut ())?;
+/// assert_eq!(keys, ["/a", "/b", "/b/c"]);
+/// # Ok::<(), tooljson::Error>(())
+/// ```
+pub trait TokenSink {
+    /// Called once per token, in document order.
+    fn token(&mut self, token: Token<'_>, at: &Location<'_>);
+}
+
+impl<F: FnMut(Token<'_>, &Location<'_>)> TokenSink for F {
+    fn token(&mut self, token: Token<'_>, at: &Location<'_>) {
+        self(token, at)
+    }
+}
+
+impl TokenSink for Vec<OwnedToken> {
+    fn token(&mut self, token: Token<'_>, _at: &Location<'_>) {
+        self.push(token.to_owned_token());
+    }
+}
+
+impl TokenSink for () {
+    fn token(&mut self, _token: Token<'_>, _at: &Location<'_>) {}
+}

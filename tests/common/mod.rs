@@ -1,0 +1,35 @@
+//! Shared helpers for the integration tests: where the public test suites are.
+#![allow(dead_code)]
+
+use std::path::PathBuf;
+
+/// The public test data folder: `TOOLJSON_TESTDATA`, else `../shared/testdata`
+/// beside the project root. Panics with a plain message when it is absent, so
+/// a missing suite is a failure that says why, never a quiet skip.
+pub fn testdata() -> PathBuf {
+    let dir = match std::env::var_os("TOOLJSON_TESTDATA") {
+        Some(d) => PathBuf::from(d),
+        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/testdata"),
+    };
+    assert!(
+        dir.is_dir(),
+        "test data not found at {}: set TOOLJSON_TESTDATA to the folder holding JSONTestSuite/, \
+         JSON-Schema-Test-Suite/, jsonschemabench/ and vendor-streams/ (see README)",
+        dir.display()
+    );
+    dir
+}
+
+/// Every file in `dir` (sorted), with its name.
+pub fn files_in(dir: &std::path::Path) -> Vec<(String, Vec<u8>)> {
+    let mut out: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", dir.display()))
+        .map(|e| {
+            let p = e.unwrap().path();
+            let name = p.file_name().unwrap().to_string_lossy().into_owned();
+            (name, std::fs::read(&p).unwrap())
+        })
+        .collect();
+    out.sort();
+    out
+}
