@@ -206,9 +206,7 @@ impl Error {
     /// What was found instead, for [`ErrorCode::Expected`] and trailing data.
     pub fn found(&self) -> Option<&str> {
         match &self.inner.code {
-            ErrorCode::Expected { found, .. } | ErrorCode::TrailingCharacters(found) => {
-                Some(found)
-            }
+            ErrorCode::Expected { found, .. } | ErrorCode::TrailingCharacters(found) => Some(found),
             _ => None,
         }
     }
@@ -217,7 +215,9 @@ impl Error {
     pub fn description(&self) -> String {
         match &self.inner.code {
             ErrorCode::Eof(what) => format!("EOF while parsing {what}"),
-            ErrorCode::Expected { expected, found } => format!("expected {expected}, found {found}"),
+            ErrorCode::Expected { expected, found } => {
+                format!("expected {expected}, found {found}")
+            }
             ErrorCode::ControlCharacterInString(b) => format!(
                 "control character (\\u0000-\\u001F) found while parsing a string: U+{b:04X}"
             ),

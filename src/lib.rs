@@ -26,11 +26,15 @@
 
 pub mod error;
 pub mod parser;
+pub mod partial;
 pub mod path;
 pub mod value;
 
 pub use error::{Category, Error};
-pub use parser::{DuplicateKeys, Limits, Location, OwnedToken, Parser, Token, TokenSink, ValueBuilder};
+pub use parser::{
+    DuplicateKeys, Limits, Location, OwnedToken, Parser, Token, TokenSink, ValueBuilder,
+};
+pub use partial::{PartialNode, PartialParser, ValueEvent};
 pub use path::{Path, PathRef, Segment};
 pub use value::{Map, Number, Value};
 

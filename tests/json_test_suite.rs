@@ -47,7 +47,10 @@ fn i_decision(name: &str) -> bool {
 struct Lcg(u64);
 impl Lcg {
     fn next(&mut self) -> usize {
-        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
         (self.0 >> 33) as usize
     }
 }
@@ -80,27 +83,36 @@ fn json_test_suite() {
             continue;
         }
         // Accepted documents equal serde_json's reading where serde_json accepts.
-        if let (Ok(v), Ok(j)) = (&whole, serde_json::from_slice::<serde_json::Value>(bytes)) {
-            if v.to_serde_json().as_ref() != Ok(&j) {
-                failures.push(format!("{name}: value differs from serde_json"));
-            }
+        if let (Ok(v), Ok(j)) = (&whole, serde_json::from_slice::<serde_json::Value>(bytes))
+            && v.to_serde_json().as_ref() != Ok(&j)
+        {
+            failures.push(format!("{name}: value differs from serde_json"));
         }
         for size in 1..=8 {
             let got = parse_chunked(bytes, &mut || size);
             if got != whole {
-                failures.push(format!("{name}: chunk size {size} gave {got:?}, whole gave {whole:?}"));
+                failures.push(format!(
+                    "{name}: chunk size {size} gave {got:?}, whole gave {whole:?}"
+                ));
             }
         }
         let mut rng = Lcg(name.len() as u64 * 7919 + bytes.len() as u64);
         for _ in 0..4 {
             let got = parse_chunked(bytes, &mut || rng.next() % 13 + 1);
             if got != whole {
-                failures.push(format!("{name}: random split gave {got:?}, whole gave {whole:?}"));
+                failures.push(format!(
+                    "{name}: random split gave {got:?}, whole gave {whole:?}"
+                ));
             }
         }
     }
     assert_eq!((y, n, i), (95, 188, 35), "suite counts changed");
-    assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} failures:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }
 
 #[test]
@@ -110,5 +122,8 @@ fn opening_arrays_hit_the_depth_limit() {
     let err = tooljson::from_slice(&bytes).unwrap_err();
     assert_eq!(err.category(), Category::LimitExceeded);
     assert_eq!(err.offset(), 128);
-    assert_eq!(err.to_string().split(" at ").next(), Some("nesting depth limit of 128 exceeded"));
+    assert_eq!(
+        err.to_string().split(" at ").next(),
+        Some("nesting depth limit of 128 exceeded")
+    );
 }

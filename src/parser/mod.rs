@@ -554,7 +554,9 @@ impl Parser {
                     // A terminal number directly followed by something that
                     // would continue a number or a word is a malformed number
                     // (`01`, `1.5.3`, `2x`), not a second value.
-                    if !ns.is_terminal() || b.is_ascii_alphanumeric() || matches!(b, b'.' | b'+' | b'-')
+                    if !ns.is_terminal()
+                        || b.is_ascii_alphanumeric()
+                        || matches!(b, b'.' | b'+' | b'-')
                     {
                         return Err(self.expected(ns.expected(), b, base + i as u64));
                     }
@@ -944,7 +946,8 @@ impl Parser {
                             self.push_char(ch, at)?;
                         }
                         (Some(hi), 0xDC00..=0xDFFF) => {
-                            let cp = 0x10000 + (((hi as u32) - 0xD800) << 10) + (code as u32 - 0xDC00);
+                            let cp =
+                                0x10000 + (((hi as u32) - 0xD800) << 10) + (code as u32 - 0xDC00);
                             let ch = char::from_u32(cp).unwrap_or('\u{FFFD}');
                             self.push_char(ch, at)?;
                         }
@@ -994,7 +997,9 @@ impl Parser {
                 Err(e) => {
                     let valid = e.valid_up_to();
                     if e.error_len().is_some() || end < rest.len() {
-                        return Err(self.error_at(ErrorCode::InvalidUtf8, base + (i + valid) as u64));
+                        return Err(
+                            self.error_at(ErrorCode::InvalidUtf8, base + (i + valid) as u64)
+                        );
                     }
                     let s = std::str::from_utf8(&run[..valid]).unwrap_or("");
                     (s, run.len() - valid)

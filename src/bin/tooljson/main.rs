@@ -36,10 +36,12 @@ pub fn read_input(path: Option<&str>) -> Result<Vec<u8>, Failure> {
     match path {
         None | Some("-") => {
             let mut buf = Vec::new();
-            std::io::stdin().read_to_end(&mut buf).map_err(|e| Failure {
-                code: 2,
-                message: format!("error: reading stdin: {e}"),
-            })?;
+            std::io::stdin()
+                .read_to_end(&mut buf)
+                .map_err(|e| Failure {
+                    code: 2,
+                    message: format!("error: reading stdin: {e}"),
+                })?;
             Ok(buf)
         }
         Some(p) => std::fs::read(p).map_err(|e| Failure {

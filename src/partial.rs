@@ -1,0 +1,805 @@
+//! The best-effort partial value of a document that is still arriving, and
+//! the events that say what changed: a value opened, a string grew, a value
+//! completed. Built from the parser's tokens, updated in place, O(chunk) per
+//! feed; nothing is ever re-parsed.
+//!
+//! # The contract (monotone: a UI never has to take anything back)
+//!
+//! 1. A value never changes type once visible; a visible scalar never changes.
+//! 2. A string is visible from its opening quote, as `""`, and only grows by
+//!    decoded text; a split UTF-8 sequence or escape is held back by the
+//!    parser, so no U+FFFD, lone surrogate or raw `\u00` is ever shown.
+//! 3. Numbers and `true` / `false` / `null` are atomic: visible once proven
+//!    complete (`12` at the end of a chunk may still become `123`).
+//! 4. An object member is visible once its key is complete and its value has
+//!    begun: `{"a":` shows `{}`.
+//! 5. Containers are visible as soon as they open.
+//! 6. A [`ValueEvent::Completed`] fires exactly once per value, with its path,
+//!    in document order, the root last; the sequence of events is the same for
+//!    every chunking, except that where an [`ValueEvent::Appended`] text is cut
+//!    depends on the chunks (joined, the texts are the same).
+//! 7. Strings at paths chosen by [`PartialParser::hold_strings`] (a schema's
+//!    `enum` / `const` fields) stay hidden until complete.
+//!
+//! Repeated keys: the partial object shows every occurrence as it streams (so
+//! nothing visible is ever replaced); the completed object applies the
+//! parser's [`DuplicateKeys`] policy.
+
+use std::fmt;
+
+use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
+
+use crate::error::Error;
+use crate::parser::{DuplicateKeys, Limits, Location, Parser, Token, TokenSink};
+use crate::path::{Path, PathRef};
+use crate::value::{Map, Number, Value, write_json_string};
+
+/// A node of the partial tree: finished, or still open.
+///
+/// Open containers hold their finished and growing children; an open
+/// container is always the last child of its parent, since JSON arrives in
+/// document order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PartialNode {
+    /// A finished value: a scalar, or a string or container that closed.
+    Complete(Value),
+    /// An open string: the decoded text so far.
+    String(String),
+    /// An open array: its visible items.
+    Array(Vec<PartialNode>),
+    /// An open object: its visible members, in document order.
+    Object(Vec<(String, PartialNode)>),
+}
+
+impl PartialNode {
+    /// Whether this node is finished.
+    pub fn is_complete(&self) -> bool {
+        matches!(self, PartialNode::Complete(_))
+    }
+
+    /// The finished value, if complete.
+    pub fn as_complete(&self) -> Option<&Value> {
+        match self {
+            PartialNode::Complete(v) => Some(v),
+            _ => None,
+        }
+    }
+
+    /// The JSON type name (`string`, `object`, ...), the same before and
+    /// after completion.
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            PartialNode::Complete(v) => v.type_name(),
+            PartialNode::String(_) => "string",
+            PartialNode::Array(_) => "array",
+            PartialNode::Object(_) => "object",
+        }
+    }
+
+    /// The text of a string, open or complete.
+    pub fn as_str(&self) -> Option<&str> {
+        match self {
+            PartialNode::String(s) => Some(s),
+            PartialNode::Complete(Value::String(s)) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// The member `key` of an object, open or complete. A complete member is
+    /// returned as a `Complete` node (cloned out of the value is avoided by
+    /// returning a view).
+    pub fn get(&self, key: &str) -> Option<NodeRef<'_>> {
+        match self {
+            PartialNode::Object(members) => members
+                .iter()
+                .rev()
+                .find(|(k, _)| k == key)
+                .map(|(_, n)| NodeRef::Partial(n)),
+            PartialNode::Complete(Value::Object(m)) => m.get(key).map(NodeRef::Value),
+            _ => None,
+        }
+    }
+
+    /// The item at `index` of an array, open or complete.
+    pub fn item(&self, index: usize) -> Option<NodeRef<'_>> {
+        match self {
+            PartialNode::Array(items) => items.get(index).map(NodeRef::Partial),
+            PartialNode::Complete(Value::Array(a)) => a.get(index).map(NodeRef::Value),
+            _ => None,
+        }
+    }
+
+    /// Writes the snapshot as compact JSON: open strings as their text so
+    /// far, open containers with their visible children, numbers as written.
+    pub fn write_compact(&self, out: &mut String) {
+        match self {
+            PartialNode::Complete(v) => v.write_compact(out),
+            PartialNode::String(s) => write_json_string(out, s),
+            PartialNode::Array(items) => {
+                out.push('[');
+                for (i, n) in items.iter().enumerate() {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    n.write_compact(out);
+                }
+                out.push(']');
+            }
+            PartialNode::Object(members) => {
+                out.push('{');
+                for (i, (k, n)) in members.iter().enumerate() {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    write_json_string(out, k);
+                    out.push(':');
+                    n.write_compact(out);
+                }
+                out.push('}');
+            }
+        }
+    }
+
+    /// The snapshot as a `serde_json::Value` with every *incomplete* member
+    /// and item left out (strings, containers and all), numbers as serde_json
+    /// reads them (out-of-range ones left out too). The root is kept even
+    /// while open.
+    pub fn to_complete_members_json(&self) -> serde_json::Value {
+        fn complete(v: &Value) -> Option<serde_json::Value> {
+            v.to_serde_json().ok()
+        }
+        match self {
+            PartialNode::Complete(v) => complete(v).unwrap_or(serde_json::Value::Null),
+            PartialNode::String(_) => serde_json::Value::Null,
+            PartialNode::Array(items) => serde_json::Value::Array(
+                items
+                    .iter()
+                    .filter_map(|n| n.as_complete().and_then(complete))
+                    .collect(),
+            ),
+            PartialNode::Object(members) => {
+                let mut m = serde_json::Map::new();
+                for (k, n) in members {
+                    if let Some(v) = n.as_complete().and_then(complete) {
+                        m.insert(k.clone(), v);
+                    }
+                }
+                serde_json::Value::Object(m)
+            }
+        }
+    }
+
+    /// Deserializes a typed preview: a struct of `Option` fields gets
+    /// `Some` for each member that is complete and `None` for members that
+    /// are absent or still arriving.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use tooljson::partial::PartialParser;
+    /// #[derive(serde::Deserialize)]
+    /// struct Preview { path: Option<String>, mode: Option<u32>, content: Option<String> }
+    ///
+    /// let mut p = PartialParser::new();
+    /// p.feed(br#"{"path": "a.txt", "mode": 420, "content": "fn ma"#, &mut ())?;
+    /// let preview: Preview = p.snapshot().unwrap().deserialize_preview().unwrap();
+    /// assert_eq!(preview.path.as_deref(), Some("a.txt"));
+    /// assert_eq!(preview.mode, Some(420));
+    /// assert_eq!(preview.content, None);
+    /// # Ok::<(), tooljson::Error>(())
+    /// ```
+    pub fn deserialize_preview<T: serde::de::DeserializeOwned>(
+        &self,
+    ) -> Result<T, serde_json::Error> {
+        serde_json::from_value(self.to_complete_members_json())
+    }
+
+    fn complete_in_place(&mut self, duplicate_keys: DuplicateKeys) {
+        let done = match std::mem::replace(self, PartialNode::Complete(Value::Null)) {
+            PartialNode::Complete(v) => v,
+            PartialNode::String(s) => Value::String(s),
+            PartialNode::Array(items) => {
+                Value::Array(items.into_iter().map(PartialNode::into_value).collect())
+            }
+            PartialNode::Object(members) => {
+                let mut m = Map::with_capacity(members.len());
+                for (k, n) in members {
+                    if duplicate_keys == DuplicateKeys::FirstWins && m.contains_key(&k) {
+                        continue;
+                    }
+                    m.insert(k, n.into_value());
+                }
+                Value::Object(m)
+            }
+        };
+        *self = PartialNode::Complete(done);
+    }
+
+    fn into_value(self) -> Value {
+        match self {
+            PartialNode::Complete(v) => v,
+            mut other => {
+                other.complete_in_place(DuplicateKeys::LastWins);
+                other.into_value()
+            }
+        }
+    }
+}
+
+impl fmt::Display for PartialNode {
+    /// Compact JSON of the snapshot.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut s = String::new();
+        self.write_compact(&mut s);
+        f.write_str(&s)
+    }
+}
+
+impl Serialize for PartialNode {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            PartialNode::Complete(v) => v.serialize(s),
+            PartialNode::String(t) => s.serialize_str(t),
+            PartialNode::Array(items) => {
+                let mut seq = s.serialize_seq(Some(items.len()))?;
+                for n in items {
+                    seq.serialize_element(n)?;
+                }
+                seq.end()
+            }
+            PartialNode::Object(members) => {
+                let mut m = s.serialize_map(Some(members.len()))?;
+                for (k, n) in members {
+                    m.serialize_entry(k, n)?;
+                }
+                m.end()
+            }
+        }
+    }
+}
+
+/// A view of a child in the partial tree: an open or finished node, or a
+/// value inside a finished one.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum NodeRef<'a> {
+    /// A node of the partial tree.
+    Partial(&'a PartialNode),
+    /// A value inside a finished node.
+    Value(&'a Value),
+}
+
+impl<'a> NodeRef<'a> {
+    /// Whether the node is finished.
+    pub fn is_complete(&self) -> bool {
+        match self {
+            NodeRef::Partial(n) => n.is_complete(),
+            NodeRef::Value(_) => true,
+        }
+    }
+
+    /// The finished value, if complete.
+    pub fn as_complete(&self) -> Option<&'a Value> {
+        match self {
+            NodeRef::Partial(n) => n.as_complete(),
+            NodeRef::Value(v) => Some(v),
+        }
+    }
+
+    /// The text of a string, open or complete.
+    pub fn as_str(&self) -> Option<&'a str> {
+        match self {
+            NodeRef::Partial(n) => n.as_str(),
+            NodeRef::Value(v) => v.as_str(),
+        }
+    }
+}
+
+/// What [`ValueEvent::Opened`] opened.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum OpenedKind {
+    /// `{`
+    Object,
+    /// `[`
+    Array,
+    /// The opening quote of a string value.
+    String,
+}
+
+impl OpenedKind {
+    fn as_str(self) -> &'static str {
+        match self {
+            OpenedKind::Object => "object",
+            OpenedKind::Array => "array",
+            OpenedKind::String => "string",
+        }
+    }
+}
+
+/// What changed in the document, in document order.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum ValueEvent<'a> {
+    /// A container or string opened at `path`.
+    Opened {
+        /// Where.
+        path: PathRef<'a>,
+        /// What opened.
+        kind: OpenedKind,
+    },
+    /// Decoded text was appended to the string at `path`.
+    Appended {
+        /// Where.
+        path: PathRef<'a>,
+        /// The new text (never half a character or escape).
+        text: &'a str,
+    },
+    /// The value at `path` is complete and will not change.
+    Completed {
+        /// Where.
+        path: PathRef<'a>,
+        /// The value. Always `Some` with the tree; in events-only mode
+        /// `Some` for numbers, booleans and null, `None` for strings and
+        /// containers (their text came in `Appended` events).
+        value: Option<&'a Value>,
+    },
+}
+
+impl ValueEvent<'_> {
+    /// The path the event is about.
+    pub fn path(&self) -> PathRef<'_> {
+        match self {
+            ValueEvent::Opened { path, .. }
+            | ValueEvent::Appended { path, .. }
+            | ValueEvent::Completed { path, .. } => *path,
+        }
+    }
+
+    /// An owned copy.
+    pub fn to_owned_event(&self) -> OwnedValueEvent {
+        match *self {
+            ValueEvent::Opened { path, kind } => OwnedValueEvent::Opened {
+                path: path.to_path(),
+                kind,
+            },
+            ValueEvent::Appended { path, text } => OwnedValueEvent::Appended {
+                path: path.to_path(),
+                text: text.to_owned(),
+            },
+            ValueEvent::Completed { path, value } => OwnedValueEvent::Completed {
+                path: path.to_path(),
+                value: value.cloned(),
+            },
+        }
+    }
+
+    /// Writes the event as one line of JSON (no newline):
+    /// `{"event":"opened","path":"/a","kind":"array"}`,
+    /// `{"event":"appended","path":"/content","text":"..."}`,
+    /// `{"event":"completed","path":"/a/0","value":...}` (`value` left out
+    /// when the event has none).
+    pub fn write_json(&self, out: &mut String) {
+        out.push_str("{\"event\":\"");
+        let (name, path) = match self {
+            ValueEvent::Opened { path, .. } => ("opened", path),
+            ValueEvent::Appended { path, .. } => ("appended", path),
+            ValueEvent::Completed { path, .. } => ("completed", path),
+        };
+        out.push_str(name);
+        out.push_str("\",\"path\":");
+        write_json_string(out, &path.to_string());
+        match self {
+            ValueEvent::Opened { kind, .. } => {
+                out.push_str(",\"kind\":\"");
+                out.push_str(kind.as_str());
+                out.push('"');
+            }
+            ValueEvent::Appended { text, .. } => {
+                out.push_str(",\"text\":");
+                write_json_string(out, text);
+            }
+            ValueEvent::Completed { value, .. } => {
+                if let Some(v) = value {
+                    out.push_str(",\"value\":");
+                    v.write_compact(out);
+                }
+            }
+        }
+        out.push('}');
+    }
+}
+
+/// An owned [`ValueEvent`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[allow(missing_docs)]
+pub enum OwnedValueEvent {
+    Opened { path: Path, kind: OpenedKind },
+    Appended { path: Path, text: String },
+    Completed { path: Path, value: Option<Value> },
+}
+
+/// Receives [`ValueEvent`]s. Implemented for closures `FnMut(ValueEvent)`,
+/// for `Vec<OwnedValueEvent>` and for `()` (discards them).
+pub trait EventSink {
+    /// Called once per event, in document order.
+    fn event(&mut self, event: ValueEvent<'_>);
+}
+
+impl<F: FnMut(ValueEvent<'_>)> EventSink for F {
+    fn event(&mut self, event: ValueEvent<'_>) {
+        self(event)
+    }
+}
+
+impl EventSink for Vec<OwnedValueEvent> {
+    fn event(&mut self, event: ValueEvent<'_>) {
+        self.push(event.to_owned_event());
+    }
+}
+
+impl EventSink for () {
+    fn event(&mut self, _event: ValueEvent<'_>) {}
+}
+
+type HoldPredicate = Box<dyn Fn(PathRef<'_>) -> bool + Send + Sync>;
+
+/// The tree side of a [`PartialParser`]: a [`TokenSink`] that keeps the
+/// partial value and reports events.
+struct PartialTree {
+    keep_tree: bool,
+    duplicate_keys: DuplicateKeys,
+    root: Option<PartialNode>,
+    /// Open containers in the tree (the open chain is root → last child → …).
+    open: usize,
+    pending_key: String,
+    hold: Option<HoldPredicate>,
+    /// Text of a string being held back, and whether one is.
+    held: Option<String>,
+}
+
+/// Descends from `root` through `depth` open containers to the innermost one.
+fn innermost(root: &mut Option<PartialNode>, depth: usize) -> Option<&mut PartialNode> {
+    let mut node = root.as_mut()?;
+    for _ in 0..depth {
+        node = match node {
+            PartialNode::Array(items) => items.last_mut()?,
+            PartialNode::Object(members) => &mut members.last_mut()?.1,
+            _ => return None,
+        };
+    }
+    Some(node)
+}
+
+fn last_child(node: &mut PartialNode) -> Option<&mut PartialNode> {
+    match node {
+        PartialNode::Array(items) => items.last_mut(),
+        PartialNode::Object(members) => members.last_mut().map(|(_, n)| n),
+        _ => None,
+    }
+}
+
+impl PartialTree {
+    /// Inserts a new node as the next child of the innermost open container
+    /// (or as the root) and returns it.
+    fn insert(&mut self, node: PartialNode) -> Option<&mut PartialNode> {
+        if self.open == 0 {
+            self.root = Some(node);
+            return self.root.as_mut();
+        }
+        let key = std::mem::take(&mut self.pending_key);
+        let parent = innermost(&mut self.root, self.open - 1)?;
+        match parent {
+            PartialNode::Array(items) => {
+                items.push(node);
+                items.last_mut()
+            }
+            PartialNode::Object(members) => {
+                members.push((key, node));
+                members.last_mut().map(|(_, n)| n)
+            }
+            _ => None,
+        }
+    }
+
+    /// The node the parser is inside now at the leaf (a string being
+    /// appended to, or the container being closed).
+    fn current_leaf(&mut self) -> Option<&mut PartialNode> {
+        if self.open == 0 {
+            return self.root.as_mut();
+        }
+        let parent = innermost(&mut self.root, self.open - 1)?;
+        last_child(parent)
+    }
+
+    fn handle<E: EventSink + ?Sized>(
+        &mut self,
+        token: Token<'_>,
+        at: &Location<'_>,
+        events: &mut E,
+    ) {
+        let path = at.path;
+        if !self.keep_tree {
+            match token {
+                Token::ObjectBegin => events.event(ValueEvent::Opened {
+                    path,
+                    kind: OpenedKind::Object,
+                }),
+                Token::ArrayBegin => events.event(ValueEvent::Opened {
+                    path,
+                    kind: OpenedKind::Array,
+                }),
+                Token::StringBegin => events.event(ValueEvent::Opened {
+                    path,
+                    kind: OpenedKind::String,
+                }),
+                Token::StringPart(text) => events.event(ValueEvent::Appended { path, text }),
+                Token::StringEnd | Token::ObjectEnd | Token::ArrayEnd => {
+                    events.event(ValueEvent::Completed { path, value: None })
+                }
+                Token::Number(n) => {
+                    let v = Value::Number(Number::from_valid_lexeme(n.as_bytes()));
+                    events.event(ValueEvent::Completed {
+                        path,
+                        value: Some(&v),
+                    })
+                }
+                Token::Bool(b) => events.event(ValueEvent::Completed {
+                    path,
+                    value: Some(&Value::Bool(b)),
+                }),
+                Token::Null => events.event(ValueEvent::Completed {
+                    path,
+                    value: Some(&Value::Null),
+                }),
+                Token::Key(_) => {}
+            }
+            return;
+        }
+        match token {
+            Token::Key(k) => {
+                self.pending_key.clear();
+                self.pending_key.push_str(k);
+            }
+            Token::ObjectBegin | Token::ArrayBegin => {
+                let (node, kind) = if token == Token::ObjectBegin {
+                    (PartialNode::Object(Vec::new()), OpenedKind::Object)
+                } else {
+                    (PartialNode::Array(Vec::new()), OpenedKind::Array)
+                };
+                self.insert(node);
+                self.open += 1;
+                events.event(ValueEvent::Opened { path, kind });
+            }
+            Token::StringBegin => {
+                if self.hold.as_ref().is_some_and(|h| h(path)) {
+                    self.held = Some(String::new());
+                } else {
+                    self.insert(PartialNode::String(String::new()));
+                    events.event(ValueEvent::Opened {
+                        path,
+                        kind: OpenedKind::String,
+                    });
+                }
+            }
+            Token::StringPart(text) => {
+                if let Some(held) = &mut self.held {
+                    held.push_str(text);
+                    return;
+                }
+                if let Some(PartialNode::String(s)) = self.current_leaf() {
+                    s.push_str(text);
+                }
+                events.event(ValueEvent::Appended { path, text });
+            }
+            Token::StringEnd => {
+                let dup = self.duplicate_keys;
+                let node = match self.held.take() {
+                    Some(text) => self.insert(PartialNode::Complete(Value::String(text))),
+                    None => self.current_leaf(),
+                };
+                if let Some(node) = node {
+                    node.complete_in_place(dup);
+                    events.event(ValueEvent::Completed {
+                        path,
+                        value: node.as_complete(),
+                    });
+                }
+            }
+            Token::Number(_) | Token::Bool(_) | Token::Null => {
+                let v = match token {
+                    Token::Number(n) => Value::Number(Number::from_valid_lexeme(n.as_bytes())),
+                    Token::Bool(b) => Value::Bool(b),
+                    _ => Value::Null,
+                };
+                if let Some(node) = self.insert(PartialNode::Complete(v)) {
+                    events.event(ValueEvent::Completed {
+                        path,
+                        value: node.as_complete(),
+                    });
+                }
+            }
+            Token::ObjectEnd | Token::ArrayEnd => {
+                self.open -= 1;
+                let dup = self.duplicate_keys;
+                if let Some(node) = self.current_leaf() {
+                    node.complete_in_place(dup);
+                    events.event(ValueEvent::Completed {
+                        path,
+                        value: node.as_complete(),
+                    });
+                }
+            }
+        }
+    }
+}
+
+struct TreeSink<'t, 'e, E: ?Sized> {
+    tree: &'t mut PartialTree,
+    events: &'e mut E,
+}
+
+impl<E: EventSink + ?Sized> TokenSink for TreeSink<'_, '_, E> {
+    fn token(&mut self, token: Token<'_>, at: &Location<'_>) {
+        self.tree.handle(token, at, self.events);
+    }
+}
+
+/// A [`Parser`] with a partial tree: feed argument fragments, read the
+/// best-effort value after any feed, and receive [`ValueEvent`]s.
+///
+/// # Example: a live preview and early actions
+///
+/// ```
+/// use tooljson::partial::{PartialParser, ValueEvent};
+///
+/// let mut p = PartialParser::new();
+/// let mut done = Vec::new();
+/// let mut on_event = |e: ValueEvent<'_>| {
+///     if let ValueEvent::Completed { path, value: Some(v) } = e {
+///         done.push(format!("{path} = {v}"));
+///     }
+/// };
+/// p.feed(br#"{"path": "a.txt", "content": "hel"#, &mut on_event)?;
+/// assert_eq!(p.snapshot().unwrap().to_string(), r#"{"path":"a.txt","content":"hel"}"#);
+/// p.feed(br#"lo"}"#, &mut on_event)?;
+/// p.finish(&mut on_event)?;
+/// assert_eq!(done, [r#"/path = "a.txt""#, r#"/content = "hello""#, r#" = {"path":"a.txt","content":"hello"}"#]);
+/// # Ok::<(), tooljson::Error>(())
+/// ```
+pub struct PartialParser {
+    parser: Parser,
+    tree: PartialTree,
+}
+
+impl fmt::Debug for PartialParser {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("PartialParser")
+            .field("parser", &self.parser)
+            .field("snapshot", &self.tree.root)
+            .finish()
+    }
+}
+
+impl Default for PartialParser {
+    fn default() -> Self {
+        PartialParser::new()
+    }
+}
+
+impl PartialParser {
+    /// A parser that keeps the partial tree, with the default limits.
+    pub fn new() -> Self {
+        PartialParser::with_parser(Parser::new(), true)
+    }
+
+    /// A parser that only reports events: no tree, no snapshot, and no
+    /// memory beyond the parser's own state; `Completed` carries values for
+    /// scalars only.
+    ///
+    /// ```
+    /// use tooljson::partial::{OwnedValueEvent, PartialParser};
+    /// let mut p = PartialParser::events_only();
+    /// let mut events: Vec<OwnedValueEvent> = Vec::new();
+    /// p.feed(br#"{"n": 1}"#, &mut events)?;
+    /// assert!(p.snapshot().is_none());
+    /// assert_eq!(events.len(), 3); // opened, completed /n, completed root
+    /// # Ok::<(), tooljson::Error>(())
+    /// ```
+    pub fn events_only() -> Self {
+        PartialParser::with_parser(Parser::new(), false)
+    }
+
+    /// Wraps a configured [`Parser`] (limits, duplicate-key policy).
+    pub fn with_parser(parser: Parser, keep_tree: bool) -> Self {
+        let duplicate_keys = parser.duplicate_keys();
+        PartialParser {
+            parser,
+            tree: PartialTree {
+                keep_tree,
+                duplicate_keys,
+                root: None,
+                open: 0,
+                pending_key: String::new(),
+                hold: None,
+                held: None,
+            },
+        }
+    }
+
+    /// A tree-keeping parser with the given limits.
+    pub fn with_limits(limits: Limits) -> Self {
+        PartialParser::with_parser(Parser::with_limits(limits), true)
+    }
+
+    /// Holds back strings at the paths where `hold` returns true until they
+    /// are complete: no `Opened` or `Appended` events, and no node in the
+    /// snapshot, until the closing quote (contract point 7, for fields whose
+    /// schema is an `enum` or `const`).
+    ///
+    /// ```
+    /// use tooljson::partial::PartialParser;
+    /// let mut p = PartialParser::new();
+    /// p.hold_strings(|path| path.to_string() == "/unit");
+    /// p.feed(br#"{"unit": "cels"#, &mut ())?;
+    /// assert_eq!(p.snapshot().unwrap().to_string(), "{}");
+    /// p.feed(br#"ius"}"#, &mut ())?;
+    /// assert_eq!(p.snapshot().unwrap().to_string(), r#"{"unit":"celsius"}"#);
+    /// # Ok::<(), tooljson::Error>(())
+    /// ```
+    pub fn hold_strings(&mut self, hold: impl Fn(PathRef<'_>) -> bool + Send + Sync + 'static) {
+        self.tree.hold = Some(Box::new(hold));
+    }
+
+    /// Feeds the next fragment; see [`Parser::feed`].
+    pub fn feed<E: EventSink + ?Sized>(
+        &mut self,
+        chunk: &[u8],
+        events: &mut E,
+    ) -> Result<(), Error> {
+        let mut sink = TreeSink {
+            tree: &mut self.tree,
+            events,
+        };
+        self.parser.feed(chunk, &mut sink)
+    }
+
+    /// Feeds a `&str` fragment.
+    pub fn feed_str<E: EventSink + ?Sized>(
+        &mut self,
+        chunk: &str,
+        events: &mut E,
+    ) -> Result<(), Error> {
+        self.feed(chunk.as_bytes(), events)
+    }
+
+    /// Ends the input; see [`Parser::finish`].
+    pub fn finish<E: EventSink + ?Sized>(&mut self, events: &mut E) -> Result<(), Error> {
+        let mut sink = TreeSink {
+            tree: &mut self.tree,
+            events,
+        };
+        self.parser.finish(&mut sink)
+    }
+
+    /// The current best-effort value (O(1)); `None` before the root value is
+    /// visible, and always `None` in events-only mode.
+    pub fn snapshot(&self) -> Option<&PartialNode> {
+        self.tree.root.as_ref()
+    }
+
+    /// The finished value, once the root has closed.
+    pub fn value(&self) -> Option<&Value> {
+        self.tree.root.as_ref()?.as_complete()
+    }
+
+    /// Takes the finished value, once the root has closed.
+    pub fn into_value(self) -> Option<Value> {
+        match self.tree.root? {
+            PartialNode::Complete(v) => Some(v),
+            _ => None,
+        }
+    }
+
+    /// The underlying parser (offset, depth, error).
+    pub fn parser(&self) -> &Parser {
+        &self.parser
+    }
+}
