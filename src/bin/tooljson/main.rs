@@ -11,7 +11,9 @@ const USAGE: &str = "\
 usage: tooljson <command> [options]
 
 commands:
-  parse [--chunk N] [FILE]     parse JSON from FILE (or stdin) through the streaming parser
+  parse [--chunk N] [--partial | --events] [FILE]
+                               parse JSON from FILE (or stdin) through the streaming parser;
+                               --partial prints the snapshot after every chunk, --events NDJSON events
 
 exit codes: 0 ok, 1 invalid or truncated JSON, 2 usage or I/O error";
 
