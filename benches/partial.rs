@@ -34,7 +34,9 @@ fn jiter_reparse(doc: &[u8], delta: usize) -> usize {
     let mut end = 0;
     while end < doc.len() {
         end = (end + delta).min(doc.len());
-        if let Ok(v) = JsonValue::parse_with_config(&doc[..end], false, PartialMode::TrailingStrings) {
+        if let Ok(v) =
+            JsonValue::parse_with_config(&doc[..end], false, PartialMode::TrailingStrings)
+        {
             black_box(&v);
             ok += 1;
         }
@@ -48,7 +50,11 @@ fn bench(c: &mut Criterion) {
         .flat_map(|&kib| {
             [
                 ("write_file", kib, common::write_file_args(kib * 1024)),
-                ("parallel_edits", kib, common::parallel_edits_args(kib * 1024)),
+                (
+                    "parallel_edits",
+                    kib,
+                    common::parallel_edits_args(kib * 1024),
+                ),
             ]
         })
         .collect();
@@ -62,12 +68,20 @@ fn bench(c: &mut Criterion) {
         g.measurement_time(Duration::from_secs(2));
         g.sample_size(10);
         for delta in [4usize, 16] {
-            assert_eq!(tooljson_stream(bytes, delta).to_serde_json().unwrap(), oracle);
-            g.bench_with_input(BenchmarkId::new("tooljson_partial", delta), &delta, |b, &d| {
-                b.iter(|| tooljson_stream(black_box(bytes), d))
-            });
+            assert_eq!(
+                tooljson_stream(bytes, delta).to_serde_json().unwrap(),
+                oracle
+            );
+            g.bench_with_input(
+                BenchmarkId::new("tooljson_partial", delta),
+                &delta,
+                |b, &d| b.iter(|| tooljson_stream(black_box(bytes), d)),
+            );
             let deltas = bytes.len().div_ceil(delta);
-            assert!(jiter_reparse(bytes, delta) > deltas / 2, "jiter parses most prefixes");
+            assert!(
+                jiter_reparse(bytes, delta) > deltas / 2,
+                "jiter parses most prefixes"
+            );
             g.bench_with_input(BenchmarkId::new("jiter_reparse", delta), &delta, |b, &d| {
                 b.iter(|| jiter_reparse(black_box(bytes), d))
             });

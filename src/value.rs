@@ -2,6 +2,7 @@
 //! insertion-ordered [`Map`]; serde support and conversion to and from
 //! `serde_json::Value`.
 
+use std::collections::HashMap;
 use std::fmt::{self, Write as _};
 use std::ops::Index;
 
@@ -173,7 +174,8 @@ pub(crate) fn is_number_lexeme(b: &[u8]) -> bool {
 
 /// A JSON object: members in the order they were written.
 ///
-/// Lookup by key is O(1). Whether a repeated key keeps the first or the last
+/// Small maps are searched linearly and large ones (over 24 members) keep a
+/// hash index, so lookup stays fast for hostile inputs too. Whether a repeated key keeps the first or the last
 /// value, or is an error, is the parser's [`crate::parser::DuplicateKeys`]
 /// policy; `insert` on its own replaces the value in place.
 ///
@@ -187,10 +189,16 @@ pub(crate) fn is_number_lexeme(b: &[u8]) -> bool {
 /// assert_eq!(m.keys().collect::<Vec<_>>(), ["b", "a"]);
 /// assert_eq!(m.get("a"), Some(&Value::from(2)));
 /// ```
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default)]
 pub struct Map {
-    entries: indexmap::IndexMap<String, Value>,
+    entries: Vec<(String, Value)>,
+    /// Key → position, built once a map grows past [`INDEX_AT`] members;
+    /// small maps (the common case in tool arguments) are searched linearly.
+    index: Option<HashMap<String, usize>>,
 }
+
+/// Members above which a [`Map`] keeps a hash index.
+const INDEX_AT: usize = 24;
 
 impl Map {
     /// An empty map.
@@ -201,7 +209,15 @@ impl Map {
     /// An empty map with room for `n` members.
     pub fn with_capacity(n: usize) -> Self {
         Map {
-            entries: indexmap::IndexMap::with_capacity(n),
+            entries: Vec::with_capacity(n),
+            index: None,
+        }
+    }
+
+    fn position(&self, key: &str) -> Option<usize> {
+        match &self.index {
+            Some(ix) => ix.get(key).copied(),
+            None => self.entries.iter().position(|(k, _)| k == key),
         }
     }
 
@@ -217,33 +233,57 @@ impl Map {
 
     /// The value of the member `key`.
     pub fn get(&self, key: &str) -> Option<&Value> {
-        self.entries.get(key)
+        self.position(key).map(|i| &self.entries[i].1)
     }
 
     /// The value of the member `key`, mutably.
     pub fn get_mut(&mut self, key: &str) -> Option<&mut Value> {
-        self.entries.get_mut(key)
+        let i = self.position(key)?;
+        Some(&mut self.entries[i].1)
     }
 
     /// Whether a member `key` exists.
     pub fn contains_key(&self, key: &str) -> bool {
-        self.entries.contains_key(key)
+        self.position(key).is_some()
     }
 
     /// Inserts a member; an existing key keeps its position and gets the new
     /// value, and the old one is returned.
     pub fn insert(&mut self, key: String, value: Value) -> Option<Value> {
-        self.entries.insert(key, value)
+        if let Some(i) = self.position(&key) {
+            return Some(std::mem::replace(&mut self.entries[i].1, value));
+        }
+        if let Some(ix) = &mut self.index {
+            ix.insert(key.clone(), self.entries.len());
+        }
+        self.entries.push((key, value));
+        if self.index.is_none() && self.entries.len() > INDEX_AT {
+            self.rebuild_index();
+        }
+        None
+    }
+
+    fn rebuild_index(&mut self) {
+        let mut ix = HashMap::with_capacity(self.entries.len());
+        for (i, (k, _)) in self.entries.iter().enumerate() {
+            ix.entry(k.clone()).or_insert(i);
+        }
+        self.index = Some(ix);
     }
 
     /// Removes a member, keeping the order of the others.
     pub fn remove(&mut self, key: &str) -> Option<Value> {
-        self.entries.shift_remove(key)
+        let i = self.position(key)?;
+        let (_, v) = self.entries.remove(i);
+        if self.index.is_some() {
+            self.rebuild_index();
+        }
+        Some(v)
     }
 
     /// The member at position `index`, in document order.
     pub fn get_index(&self, index: usize) -> Option<(&str, &Value)> {
-        self.entries.get_index(index).map(|(k, v)| (k.as_str(), v))
+        self.entries.get(index).map(|(k, v)| (k.as_str(), v))
     }
 
     /// The last member, mutably.
@@ -260,23 +300,33 @@ impl Map {
     pub fn iter_mut(
         &mut self,
     ) -> impl DoubleEndedIterator<Item = (&str, &mut Value)> + ExactSizeIterator {
-        self.entries.iter_mut().map(|(k, v)| (k.as_str(), v))
+        self.entries.iter_mut().map(|(k, v)| (k.as_str(), &mut *v))
     }
 
     /// Keys in document order.
     pub fn keys(&self) -> impl DoubleEndedIterator<Item = &str> + ExactSizeIterator {
-        self.entries.keys().map(String::as_str)
+        self.entries.iter().map(|(k, _)| k.as_str())
     }
 
     /// Values in document order.
     pub fn values(&self) -> impl DoubleEndedIterator<Item = &Value> + ExactSizeIterator {
-        self.entries.values()
+        self.entries.iter().map(|(_, v)| v)
     }
 }
 
+impl PartialEq for Map {
+    /// Equal when both have the same members, in any order (as JSON objects
+    /// are compared).
+    fn eq(&self, other: &Map) -> bool {
+        self.len() == other.len() && self.iter().all(|(k, v)| other.get(k) == Some(v))
+    }
+}
+
+impl Eq for Map {}
+
 impl IntoIterator for Map {
     type Item = (String, Value);
-    type IntoIter = indexmap::map::IntoIter<String, Value>;
+    type IntoIter = std::vec::IntoIter<(String, Value)>;
     fn into_iter(self) -> Self::IntoIter {
         self.entries.into_iter()
     }
@@ -284,9 +334,11 @@ impl IntoIterator for Map {
 
 impl FromIterator<(String, Value)> for Map {
     fn from_iter<I: IntoIterator<Item = (String, Value)>>(iter: I) -> Self {
-        Map {
-            entries: iter.into_iter().collect(),
+        let mut m = Map::new();
+        for (k, v) in iter {
+            m.insert(k, v);
         }
+        m
     }
 }
 

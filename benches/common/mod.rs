@@ -87,7 +87,12 @@ pub fn numeric_array_args(size: usize) -> String {
         match rng.next() % 3 {
             0 => s.push_str(&(rng.next() % 100000).to_string()),
             1 => s.push_str(&format!("-{}.{}", rng.next() % 1000, rng.next() % 1000)),
-            _ => s.push_str(&format!("{}.{}e-{}", rng.next() % 10, rng.next() % 100000, rng.next() % 20)),
+            _ => s.push_str(&format!(
+                "{}.{}e-{}",
+                rng.next() % 10,
+                rng.next() % 100000,
+                rng.next() % 20
+            )),
         }
     }
     s.push_str("]}");

@@ -515,7 +515,13 @@ impl Parser {
                 }
                 State::Num(mut ns) => {
                     let start = i;
-                    while let Some(&b) = c.get(i) {
+                    loop {
+                        if matches!(ns, NumState::Int | NumState::Frac | NumState::Exp) {
+                            while matches!(c.get(i), Some(b'0'..=b'9')) {
+                                i += 1;
+                            }
+                        }
+                        let Some(&b) = c.get(i) else { break };
                         ns = match (ns, b) {
                             (NumState::Start, b'-') => NumState::Minus,
                             (NumState::Start | NumState::Minus, b'0') => NumState::Zero,
@@ -987,22 +993,24 @@ impl Parser {
 
             // Normal text: the run up to the next quote, backslash or control byte.
             let rest = &c[i..];
-            let mut end = memchr::memchr2(b'"', b'\\', rest).unwrap_or(rest.len());
-            if let Some(p) = rest[..end].iter().position(|&b| b < 0x20) {
-                end = p;
-            }
+            let (end, ascii) = scan_string_run(rest);
             let run = &rest[..end];
-            let (text, carry) = match simdutf8::compat::from_utf8(run) {
-                Ok(s) => (s, 0),
-                Err(e) => {
-                    let valid = e.valid_up_to();
-                    if e.error_len().is_some() || end < rest.len() {
-                        return Err(
-                            self.error_at(ErrorCode::InvalidUtf8, base + (i + valid) as u64)
-                        );
+            let (text, carry) = if ascii {
+                // All ASCII: the check is a formality that cannot fail.
+                (simdutf8::basic::from_utf8(run).unwrap_or(""), 0)
+            } else {
+                match simdutf8::compat::from_utf8(run) {
+                    Ok(s) => (s, 0),
+                    Err(e) => {
+                        let valid = e.valid_up_to();
+                        if e.error_len().is_some() || end < rest.len() {
+                            return Err(
+                                self.error_at(ErrorCode::InvalidUtf8, base + (i + valid) as u64)
+                            );
+                        }
+                        let s = std::str::from_utf8(&run[..valid]).unwrap_or("");
+                        (s, run.len() - valid)
                     }
-                    let s = std::str::from_utf8(&run[..valid]).unwrap_or("");
-                    (s, run.len() - valid)
                 }
             };
             if !text.is_empty() {
@@ -1072,6 +1080,41 @@ impl Parser {
             }
         }
     }
+}
+
+/// Finds the end of a run of plain string bytes: the first `"`, `\\` or
+/// control byte (or the end of `b`), and whether the run is all ASCII.
+/// Eight bytes at a time (SWAR), as the run is usually long.
+#[inline]
+fn scan_string_run(b: &[u8]) -> (usize, bool) {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    let mut i = 0;
+    let mut high = 0u64;
+    while i + 8 <= b.len() {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(&b[i..i + 8]);
+        let w = u64::from_le_bytes(word);
+        let quote = w ^ (ONES * b'"' as u64);
+        let backslash = w ^ (ONES * b'\\' as u64);
+        let special = (quote.wrapping_sub(ONES) & !quote)
+            | (backslash.wrapping_sub(ONES) & !backslash)
+            | (w.wrapping_sub(ONES * 0x20) & !w);
+        if special & HIGHS != 0 {
+            break;
+        }
+        high |= w;
+        i += 8;
+    }
+    let mut ascii = high & HIGHS == 0;
+    while let Some(&x) = b.get(i) {
+        if x == b'"' || x == b'\\' || x < 0x20 {
+            break;
+        }
+        ascii &= x < 0x80;
+        i += 1;
+    }
+    (i, ascii)
 }
 
 /// The length of the UTF-8 sequence that `lead` starts (2 to 4 for the
