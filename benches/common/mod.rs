@@ -108,7 +108,7 @@ pub fn nested_config_args(size: usize) -> String {
         let n = rng.next();
         let svc = serde_json::json!({
             "name": format!("svc-{n}"),
-            "enabled": n % 2 == 0,
+            "enabled": n.is_multiple_of(2),
             "replicas": n % 8,
             "env": {"RUST_LOG": "info", "PORT": (8000 + n % 1000).to_string(), "REGION": "eu-west-1"},
             "limits": {"cpu": "500m", "memory": "256Mi", "timeout_s": 30.5},
