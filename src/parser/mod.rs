@@ -235,7 +235,9 @@ pub struct Parser {
     path: Vec<Segment>,
     spare_keys: Vec<String>,
     key_sets: Vec<HashSet<String>>,
-    scratch: String,
+    /// Decoded text of the current string piece once an escape was seen;
+    /// always valid UTF-8 (checked whole on flush).
+    scratch: Vec<u8>,
     utf8: [u8; 4],
     utf8_len: u8,
     utf8_need: u8,
@@ -274,7 +276,7 @@ impl Parser {
             path: Vec::new(),
             spare_keys: Vec::new(),
             key_sets: Vec::new(),
-            scratch: String::new(),
+            scratch: Vec::new(),
             utf8: [0; 4],
             utf8_len: 0,
             utf8_need: 0,
@@ -826,7 +828,7 @@ impl Parser {
                 k.push_str(s);
             }
         } else {
-            self.scratch.push_str(s);
+            self.scratch.extend_from_slice(s.as_bytes());
         }
         Ok(())
     }
@@ -840,7 +842,9 @@ impl Parser {
     #[inline]
     fn flush<S: TokenSink + ?Sized>(&mut self, sink: &mut S, off: u64) {
         if !self.in_key && !self.scratch.is_empty() {
-            emit!(self, sink, Token::StringPart(&self.scratch), off);
+            // Every piece pushed was valid UTF-8, so this cannot fail.
+            let text = simdutf8::basic::from_utf8(&self.scratch).unwrap_or("");
+            emit!(self, sink, Token::StringPart(text), off);
             self.scratch.clear();
         }
     }
@@ -995,51 +999,67 @@ impl Parser {
             let rest = &c[i..];
             let (end, ascii) = scan_string_run(rest);
             let run = &rest[..end];
-            let (text, carry) = if ascii {
-                // All ASCII: the check is a formality that cannot fail.
-                (simdutf8::basic::from_utf8(run).unwrap_or(""), 0)
+            if ascii && !self.in_key && !self.scratch.is_empty() {
+                // Escapes came first in this piece: plain ASCII joins the
+                // scratch as bytes, and the scratch is validated once, whole,
+                // when it is flushed (short runs are not checked one by one).
+                self.str_len += end;
+                if self.str_len > self.limits.max_string_bytes {
+                    return Err(self.error_at(
+                        ErrorCode::LimitExceeded {
+                            kind: LimitKind::StringBytes,
+                            limit: self.limits.max_string_bytes as u64,
+                        },
+                        base + (i + end) as u64,
+                    ));
+                }
+                self.scratch.extend_from_slice(run);
             } else {
-                match simdutf8::compat::from_utf8(run) {
-                    Ok(s) => (s, 0),
-                    Err(e) => {
-                        let valid = e.valid_up_to();
-                        if e.error_len().is_some() || end < rest.len() {
-                            return Err(
-                                self.error_at(ErrorCode::InvalidUtf8, base + (i + valid) as u64)
-                            );
-                        }
-                        let s = std::str::from_utf8(&run[..valid]).unwrap_or("");
-                        (s, run.len() - valid)
-                    }
-                }
-            };
-            if !text.is_empty() {
-                let at = base + (i + text.len()) as u64;
-                if self.in_key || !self.scratch.is_empty() {
-                    self.push_text(text, at)?;
+                let (text, carry) = if ascii {
+                    // All ASCII: the check is a formality that cannot fail.
+                    (simdutf8::basic::from_utf8(run).unwrap_or(""), 0)
                 } else {
-                    self.str_len += text.len();
-                    if self.str_len > self.limits.max_string_bytes {
-                        return Err(self.error_at(
-                            ErrorCode::LimitExceeded {
-                                kind: LimitKind::StringBytes,
-                                limit: self.limits.max_string_bytes as u64,
-                            },
-                            at,
-                        ));
+                    match simdutf8::compat::from_utf8(run) {
+                        Ok(s) => (s, 0),
+                        Err(e) => {
+                            let valid = e.valid_up_to();
+                            if e.error_len().is_some() || end < rest.len() {
+                                return Err(self
+                                    .error_at(ErrorCode::InvalidUtf8, base + (i + valid) as u64));
+                            }
+                            let s = std::str::from_utf8(&run[..valid]).unwrap_or("");
+                            (s, run.len() - valid)
+                        }
                     }
-                    emit!(self, sink, Token::StringPart(text), at);
+                };
+                if !text.is_empty() {
+                    let at = base + (i + text.len()) as u64;
+                    if self.in_key || !self.scratch.is_empty() {
+                        self.push_text(text, at)?;
+                    } else {
+                        self.str_len += text.len();
+                        if self.str_len > self.limits.max_string_bytes {
+                            return Err(self.error_at(
+                                ErrorCode::LimitExceeded {
+                                    kind: LimitKind::StringBytes,
+                                    limit: self.limits.max_string_bytes as u64,
+                                },
+                                at,
+                            ));
+                        }
+                        emit!(self, sink, Token::StringPart(text), at);
+                    }
                 }
-            }
-            if carry > 0 {
-                let tail = &run[run.len() - carry..];
-                self.utf8[..carry].copy_from_slice(tail);
-                self.utf8_len = carry as u8;
-                self.utf8_need = utf8_width(tail[0]);
-                self.utf8_start = base + (n - carry) as u64;
-                self.str_state = StrState::Utf8;
-                self.flush(sink, base + n as u64);
-                return Ok(n);
+                if carry > 0 {
+                    let tail = &run[run.len() - carry..];
+                    self.utf8[..carry].copy_from_slice(tail);
+                    self.utf8_len = carry as u8;
+                    self.utf8_need = utf8_width(tail[0]);
+                    self.utf8_start = base + (n - carry) as u64;
+                    self.str_state = StrState::Utf8;
+                    self.flush(sink, base + n as u64);
+                    return Ok(n);
+                }
             }
             i += end;
             let Some(&b) = c.get(i) else {
@@ -1071,8 +1091,37 @@ impl Parser {
                     return Ok(i + 1);
                 }
                 b'\\' => {
-                    self.str_state = StrState::Escape;
-                    i += 1;
+                    // Fast path: a one-character escape whose letter is in
+                    // this chunk goes straight into the scratch.
+                    let byte = match c.get(i + 1) {
+                        _ if self.in_key => 0,
+                        Some(b'"') => b'"',
+                        Some(b'\\') => b'\\',
+                        Some(b'/') => b'/',
+                        Some(b'n') => b'\n',
+                        Some(b't') => b'\t',
+                        Some(b'r') => b'\r',
+                        Some(b'b') => 0x08,
+                        Some(b'f') => 0x0c,
+                        _ => 0,
+                    };
+                    if byte != 0 {
+                        self.str_len += 1;
+                        if self.str_len > self.limits.max_string_bytes {
+                            return Err(self.error_at(
+                                ErrorCode::LimitExceeded {
+                                    kind: LimitKind::StringBytes,
+                                    limit: self.limits.max_string_bytes as u64,
+                                },
+                                off + 2,
+                            ));
+                        }
+                        self.scratch.push(byte);
+                        i += 2;
+                    } else {
+                        self.str_state = StrState::Escape;
+                        i += 1;
+                    }
                 }
                 _ => {
                     return Err(self.error_at(ErrorCode::ControlCharacterInString(b), off));
