@@ -363,7 +363,7 @@ impl Parser {
         chunk: &str,
         sink: &mut S,
     ) -> Result<(), Error> {
-        self.feed(chunk.as_bytes(), sink)
+        self.feed_checked(chunk.as_bytes(), Some(chunk), sink)
     }
 
     /// Feeds the next chunk of input. Any size is fine, an empty chunk
@@ -371,6 +371,19 @@ impl Parser {
     /// value is complete), or the error at the first byte that cannot be
     /// JSON; after an error every call returns that error again.
     pub fn feed<S: TokenSink + ?Sized>(&mut self, chunk: &[u8], sink: &mut S) -> Result<(), Error> {
+        // One SIMD pass over the chunk: when it is valid UTF-8 (as vendor
+        // deltas, which are decoded JSON strings, always are), string runs and
+        // number lexemes are sliced out of it with no per-run check.
+        let text = simdutf8::basic::from_utf8(chunk).ok();
+        self.feed_checked(chunk, text, sink)
+    }
+
+    fn feed_checked<S: TokenSink + ?Sized>(
+        &mut self,
+        chunk: &[u8],
+        text: Option<&str>,
+        sink: &mut S,
+    ) -> Result<(), Error> {
         if let Some(e) = &self.failed {
             return Err(e.clone());
         }
@@ -381,7 +394,8 @@ impl Parser {
         let room = self.limits.max_input_bytes.saturating_sub(self.offset);
         let result = if (chunk.len() as u64) > room {
             let allowed = room as usize;
-            self.run(&chunk[..allowed], sink).and_then(|()| {
+            let text = text.and_then(|t| t.get(..allowed));
+            self.run(&chunk[..allowed], text, sink).and_then(|()| {
                 Err(self.error_at(
                     ErrorCode::LimitExceeded {
                         kind: LimitKind::InputBytes,
@@ -391,7 +405,7 @@ impl Parser {
                 ))
             })
         } else {
-            self.run(chunk, sink)
+            self.run(chunk, text, sink)
         };
         if let Err(e) = &result {
             self.failed = Some(e.clone());
@@ -503,7 +517,12 @@ impl Parser {
         i
     }
 
-    fn run<S: TokenSink + ?Sized>(&mut self, c: &[u8], sink: &mut S) -> Result<(), Error> {
+    fn run<S: TokenSink + ?Sized>(
+        &mut self,
+        c: &[u8],
+        cs: Option<&str>,
+        sink: &mut S,
+    ) -> Result<(), Error> {
         let base = self.offset;
         let n = c.len();
         let mut i = 0usize;
@@ -513,7 +532,7 @@ impl Parser {
         while i < n {
             match self.state {
                 State::Str => {
-                    i = self.string(c, i, base, sink)?;
+                    i = self.string(c, cs, i, base, sink)?;
                 }
                 State::Num(mut ns) => {
                     let start = i;
@@ -570,7 +589,10 @@ impl Parser {
                     }
                     let off = base + i as u64 + 1;
                     if self.num_buf.is_empty() {
-                        let lexeme = std::str::from_utf8(&c[num_start..i]).unwrap_or("0");
+                        let lexeme = match cs.and_then(|t| t.get(num_start..i)) {
+                            Some(l) => l,
+                            None => std::str::from_utf8(&c[num_start..i]).unwrap_or("0"),
+                        };
                         emit!(self, sink, Token::Number(lexeme), off);
                     } else {
                         self.num_buf.extend_from_slice(&c[..i]);
@@ -854,6 +876,7 @@ impl Parser {
     fn string<S: TokenSink + ?Sized>(
         &mut self,
         c: &[u8],
+        cs: Option<&str>,
         mut i: usize,
         base: u64,
         sink: &mut S,
@@ -1015,7 +1038,9 @@ impl Parser {
                 }
                 self.scratch.extend_from_slice(run);
             } else {
-                let (text, carry) = if ascii {
+                let (text, carry) = if let Some(t) = cs.and_then(|t| t.get(i..i + end)) {
+                    (t, 0)
+                } else if ascii {
                     // All ASCII: the check is a formality that cannot fail.
                     (simdutf8::basic::from_utf8(run).unwrap_or(""), 0)
                 } else {
