@@ -798,6 +798,16 @@ impl PartialParser {
         }
     }
 
+    /// Starts over for the next document (the next tool call), keeping the
+    /// configuration and the buffers already allocated.
+    pub fn reset(&mut self) {
+        self.parser.reset();
+        self.tree.root = None;
+        self.tree.open = 0;
+        self.tree.pending_key.clear();
+        self.tree.held = None;
+    }
+
     /// The underlying parser (offset, depth, error).
     pub fn parser(&self) -> &Parser {
         &self.parser

@@ -354,6 +354,7 @@ impl Parser {
                 fresh.spare_keys.push(k);
             }
         }
+        std::mem::swap(&mut fresh.path, &mut self.path);
         *self = fresh;
     }
 
