@@ -30,6 +30,16 @@ pub mod partial;
 pub mod path;
 pub mod value;
 
+// Layer modules. Each layer adds its lines under its own marker (keeps
+// parallel branches from touching the same lines).
+// -- schema (issue 4)
+
+// -- sse + vendor (issue 5)
+
+// -- protocol (issue 6)
+
+// -- end of layer modules
+
 pub use error::{Category, Error};
 pub use parser::{
     DuplicateKeys, Limits, Location, OwnedToken, Parser, Token, TokenSink, ValueBuilder,

@@ -631,13 +631,15 @@ impl PartialTree {
     }
 }
 
-struct TreeSink<'t, 'e, E: ?Sized> {
+struct TreeSink<'t, 'e, 'o, E: ?Sized, O: ?Sized> {
     tree: &'t mut PartialTree,
     events: &'e mut E,
+    observer: &'o mut O,
 }
 
-impl<E: EventSink + ?Sized> TokenSink for TreeSink<'_, '_, E> {
+impl<E: EventSink + ?Sized, O: TokenSink + ?Sized> TokenSink for TreeSink<'_, '_, '_, E, O> {
     fn token(&mut self, token: Token<'_>, at: &Location<'_>) {
+        self.observer.token(token, at);
         self.tree.handle(token, at, self.events);
     }
 }
@@ -754,11 +756,51 @@ impl PartialParser {
         chunk: &[u8],
         events: &mut E,
     ) -> Result<(), Error> {
+        self.feed_observed(chunk, events, &mut ())
+    }
+
+    /// Feeds the next fragment and also hands every parser token, before the
+    /// tree sees it, to `observer`: the hook for a schema stream check that
+    /// runs beside the tree on the same single pass over the bytes.
+    ///
+    /// ```
+    /// use tooljson::{partial::PartialParser, Token, parser::Location};
+    /// let mut p = PartialParser::new();
+    /// let mut keys = Vec::new();
+    /// let mut observer = |t: Token<'_>, at: &Location<'_>| {
+    ///     if let Token::Key(k) = t { keys.push((k.to_owned(), at.offset)); }
+    /// };
+    /// p.feed_observed(br#"{"a": 1, "b": 2}"#, &mut (), &mut observer)?;
+    /// assert_eq!(keys, [("a".to_owned(), 4), ("b".to_owned(), 12)]);
+    /// # Ok::<(), tooljson::Error>(())
+    /// ```
+    pub fn feed_observed<E: EventSink + ?Sized, O: TokenSink + ?Sized>(
+        &mut self,
+        chunk: &[u8],
+        events: &mut E,
+        observer: &mut O,
+    ) -> Result<(), Error> {
         let mut sink = TreeSink {
             tree: &mut self.tree,
             events,
+            observer,
         };
         self.parser.feed(chunk, &mut sink)
+    }
+
+    /// Ends the input, handing the last tokens to `observer` as well; see
+    /// [`PartialParser::feed_observed`].
+    pub fn finish_observed<E: EventSink + ?Sized, O: TokenSink + ?Sized>(
+        &mut self,
+        events: &mut E,
+        observer: &mut O,
+    ) -> Result<(), Error> {
+        let mut sink = TreeSink {
+            tree: &mut self.tree,
+            events,
+            observer,
+        };
+        self.parser.finish(&mut sink)
     }
 
     /// Feeds a `&str` fragment.
@@ -772,11 +814,7 @@ impl PartialParser {
 
     /// Ends the input; see [`Parser::finish`].
     pub fn finish<E: EventSink + ?Sized>(&mut self, events: &mut E) -> Result<(), Error> {
-        let mut sink = TreeSink {
-            tree: &mut self.tree,
-            events,
-        };
-        self.parser.finish(&mut sink)
+        self.finish_observed(events, &mut ())
     }
 
     /// The current best-effort value (O(1)); `None` before the root value is

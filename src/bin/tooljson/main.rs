@@ -4,6 +4,11 @@
 //! 2 usage or I/O error, 3 a schema violation or a call that did not complete.
 
 mod parse;
+// -- validate module
+
+// -- replay module
+
+// -- end of modules
 
 use std::process::ExitCode;
 
@@ -68,6 +73,11 @@ fn main() -> ExitCode {
     let mut args = std::env::args().skip(1);
     let result = match args.next().as_deref() {
         Some("parse") => parse::run(args.collect()),
+        // -- validate command
+
+        // -- replay command
+
+        // -- end of commands
         Some("-h" | "--help" | "help") => {
             println!("{USAGE}");
             Ok(())
