@@ -37,6 +37,7 @@ pub mod value;
 // -- sse + vendor (issue 5)
 
 // -- protocol (issue 6)
+pub mod protocol;
 
 // -- end of layer modules
 
