@@ -9,10 +9,22 @@
 mod choice;
 mod definition;
 mod error;
+mod message;
+mod result;
+mod retry;
 
 pub use choice::{ChoiceViolation, ToolChoice, ToolSet};
 pub use definition::{MAX_TOOL_NAME_LEN, ToolDefinition, validate_tool_name};
 pub use error::{NameProblem, ProtocolError};
+pub use message::{
+    Arguments, AssistantTurn, INVALID_JSON_KEY, StopReason, TextPart, ToolCall, TurnPart,
+    invalid_json_input,
+};
+pub use result::{
+    CorrelationError, ERROR_PREFIX, ResultContent, ResultPart, ToolOutcome, ToolResult,
+    ToolResults, correlate,
+};
+pub use retry::{CallProblem, MAX_ECHOED_INPUT, parse_error_message, parse_error_result};
 
 use std::fmt;
 use std::str::FromStr;
