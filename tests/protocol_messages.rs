@@ -289,6 +289,18 @@ fn arguments_keep_their_text_and_invalid_text_is_wrapped() {
     let b: Vec<&ToolCall> = back.calls().collect();
     assert_eq!(b[0].arguments.value(), calls[0].arguments.value());
     assert_eq!(b[0].arguments.text(), r#"{"a":2.5,"b":1}"#);
+    // Documented normalisation: empty text (no parameters) is `{}` in
+    // Anthropic and comes back as "{}".
+    assert_eq!(b[2].arguments.text(), "{}");
+    // The invalid text comes back raw from the INVALID_JSON wrapper.
+    assert_eq!(
+        b[1].arguments,
+        Arguments::Invalid("{\"a\": \"unterminated".into())
+    );
+    assert_eq!(
+        back.to_openai_chat()["tool_calls"][1],
+        chat["tool_calls"][1]
+    );
 }
 
 #[test]

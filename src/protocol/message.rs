@@ -149,19 +149,34 @@ impl Arguments {
                 text: Some(String::new()),
             };
         }
-        match crate::from_str(text).map(|v| v.to_serde_json()) {
-            Ok(Ok(value)) => Arguments::Json {
+        match crate::from_str(text).map(|v| exact_json(&v)) {
+            Ok(Some(value)) => Arguments::Json {
                 value,
                 text: Some(text.to_owned()),
             },
             // Out-of-range numbers (`1e400`) have no serde_json form: keep raw.
-            Ok(Err(_)) | Err(_) => Arguments::Invalid(text.to_owned()),
+            Ok(None) | Err(_) => Arguments::Invalid(text.to_owned()),
         }
     }
 
-    /// Arguments given as a value (Anthropic `input`).
+    /// Arguments given as a value.
     pub fn from_value(value: Value) -> Arguments {
         Arguments::Json { value, text: None }
+    }
+
+    /// Arguments from Anthropic `input`: the value, except that the
+    /// documented wrapper for invalid input, `{"INVALID_JSON": "<text>"}`
+    /// whose text does not parse, is read back as [`Arguments::Invalid`], so
+    /// broken OpenAI argument text survives a trip through Anthropic.
+    pub fn from_anthropic_input(input: &Value) -> Arguments {
+        if let Some(o) = input.as_object()
+            && o.len() == 1
+            && let Some(Value::String(raw)) = o.get(INVALID_JSON_KEY)
+            && crate::from_str(raw).is_err()
+        {
+            return Arguments::Invalid(raw.clone());
+        }
+        Arguments::from_value(input.clone())
     }
 
     /// The parsed value, if the arguments are valid JSON.
@@ -207,6 +222,35 @@ impl Arguments {
             Arguments::Invalid(raw) => invalid_json_input(raw),
         }
     }
+}
+
+/// A parsed value as `serde_json::Value`, each number the nearest `f64` to
+/// its text (Rust's correctly rounded parse: serde_json's default float
+/// parser can be one unit in the last place off, which would break the
+/// text → value → text round trip). `None` for a number beyond `f64`.
+fn exact_json(v: &crate::Value) -> Option<Value> {
+    Some(match v {
+        crate::Value::Null => Value::Null,
+        crate::Value::Bool(b) => Value::Bool(*b),
+        crate::Value::Number(n) => {
+            if let Some(i) = n.as_i64() {
+                Value::from(i)
+            } else if let Some(u) = n.as_u64() {
+                Value::from(u)
+            } else {
+                Value::Number(serde_json::Number::from_f64(n.as_f64()?)?)
+            }
+        }
+        crate::Value::String(s) => Value::String(s.clone()),
+        crate::Value::Array(a) => Value::Array(a.iter().map(exact_json).collect::<Option<_>>()?),
+        crate::Value::Object(m) => {
+            let mut out = Map::new();
+            for (k, v) in m.iter() {
+                out.insert(k.to_owned(), exact_json(v)?);
+            }
+            Value::Object(out)
+        }
+    })
 }
 
 /// The wrapper Anthropic documents for tool input that is not valid JSON:
@@ -265,7 +309,7 @@ impl ToolCall {
         Ok(ToolCall {
             id,
             name,
-            arguments: Arguments::from_value(input.clone()),
+            arguments: Arguments::from_anthropic_input(input),
             item_id: None,
             native: Native::of(Vendor::Anthropic, rest(o, &["type", "id", "name", "input"])),
         })
