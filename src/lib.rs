@@ -41,6 +41,7 @@ pub use schema::{
 // -- sse + vendor (issue 5)
 
 // -- protocol (issue 6)
+pub mod protocol;
 
 // -- end of layer modules
 
