@@ -128,6 +128,8 @@ pub(crate) enum Kw {
     },
     Ref(NodeId),
     DynamicRef(Box<DynRef>),
+    UnevaluatedProperties(NodeId),
+    UnevaluatedItems(NodeId),
 }
 
 impl Kw {
@@ -166,6 +168,8 @@ impl Kw {
             Kw::If { .. } => "if",
             Kw::Ref(_) => "$ref",
             Kw::DynamicRef(_) => "$dynamicRef",
+            Kw::UnevaluatedProperties(_) => "unevaluatedProperties",
+            Kw::UnevaluatedItems(_) => "unevaluatedItems",
         }
     }
 }
@@ -278,7 +282,7 @@ static METASCHEMAS: OnceLock<Vec<(&'static str, Value)>> = OnceLock::new();
 
 fn metaschemas() -> &'static [(&'static str, Value)] {
     METASCHEMAS.get_or_init(|| {
-        let texts: [(&str, &str); 9] = [
+        let texts: [(&str, &str); 10] = [
             (
                 "https://json-schema.org/draft/2020-12/schema",
                 include_str!("meta/draft2020-12/schema.json"),
@@ -310,6 +314,10 @@ fn metaschemas() -> &'static [(&'static str, Value)] {
             (
                 "https://json-schema.org/draft/2020-12/meta/content",
                 include_str!("meta/draft2020-12/meta/content.json"),
+            ),
+            (
+                "https://json-schema.org/draft/2020-12/meta/format-assertion",
+                include_str!("meta/draft2020-12/meta/format-assertion.json"),
             ),
             (
                 "http://json-schema.org/draft-07/schema",
@@ -350,7 +358,7 @@ const MAPS: &[&str] = &[
 ];
 
 /// Keywords that affect validity but are not implemented: refused in strict mode.
-const UNSUPPORTED: &[&str] = &["unevaluatedProperties", "unevaluatedItems", "$recursiveRef"];
+const UNSUPPORTED: &[&str] = &["$recursiveRef"];
 
 fn kind_of(v: &Value) -> &'static str {
     match v {
@@ -637,7 +645,7 @@ impl<'a> Compiler<'a> {
             && d.is_integer()
             && !d.is_negative()
         {
-            return Ok(Some(n.as_u64().unwrap_or(u64::MAX)));
+            return Ok(Some(d.as_u64_saturating()));
         }
         self.bad(
             loc,
@@ -718,9 +726,8 @@ impl<'a> Compiler<'a> {
         }
         let ref_only = draft == Draft::Draft7 && m.contains_key("$ref");
         if let Some(b) = self.bases.get(&addr(value)) {
-            if b.uri != base {
-                resource_root = true;
-            }
+            // Document roots and `$id` subschemas are the only entries.
+            resource_root = true;
             base = b.uri.clone();
             draft = b.draft;
         } else if let Some(Value::String(idv)) = m.get("$id")
@@ -1133,14 +1140,12 @@ impl<'a> Compiler<'a> {
                         els = Some(self.sub(v, &base, draft, kl)?);
                     }
                 }
-                k if UNSUPPORTED.contains(&k) || (draft == Draft::Draft7 && k == "$dynamicRef") => {
-                    if !(draft == Draft::Draft7 && k.starts_with("unevaluated")) {
-                        let e = self.err(&loc, k, format!("keyword {k:?} is not supported"));
-                        if self.opts.strict {
-                            return Err(e);
-                        }
-                        self.ignored.push(e.path);
+                k if UNSUPPORTED.contains(&k) => {
+                    let e = self.err(&loc, k, format!("keyword {k:?} is not supported"));
+                    if self.opts.strict {
+                        return Err(e);
                     }
+                    self.ignored.push(e.path);
                 }
                 _ => {}
             }
@@ -1173,6 +1178,21 @@ impl<'a> Compiler<'a> {
             && (then.is_some() || els.is_some())
         {
             kws.push(Kw::If { cond: c, then, els });
+        }
+        // Last: they depend on what every other keyword evaluated.
+        if draft == Draft::Draft202012 {
+            for k in ["unevaluatedItems", "unevaluatedProperties"] {
+                if let Some(v) = m.get(k)
+                    && self.schema_value(v, &loc, k)?
+                {
+                    let n = self.sub(v, &base, draft, format!("{loc}/{k}"))?;
+                    kws.push(if k == "unevaluatedItems" {
+                        Kw::UnevaluatedItems(n)
+                    } else {
+                        Kw::UnevaluatedProperties(n)
+                    });
+                }
+            }
         }
         self.nodes[id as usize] = Some(Node {
             loc: loc.into(),
@@ -1210,14 +1230,26 @@ impl<'a> Compiler<'a> {
                     uri: res_uri.clone(),
                     draft,
                 });
-                let n = self.compile_ref(Place {
+                let mark = self.nodes.len() as NodeId;
+                let place = Place {
                     value: v,
                     base: b.uri,
                     draft: b.draft,
                     loc: format!("{res_uri}#{frag}"),
-                })?;
-                let r = self.resource_index(&res_uri);
-                candidates.push((r, n));
+                };
+                match self.compile_ref(place) {
+                    Ok(n) => {
+                        let r = self.resource_index(&res_uri);
+                        candidates.push((r, n));
+                    }
+                    Err(_) => {
+                        // A resource that does not compile can only be in the
+                        // dynamic scope if something else refers to it, which
+                        // then fails on its own: roll this attempt back.
+                        self.nodes.truncate(mark as usize);
+                        self.memo.retain(|_, id| *id < mark);
+                    }
+                }
             }
         }
         kws.push(Kw::DynamicRef(Box::new(DynRef {

@@ -51,9 +51,12 @@
 //!
 //! # What is supported
 //!
-//! Every validation keyword of draft 2020-12 and draft-07 except
-//! `unevaluatedProperties` / `unevaluatedItems` (refused in strict mode,
-//! listed by [`CompiledSchema::ignored_keywords`] in lenient mode). `$ref`
+//! Every validation keyword of draft 2020-12 and draft-07, including
+//! `unevaluatedProperties` / `unevaluatedItems`, `if` / `then` / `else`,
+//! `dependentSchemas`, `dependentRequired`, `contains` with
+//! `minContains` / `maxContains`, and draft-07 `dependencies`. The 2019-09
+//! `$recursiveRef` is refused in strict mode (listed by
+//! [`CompiledSchema::ignored_keywords`] in lenient mode). `$ref`
 //! resolves `$defs` / `definitions`, JSON pointers, `$id`, `$anchor`,
 //! `$dynamicRef` / `$dynamicAnchor`, the bundled meta-schemas and resources
 //! registered with [`SchemaBuilder::resource`]; there is no network access.

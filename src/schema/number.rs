@@ -233,6 +233,23 @@ impl<'a> Dec<'a> {
         }
     }
 
+    /// A non-negative integer value as `u64`, saturating (counts and lengths).
+    pub(crate) fn as_u64_saturating(&self) -> u64 {
+        if self.neg || !self.is_integer() {
+            return 0;
+        }
+        if self.point > 19 {
+            return u64::MAX;
+        }
+        let mut v: u64 = 0;
+        for k in 0..self.point as usize {
+            v = v
+                .saturating_mul(10)
+                .saturating_add(u64::from(self.digit(self.start + k) - b'0'));
+        }
+        v
+    }
+
     /// The value as `i64` when it is an integer in range (fast paths).
     pub(crate) fn as_i64(&self) -> Option<i64> {
         if !self.is_integer() || self.point > 18 {

@@ -123,7 +123,10 @@ fn buffered_kw(kw: &Kw, kind: Kind) -> bool {
         | Kw::If { .. }
         | Kw::DynamicRef(_) => true,
         Kw::UniqueItems | Kw::Contains { .. } => kind == Kind::Array,
-        Kw::DependentRequired(_) | Kw::DependentSchemas(_) => kind == Kind::Object,
+        Kw::DependentRequired(_) | Kw::DependentSchemas(_) | Kw::UnevaluatedProperties(_) => {
+            kind == Kind::Object
+        }
+        Kw::UnevaluatedItems(_) => kind == Kind::Array,
         Kw::Required(names) => kind == Kind::Object && names.len() > 64,
         _ => false,
     }
@@ -624,8 +627,14 @@ impl StreamCheck {
         };
         let v = Value::String(std::mem::take(&mut self.string));
         let path = at.path.to_path();
+        if !self.keep_string {
+            // Only lengths are checked: decide them from the count.
+            self.lengths_at_end(range, &path, at.offset);
+        }
+        let kept = self.keep_string;
         self.run_keywords(range, &v, &path, at.offset, |kw, flags| match kw {
             Kw::Type(_) => false,
+            Kw::MinLength(_) | Kw::MaxLength(_) if !kept => false,
             Kw::MaxLength(_) => flags & MAX_LEN_DONE == 0,
             Kw::Enum(_) | Kw::Const(_) => flags & ENUM_DONE == 0,
             _ => true,
@@ -638,6 +647,36 @@ impl StreamCheck {
         self.pending_start = range.0;
         if self.frames.is_empty() {
             self.root_done = true;
+        }
+    }
+
+    /// `minLength` / `maxLength` of a string that was not kept, from its count.
+    fn lengths_at_end(&mut self, range: (usize, usize), path: &Path, offset: u64) {
+        let prog = self.schema.prog.clone();
+        let n = self.string_chars;
+        let plural = |k: u64| if k == 1 { "character" } else { "characters" };
+        for i in range.0..range.1 {
+            let Some(app) = self.apps.get(i).copied() else {
+                break;
+            };
+            if app.flags & DOOMED != 0 {
+                continue;
+            }
+            for kw in prog.node(app.node).kws.iter() {
+                let msg = match kw {
+                    Kw::MinLength(min) if n < *min => (
+                        "minLength",
+                        format!(
+                            "expected a string of at least {min} {}, found {n} {}",
+                            plural(*min),
+                            plural(n)
+                        ),
+                    ),
+                    _ => continue,
+                };
+                let v = self.violation(app.node, msg.0, path.clone(), msg.1);
+                self.report(offset, v);
+            }
         }
     }
 

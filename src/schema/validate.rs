@@ -691,21 +691,184 @@ impl<'p> Validator<'p> {
             }
             Kw::Ref(n) => return self.check::<ALL>(*n, v, at, scope, d, errs),
             Kw::DynamicRef(dr) => {
-                let mut target = dr.fallback;
-                if !dr.candidates.is_empty() {
-                    // The outermost resource in scope that defines the anchor wins.
-                    let mut cur = scope;
-                    while let Some(s) = cur {
-                        if let Some((_, n)) = dr.candidates.iter().find(|(r, _)| *r == s.resource) {
-                            target = *n;
+                return self.check::<ALL>(dyn_target(dr, scope), v, at, scope, d, errs);
+            }
+            Kw::UnevaluatedProperties(u) => {
+                let Value::Object(m) = v else { return true };
+                let mut seen = vec![false; m.len()];
+                self.mark_props(&node.kws, v, m, scope, d, &mut seen, true);
+                let is_false = matches!(self.prog.node(*u).kws.first(), Some(Kw::False));
+                let mut ok = true;
+                for ((k, item), seen) in m.iter().zip(seen) {
+                    if seen {
+                        continue;
+                    }
+                    if is_false {
+                        ok = false;
+                        if !ALL {
+                            return false;
                         }
-                        cur = s.parent;
+                        errs.push(self.violation(node, "unevaluatedProperties", at, format!("expected no properties beyond those the schema evaluates, found unevaluated property {}", show_str(k))));
+                    } else if !self.check::<ALL>(*u, item, &at.key(k), scope, d, errs) {
+                        ok = false;
+                        if !ALL {
+                            return false;
+                        }
                     }
                 }
-                return self.check::<ALL>(target, v, at, scope, d, errs);
+                return ok;
+            }
+            Kw::UnevaluatedItems(u) => {
+                let Value::Array(a) = v else { return true };
+                let mut seen = vec![false; a.len()];
+                self.mark_items(&node.kws, v, a, scope, d, &mut seen, true);
+                let is_false = matches!(self.prog.node(*u).kws.first(), Some(Kw::False));
+                let mut ok = true;
+                for (i, (item, seen)) in a.iter().zip(seen).enumerate() {
+                    if seen {
+                        continue;
+                    }
+                    if is_false {
+                        if ALL {
+                            errs.push(self.violation(node, "unevaluatedItems", at, format!("expected no items beyond those the schema evaluates, found unevaluated item {i}")));
+                        }
+                        return false;
+                    } else if !self.check::<ALL>(*u, item, &at.index(i), scope, d, errs) {
+                        ok = false;
+                        if !ALL {
+                            return false;
+                        }
+                    }
+                }
+                return ok;
             }
         }
         true
+    }
+
+    /// Marks the members that `kws` (and the in-place subschemas that hold)
+    /// evaluate, for `unevaluatedProperties`.
+    #[allow(clippy::too_many_arguments)]
+    fn mark_props(
+        &self,
+        kws: &[Kw],
+        v: &Value,
+        m: &crate::Map,
+        scope: Option<&Scope<'_>>,
+        d: u32,
+        seen: &mut [bool],
+        top: bool,
+    ) {
+        if d > MAX_DEPTH {
+            return;
+        }
+        let d = d + 1;
+        let mut sink = Vec::new();
+        for kw in kws {
+            match kw {
+                Kw::Object(o) => {
+                    for ((k, _), s) in m.iter().zip(seen.iter_mut()) {
+                        if o.additional.is_some()
+                            || o.prop(k).is_some()
+                            || o.patterns.iter().any(|(p, _)| p.regex.is_match(k))
+                        {
+                            *s = true;
+                        }
+                    }
+                }
+                Kw::UnevaluatedProperties(_) if !top => seen.iter_mut().for_each(|s| *s = true),
+                _ => {
+                    for n in self.applied_in_place(kw, v, m.keys(), scope, d, &mut sink) {
+                        self.mark_props(&self.prog.node(n).kws, v, m, scope, d, seen, false);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Marks the items that `kws` (and the in-place subschemas that hold)
+    /// evaluate, for `unevaluatedItems`.
+    #[allow(clippy::too_many_arguments)]
+    fn mark_items(
+        &self,
+        kws: &[Kw],
+        v: &Value,
+        a: &[Value],
+        scope: Option<&Scope<'_>>,
+        d: u32,
+        seen: &mut [bool],
+        top: bool,
+    ) {
+        if d > MAX_DEPTH {
+            return;
+        }
+        let d = d + 1;
+        let mut sink = Vec::new();
+        for kw in kws {
+            match kw {
+                Kw::Items(it) => {
+                    let upto = if it.rest.is_some() {
+                        a.len()
+                    } else {
+                        it.prefix.len().min(a.len())
+                    };
+                    seen.iter_mut().take(upto).for_each(|s| *s = true);
+                }
+                Kw::Contains { node: n, .. } => {
+                    for (item, s) in a.iter().zip(seen.iter_mut()) {
+                        if self.check::<false>(*n, item, &At::ROOT, scope, d, &mut sink) {
+                            *s = true;
+                        }
+                    }
+                }
+                Kw::UnevaluatedItems(_) if !top => seen.iter_mut().for_each(|s| *s = true),
+                _ => {
+                    for n in self.applied_in_place(kw, v, std::iter::empty(), scope, d, &mut sink) {
+                        self.mark_items(&self.prog.node(n).kws, v, a, scope, d, seen, false);
+                    }
+                }
+            }
+        }
+    }
+
+    /// The in-place subschemas of `kw` whose annotations count: all of
+    /// `allOf` / `$ref`, the valid branches of `anyOf` / `oneOf`, the taken
+    /// `if` branch, the `dependentSchemas` of present keys; never `not`.
+    fn applied_in_place<'k>(
+        &self,
+        kw: &Kw,
+        v: &Value,
+        mut keys: impl Iterator<Item = &'k str>,
+        scope: Option<&Scope<'_>>,
+        d: u32,
+        sink: &mut Vec<Violation>,
+    ) -> Vec<NodeId> {
+        let valid = |n: NodeId, sink: &mut Vec<Violation>| {
+            self.check::<false>(n, v, &At::ROOT, scope, d, sink)
+        };
+        match kw {
+            Kw::Ref(n) => vec![*n],
+            Kw::DynamicRef(dr) => vec![dyn_target(dr, scope)],
+            Kw::AllOf(list) => list.to_vec(),
+            Kw::AnyOf(list) | Kw::OneOf(list) => {
+                list.iter().copied().filter(|n| valid(*n, sink)).collect()
+            }
+            Kw::If { cond, then, els } => {
+                if valid(*cond, sink) {
+                    std::iter::once(*cond).chain(*then).collect()
+                } else {
+                    els.iter().copied().collect()
+                }
+            }
+            Kw::DependentSchemas(deps) => {
+                let present: Vec<&str> = keys.by_ref().collect();
+                deps.iter()
+                    .filter(|(k, _)| present.contains(&&**k))
+                    .map(|(_, n)| *n)
+                    .collect()
+            }
+            _ => Vec::new(),
+        }
     }
 
     fn branch_reasons(
@@ -734,6 +897,22 @@ impl<'p> Validator<'p> {
         }
         why
     }
+}
+
+/// Where a `$dynamicRef` goes in this dynamic scope: the outermost resource
+/// in scope that defines the anchor, else the static target.
+fn dyn_target(dr: &super::compile::DynRef, scope: Option<&Scope<'_>>) -> NodeId {
+    let mut target = dr.fallback;
+    if !dr.candidates.is_empty() {
+        let mut cur = scope;
+        while let Some(s) = cur {
+            if let Some((_, n)) = dr.candidates.iter().find(|(r, _)| *r == s.resource) {
+                target = *n;
+            }
+            cur = s.parent;
+        }
+    }
+    target
 }
 
 /// The message for a key that `additionalProperties: false` refuses.
