@@ -34,6 +34,9 @@
 
 mod token;
 
+#[cfg(test)]
+mod tests;
+
 use std::collections::HashSet;
 
 use smallvec::SmallVec;
@@ -235,9 +238,8 @@ pub struct Parser {
     path: Vec<Segment>,
     spare_keys: Vec<String>,
     key_sets: Vec<HashSet<String>>,
-    /// Decoded text of the current string piece once an escape was seen;
-    /// always valid UTF-8 (checked whole on flush).
-    scratch: Vec<u8>,
+    /// Decoded text of the current string piece once an escape was seen.
+    scratch: String,
     utf8: [u8; 4],
     utf8_len: u8,
     utf8_need: u8,
@@ -276,7 +278,7 @@ impl Parser {
             path: Vec::new(),
             spare_keys: Vec::new(),
             key_sets: Vec::new(),
-            scratch: Vec::new(),
+            scratch: String::new(),
             utf8: [0; 4],
             utf8_len: 0,
             utf8_need: 0,
@@ -635,6 +637,25 @@ impl Parser {
                         break;
                     }
                     if matches!(c[i], b'-' | b'0'..=b'9') {
+                        // Fast path: the whole number and the byte after it
+                        // are in this chunk.
+                        if let Some(len) = scan_number(&c[i..])
+                            && len <= self.limits.max_number_bytes
+                        {
+                            let lexeme = match cs.and_then(|t| t.get(i..i + len)) {
+                                Some(l) => l,
+                                None => std::str::from_utf8(&c[i..i + len]).unwrap_or("0"),
+                            };
+                            emit!(
+                                self,
+                                sink,
+                                Token::Number(lexeme),
+                                base + (i + len) as u64 + 1
+                            );
+                            i += len;
+                            self.value_done();
+                            continue;
+                        }
                         num_start = i;
                     }
                     i = self.begin_value(c, i, base, sink)?;
@@ -833,41 +854,69 @@ impl Parser {
         i + 1
     }
 
+    #[cold]
+    fn string_limit(&self, at: u64) -> Error {
+        self.error_at(
+            ErrorCode::LimitExceeded {
+                kind: LimitKind::StringBytes,
+                limit: self.limits.max_string_bytes as u64,
+            },
+            at,
+        )
+    }
+
+    /// The string limit error when `text`, ending at offset `at`, took
+    /// `str_len` past the limit: named, as a byte-at-a-time feed would, at
+    /// the end of the character holding the first byte past the limit.
+    #[cold]
+    fn string_limit_within(&self, text: &str, at: u64) -> Error {
+        let before = self.str_len.saturating_sub(text.len());
+        let mut end = self.limits.max_string_bytes.saturating_sub(before) + 1;
+        while end < text.len() && !text.is_char_boundary(end) {
+            end += 1;
+        }
+        let end = end.min(text.len());
+        self.string_limit(at - (text.len() - end) as u64)
+    }
+
     /// Appends decoded text to the current key or string.
     #[inline]
     fn push_text(&mut self, s: &str, at: u64) -> Result<(), Error> {
         self.str_len += s.len();
         if self.str_len > self.limits.max_string_bytes {
-            return Err(self.error_at(
-                ErrorCode::LimitExceeded {
-                    kind: LimitKind::StringBytes,
-                    limit: self.limits.max_string_bytes as u64,
-                },
-                at,
-            ));
+            return Err(self.string_limit_within(s, at));
         }
         if self.in_key {
             if let Some(Segment::Key(k)) = self.path.last_mut() {
                 k.push_str(s);
             }
         } else {
-            self.scratch.extend_from_slice(s.as_bytes());
+            self.scratch.push_str(s);
         }
         Ok(())
     }
 
+    #[inline]
     fn push_char(&mut self, ch: char, at: u64) -> Result<(), Error> {
-        let mut buf = [0u8; 4];
-        self.push_text(ch.encode_utf8(&mut buf), at)
+        self.str_len += ch.len_utf8();
+        if self.str_len > self.limits.max_string_bytes {
+            return Err(self.string_limit(at));
+        }
+        if self.in_key {
+            if let Some(Segment::Key(k)) = self.path.last_mut() {
+                k.push(ch);
+            }
+        } else {
+            self.scratch.push(ch);
+        }
+        Ok(())
     }
 
     /// Hands decoded text gathered in `scratch` to the sink.
     #[inline]
     fn flush<S: TokenSink + ?Sized>(&mut self, sink: &mut S, off: u64) {
         if !self.in_key && !self.scratch.is_empty() {
-            // Every piece pushed was valid UTF-8, so this cannot fail.
-            let text = simdutf8::basic::from_utf8(&self.scratch).unwrap_or("");
-            emit!(self, sink, Token::StringPart(text), off);
+            emit!(self, sink, Token::StringPart(&self.scratch), off);
             self.scratch.clear();
         }
     }
@@ -1019,138 +1068,111 @@ impl Parser {
                 }
             }
 
-            // Normal text: the run up to the next quote, backslash or control byte.
-            let rest = &c[i..];
-            let (end, ascii) = scan_string_run(rest);
-            let run = &rest[..end];
-            if ascii && !self.in_key && !self.scratch.is_empty() {
-                // Escapes came first in this piece: plain ASCII joins the
-                // scratch as bytes, and the scratch is validated once, whole,
-                // when it is flushed (short runs are not checked one by one).
-                self.str_len += end;
-                if self.str_len > self.limits.max_string_bytes {
-                    return Err(self.error_at(
-                        ErrorCode::LimitExceeded {
-                            kind: LimitKind::StringBytes,
-                            limit: self.limits.max_string_bytes as u64,
-                        },
-                        base + (i + end) as u64,
-                    ));
-                }
-                self.scratch.extend_from_slice(run);
-            } else {
-                let (text, carry) = if let Some(t) = cs.and_then(|t| t.get(i..i + end)) {
-                    (t, 0)
-                } else if ascii {
-                    // All ASCII: the check is a formality that cannot fail.
-                    (simdutf8::basic::from_utf8(run).unwrap_or(""), 0)
-                } else {
-                    match simdutf8::compat::from_utf8(run) {
-                        Ok(s) => (s, 0),
-                        Err(e) => {
-                            let valid = e.valid_up_to();
-                            if e.error_len().is_some() || end < rest.len() {
-                                return Err(self
-                                    .error_at(ErrorCode::InvalidUtf8, base + (i + valid) as u64));
-                            }
-                            let s = std::str::from_utf8(&run[..valid]).unwrap_or("");
-                            (s, run.len() - valid)
-                        }
-                    }
-                };
-                if !text.is_empty() {
-                    let at = base + (i + text.len()) as u64;
-                    if self.in_key || !self.scratch.is_empty() {
-                        self.push_text(text, at)?;
+            // Normal text: runs up to the next quote, backslash or control
+            // byte, one-character escapes decoded on the way.
+            loop {
+                let rest = &c[i..];
+                let (end, ascii) = scan_string_run(rest);
+                if end > 0 {
+                    let run = &rest[..end];
+                    let (text, carry) = if let Some(t) = cs.and_then(|t| t.get(i..i + end)) {
+                        (t, 0)
+                    } else if ascii {
+                        // All ASCII: the check cannot fail.
+                        (std::str::from_utf8(run).unwrap_or(""), 0)
                     } else {
-                        self.str_len += text.len();
-                        if self.str_len > self.limits.max_string_bytes {
-                            return Err(self.error_at(
-                                ErrorCode::LimitExceeded {
-                                    kind: LimitKind::StringBytes,
-                                    limit: self.limits.max_string_bytes as u64,
-                                },
-                                at,
-                            ));
+                        match simdutf8::compat::from_utf8(run) {
+                            Ok(s) => (s, 0),
+                            Err(e) => {
+                                let valid = e.valid_up_to();
+                                if e.error_len().is_some() || end < rest.len() {
+                                    return Err(self.error_at(
+                                        ErrorCode::InvalidUtf8,
+                                        base + (i + valid) as u64,
+                                    ));
+                                }
+                                let s = std::str::from_utf8(&run[..valid]).unwrap_or("");
+                                (s, run.len() - valid)
+                            }
                         }
-                        emit!(self, sink, Token::StringPart(text), at);
+                    };
+                    if !text.is_empty() {
+                        let at = base + (i + text.len()) as u64;
+                        if self.in_key || !self.scratch.is_empty() {
+                            self.push_text(text, at)?;
+                        } else {
+                            self.str_len += text.len();
+                            if self.str_len > self.limits.max_string_bytes {
+                                return Err(self.string_limit_within(text, at));
+                            }
+                            emit!(self, sink, Token::StringPart(text), at);
+                        }
                     }
+                    if carry > 0 {
+                        let tail = &run[run.len() - carry..];
+                        self.utf8[..carry].copy_from_slice(tail);
+                        self.utf8_len = carry as u8;
+                        self.utf8_need = utf8_width(tail[0]);
+                        self.utf8_start = base + (n - carry) as u64;
+                        self.str_state = StrState::Utf8;
+                        self.flush(sink, base + n as u64);
+                        return Ok(n);
+                    }
+                    i += end;
                 }
-                if carry > 0 {
-                    let tail = &run[run.len() - carry..];
-                    self.utf8[..carry].copy_from_slice(tail);
-                    self.utf8_len = carry as u8;
-                    self.utf8_need = utf8_width(tail[0]);
-                    self.utf8_start = base + (n - carry) as u64;
-                    self.str_state = StrState::Utf8;
+                let Some(&b) = c.get(i) else {
                     self.flush(sink, base + n as u64);
                     return Ok(n);
-                }
-            }
-            i += end;
-            let Some(&b) = c.get(i) else {
-                self.flush(sink, base + n as u64);
-                return Ok(n);
-            };
-            let off = base + i as u64;
-            match b {
-                b'"' => {
-                    self.flush(sink, off + 1);
-                    if self.in_key {
-                        if self.duplicate_keys == DuplicateKeys::Error
-                            && let Some(Segment::Key(k)) = self.path.last()
-                            && let Some(set) = self.key_sets.last_mut()
-                            && !set.insert(k.clone())
-                        {
-                            let code = ErrorCode::DuplicateKey(k.clone());
+                };
+                let off = base + i as u64;
+                match b {
+                    b'"' => {
+                        self.flush(sink, off + 1);
+                        if self.in_key {
+                            if self.duplicate_keys == DuplicateKeys::Error
+                                && let Some(Segment::Key(k)) = self.path.last()
+                                && let Some(set) = self.key_sets.last_mut()
+                                && !set.insert(k.clone())
+                            {
+                                let code = ErrorCode::DuplicateKey(k.clone());
+                                self.state = State::Colon;
+                                return Err(self.error_at(code, off));
+                            }
+                            if let Some(Segment::Key(k)) = self.path.last() {
+                                emit!(self, sink, Token::Key(k), off + 1);
+                            }
                             self.state = State::Colon;
-                            return Err(self.error_at(code, off));
+                        } else {
+                            emit!(self, sink, Token::StringEnd, off + 1);
+                            self.value_done();
                         }
-                        if let Some(Segment::Key(k)) = self.path.last() {
-                            emit!(self, sink, Token::Key(k), off + 1);
-                        }
-                        self.state = State::Colon;
-                    } else {
-                        emit!(self, sink, Token::StringEnd, off + 1);
-                        self.value_done();
+                        return Ok(i + 1);
                     }
-                    return Ok(i + 1);
-                }
-                b'\\' => {
-                    // Fast path: a one-character escape whose letter is in
-                    // this chunk goes straight into the scratch.
-                    let byte = match c.get(i + 1) {
-                        _ if self.in_key => 0,
-                        Some(b'"') => b'"',
-                        Some(b'\\') => b'\\',
-                        Some(b'/') => b'/',
-                        Some(b'n') => b'\n',
-                        Some(b't') => b'\t',
-                        Some(b'r') => b'\r',
-                        Some(b'b') => 0x08,
-                        Some(b'f') => 0x0c,
-                        _ => 0,
-                    };
-                    if byte != 0 {
-                        self.str_len += 1;
-                        if self.str_len > self.limits.max_string_bytes {
-                            return Err(self.error_at(
-                                ErrorCode::LimitExceeded {
-                                    kind: LimitKind::StringBytes,
-                                    limit: self.limits.max_string_bytes as u64,
-                                },
-                                off + 2,
-                            ));
-                        }
-                        self.scratch.push(byte);
+                    b'\\' => {
+                        // A one-character escape whose letter is in this
+                        // chunk is decoded here; anything else goes through
+                        // the escape states.
+                        let ch = match c.get(i + 1) {
+                            Some(b'"') => '"',
+                            Some(b'\\') => '\\',
+                            Some(b'/') => '/',
+                            Some(b'n') => '\n',
+                            Some(b't') => '\t',
+                            Some(b'r') => '\r',
+                            Some(b'b') => '\u{8}',
+                            Some(b'f') => '\u{c}',
+                            _ => {
+                                self.str_state = StrState::Escape;
+                                i += 1;
+                                break;
+                            }
+                        };
                         i += 2;
-                    } else {
-                        self.str_state = StrState::Escape;
-                        i += 1;
+                        self.push_char(ch, base + i as u64)?;
                     }
-                }
-                _ => {
-                    return Err(self.error_at(ErrorCode::ControlCharacterInString(b), off));
+                    _ => {
+                        return Err(self.error_at(ErrorCode::ControlCharacterInString(b), off));
+                    }
                 }
             }
         }
@@ -1159,37 +1181,105 @@ impl Parser {
 
 /// Finds the end of a run of plain string bytes: the first `"`, `\\` or
 /// control byte (or the end of `b`), and whether the run is all ASCII.
-/// Eight bytes at a time (SWAR), as the run is usually long.
+/// Eight bytes at a time (SWAR), as the run is usually long; the tail is
+/// padded to a whole word.
 #[inline]
 fn scan_string_run(b: &[u8]) -> (usize, bool) {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGHS: u64 = 0x8080_8080_8080_8080;
-    let mut i = 0;
     let mut high = 0u64;
-    while i + 8 <= b.len() {
+    let mut words = b.chunks_exact(8);
+    let mut i = 0;
+    for chunk in &mut words {
         let mut word = [0u8; 8];
-        word.copy_from_slice(&b[i..i + 8]);
+        word.copy_from_slice(chunk);
         let w = u64::from_le_bytes(word);
-        let quote = w ^ (ONES * b'"' as u64);
-        let backslash = w ^ (ONES * b'\\' as u64);
-        let special = (quote.wrapping_sub(ONES) & !quote)
-            | (backslash.wrapping_sub(ONES) & !backslash)
-            | (w.wrapping_sub(ONES * 0x20) & !w);
-        if special & HIGHS != 0 {
-            break;
+        let special = special_bytes(w);
+        if special != 0 {
+            // The lowest flag is exact (borrows only run upwards).
+            let k = special.trailing_zeros() / 8;
+            high |= w & ((1u64 << (k * 8)) - 1);
+            return (i + k as usize, high & HIGHS == 0);
         }
         high |= w;
         i += 8;
     }
-    let mut ascii = high & HIGHS == 0;
-    while let Some(&x) = b.get(i) {
-        if x == b'"' || x == b'\\' || x < 0x20 {
-            break;
-        }
-        ascii &= x < 0x80;
-        i += 1;
+    let tail = words.remainder();
+    // Pad with a harmless ASCII letter, so the padding never stops the run.
+    let mut word = [b'a'; 8];
+    word[..tail.len()].copy_from_slice(tail);
+    let w = u64::from_le_bytes(word);
+    let special = special_bytes(w);
+    let k = if special != 0 {
+        (special.trailing_zeros() / 8) as usize
+    } else {
+        8
+    };
+    let k = k.min(tail.len());
+    if k < 8 {
+        high |= w & ((1u64 << (k * 8)) - 1);
+    } else {
+        high |= w;
     }
-    (i, ascii)
+    (i + k, high & HIGHS == 0)
+}
+
+const ONES: u64 = 0x0101_0101_0101_0101;
+const HIGHS: u64 = 0x8080_8080_8080_8080;
+
+/// The high bit of each byte of `w` that is `"`, `\\` or below 0x20 (exact
+/// for the lowest such byte, maybe spurious above it).
+#[inline]
+fn special_bytes(w: u64) -> u64 {
+    let quote = w ^ (ONES * b'"' as u64);
+    let backslash = w ^ (ONES * b'\\' as u64);
+    ((quote.wrapping_sub(ONES) & !quote)
+        | (backslash.wrapping_sub(ONES) & !backslash)
+        | (w.wrapping_sub(ONES * 0x20) & !w))
+        & HIGHS
+}
+
+/// The length of the number lexeme at the start of `b` when it is complete,
+/// well-formed and followed, within `b`, by a byte that ends it cleanly;
+/// `None` otherwise (the number state machine then takes over and finds
+/// what the case is: more input needed, or exactly which byte is wrong).
+#[inline]
+fn scan_number(b: &[u8]) -> Option<usize> {
+    let mut i = usize::from(b.first() == Some(&b'-'));
+    match b.get(i)? {
+        b'0' => i += 1,
+        b'1'..=b'9' => {
+            i += 1;
+            while matches!(b.get(i), Some(b'0'..=b'9')) {
+                i += 1;
+            }
+        }
+        _ => return None,
+    }
+    if b.get(i) == Some(&b'.') {
+        i += 1;
+        if !matches!(b.get(i), Some(b'0'..=b'9')) {
+            return None;
+        }
+        while matches!(b.get(i), Some(b'0'..=b'9')) {
+            i += 1;
+        }
+    }
+    if matches!(b.get(i), Some(b'e' | b'E')) {
+        i += 1;
+        if matches!(b.get(i), Some(b'+' | b'-')) {
+            i += 1;
+        }
+        if !matches!(b.get(i), Some(b'0'..=b'9')) {
+            return None;
+        }
+        while matches!(b.get(i), Some(b'0'..=b'9')) {
+            i += 1;
+        }
+    }
+    let next = *b.get(i)?;
+    if next.is_ascii_alphanumeric() || matches!(next, b'.' | b'+' | b'-') {
+        return None;
+    }
+    Some(i)
 }
 
 /// The length of the UTF-8 sequence that `lead` starts (2 to 4 for the
@@ -1218,16 +1308,26 @@ fn utf8_width(lead: u8) -> u8 {
 /// ```
 #[derive(Debug, Default)]
 pub struct ValueBuilder {
-    stack: Vec<Open>,
+    /// Open containers, innermost last.
+    frames: Vec<Frame>,
+    /// Items of all open arrays, outermost first: each array takes its items
+    /// from its start to the end when it closes, so it is allocated once,
+    /// at its final size, and these buffers are reused.
+    items: Vec<Value>,
+    /// Members of all open objects, likewise; a key arrives as a member
+    /// whose value (`Null` until then) is set when the value is complete.
+    members: Vec<(String, Value)>,
     string: String,
     root: Option<Value>,
     first_wins: bool,
 }
 
-#[derive(Debug)]
-enum Open {
-    Array(Vec<Value>),
-    Object(Map, String),
+#[derive(Clone, Copy, Debug)]
+enum Frame {
+    /// An open array; its items start here in `items`.
+    Array(usize),
+    /// An open object; its members start here in `members`.
+    Object(usize),
 }
 
 impl ValueBuilder {
@@ -1255,13 +1355,14 @@ impl ValueBuilder {
         self.root
     }
 
+    #[inline]
     fn add(&mut self, v: Value) {
-        match self.stack.last_mut() {
+        match self.frames.last() {
             None => self.root = Some(v),
-            Some(Open::Array(a)) => a.push(v),
-            Some(Open::Object(m, key)) => {
-                if !(self.first_wins && m.contains_key(key)) {
-                    m.insert(std::mem::take(key), v);
+            Some(Frame::Array(_)) => self.items.push(v),
+            Some(Frame::Object(_)) => {
+                if let Some(member) = self.members.last_mut() {
+                    member.1 = v;
                 }
             }
         }
@@ -1269,16 +1370,12 @@ impl ValueBuilder {
 }
 
 impl TokenSink for ValueBuilder {
+    #[inline]
     fn token(&mut self, token: Token<'_>, _at: &Location<'_>) {
         match token {
-            Token::ObjectBegin => self.stack.push(Open::Object(Map::new(), String::new())),
-            Token::ArrayBegin => self.stack.push(Open::Array(Vec::new())),
-            Token::Key(k) => {
-                if let Some(Open::Object(_, key)) = self.stack.last_mut() {
-                    key.clear();
-                    key.push_str(k);
-                }
-            }
+            Token::ObjectBegin => self.frames.push(Frame::Object(self.members.len())),
+            Token::ArrayBegin => self.frames.push(Frame::Array(self.items.len())),
+            Token::Key(k) => self.members.push((k.to_owned(), Value::Null)),
             Token::StringBegin => self.string = String::new(),
             Token::StringPart(s) => self.string.push_str(s),
             Token::StringEnd => {
@@ -1289,9 +1386,14 @@ impl TokenSink for ValueBuilder {
             Token::Bool(b) => self.add(Value::Bool(b)),
             Token::Null => self.add(Value::Null),
             Token::ObjectEnd | Token::ArrayEnd => {
-                let v = match self.stack.pop() {
-                    Some(Open::Array(a)) => Value::Array(a),
-                    Some(Open::Object(m, _)) => Value::Object(m),
+                let v = match self.frames.pop() {
+                    Some(Frame::Array(start)) => {
+                        Value::Array(self.items.drain(start.min(self.items.len())..).collect())
+                    }
+                    Some(Frame::Object(start)) => {
+                        let members = self.members.drain(start.min(self.members.len())..);
+                        Value::Object(Map::from_members(members.collect(), self.first_wins))
+                    }
                     None => return,
                 };
                 self.add(v);
