@@ -366,7 +366,7 @@ impl Parser {
         chunk: &str,
         sink: &mut S,
     ) -> Result<(), Error> {
-        self.feed_checked(chunk.as_bytes(), Some(chunk), sink)
+        self.feed_checked(chunk.as_bytes(), chunk, sink)
     }
 
     /// Feeds the next chunk of input. Any size is fine, an empty chunk
@@ -374,17 +374,21 @@ impl Parser {
     /// value is complete), or the error at the first byte that cannot be
     /// JSON; after an error every call returns that error again.
     pub fn feed<S: TokenSink + ?Sized>(&mut self, chunk: &[u8], sink: &mut S) -> Result<(), Error> {
-        // One SIMD pass over the chunk: when it is valid UTF-8 (as vendor
-        // deltas, which are decoded JSON strings, always are), string runs and
-        // number lexemes are sliced out of it with no per-run check.
-        let text = simdutf8::basic::from_utf8(chunk).ok();
+        // One SIMD pass over a chunk that is not tiny: string runs and number
+        // lexemes in its valid prefix (as vendor deltas, which are decoded
+        // JSON strings, are valid whole) are sliced out with no more checks.
+        let text = if chunk.len() >= VALIDATE_AT {
+            valid_prefix(chunk)
+        } else {
+            ""
+        };
         self.feed_checked(chunk, text, sink)
     }
 
     fn feed_checked<S: TokenSink + ?Sized>(
         &mut self,
         chunk: &[u8],
-        text: Option<&str>,
+        text: &str,
         sink: &mut S,
     ) -> Result<(), Error> {
         if let Some(e) = &self.failed {
@@ -397,7 +401,7 @@ impl Parser {
         let room = self.limits.max_input_bytes.saturating_sub(self.offset);
         let result = if (chunk.len() as u64) > room {
             let allowed = room as usize;
-            let text = text.and_then(|t| t.get(..allowed));
+            let text = text.get(..allowed.min(text.len())).unwrap_or("");
             self.run(&chunk[..allowed], text, sink).and_then(|()| {
                 Err(self.error_at(
                     ErrorCode::LimitExceeded {
@@ -523,7 +527,7 @@ impl Parser {
     fn run<S: TokenSink + ?Sized>(
         &mut self,
         c: &[u8],
-        cs: Option<&str>,
+        cs: &str,
         sink: &mut S,
     ) -> Result<(), Error> {
         let base = self.offset;
@@ -592,7 +596,7 @@ impl Parser {
                     }
                     let off = base + i as u64 + 1;
                     if self.num_buf.is_empty() {
-                        let lexeme = match cs.and_then(|t| t.get(num_start..i)) {
+                        let lexeme = match cs.get(num_start..i) {
                             Some(l) => l,
                             None => std::str::from_utf8(&c[num_start..i]).unwrap_or("0"),
                         };
@@ -642,7 +646,7 @@ impl Parser {
                         if let Some(len) = scan_number(&c[i..])
                             && len <= self.limits.max_number_bytes
                         {
-                            let lexeme = match cs.and_then(|t| t.get(i..i + len)) {
+                            let lexeme = match cs.get(i..i + len) {
                                 Some(l) => l,
                                 None => std::str::from_utf8(&c[i..i + len]).unwrap_or("0"),
                             };
@@ -896,7 +900,7 @@ impl Parser {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn push_char(&mut self, ch: char, at: u64) -> Result<(), Error> {
         self.str_len += ch.len_utf8();
         if self.str_len > self.limits.max_string_bytes {
@@ -926,7 +930,7 @@ impl Parser {
     fn string<S: TokenSink + ?Sized>(
         &mut self,
         c: &[u8],
-        cs: Option<&str>,
+        cs: &str,
         mut i: usize,
         base: u64,
         sink: &mut S,
@@ -1075,8 +1079,26 @@ impl Parser {
                 let (end, ascii) = scan_string_run(rest);
                 if end > 0 {
                     let run = &rest[..end];
-                    let (text, carry) = if let Some(t) = cs.and_then(|t| t.get(i..i + end)) {
+                    let (text, carry) = if let Some(t) = cs.get(i..i + end) {
                         (t, 0)
+                    } else if ascii && end <= SHORT_RUN {
+                        // Not validated up front (a small chunk): ASCII
+                        // joins the key or the scratch byte by byte, which
+                        // is cheaper than a validation call on a few bytes.
+                        self.str_len += end;
+                        if self.str_len > self.limits.max_string_bytes {
+                            let k = self.limits.max_string_bytes + end - self.str_len;
+                            return Err(self.string_limit(base + (i + k + 1) as u64));
+                        }
+                        let chars = run.iter().map(|&b| char::from(b));
+                        if self.in_key {
+                            if let Some(Segment::Key(k)) = self.path.last_mut() {
+                                k.extend(chars);
+                            }
+                        } else {
+                            self.scratch.extend(chars);
+                        }
+                        ("", 0)
                     } else if ascii {
                         // All ASCII: the check cannot fail.
                         (std::str::from_utf8(run).unwrap_or(""), 0)
@@ -1098,7 +1120,11 @@ impl Parser {
                     };
                     if !text.is_empty() {
                         let at = base + (i + text.len()) as u64;
-                        if self.in_key || !self.scratch.is_empty() {
+                        // Text that an escape follows joins the scratch, so
+                        // that a piece is handed on once, not split at every
+                        // escape.
+                        if self.in_key || !self.scratch.is_empty() || rest.get(end) == Some(&b'\\')
+                        {
                             self.push_text(text, at)?;
                         } else {
                             self.str_len += text.len();
@@ -1235,6 +1261,37 @@ fn special_bytes(w: u64) -> u64 {
         | (backslash.wrapping_sub(ONES) & !backslash)
         | (w.wrapping_sub(ONES * 0x20) & !w))
         & HIGHS
+}
+
+/// Chunks at least this long are validated as UTF-8 in one SIMD pass up
+/// front; in shorter ones each string run is handled on its own (see
+/// [`SHORT_RUN`]), which costs less than a validation call per chunk.
+const VALIDATE_AT: usize = 16;
+
+/// ASCII string runs up to this long that were not validated up front are
+/// copied byte by byte rather than validated.
+const SHORT_RUN: usize = 64;
+
+/// The longest valid UTF-8 prefix of `chunk` (all of it, usually; a
+/// character split at the chunk's end is left to the string states).
+fn valid_prefix(chunk: &[u8]) -> &str {
+    // simdutf8 hands inputs under 64 bytes to the standard library anyway,
+    // after a dispatch of its own.
+    let valid = if chunk.len() < 64 {
+        match std::str::from_utf8(chunk) {
+            Ok(s) => return s,
+            Err(e) => e.valid_up_to(),
+        }
+    } else {
+        match simdutf8::compat::from_utf8(chunk) {
+            Ok(s) => return s,
+            Err(e) => e.valid_up_to(),
+        }
+    };
+    chunk
+        .get(..valid)
+        .and_then(|p| std::str::from_utf8(p).ok())
+        .unwrap_or("")
 }
 
 /// The length of the number lexeme at the start of `b` when it is complete,
@@ -1376,10 +1433,19 @@ impl TokenSink for ValueBuilder {
             Token::ObjectBegin => self.frames.push(Frame::Object(self.members.len())),
             Token::ArrayBegin => self.frames.push(Frame::Array(self.items.len())),
             Token::Key(k) => self.members.push((k.to_owned(), Value::Null)),
-            Token::StringBegin => self.string = String::new(),
+            Token::StringBegin => self.string.clear(),
             Token::StringPart(s) => self.string.push_str(s),
             Token::StringEnd => {
-                let s = std::mem::take(&mut self.string);
+                // The buffer is kept for the next string (a string in many
+                // parts grows it once, not every time); a long one is
+                // taken whole rather than copied.
+                let s = if self.string.len() >= 4096 {
+                    std::mem::take(&mut self.string)
+                } else {
+                    let s = String::from(self.string.as_str());
+                    self.string.clear();
+                    s
+                };
                 self.add(Value::String(s));
             }
             Token::Number(n) => self.add(Value::Number(Number::from_valid_lexeme(n.as_bytes()))),

@@ -48,8 +48,32 @@ fn tokens(doc: &[u8], chunk: usize) -> (Vec<(String, u64, String)>, Option<Strin
 }
 
 fn same_at_every_chunking(doc: &[u8]) {
+    same_at_chunkings(doc);
+    // Long enough for chunks that are validated up front, with the
+    // document's strings lengthened too.
+    let mut padded = vec![b' '; 70];
+    padded.extend_from_slice(doc);
+    same_at_chunkings(&padded);
+    let text = String::from_utf8_lossy(doc);
+    if !text.contains('\u{fffd}') {
+        let long = text.replace("\"a", &format!("\"{}a", "\u{e9}x".repeat(40)));
+        same_at_chunkings(long.as_bytes());
+    }
+    let mut long = Vec::new();
+    for &b in doc {
+        long.push(b);
+        if b == b'"' {
+            long.extend_from_slice("yz\u{2615}".repeat(20).as_bytes());
+        }
+    }
+    same_at_chunkings(&long);
+}
+
+fn same_at_chunkings(doc: &[u8]) {
     let whole = tokens(doc, doc.len());
-    for chunk in [1, 2, 3, 4, 5, 7, 8, 9, 16, 17] {
+    for chunk in [
+        1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 63, 64, 65, 66, 67, 100, 130,
+    ] {
         let got = tokens(doc, chunk);
         assert_eq!(
             got,
