@@ -50,7 +50,18 @@ impl Number {
     pub(crate) fn from_valid_lexeme(lexeme: &[u8]) -> Number {
         let repr = if lexeme.len() <= INLINE {
             let mut buf = [0u8; INLINE];
-            buf[..lexeme.len()].copy_from_slice(lexeme);
+            // Fixed-size pieces, so that no call to memcpy is made for a
+            // few bytes.
+            let n = lexeme.len();
+            let mut k = 0;
+            while k + 8 <= n {
+                buf[k..k + 8].copy_from_slice(&lexeme[k..k + 8]);
+                k += 8;
+            }
+            while k < n {
+                buf[k] = lexeme[k];
+                k += 1;
+            }
             Repr::Inline {
                 len: lexeme.len() as u8,
                 buf,

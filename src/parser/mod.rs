@@ -657,6 +657,9 @@ impl Parser {
                                 base + (i + len) as u64 + 1
                             );
                             i += len;
+                            if self.stack.last() == Some(&Container::Array) {
+                                i = self.number_items(c, cs, i, base, sink);
+                            }
                             self.value_done();
                             continue;
                         }
@@ -752,6 +755,50 @@ impl Parser {
             }
         }
         self.end_chunk(base, n)
+    }
+
+    /// After a number in an array, at `c[i]`: takes `,` and the next number
+    /// (optionally after one space) while both are whole in this chunk,
+    /// and returns where it stopped, before a `,` it did not take. The
+    /// tokens are the ones the state machine would emit.
+    #[inline]
+    fn number_items<S: TokenSink + ?Sized>(
+        &mut self,
+        c: &[u8],
+        cs: &str,
+        mut i: usize,
+        base: u64,
+        sink: &mut S,
+    ) -> usize {
+        while c.get(i) == Some(&b',') {
+            let mut j = i + 1;
+            if c.get(j) == Some(&b' ') {
+                j += 1;
+            }
+            if !matches!(c.get(j), Some(b'-' | b'0'..=b'9')) {
+                break;
+            }
+            let Some(rest) = c.get(j..) else { break };
+            let Some(len) = scan_number(rest) else { break };
+            if len > self.limits.max_number_bytes {
+                break;
+            }
+            if let Some(Segment::Index(ix)) = self.path.last_mut() {
+                *ix += 1;
+            }
+            let lexeme = match cs.get(j..j + len) {
+                Some(l) => l,
+                None => std::str::from_utf8(&rest[..len]).unwrap_or("0"),
+            };
+            emit!(
+                self,
+                sink,
+                Token::Number(lexeme),
+                base + (j + len) as u64 + 1
+            );
+            i = j + len;
+        }
+        i
     }
 
     #[inline]
