@@ -833,19 +833,54 @@ impl Parser {
         i + 1
     }
 
-    /// Appends decoded text to the current key or string.
+    /// The string-length error for raw text starting at input offset
+    /// `start`, when the length was `before` ahead of it: at the first raw
+    /// byte past the limit, so the position does not depend on where the
+    /// chunks end.
+    #[cold]
+    fn string_limit_at(&self, start: u64, before: usize) -> Error {
+        let within = self.limits.max_string_bytes.saturating_sub(before) as u64;
+        self.string_limit(start + within)
+    }
+
+    #[cold]
+    fn string_limit(&self, at: u64) -> Error {
+        self.error_at(
+            ErrorCode::LimitExceeded {
+                kind: LimitKind::StringBytes,
+                limit: self.limits.max_string_bytes as u64,
+            },
+            at,
+        )
+    }
+
+    /// Appends raw (undecoded) text that starts at input offset `start` to
+    /// the current key or string.
     #[inline]
-    fn push_text(&mut self, s: &str, at: u64) -> Result<(), Error> {
+    fn push_raw(&mut self, s: &str, start: u64) -> Result<(), Error> {
+        let before = self.str_len;
         self.str_len += s.len();
         if self.str_len > self.limits.max_string_bytes {
-            return Err(self.error_at(
-                ErrorCode::LimitExceeded {
-                    kind: LimitKind::StringBytes,
-                    limit: self.limits.max_string_bytes as u64,
-                },
-                at,
-            ));
+            return Err(self.string_limit_at(start, before));
         }
+        self.push_unchecked(s);
+        Ok(())
+    }
+
+    /// Appends an escaped character whose escape ends with the byte at `last`.
+    fn push_char(&mut self, ch: char, last: u64) -> Result<(), Error> {
+        let mut buf = [0u8; 4];
+        let s = ch.encode_utf8(&mut buf);
+        self.str_len += s.len();
+        if self.str_len > self.limits.max_string_bytes {
+            return Err(self.string_limit(last));
+        }
+        self.push_unchecked(s);
+        Ok(())
+    }
+
+    #[inline]
+    fn push_unchecked(&mut self, s: &str) {
         if self.in_key {
             if let Some(Segment::Key(k)) = self.path.last_mut() {
                 k.push_str(s);
@@ -853,12 +888,6 @@ impl Parser {
         } else {
             self.scratch.extend_from_slice(s.as_bytes());
         }
-        Ok(())
-    }
-
-    fn push_char(&mut self, ch: char, at: u64) -> Result<(), Error> {
-        let mut buf = [0u8; 4];
-        self.push_text(ch.encode_utf8(&mut buf), at)
     }
 
     /// Hands decoded text gathered in `scratch` to the sink.
@@ -904,7 +933,8 @@ impl Parser {
                     let Ok(s) = std::str::from_utf8(&bytes[..need]) else {
                         return Err(self.error_at(ErrorCode::InvalidUtf8, self.utf8_start));
                     };
-                    self.push_text(s, base + i as u64)?;
+                    let start = self.utf8_start;
+                    self.push_raw(s, start)?;
                     self.utf8_len = 0;
                     self.str_state = StrState::Normal;
                     continue;
@@ -940,8 +970,8 @@ impl Parser {
                             ));
                         }
                     };
-                    i += 1;
                     self.push_char(ch, base + i as u64)?;
+                    i += 1;
                     self.str_state = StrState::Normal;
                     continue;
                 }
@@ -977,13 +1007,13 @@ impl Parser {
                         }
                         (None, _) => {
                             let ch = char::from_u32(code as u32).unwrap_or('\u{FFFD}');
-                            self.push_char(ch, at)?;
+                            self.push_char(ch, at - 1)?;
                         }
                         (Some(hi), 0xDC00..=0xDFFF) => {
                             let cp =
                                 0x10000 + (((hi as u32) - 0xD800) << 10) + (code as u32 - 0xDC00);
                             let ch = char::from_u32(cp).unwrap_or('\u{FFFD}');
-                            self.push_char(ch, at)?;
+                            self.push_char(ch, at - 1)?;
                         }
                         (Some(hi), _) => {
                             return Err(self.error_at(ErrorCode::LoneSurrogate(hi), at - 1));
@@ -1027,15 +1057,10 @@ impl Parser {
                 // Escapes came first in this piece: plain ASCII joins the
                 // scratch as bytes, and the scratch is validated once, whole,
                 // when it is flushed (short runs are not checked one by one).
+                let before = self.str_len;
                 self.str_len += end;
                 if self.str_len > self.limits.max_string_bytes {
-                    return Err(self.error_at(
-                        ErrorCode::LimitExceeded {
-                            kind: LimitKind::StringBytes,
-                            limit: self.limits.max_string_bytes as u64,
-                        },
-                        base + (i + end) as u64,
-                    ));
+                    return Err(self.string_limit_at(base + i as u64, before));
                 }
                 self.scratch.extend_from_slice(run);
             } else {
@@ -1050,6 +1075,11 @@ impl Parser {
                         Err(e) => {
                             let valid = e.valid_up_to();
                             if e.error_len().is_some() || end < rest.len() {
+                                // Text past the limit comes first, as it
+                                // does when the bad byte is in a later chunk.
+                                if self.str_len + valid > self.limits.max_string_bytes {
+                                    return Err(self.string_limit_at(base + i as u64, self.str_len));
+                                }
                                 return Err(self
                                     .error_at(ErrorCode::InvalidUtf8, base + (i + valid) as u64));
                             }
@@ -1061,17 +1091,12 @@ impl Parser {
                 if !text.is_empty() {
                     let at = base + (i + text.len()) as u64;
                     if self.in_key || !self.scratch.is_empty() {
-                        self.push_text(text, at)?;
+                        self.push_raw(text, base + i as u64)?;
                     } else {
+                        let before = self.str_len;
                         self.str_len += text.len();
                         if self.str_len > self.limits.max_string_bytes {
-                            return Err(self.error_at(
-                                ErrorCode::LimitExceeded {
-                                    kind: LimitKind::StringBytes,
-                                    limit: self.limits.max_string_bytes as u64,
-                                },
-                                at,
-                            ));
+                            return Err(self.string_limit_at(base + i as u64, before));
                         }
                         emit!(self, sink, Token::StringPart(text), at);
                     }
@@ -1134,13 +1159,8 @@ impl Parser {
                     if byte != 0 {
                         self.str_len += 1;
                         if self.str_len > self.limits.max_string_bytes {
-                            return Err(self.error_at(
-                                ErrorCode::LimitExceeded {
-                                    kind: LimitKind::StringBytes,
-                                    limit: self.limits.max_string_bytes as u64,
-                                },
-                                off + 2,
-                            ));
+                            // At the escape's letter, as on the slow path.
+                            return Err(self.string_limit(off + 1));
                         }
                         self.scratch.push(byte);
                         i += 2;
