@@ -308,7 +308,9 @@ pub fn differential(doc: &[u8]) {
         }
         (Ok(v), Err(t)) => {
             let msg = t.to_string();
-            let out_of_range = msg.starts_with("number out of range") && v.to_serde_json().is_err();
+            // (The out-of-range number may be gone from our value: a later
+            // duplicate key replaced it.)
+            let out_of_range = msg.starts_with("number out of range");
             let depth = msg.starts_with("recursion limit exceeded") && depth_of(v) == 128;
             assert!(
                 out_of_range || depth,
