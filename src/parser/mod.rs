@@ -992,7 +992,17 @@ impl Parser {
                             self.flush(sink, base + n as u64);
                             return Ok(n);
                         };
-                        if b & 0xC0 != 0x80 {
+                        // The second byte's range depends on the lead (no
+                        // overlongs, no surrogates, nothing past U+10FFFF),
+                        // checked as it arrives, as a whole-chunk check would.
+                        let (lo, hi) = match (self.utf8_len, self.utf8[0]) {
+                            (1, 0xE0) => (0xA0, 0xBF),
+                            (1, 0xED) => (0x80, 0x9F),
+                            (1, 0xF0) => (0x90, 0xBF),
+                            (1, 0xF4) => (0x80, 0x8F),
+                            _ => (0x80, 0xBF),
+                        };
+                        if !(lo..=hi).contains(&b) {
                             return Err(self.error_at(ErrorCode::InvalidUtf8, self.utf8_start));
                         }
                         self.utf8[self.utf8_len as usize] = b;
