@@ -35,6 +35,8 @@ pub mod value;
 // -- schema (issue 4)
 
 // -- sse + vendor (issue 5)
+pub mod sse;
+pub mod vendor;
 
 // -- protocol (issue 6)
 
