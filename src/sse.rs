@@ -311,7 +311,7 @@ impl Decoder {
         };
         match name {
             b"data" => {
-                let text = String::from_utf8_lossy(value);
+                let text = utf8(value);
                 if self.data.len() + text.len() + 1 > self.max_line {
                     return Err(SseError::EventTooLarge {
                         limit: self.max_line,
@@ -324,11 +324,11 @@ impl Decoder {
             }
             b"event" => {
                 self.event_type.clear();
-                self.event_type.push_str(&String::from_utf8_lossy(value));
+                self.event_type.push_str(&utf8(value));
             }
             b"id" if !value.contains(&0) => {
                 self.last_id.clear();
-                self.last_id.push_str(&String::from_utf8_lossy(value));
+                self.last_id.push_str(&utf8(value));
             }
             b"retry" if !value.is_empty() && value.iter().all(u8::is_ascii_digit) => {
                 // Saturate rather than fail on an absurd number.
@@ -412,6 +412,15 @@ impl Decoder {
         self.at_start = true;
         self.failed = None;
         discarded
+    }
+}
+
+/// UTF-8 decode with replacement; the common valid case checked in one
+/// SIMD pass.
+fn utf8(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
+    match simdutf8::basic::from_utf8(bytes) {
+        Ok(s) => std::borrow::Cow::Borrowed(s),
+        Err(_) => String::from_utf8_lossy(bytes),
     }
 }
 

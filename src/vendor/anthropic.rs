@@ -3,40 +3,35 @@
 //! Tool-ish blocks (`tool_use`, `server_tool_use`, `mcp_tool_use`) stream
 //! their input as `input_json_delta.partial_json` text.
 
+use std::borrow::Cow;
+
 use serde::Deserialize;
 
-use super::{CallKey, CallKind, CallStatus, Calls, StopReason, StreamError, decode_typed};
+use super::{CallKey, CallKind, CallStatus, Calls, StopReason, StreamError, read_event};
 use crate::value::Value;
 
+/// One event, flat: every member the handled events use, all optional, so
+/// serde reads it in one pass with no buffering; dispatched on `type`.
 #[derive(Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
-enum Event {
-    MessageStart {
-        #[serde(default)]
-        message: Message,
-    },
-    ContentBlockStart {
-        index: u64,
-        content_block: Block,
-    },
-    ContentBlockDelta {
-        index: u64,
-        delta: Delta,
-    },
-    ContentBlockStop {
-        index: u64,
-    },
-    MessageDelta {
-        #[serde(default)]
-        delta: MessageDelta,
-    },
-    MessageStop,
-    Error {
-        #[serde(default)]
-        error: ApiError,
-    },
-    #[serde(other)]
-    Other,
+struct Event<'a> {
+    #[serde(rename = "type", borrow, default)]
+    kind: Option<Cow<'a, str>>,
+    #[serde(default)]
+    index: Option<u64>,
+    #[serde(borrow, default)]
+    delta: Option<Delta<'a>>,
+    #[serde(default)]
+    content_block: Option<Block>,
+    #[serde(default)]
+    message: Option<Message>,
+    #[serde(default)]
+    error: Option<ApiError>,
+}
+
+impl super::Typed for Event<'_> {
+    fn kind(&self) -> Option<&str> {
+        self.kind.as_deref()
+    }
 }
 
 #[derive(Deserialize, Default)]
@@ -61,27 +56,36 @@ struct Block {
     input: Option<serde_json::Value>,
 }
 
+/// A `content_block_delta` delta or a `message_delta` delta.
 #[derive(Deserialize)]
-struct Delta {
-    #[serde(rename = "type")]
-    kind: String,
-    #[serde(default)]
-    partial_json: Option<String>,
-}
-
-#[derive(Deserialize, Default)]
-struct MessageDelta {
-    #[serde(default)]
+struct Delta<'a> {
+    #[serde(rename = "type", borrow, default)]
+    kind: Option<Cow<'a, str>>,
+    #[serde(borrow, default)]
+    partial_json: Option<Cow<'a, str>>,
+    #[serde(default, deserialize_with = "super::lenient_string")]
     stop_reason: Option<String>,
 }
 
 #[derive(Deserialize, Default)]
 struct ApiError {
-    #[serde(rename = "type", default)]
+    #[serde(rename = "type", default, deserialize_with = "super::lenient_string")]
     kind: Option<String>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "super::lenient_string")]
     message: Option<String>,
 }
+
+/// The event types this adapter reads; any other is ignored, even when its
+/// JSON does not fit the flat shape.
+const HANDLED: &[&str] = &[
+    "message_start",
+    "content_block_start",
+    "content_block_delta",
+    "content_block_stop",
+    "message_delta",
+    "message_stop",
+    "error",
+];
 
 fn kind_of(block_type: &str) -> Option<CallKind> {
     match block_type {
@@ -109,15 +113,16 @@ impl State {
         event: Option<&str>,
         data: &str,
     ) -> Result<(), StreamError> {
-        let ev: Event = match decode_typed(event, data) {
-            Ok(ev) => ev,
-            Err(m) => {
-                calls.malformed(m);
-                return Ok(());
-            }
+        let Some(ev) = read_event::<Event<'_>>(calls, event, data, HANDLED) else {
+            return Ok(());
         };
-        match ev {
-            Event::MessageStart { message } => {
+        let kind = ev.kind.as_deref().or(event).unwrap_or_default();
+        let missing = |what: &str| {
+            StreamError::Protocol(format!("{kind} without {what}: {}", super::excerpt(data)))
+        };
+        match kind {
+            "message_start" => {
+                let message = ev.message.unwrap_or_default();
                 if self.started {
                     if message.id.is_some() && message.id == self.message_id {
                         return Ok(()); // an exact duplicate
@@ -150,11 +155,10 @@ impl State {
                     calls.end(n);
                 }
             }
-            Event::ContentBlockStart {
-                index,
-                content_block,
-            } => {
-                let Some(kind) = kind_of(&content_block.kind) else {
+            "content_block_start" => {
+                let index = ev.index.ok_or_else(|| missing("index"))?;
+                let block = ev.content_block.ok_or_else(|| missing("content_block"))?;
+                let Some(kind) = kind_of(&block.kind) else {
                     return Ok(()); // text, thinking, *_tool_result, ...
                 };
                 let key = CallKey::Block(index);
@@ -163,13 +167,15 @@ impl State {
                         "content_block_start for block {index}, which is still open"
                     )));
                 }
-                let n = calls.start(key, content_block.id, content_block.name, kind)?;
+                let n = calls.start(key, block.id, block.name, kind)?;
                 if let Some(c) = calls.call_mut(n) {
-                    c.placeholder = content_block.input.map(Value::from);
+                    c.placeholder = block.input.map(Value::from);
                 }
             }
-            Event::ContentBlockDelta { index, delta } => {
-                if delta.kind != "input_json_delta" {
+            "content_block_delta" => {
+                let index = ev.index.ok_or_else(|| missing("index"))?;
+                let delta = ev.delta.ok_or_else(|| missing("delta"))?;
+                if delta.kind.as_deref() != Some("input_json_delta") {
                     return Ok(());
                 }
                 let Some(n) = calls.open(CallKey::Block(index)) else {
@@ -181,13 +187,14 @@ impl State {
                     calls.append(n, &text);
                 }
             }
-            Event::ContentBlockStop { index } => {
+            "content_block_stop" => {
+                let index = ev.index.ok_or_else(|| missing("index"))?;
                 if let Some(n) = calls.open(CallKey::Block(index)) {
                     calls.end(n);
                 }
             }
-            Event::MessageDelta { delta } => {
-                if let Some(r) = delta.stop_reason {
+            "message_delta" => {
+                if let Some(r) = ev.delta.and_then(|d| d.stop_reason) {
                     let reason = StopReason::from_anthropic(&r);
                     if reason == StopReason::MaxTokens {
                         calls.cut_open(CallStatus::Truncated, &reason);
@@ -195,7 +202,7 @@ impl State {
                     self.stop = Some(r);
                 }
             }
-            Event::MessageStop => {
+            "message_stop" => {
                 let stop = match &self.stop {
                     Some(r) => StopReason::from_anthropic(r),
                     None if calls.has_calls_of(CallKind::Client) => StopReason::ToolUse,
@@ -203,13 +210,14 @@ impl State {
                 };
                 calls.finish_stream(stop);
             }
-            Event::Error { error } => {
+            "error" => {
+                let error = ev.error.unwrap_or_default();
                 calls.finish_stream(StopReason::Error {
                     kind: error.kind.unwrap_or_else(|| "error".to_owned()),
                     message: error.message.unwrap_or_default(),
                 });
             }
-            Event::Other => {}
+            _ => {} // ping and anything new
         }
         Ok(())
     }

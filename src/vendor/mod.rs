@@ -1215,26 +1215,55 @@ pub(crate) fn excerpt(data: &str) -> String {
     }
 }
 
-/// Decodes one event's JSON into `T`; when the data has no `type` member
-/// and the SSE event had a name, the name stands in for it (the fallback the
-/// spec asks for).
-pub(crate) fn decode_typed<T: serde::de::DeserializeOwned>(
+/// A vendor event decoded flat: its `type` member, if it had one.
+pub(crate) trait Typed {
+    fn kind(&self) -> Option<&str>;
+}
+
+/// Reads one event's JSON as `T`, or says to skip it. The type is
+/// `data.type`, else the SSE event name (the fallback the spec asks for). An
+/// event whose type is not in `handled` is skipped whatever its shape (unknown
+/// events are ignored); a handled one that cannot be read, or one with no
+/// type at all, is reported as malformed and skipped.
+pub(crate) fn read_event<'a, T: serde::Deserialize<'a> + Typed>(
+    calls: &mut Calls,
     event: Option<&str>,
-    data: &str,
-) -> Result<T, String> {
-    match serde_json::from_str::<T>(data) {
-        Ok(v) => Ok(v),
-        Err(first) => {
-            if let Some(name) = event
-                && let Ok(serde_json::Value::Object(mut m)) =
-                    serde_json::from_str::<serde_json::Value>(data)
-                && !m.contains_key("type")
-            {
-                m.insert("type".to_owned(), name.into());
-                return serde_json::from_value(serde_json::Value::Object(m))
-                    .map_err(|e| format!("{e}: {}", excerpt(data)));
-            }
-            Err(format!("{first}: {}", excerpt(data)))
-        }
+    data: &'a str,
+    handled: &[&str],
+) -> Option<T> {
+    #[derive(serde::Deserialize)]
+    struct Probe<'b> {
+        #[serde(rename = "type", borrow, default)]
+        kind: Option<std::borrow::Cow<'b, str>>,
     }
+    let error = match serde_json::from_str::<T>(data) {
+        Ok(v) => match v.kind().or(event) {
+            Some(k) if handled.contains(&k) => return Some(v),
+            Some(_) => return None,
+            None => format!("an event with no type: {}", excerpt(data)),
+        },
+        Err(e) => {
+            if let Ok(p) = serde_json::from_str::<Probe<'_>>(data)
+                && let Some(k) = p.kind.as_deref().or(event)
+                && !handled.contains(&k)
+            {
+                return None;
+            }
+            format!("{e}: {}", excerpt(data))
+        }
+    };
+    calls.malformed(error);
+    None
+}
+
+/// Reads a member as a string if it is one, else `None` (a `null` or a
+/// number where a vendor might put either).
+pub(crate) fn lenient_string<'de, D: serde::Deserializer<'de>>(
+    d: D,
+) -> Result<Option<String>, D::Error> {
+    use serde::Deserialize;
+    Ok(match serde_json::Value::deserialize(d)? {
+        serde_json::Value::String(s) => Some(s),
+        _ => None,
+    })
 }

@@ -5,53 +5,61 @@
 //! authoritative); `response.completed` / `.incomplete` / `.failed` and
 //! `error` end the response.
 
+use std::borrow::Cow;
+
 use serde::Deserialize;
 
 use super::{CallError, CallKey, CallKind, CallStatus, Calls, StopReason, StreamError};
 
+/// One event, flat: every member the handled events use, all optional, so
+/// serde reads it in one pass with no buffering; dispatched on `type`.
 #[derive(Deserialize)]
-#[serde(tag = "type")]
-enum Event {
-    #[serde(rename = "response.output_item.added")]
-    ItemAdded { output_index: u64, item: Item },
-    #[serde(rename = "response.output_item.done")]
-    ItemDone { output_index: u64, item: Item },
-    #[serde(rename = "response.function_call_arguments.delta")]
-    FunctionDelta(Delta),
-    #[serde(rename = "response.mcp_call_arguments.delta")]
-    McpDelta(Delta),
-    #[serde(rename = "response.custom_tool_call_input.delta")]
-    CustomDelta(Delta),
-    #[serde(rename = "response.function_call_arguments.done")]
-    FunctionDone(Done),
-    #[serde(rename = "response.mcp_call_arguments.done")]
-    McpDone(Done),
-    #[serde(rename = "response.custom_tool_call_input.done")]
-    CustomDone(Done),
-    #[serde(rename = "response.completed")]
-    Completed,
-    #[serde(rename = "response.incomplete")]
-    Incomplete {
-        #[serde(default)]
-        response: Response,
-    },
-    #[serde(rename = "response.failed")]
-    Failed {
-        #[serde(default)]
-        response: Response,
-    },
-    #[serde(rename = "error")]
-    Error {
-        #[serde(default)]
-        code: Option<String>,
-        #[serde(default)]
-        message: Option<String>,
-        #[serde(default)]
-        error: Option<ErrorBody>,
-    },
-    #[serde(other)]
-    Other,
+struct Event<'a> {
+    #[serde(rename = "type", borrow, default)]
+    kind: Option<Cow<'a, str>>,
+    #[serde(default)]
+    output_index: Option<u64>,
+    #[serde(borrow, default)]
+    item_id: Option<Cow<'a, str>>,
+    #[serde(borrow, default)]
+    delta: Option<Cow<'a, str>>,
+    #[serde(default)]
+    arguments: Option<String>,
+    #[serde(default)]
+    input: Option<String>,
+    #[serde(default)]
+    item: Option<Item>,
+    #[serde(default)]
+    response: Option<Response>,
+    #[serde(default, deserialize_with = "super::lenient_string")]
+    code: Option<String>,
+    #[serde(default, deserialize_with = "super::lenient_string")]
+    message: Option<String>,
+    #[serde(default)]
+    error: Option<ErrorBody>,
 }
+
+impl super::Typed for Event<'_> {
+    fn kind(&self) -> Option<&str> {
+        self.kind.as_deref()
+    }
+}
+
+/// The event types this adapter reads; any other is ignored.
+const HANDLED: &[&str] = &[
+    "response.output_item.added",
+    "response.output_item.done",
+    "response.function_call_arguments.delta",
+    "response.mcp_call_arguments.delta",
+    "response.custom_tool_call_input.delta",
+    "response.function_call_arguments.done",
+    "response.mcp_call_arguments.done",
+    "response.custom_tool_call_input.done",
+    "response.completed",
+    "response.incomplete",
+    "response.failed",
+    "error",
+];
 
 #[derive(Deserialize)]
 struct Item {
@@ -69,28 +77,6 @@ struct Item {
     input: Option<String>,
 }
 
-#[derive(Deserialize)]
-struct Delta {
-    #[serde(default)]
-    output_index: Option<u64>,
-    #[serde(default)]
-    item_id: Option<String>,
-    #[serde(default)]
-    delta: String,
-}
-
-#[derive(Deserialize)]
-struct Done {
-    #[serde(default)]
-    output_index: Option<u64>,
-    #[serde(default)]
-    item_id: Option<String>,
-    #[serde(default)]
-    arguments: Option<String>,
-    #[serde(default)]
-    input: Option<String>,
-}
-
 #[derive(Deserialize, Default)]
 struct Response {
     #[serde(default)]
@@ -101,17 +87,17 @@ struct Response {
 
 #[derive(Deserialize, Default)]
 struct IncompleteDetails {
-    #[serde(default)]
+    #[serde(default, deserialize_with = "super::lenient_string")]
     reason: Option<String>,
 }
 
 #[derive(Deserialize, Default)]
 struct ErrorBody {
-    #[serde(rename = "type", default)]
+    #[serde(rename = "type", default, deserialize_with = "super::lenient_string")]
     kind: Option<String>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "super::lenient_string")]
     code: Option<String>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "super::lenient_string")]
     message: Option<String>,
 }
 
@@ -135,15 +121,17 @@ impl State {
         event: Option<&str>,
         data: &str,
     ) -> Result<(), StreamError> {
-        let ev: Event = match super::decode_typed(event, data) {
-            Ok(ev) => ev,
-            Err(m) => {
-                calls.malformed(m);
-                return Ok(());
-            }
+        let Some(ev) = super::read_event::<Event<'_>>(calls, event, data, HANDLED) else {
+            return Ok(());
         };
-        match ev {
-            Event::ItemAdded { output_index, item } => {
+        let kind = ev.kind.as_deref().or(event).unwrap_or_default();
+        let missing = |what: &str| {
+            StreamError::Protocol(format!("{kind} without {what}: {}", super::excerpt(data)))
+        };
+        match kind {
+            "response.output_item.added" => {
+                let output_index = ev.output_index.ok_or_else(|| missing("output_index"))?;
+                let item = ev.item.ok_or_else(|| missing("item"))?;
                 let Some(kind) = kind_of(&item.kind) else {
                     return Ok(());
                 };
@@ -164,18 +152,24 @@ impl State {
                 let text = item.arguments.or(item.input).unwrap_or_default();
                 calls.append(n, &text);
             }
-            Event::FunctionDelta(d) | Event::McpDelta(d) | Event::CustomDelta(d) => {
-                let n = locate(calls, d.output_index, d.item_id.as_deref())?;
-                calls.append(n, &d.delta);
+            "response.function_call_arguments.delta"
+            | "response.mcp_call_arguments.delta"
+            | "response.custom_tool_call_input.delta" => {
+                let n = locate(calls, ev.output_index, ev.item_id.as_deref())?;
+                calls.append(n, ev.delta.as_deref().unwrap_or_default());
             }
-            Event::FunctionDone(d) | Event::McpDone(d) | Event::CustomDone(d) => {
-                let n = locate(calls, d.output_index, d.item_id.as_deref())?;
-                if let Some(text) = d.arguments.or(d.input) {
+            "response.function_call_arguments.done"
+            | "response.mcp_call_arguments.done"
+            | "response.custom_tool_call_input.done" => {
+                let n = locate(calls, ev.output_index, ev.item_id.as_deref())?;
+                if let Some(text) = ev.arguments.or(ev.input) {
                     settle(calls, n, &text);
                 }
                 calls.end(n);
             }
-            Event::ItemDone { output_index, item } => {
+            "response.output_item.done" => {
+                let output_index = ev.output_index.ok_or_else(|| missing("output_index"))?;
+                let item = ev.item.ok_or_else(|| missing("item"))?;
                 if kind_of(&item.kind).is_none() {
                     return Ok(());
                 }
@@ -186,7 +180,7 @@ impl State {
                     calls.end(n);
                 }
             }
-            Event::Completed => {
+            "response.completed" => {
                 calls.end_open(|_| true);
                 let stop = if calls.has_calls_of(CallKind::Client)
                     || calls.has_calls_of(CallKind::Custom)
@@ -197,9 +191,10 @@ impl State {
                 };
                 calls.finish_stream(stop);
             }
-            Event::Incomplete { response } => {
-                let reason = response
-                    .incomplete_details
+            "response.incomplete" => {
+                let reason = ev
+                    .response
+                    .and_then(|r| r.incomplete_details)
                     .and_then(|d| d.reason)
                     .unwrap_or_default();
                 let stop = match reason.as_str() {
@@ -210,29 +205,26 @@ impl State {
                 calls.cut_open(CallStatus::Truncated, &stop);
                 calls.finish_stream(stop);
             }
-            Event::Failed { response } => {
-                let e = response.error.unwrap_or_default();
+            "response.failed" => {
+                let e = ev.response.and_then(|r| r.error).unwrap_or_default();
                 calls.finish_stream(StopReason::Error {
                     kind: e.code.or(e.kind).unwrap_or_else(|| "failed".to_owned()),
                     message: e.message.unwrap_or_default(),
                 });
             }
-            Event::Error {
-                code,
-                message,
-                error,
-            } => {
+            "error" => {
                 // Flat (SDK type) or nested (recorded wire) fields.
-                let nested = error.unwrap_or_default();
+                let nested = ev.error.unwrap_or_default();
                 calls.finish_stream(StopReason::Error {
-                    kind: code
+                    kind: ev
+                        .code
                         .or(nested.code)
                         .or(nested.kind)
                         .unwrap_or_else(|| "error".to_owned()),
-                    message: message.or(nested.message).unwrap_or_default(),
+                    message: ev.message.or(nested.message).unwrap_or_default(),
                 });
             }
-            Event::Other => {}
+            _ => {}
         }
         Ok(())
     }
