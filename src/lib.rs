@@ -39,6 +39,8 @@ pub use schema::{
 };
 
 // -- sse + vendor (issue 5)
+pub mod sse;
+pub mod vendor;
 
 // -- protocol (issue 6)
 pub mod protocol;

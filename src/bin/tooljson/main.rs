@@ -7,6 +7,7 @@ mod parse;
 // -- validate module
 
 // -- replay module
+mod replay;
 
 // -- end of modules
 
@@ -76,13 +77,14 @@ fn main() -> ExitCode {
         // -- validate command
 
         // -- replay command
+        Some("replay") => replay::run(args.collect()),
+        None => replay::demo(),
 
         // -- end of commands
         Some("-h" | "--help" | "help") => {
             println!("{USAGE}");
             Ok(())
         }
-        None => Err(Failure::usage("error: no command given")),
         Some(other) => Err(Failure::usage(format!("error: unknown command {other:?}"))),
     };
     match result {

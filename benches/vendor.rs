@@ -1,0 +1,166 @@
+//! End to end: SSE transcript bytes of a streaming response to finished
+//! tool calls, in MB/s of transcript. Each vendor's framing carries the same
+//! arguments (a write-file call and a parallel-edits call) in 16-byte
+//! deltas; the body is fed in 1400-byte network-sized reads. Every bench
+//! checks its answer first: both calls complete, their values equal
+//! serde_json's parse of the argument text.
+//!
+//! `cargo bench --bench vendor`
+
+mod common;
+
+use std::hint::black_box;
+use std::time::Duration;
+
+use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use serde_json::json;
+use tooljson::vendor::{CallStatus, ToolCallStream};
+
+/// Cuts `text` into pieces of about `n` bytes on character boundaries.
+fn deltas(text: &str, n: usize) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut rest = text;
+    while !rest.is_empty() {
+        let mut end = n.min(rest.len());
+        while !rest.is_char_boundary(end) {
+            end += 1;
+        }
+        out.push(&rest[..end]);
+        rest = &rest[end..];
+    }
+    out
+}
+
+fn sse(events: &[serde_json::Value], named: bool) -> String {
+    let mut s = String::new();
+    for e in events {
+        if named {
+            s.push_str(&format!("event: {}\n", e["type"].as_str().unwrap()));
+        }
+        s.push_str(&format!("data: {e}\n\n"));
+    }
+    s
+}
+
+fn anthropic(calls: &[(&str, &str)], delta: usize) -> String {
+    let mut ev = vec![
+        json!({"type":"message_start","message":{"id":"msg_b","type":"message","role":"assistant","content":[],"stop_reason":null,"usage":{"input_tokens":10,"output_tokens":1}}}),
+    ];
+    for (i, (name, args)) in calls.iter().enumerate() {
+        ev.push(json!({"type":"content_block_start","index":i,"content_block":{"type":"tool_use","id":format!("toolu_{i}"),"name":name,"input":{}}}));
+        for d in deltas(args, delta) {
+            ev.push(json!({"type":"content_block_delta","index":i,"delta":{"type":"input_json_delta","partial_json":d}}));
+        }
+        ev.push(json!({"type":"content_block_stop","index":i}));
+    }
+    ev.push(json!({"type":"message_delta","delta":{"stop_reason":"tool_use","stop_sequence":null},"usage":{"output_tokens":900}}));
+    ev.push(json!({"type":"message_stop"}));
+    sse(&ev, true)
+}
+
+fn chat(calls: &[(&str, &str)], delta: usize) -> String {
+    let chunk = |delta: serde_json::Value, finish: serde_json::Value| json!({"id":"chatcmpl-b","object":"chat.completion.chunk","created":1,"model":"gpt-4o","system_fingerprint":"fp","choices":[{"index":0,"delta":delta,"logprobs":null,"finish_reason":finish}]});
+    let mut ev = vec![chunk(
+        json!({"role":"assistant","content":null}),
+        json!(null),
+    )];
+    for (i, (name, args)) in calls.iter().enumerate() {
+        ev.push(chunk(json!({"tool_calls":[{"index":i,"id":format!("call_{i}"),"type":"function","function":{"name":name,"arguments":""}}]}), json!(null)));
+        for d in deltas(args, delta) {
+            ev.push(chunk(
+                json!({"tool_calls":[{"index":i,"function":{"arguments":d}}]}),
+                json!(null),
+            ));
+        }
+    }
+    ev.push(chunk(json!({}), json!("tool_calls")));
+    let mut s = sse(&ev, false);
+    s.push_str("data: [DONE]\n\n");
+    s
+}
+
+fn responses(calls: &[(&str, &str)], delta: usize) -> String {
+    let mut seq = 0;
+    let mut next = || {
+        seq += 1;
+        seq
+    };
+    let mut ev = vec![
+        json!({"type":"response.created","sequence_number":next(),"response":{"id":"resp_b","status":"in_progress","output":[]}}),
+    ];
+    for (i, (name, args)) in calls.iter().enumerate() {
+        let item = format!("fc_{i}");
+        ev.push(json!({"type":"response.output_item.added","sequence_number":next(),"output_index":i,"item":{"id":item,"type":"function_call","status":"in_progress","arguments":"","call_id":format!("call_{i}"),"name":name}}));
+        for d in deltas(args, delta) {
+            ev.push(json!({"type":"response.function_call_arguments.delta","sequence_number":next(),"item_id":item,"output_index":i,"delta":d,"obfuscation":"abc"}));
+        }
+        ev.push(json!({"type":"response.function_call_arguments.done","sequence_number":next(),"item_id":item,"output_index":i,"arguments":args}));
+    }
+    ev.push(json!({"type":"response.completed","sequence_number":next(),"response":{"id":"resp_b","status":"completed"}}));
+    sse(&ev, true)
+}
+
+/// The whole pipeline: bytes in network-sized reads, events drained, calls
+/// finished. Returns the number of complete calls.
+fn replay(body: &[u8], read: usize) -> usize {
+    let mut s = ToolCallStream::new();
+    let mut events = 0usize;
+    for piece in body.chunks(read) {
+        s.feed(piece).unwrap();
+        events += s.drain_events().count();
+    }
+    s.finish().unwrap();
+    events += s.drain_events().count();
+    black_box(events);
+    s.calls()
+        .iter()
+        .filter(|c| c.status() == CallStatus::Complete)
+        .count()
+}
+
+fn check(body: &[u8], calls: &[(&str, &str)]) {
+    let mut s = ToolCallStream::new();
+    for piece in body.chunks(1400) {
+        s.feed(piece).unwrap();
+    }
+    s.finish().unwrap();
+    assert_eq!(s.calls().len(), calls.len());
+    for (c, (name, args)) in s.calls().iter().zip(calls) {
+        assert_eq!(c.status(), CallStatus::Complete);
+        assert_eq!(c.name(), Some(*name));
+        let want: serde_json::Value = serde_json::from_str(args).unwrap();
+        assert_eq!(c.value().unwrap().to_serde_json().unwrap(), want);
+    }
+}
+
+fn bench(c: &mut Criterion) {
+    let write = common::write_file_args(64 * 1024);
+    let edits = common::parallel_edits_args(16 * 1024);
+    let calls = [
+        ("write_file", write.as_str()),
+        ("apply_edits", edits.as_str()),
+    ];
+    let mut group = c.benchmark_group("vendor_end_to_end");
+    group.sample_size(20);
+    group.warm_up_time(Duration::from_secs(1));
+    group.measurement_time(Duration::from_secs(3));
+    for (vendor, body) in [
+        ("anthropic", anthropic(&calls, 16)),
+        ("openai_chat", chat(&calls, 16)),
+        ("openai_responses", responses(&calls, 16)),
+    ] {
+        let body = body.into_bytes();
+        check(&body, &calls);
+        assert_eq!(replay(&body, 1400), 2);
+        group.throughput(Throughput::Bytes(body.len() as u64));
+        group.bench_with_input(
+            BenchmarkId::new(vendor, format!("{}KiB", body.len() / 1024)),
+            &body,
+            |b, body| b.iter(|| replay(body, 1400)),
+        );
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

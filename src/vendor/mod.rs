@@ -1,0 +1,1269 @@
+//! Vendor adapters: a streamed HTTP response body in, tool calls out.
+//!
+//! [`ToolCallStream`] takes the bytes of an Anthropic Messages, OpenAI Chat
+//! Completions or OpenAI Responses streaming response as they arrive (split
+//! anywhere), decodes the event stream ([`crate::sse`]), decodes each event's
+//! JSON with serde into the vendor's typed events (dispatched on `data.type`;
+//! unknown events and fields are ignored), and keeps one [`ToolCall`] per
+//! call the model makes, each with its own resumable parser and partial tree.
+//! It is sans-IO: bytes in, [`CallEvent`]s out, no clock.
+//!
+//! # The model
+//!
+//! * A call is keyed as the vendor keys it ([`CallKey`]): Anthropic the
+//!   content block `index`, OpenAI Chat `(choice, tool_calls[].index)`,
+//!   Responses the `output_index`. Several calls may be open at once and
+//!   their deltas may interleave. Calls are also numbered in the order they
+//!   started ([`CallEvent`]s name them by that number, an index into
+//!   [`ToolCallStream::calls`]).
+//! * Each call has an id, a name, a [`CallKind`] (client, server, MCP,
+//!   custom), a [`CallStatus`], the raw argument text, the partial tree and,
+//!   once complete, the final value.
+//! * A call is [`CallStatus::Complete`] only when both hold: its root value
+//!   closed, and the vendor ended the block (Anthropic `content_block_stop`,
+//!   OpenAI Chat `finish_reason`, Responses `function_call_arguments.done` /
+//!   `output_item.done` / `response.completed`). `max_tokens`, `length`,
+//!   `response.incomplete` and the end of the input finish open calls as
+//!   [`CallStatus::Truncated`]; an error event as [`CallStatus::Aborted`];
+//!   a call whose block ended but whose text is not one JSON value, or whose
+//!   value breaks its tool's schema, or whose tool is unknown, is
+//!   [`CallStatus::Invalid`]. Nothing truncated or aborted is ever reported
+//!   complete, and no salvaged arguments are ever offered as final.
+//! * Empty argument text at the end of a block means "no arguments": the
+//!   value is `{}` (for Anthropic, the `input` of the start event, which is
+//!   `{}` unless programmatic tool calling filled it in).
+//!
+//! # Events
+//!
+//! | event | when |
+//! |---|---|
+//! | [`CallEvent::CallStarted`] | a tool call block began: key, id, name, kind |
+//! | [`CallEvent::ArgumentsAppended`] | argument text arrived for a call (empty fragments are dropped) |
+//! | [`CallEvent::ValueCompleted`] | a value inside the arguments is final (path, value), the root last |
+//! | [`CallEvent::CallDoomed`] | the call can no longer be valid (a byte that is not JSON, or a schema violation that is already certain), reported once, as early as it is certain |
+//! | [`CallEvent::CallFinished`] | the call ended: its status |
+//! | [`CallEvent::Malformed`] | one event's JSON could not be read; the stream goes on |
+//! | [`CallEvent::StreamFinished`] | the response ended: its [`StopReason`]; always the last event |
+//!
+//! # Vendor quirks handled
+//!
+//! Anthropic: `ping` anywhere; the `input: {}` placeholder in
+//! `content_block_start` (used only when no delta follows); complete
+//! `tool_use` blocks inside `message_start`; `server_tool_use` and
+//! `mcp_tool_use` blocks tagged by kind; a second `message_start` with another
+//! id is a protocol error. OpenAI Chat: `[DONE]`; usage-only chunks
+//! (`choices: []` or `null`); `n > 1`; id and name in the first delta only,
+//! or late, or repeated (kept, never concatenated); a new id at a used index
+//! starts a new call (Ollama); index `-1` is read as `0`; `{"error": ...}`
+//! chunks. Responses: `sequence_number` optional; `item_id` checked against
+//! `output_index`; the `.done` arguments are authoritative (a missing tail is
+//! fed, a mismatch is reported); custom tool calls carry free text, which is
+//! not parsed (their value is that text, as a JSON string); flat and nested
+//! `error` events. A stray `[DONE]` is tolerated everywhere.
+//!
+//! # Example: a client loop
+//!
+//! ```
+//! use tooljson::vendor::{CallEvent, CallStatus, ToolCallStream};
+//!
+//! // The body of an Anthropic streaming response, as it arrives.
+//! let body: &[&[u8]] = &[
+//!     b"event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"msg_1\",\"content\":[]}}\n\n",
+//!     b"event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,",
+//!     b"\"content_block\":{\"type\":\"tool_use\",\"id\":\"toolu_1\",\"name\":\"read_file\",\"input\":{}}}\n\n",
+//!     b"event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"input_json_delta\",\"partial_json\":\"{\\\"path\\\": \\\"src/ma\"}}\n\n",
+//!     b"event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"input_json_delta\",\"partial_json\":\"in.rs\\\"}\"}}\n\n",
+//!     b"event: content_block_stop\ndata: {\"type\":\"content_block_stop\",\"index\":0}\n\n",
+//!     b"event: message_delta\ndata: {\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"tool_use\"}}\n\n",
+//!     b"event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n",
+//! ];
+//! let mut stream = ToolCallStream::new(); // the vendor is detected
+//! let mut log = Vec::new();
+//! for chunk in body {
+//!     stream.feed(chunk)?;
+//!     while let Some(event) = stream.next_event() {
+//!         match event {
+//!             CallEvent::CallStarted { name, .. } => log.push(format!("start {}", name.unwrap_or_default())),
+//!             CallEvent::ValueCompleted { path, value, .. } => log.push(format!("{path} = {value}")),
+//!             CallEvent::CallFinished { status, .. } => log.push(format!("finished {status}")),
+//!             CallEvent::StreamFinished { stop_reason, .. } => log.push(format!("stop {stop_reason}")),
+//!             _ => {}
+//!         }
+//!     }
+//! }
+//! stream.finish()?;
+//! assert_eq!(log, [
+//!     "start read_file",
+//!     "/path = \"src/main.rs\"",
+//!     " = {\"path\":\"src/main.rs\"}",
+//!     "finished complete",
+//!     "stop tool_use",
+//! ]);
+//! let call = &stream.calls()[0];
+//! assert_eq!(call.status(), CallStatus::Complete);
+//! assert!(call.is_executable());
+//! assert_eq!(call.id(), Some("toolu_1"));
+//! assert_eq!(call.value().unwrap()["path"].as_str(), Some("src/main.rs"));
+//! # Ok::<(), tooljson::vendor::StreamError>(())
+//! ```
+
+mod anthropic;
+mod openai_chat;
+mod openai_responses;
+
+use std::collections::VecDeque;
+use std::fmt;
+
+use crate::error::Error;
+use crate::partial::{EventSink, PartialNode, PartialParser, ValueEvent};
+use crate::path::Path;
+use crate::sse;
+use crate::value::Value;
+
+/// Which vendor's event model a stream follows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Vendor {
+    /// Anthropic Messages (`POST /v1/messages`, `"stream": true`).
+    Anthropic,
+    /// OpenAI Chat Completions (`chat.completion.chunk`).
+    OpenAiChat,
+    /// OpenAI Responses (`response.*` events).
+    OpenAiResponses,
+}
+
+impl Vendor {
+    /// A short name: `anthropic`, `openai-chat`, `openai-responses`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Vendor::Anthropic => "anthropic",
+            Vendor::OpenAiChat => "openai-chat",
+            Vendor::OpenAiResponses => "openai-responses",
+        }
+    }
+
+    /// Guesses the vendor from one event (its SSE event name, if any, and its
+    /// data). `None` when the event says nothing (`[DONE]`, not JSON, or an
+    /// unknown shape).
+    ///
+    /// ```
+    /// use tooljson::vendor::Vendor;
+    /// assert_eq!(Vendor::detect(None, r#"{"type":"message_start","message":{}}"#), Some(Vendor::Anthropic));
+    /// assert_eq!(Vendor::detect(None, r#"{"object":"chat.completion.chunk","choices":[]}"#), Some(Vendor::OpenAiChat));
+    /// assert_eq!(Vendor::detect(Some("response.created"), r#"{"type":"response.created"}"#), Some(Vendor::OpenAiResponses));
+    /// assert_eq!(Vendor::detect(None, "[DONE]"), None);
+    /// ```
+    pub fn detect(event: Option<&str>, data: &str) -> Option<Vendor> {
+        #[derive(serde::Deserialize)]
+        struct Probe {
+            #[serde(rename = "type")]
+            kind: Option<String>,
+            object: Option<String>,
+            choices: Option<serde::de::IgnoredAny>,
+            sequence_number: Option<serde::de::IgnoredAny>,
+            code: Option<serde::de::IgnoredAny>,
+            error: Option<serde::de::IgnoredAny>,
+        }
+        let probe: Probe = serde_json::from_str(data).ok()?;
+        let kind = probe.kind.as_deref().or(event);
+        match kind {
+            Some(t) if t.starts_with("response.") => return Some(Vendor::OpenAiResponses),
+            Some(
+                "message_start"
+                | "message_delta"
+                | "message_stop"
+                | "content_block_start"
+                | "content_block_delta"
+                | "content_block_stop"
+                | "ping",
+            ) => return Some(Vendor::Anthropic),
+            Some("error") => {
+                // Responses errors carry a sequence number or flat fields;
+                // Anthropic's are `{"type":"error","error":{...}}` alone.
+                return Some(if probe.sequence_number.is_some() || probe.code.is_some() {
+                    Vendor::OpenAiResponses
+                } else {
+                    Vendor::Anthropic
+                });
+            }
+            _ => {}
+        }
+        if probe.object.as_deref() == Some("chat.completion.chunk")
+            || probe.choices.is_some()
+            || (probe.kind.is_none() && probe.error.is_some())
+        {
+            return Some(Vendor::OpenAiChat);
+        }
+        None
+    }
+}
+
+impl fmt::Display for Vendor {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// How the vendor keys a call within the response.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CallKey {
+    /// Anthropic: the content block `index`.
+    Block(u64),
+    /// OpenAI Chat: `(choices[].index, delta.tool_calls[].index)`.
+    Choice {
+        /// The choice.
+        choice: u64,
+        /// The tool call index within the choice.
+        index: u64,
+    },
+    /// OpenAI Responses: the `output_index`.
+    Output(u64),
+}
+
+impl CallKey {
+    /// The key as JSON: a number for a block or output index, `[choice,
+    /// index]` for OpenAI Chat.
+    pub fn to_json(&self) -> serde_json::Value {
+        match *self {
+            CallKey::Block(i) | CallKey::Output(i) => i.into(),
+            CallKey::Choice { choice, index } => serde_json::json!([choice, index]),
+        }
+    }
+}
+
+impl fmt::Display for CallKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CallKey::Block(i) | CallKey::Output(i) => write!(f, "{i}"),
+            CallKey::Choice { choice, index } => write!(f, "{choice}/{index}"),
+        }
+    }
+}
+
+/// Who runs the tool.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CallKind {
+    /// A tool the client defined and runs (Anthropic `tool_use`, OpenAI
+    /// `function`, Responses `function_call`).
+    Client,
+    /// A tool the vendor runs (Anthropic `server_tool_use`): never run it
+    /// locally.
+    Server,
+    /// A tool on an MCP server the vendor calls (Anthropic `mcp_tool_use`,
+    /// Responses `mcp_call`).
+    Mcp,
+    /// A Responses `custom_tool_call`: free-text input, not JSON.
+    Custom,
+}
+
+impl CallKind {
+    /// `client`, `server`, `mcp` or `custom`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            CallKind::Client => "client",
+            CallKind::Server => "server",
+            CallKind::Mcp => "mcp",
+            CallKind::Custom => "custom",
+        }
+    }
+}
+
+impl fmt::Display for CallKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Where a call stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CallStatus {
+    /// Arguments are still arriving.
+    Streaming,
+    /// The root value closed, the vendor ended the block, and the value
+    /// passed every check it was given.
+    Complete,
+    /// The response stopped (`max_tokens`, `length`, `response.incomplete`,
+    /// the end of the input) before the call ended.
+    Truncated,
+    /// An error event (or a broken stream) ended the response during the
+    /// call.
+    Aborted,
+    /// The block ended, but the text is not one JSON value, or the value
+    /// breaks its tool's schema, or no such tool was offered.
+    Invalid,
+}
+
+impl CallStatus {
+    /// `streaming`, `complete`, `truncated`, `aborted` or `invalid`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            CallStatus::Streaming => "streaming",
+            CallStatus::Complete => "complete",
+            CallStatus::Truncated => "truncated",
+            CallStatus::Aborted => "aborted",
+            CallStatus::Invalid => "invalid",
+        }
+    }
+
+    /// Whether the call has ended (any status but `Streaming`).
+    pub fn is_finished(self) -> bool {
+        self != CallStatus::Streaming
+    }
+}
+
+impl fmt::Display for CallStatus {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Why the response ended, in vendor-neutral terms.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum StopReason {
+    /// The model stopped to have tools run (Anthropic `tool_use`, Chat
+    /// `tool_calls` / `function_call`, Responses completed with a function
+    /// call).
+    ToolUse,
+    /// The model finished its turn (Anthropic `end_turn`, Chat `stop`,
+    /// Responses completed without a function call).
+    EndTurn,
+    /// A stop sequence matched.
+    StopSequence,
+    /// The output token limit (Anthropic `max_tokens`, Chat `length`,
+    /// Responses incomplete `max_output_tokens`).
+    MaxTokens,
+    /// The model refused (Anthropic `refusal`).
+    Refusal,
+    /// A content filter stopped the output.
+    ContentFilter,
+    /// A long server-tool turn paused (Anthropic `pause_turn`).
+    PauseTurn,
+    /// An error event, or a stream the adapter could not follow.
+    Error {
+        /// The vendor's error type or code (`overloaded_error`,
+        /// `insufficient_quota`), or `protocol` / `stream` for errors found
+        /// here.
+        kind: String,
+        /// The message.
+        message: String,
+    },
+    /// The input ended before the vendor's terminal event.
+    EndOfStream,
+    /// Another vendor stop reason, verbatim.
+    Other(String),
+}
+
+impl StopReason {
+    /// The name used in NDJSON: `tool_use`, `end_turn`, `stop_sequence`,
+    /// `max_tokens`, `refusal`, `content_filter`, `pause_turn`, `error`,
+    /// `end_of_stream`, or the vendor's own word.
+    pub fn as_str(&self) -> &str {
+        match self {
+            StopReason::ToolUse => "tool_use",
+            StopReason::EndTurn => "end_turn",
+            StopReason::StopSequence => "stop_sequence",
+            StopReason::MaxTokens => "max_tokens",
+            StopReason::Refusal => "refusal",
+            StopReason::ContentFilter => "content_filter",
+            StopReason::PauseTurn => "pause_turn",
+            StopReason::Error { .. } => "error",
+            StopReason::EndOfStream => "end_of_stream",
+            StopReason::Other(s) => s,
+        }
+    }
+
+    /// Whether the response ended normally (not an error, a truncation or
+    /// the end of the input).
+    pub fn is_normal(&self) -> bool {
+        !matches!(
+            self,
+            StopReason::MaxTokens
+                | StopReason::Error { .. }
+                | StopReason::EndOfStream
+                | StopReason::ContentFilter
+        )
+    }
+
+    fn from_anthropic(s: &str) -> StopReason {
+        match s {
+            "tool_use" => StopReason::ToolUse,
+            "end_turn" => StopReason::EndTurn,
+            "stop_sequence" => StopReason::StopSequence,
+            "max_tokens" | "model_context_window_exceeded" => StopReason::MaxTokens,
+            "refusal" => StopReason::Refusal,
+            "pause_turn" => StopReason::PauseTurn,
+            other => StopReason::Other(other.to_owned()),
+        }
+    }
+}
+
+impl fmt::Display for StopReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            StopReason::Error { kind, message } => write!(f, "error ({kind}): {message}"),
+            other => f.write_str(other.as_str()),
+        }
+    }
+}
+
+/// Why a call is not complete, or what was odd about it.
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub enum CallError {
+    /// The argument text is not one JSON value (invalid, truncated, trailing
+    /// data, or over a limit).
+    Json(Error),
+    /// The call's tool was not among the request's tools.
+    UnknownTool(String),
+    /// The vendor's final arguments (Responses `.done`) differ from the
+    /// concatenated deltas.
+    ArgumentsMismatch {
+        /// What the deltas gave.
+        streamed: String,
+        /// What the vendor's final event says.
+        done: String,
+    },
+    /// The response stopped during the call.
+    Cut(StopReason),
+    /// The value breaks the tool's schema: instance path and message.
+    Schema {
+        /// Where in the arguments (JSON Pointer).
+        instance_path: Path,
+        /// What is wrong.
+        message: String,
+    },
+}
+
+impl fmt::Display for CallError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CallError::Json(e) => write!(f, "arguments: {e}"),
+            CallError::UnknownTool(name) => write!(f, "unknown tool {name:?}"),
+            CallError::ArgumentsMismatch { streamed, done } => write!(
+                f,
+                "final arguments differ from the streamed deltas ({} bytes streamed, {} bytes final)",
+                streamed.len(),
+                done.len()
+            ),
+            CallError::Cut(reason) => write!(f, "response ended during the call: {reason}"),
+            CallError::Schema {
+                instance_path,
+                message,
+            } => write!(f, "{instance_path}: {message}"),
+        }
+    }
+}
+
+/// What happened, in order. Calls are named by `call`, their position in
+/// [`ToolCallStream::calls`].
+#[derive(Clone, Debug, PartialEq)]
+pub enum CallEvent {
+    /// A tool call began.
+    CallStarted {
+        /// The call's position in [`ToolCallStream::calls`].
+        call: usize,
+        /// The vendor's key.
+        key: CallKey,
+        /// The call id (`toolu_…`, `call_…`), when known.
+        id: Option<String>,
+        /// The tool name, when known.
+        name: Option<String>,
+        /// Who runs it.
+        kind: CallKind,
+    },
+    /// Raw argument text arrived (never empty).
+    ArgumentsAppended {
+        /// The call.
+        call: usize,
+        /// The text, as the vendor sent it (JSON text, or free text for
+        /// custom calls).
+        text: String,
+    },
+    /// A value inside the call's arguments is final.
+    ValueCompleted {
+        /// The call.
+        call: usize,
+        /// Where (the root is the empty path).
+        path: Path,
+        /// The value.
+        value: Value,
+    },
+    /// The call can no longer end complete; reported once, at the first byte
+    /// where that is certain.
+    CallDoomed {
+        /// The call.
+        call: usize,
+        /// Why.
+        error: CallError,
+    },
+    /// The call ended.
+    CallFinished {
+        /// The call.
+        call: usize,
+        /// How it ended (never `Streaming`).
+        status: CallStatus,
+    },
+    /// One event's JSON could not be decoded; it was skipped.
+    Malformed {
+        /// What and where.
+        message: String,
+    },
+    /// The response ended; the last event.
+    StreamFinished {
+        /// Why.
+        stop_reason: StopReason,
+        /// The `tool_choice` check against the request's tool set, when one
+        /// was given and it failed.
+        choice_error: Option<String>,
+    },
+}
+
+/// A fatal error: the stream cannot be followed any further. Open calls are
+/// aborted and [`CallEvent::StreamFinished`] is queued before it is returned.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum StreamError {
+    /// The event-stream framing broke a bound.
+    Sse(sse::SseError),
+    /// The events broke the vendor's protocol (a second `message_start`, a
+    /// delta for a call that was never started, ...).
+    Protocol(String),
+    /// More calls than [`ToolCallStream::with_max_calls`] allows.
+    TooManyCalls(usize),
+    /// `feed` or `finish` after `finish`.
+    AfterFinish,
+}
+
+impl fmt::Display for StreamError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            StreamError::Sse(e) => write!(f, "{e}"),
+            StreamError::Protocol(m) => write!(f, "protocol error: {m}"),
+            StreamError::TooManyCalls(n) => write!(f, "more than {n} tool calls in one response"),
+            StreamError::AfterFinish => f.write_str("stream used after finish()"),
+        }
+    }
+}
+
+impl std::error::Error for StreamError {}
+
+impl From<sse::SseError> for StreamError {
+    fn from(e: sse::SseError) -> Self {
+        StreamError::Sse(e)
+    }
+}
+
+/// One tool call of the response.
+#[derive(Debug)]
+pub struct ToolCall {
+    key: CallKey,
+    id: Option<String>,
+    name: Option<String>,
+    kind: CallKind,
+    status: CallStatus,
+    text: String,
+    parser: PartialParser,
+    value: Option<Value>,
+    errors: Vec<CallError>,
+    doomed: bool,
+    /// Anthropic's start `input`, used when no delta follows.
+    placeholder: Option<Value>,
+    /// Responses `item_id`, checked against later events.
+    item_id: Option<String>,
+    /// Bytes fed past the parser's failure are kept in `text` only.
+    parser_failed: bool,
+}
+
+impl ToolCall {
+    fn new(key: CallKey, id: Option<String>, name: Option<String>, kind: CallKind) -> ToolCall {
+        ToolCall {
+            key,
+            id,
+            name,
+            kind,
+            status: CallStatus::Streaming,
+            text: String::new(),
+            parser: PartialParser::new(),
+            value: None,
+            errors: Vec::new(),
+            doomed: false,
+            placeholder: None,
+            item_id: None,
+            parser_failed: false,
+        }
+    }
+
+    /// The vendor's key.
+    pub fn key(&self) -> CallKey {
+        self.key
+    }
+
+    /// The call id the tool result must echo (Anthropic `toolu_…`, Chat
+    /// `call_…`, Responses `call_id`), when known.
+    pub fn id(&self) -> Option<&str> {
+        self.id.as_deref()
+    }
+
+    /// The Responses item id (`fc_…`), when there is one.
+    pub fn item_id(&self) -> Option<&str> {
+        self.item_id.as_deref()
+    }
+
+    /// The tool name, when known.
+    pub fn name(&self) -> Option<&str> {
+        self.name.as_deref()
+    }
+
+    /// Who runs the tool.
+    pub fn kind(&self) -> CallKind {
+        self.kind
+    }
+
+    /// Where the call stands.
+    pub fn status(&self) -> CallStatus {
+        self.status
+    }
+
+    /// The raw argument text so far (for an Anthropic call with no deltas,
+    /// the start event's `input` as JSON).
+    pub fn arguments_text(&self) -> &str {
+        &self.text
+    }
+
+    /// The best-effort partial value so far (see [`crate::partial`]); for a
+    /// truncated or aborted call, what had arrived. `None` before anything
+    /// is visible, and for custom (free-text) calls.
+    pub fn partial(&self) -> Option<&PartialNode> {
+        self.parser.snapshot()
+    }
+
+    /// The final arguments: `Some` only when the call is
+    /// [`CallStatus::Complete`]. For a custom call, the free text as a JSON
+    /// string.
+    pub fn value(&self) -> Option<&Value> {
+        if self.status == CallStatus::Complete {
+            self.value.as_ref()
+        } else {
+            None
+        }
+    }
+
+    /// What went wrong (or was odd), in the order found.
+    pub fn errors(&self) -> &[CallError] {
+        &self.errors
+    }
+
+    /// Whether the client should run this call now: a complete client call.
+    pub fn is_executable(&self) -> bool {
+        self.status == CallStatus::Complete && self.kind == CallKind::Client
+    }
+
+    /// The argument text wrapped for sending back to the model when it is not
+    /// valid JSON: `{"INVALID_JSON": "<text>"}`, as Anthropic's docs advise.
+    pub fn invalid_json_wrapper(&self) -> serde_json::Value {
+        serde_json::json!({ "INVALID_JSON": self.text })
+    }
+}
+
+/// Collects the partial parser's completion events for one call.
+struct ValueEvents<'q> {
+    call: usize,
+    queue: &'q mut VecDeque<CallEvent>,
+}
+
+impl EventSink for ValueEvents<'_> {
+    fn event(&mut self, event: ValueEvent<'_>) {
+        if let ValueEvent::Completed {
+            path,
+            value: Some(v),
+        } = event
+        {
+            self.queue.push_back(CallEvent::ValueCompleted {
+                call: self.call,
+                path: path.to_path(),
+                value: v.clone(),
+            });
+        }
+    }
+}
+
+/// The default bound on calls in one response.
+pub const DEFAULT_MAX_CALLS: usize = 1024;
+
+/// The vendor-neutral state shared by the adapters: the calls and the event
+/// queue. Adapters translate vendor events into these operations.
+#[derive(Debug)]
+pub(crate) struct Calls {
+    calls: Vec<ToolCall>,
+    events: VecDeque<CallEvent>,
+    max_calls: usize,
+    stop: Option<StopReason>,
+    malformed: usize,
+}
+
+impl Calls {
+    fn new(max_calls: usize) -> Calls {
+        Calls {
+            calls: Vec::new(),
+            events: VecDeque::new(),
+            max_calls,
+            stop: None,
+            malformed: 0,
+        }
+    }
+
+    /// Starts a call and returns its number.
+    pub(crate) fn start(
+        &mut self,
+        key: CallKey,
+        id: Option<String>,
+        name: Option<String>,
+        kind: CallKind,
+    ) -> Result<usize, StreamError> {
+        if self.calls.len() >= self.max_calls {
+            return Err(StreamError::TooManyCalls(self.max_calls));
+        }
+        let n = self.calls.len();
+        self.events.push_back(CallEvent::CallStarted {
+            call: n,
+            key,
+            id: id.clone(),
+            name: name.clone(),
+            kind,
+        });
+        self.calls.push(ToolCall::new(key, id, name, kind));
+        Ok(n)
+    }
+
+    /// The open call with this key, if any (the latest one).
+    pub(crate) fn open(&self, key: CallKey) -> Option<usize> {
+        self.calls
+            .iter()
+            .rposition(|c| c.key == key && c.status == CallStatus::Streaming)
+    }
+
+    /// The latest call with this key, open or not.
+    pub(crate) fn latest(&self, key: CallKey) -> Option<usize> {
+        self.calls.iter().rposition(|c| c.key == key)
+    }
+
+    pub(crate) fn call(&self, n: usize) -> Option<&ToolCall> {
+        self.calls.get(n)
+    }
+
+    pub(crate) fn call_mut(&mut self, n: usize) -> Option<&mut ToolCall> {
+        self.calls.get_mut(n)
+    }
+
+    pub(crate) fn has_calls_of(&self, kind: CallKind) -> bool {
+        self.calls.iter().any(|c| c.kind == kind)
+    }
+
+    fn doom(&mut self, n: usize, error: CallError) {
+        if let Some(c) = self.calls.get_mut(n) {
+            c.errors.push(error.clone());
+            if !c.doomed {
+                c.doomed = true;
+                self.events
+                    .push_back(CallEvent::CallDoomed { call: n, error });
+            }
+        }
+    }
+
+    /// Appends argument text to an open call (empty text is a no-op).
+    pub(crate) fn append(&mut self, n: usize, text: &str) {
+        if text.is_empty() {
+            return;
+        }
+        let Some(c) = self.calls.get_mut(n) else {
+            return;
+        };
+        if c.status != CallStatus::Streaming {
+            return;
+        }
+        let limit = c.parser.parser().limits().max_input_bytes;
+        if (c.text.len() + text.len()) as u64 > limit {
+            // The parser reports the limit; the raw text stops growing too.
+            if !c.parser_failed {
+                c.parser_failed = true;
+                let err = c
+                    .parser
+                    .feed(text.as_bytes(), &mut ())
+                    .err()
+                    .map(CallError::Json);
+                if let Some(e) = err {
+                    self.doom(n, e);
+                }
+            }
+            return;
+        }
+        c.text.push_str(text);
+        self.events.push_back(CallEvent::ArgumentsAppended {
+            call: n,
+            text: text.to_owned(),
+        });
+        if c.kind == CallKind::Custom || c.parser_failed {
+            return;
+        }
+        let mut sink = ValueEvents {
+            call: n,
+            queue: &mut self.events,
+        };
+        if let Err(e) = c.parser.feed(text.as_bytes(), &mut sink) {
+            c.parser_failed = true;
+            self.doom(n, CallError::Json(e));
+        }
+    }
+
+    /// The vendor ended the call's block: decide complete or invalid.
+    pub(crate) fn end(&mut self, n: usize) {
+        let Some(c) = self.calls.get_mut(n) else {
+            return;
+        };
+        if c.status != CallStatus::Streaming {
+            return;
+        }
+        if c.text.is_empty() {
+            // No arguments: the placeholder (Anthropic), else `{}`.
+            let text = match &c.placeholder {
+                Some(v) => v.to_string(),
+                None if c.kind == CallKind::Custom => String::new(),
+                None => "{}".to_owned(),
+            };
+            self.append(n, &text);
+        }
+        let Some(c) = self.calls.get_mut(n) else {
+            return;
+        };
+        if c.kind == CallKind::Custom {
+            c.value = Some(Value::String(c.text.clone()));
+            self.finish_call(n, CallStatus::Complete);
+            return;
+        }
+        if !c.parser_failed {
+            let mut sink = ValueEvents {
+                call: n,
+                queue: &mut self.events,
+            };
+            match c.parser.finish(&mut sink) {
+                Ok(()) => c.value = c.parser.value().cloned(),
+                Err(e) => {
+                    c.parser_failed = true;
+                    self.doom(n, CallError::Json(e));
+                }
+            }
+        }
+        let status = match self.calls.get(n) {
+            Some(c) if c.doomed => CallStatus::Invalid,
+            _ => CallStatus::Complete,
+        };
+        self.finish_call(n, status);
+    }
+
+    /// The response stopped during the call.
+    pub(crate) fn cut(&mut self, n: usize, status: CallStatus, reason: &StopReason) {
+        let Some(c) = self.calls.get_mut(n) else {
+            return;
+        };
+        if c.status != CallStatus::Streaming {
+            return;
+        }
+        c.errors.push(CallError::Cut(reason.clone()));
+        // A call already known to be invalid JSON stays invalid.
+        let status = if c.doomed {
+            CallStatus::Invalid
+        } else {
+            status
+        };
+        self.finish_call(n, status);
+    }
+
+    /// Cuts every open call.
+    pub(crate) fn cut_open(&mut self, status: CallStatus, reason: &StopReason) {
+        for n in 0..self.calls.len() {
+            self.cut(n, status, reason);
+        }
+    }
+
+    /// Ends every open call normally (the vendor ended the response).
+    pub(crate) fn end_open(&mut self, filter: impl Fn(&CallKey) -> bool) {
+        for n in 0..self.calls.len() {
+            if filter(&self.calls[n].key) {
+                self.end(n);
+            }
+        }
+    }
+
+    fn finish_call(&mut self, n: usize, status: CallStatus) {
+        if let Some(c) = self.calls.get_mut(n) {
+            c.status = status;
+            self.events
+                .push_back(CallEvent::CallFinished { call: n, status });
+        }
+    }
+
+    /// Records a skipped, unreadable event.
+    pub(crate) fn malformed(&mut self, message: String) {
+        self.malformed += 1;
+        self.events.push_back(CallEvent::Malformed { message });
+    }
+
+    /// Ends the response: cuts what is still open, queues `StreamFinished`.
+    pub(crate) fn finish_stream(&mut self, stop: StopReason) {
+        if self.stop.is_some() {
+            return;
+        }
+        let status = match stop {
+            StopReason::Error { .. } => CallStatus::Aborted,
+            _ => CallStatus::Truncated,
+        };
+        self.cut_open(status, &stop);
+        self.stop = Some(stop.clone());
+        self.events.push_back(CallEvent::StreamFinished {
+            stop_reason: stop,
+            choice_error: None,
+        });
+    }
+
+    pub(crate) fn is_finished(&self) -> bool {
+        self.stop.is_some()
+    }
+}
+
+/// The per-vendor state.
+#[derive(Debug)]
+enum Adapter {
+    Undetected,
+    Anthropic(anthropic::State),
+    Chat(openai_chat::State),
+    Responses(openai_responses::State),
+}
+
+impl Adapter {
+    fn for_vendor(v: Vendor) -> Adapter {
+        match v {
+            Vendor::Anthropic => Adapter::Anthropic(anthropic::State::default()),
+            Vendor::OpenAiChat => Adapter::Chat(openai_chat::State::default()),
+            Vendor::OpenAiResponses => Adapter::Responses(openai_responses::State::default()),
+        }
+    }
+}
+
+/// Bytes of a streaming response in, tool calls and [`CallEvent`]s out.
+/// See the [module docs](self) for the model and an example.
+#[derive(Debug)]
+pub struct ToolCallStream {
+    sse: sse::Decoder,
+    adapter: Adapter,
+    calls: Calls,
+    finished: bool,
+    fatal: Option<StreamError>,
+}
+
+impl Default for ToolCallStream {
+    fn default() -> Self {
+        ToolCallStream::new()
+    }
+}
+
+impl ToolCallStream {
+    /// A stream that detects the vendor from its first events.
+    pub fn new() -> ToolCallStream {
+        ToolCallStream {
+            sse: sse::Decoder::new(),
+            adapter: Adapter::Undetected,
+            calls: Calls::new(DEFAULT_MAX_CALLS),
+            finished: false,
+            fatal: None,
+        }
+    }
+
+    /// A stream for a known vendor (no detection).
+    pub fn for_vendor(vendor: Vendor) -> ToolCallStream {
+        let mut s = ToolCallStream::new();
+        s.adapter = Adapter::for_vendor(vendor);
+        s
+    }
+
+    /// Bounds the number of calls in one response (default
+    /// [`DEFAULT_MAX_CALLS`]); past it the stream fails with
+    /// [`StreamError::TooManyCalls`].
+    pub fn with_max_calls(mut self, max: usize) -> ToolCallStream {
+        self.calls.max_calls = max;
+        self
+    }
+
+    /// Uses this event-stream decoder (e.g. with another line bound).
+    pub fn with_sse_decoder(mut self, decoder: sse::Decoder) -> ToolCallStream {
+        self.sse = decoder;
+        self
+    }
+
+    /// The vendor, once known.
+    pub fn vendor(&self) -> Option<Vendor> {
+        match self.adapter {
+            Adapter::Undetected => None,
+            Adapter::Anthropic(_) => Some(Vendor::Anthropic),
+            Adapter::Chat(_) => Some(Vendor::OpenAiChat),
+            Adapter::Responses(_) => Some(Vendor::OpenAiResponses),
+        }
+    }
+
+    /// Every call so far, in the order they started.
+    pub fn calls(&self) -> &[ToolCall] {
+        &self.calls.calls
+    }
+
+    /// Why the response ended, once it has.
+    pub fn stop_reason(&self) -> Option<&StopReason> {
+        self.calls.stop.as_ref()
+    }
+
+    /// Whether the response has ended (its terminal event, an error, or
+    /// [`finish`](Self::finish)).
+    pub fn is_finished(&self) -> bool {
+        self.calls.is_finished()
+    }
+
+    /// How many events were skipped as unreadable.
+    pub fn malformed_events(&self) -> usize {
+        self.calls.malformed
+    }
+
+    /// The fatal error that ended the stream, if one did.
+    pub fn fatal_error(&self) -> Option<&StreamError> {
+        self.fatal.as_ref()
+    }
+
+    /// The next queued event.
+    pub fn next_event(&mut self) -> Option<CallEvent> {
+        self.calls.events.pop_front()
+    }
+
+    /// Takes every queued event.
+    pub fn drain_events(&mut self) -> std::collections::vec_deque::Drain<'_, CallEvent> {
+        self.calls.events.drain(..)
+    }
+
+    /// Feeds the next bytes of the response body (any split).
+    ///
+    /// # Errors
+    ///
+    /// A fatal [`StreamError`]; the stream is then finished (open calls
+    /// aborted, [`CallEvent::StreamFinished`] queued) and every later call
+    /// returns the same error.
+    pub fn feed(&mut self, bytes: &[u8]) -> Result<(), StreamError> {
+        if let Some(e) = &self.fatal {
+            return Err(e.clone());
+        }
+        if self.finished {
+            return Err(StreamError::AfterFinish);
+        }
+        let mut failure: Option<StreamError> = None;
+        let ToolCallStream {
+            sse,
+            adapter,
+            calls,
+            ..
+        } = self;
+        let sse_result = sse.feed(bytes, &mut |e: sse::Event<'_>| {
+            if failure.is_some() {
+                return;
+            }
+            let name = if e.named { Some(e.event) } else { None };
+            if let Err(err) = handle_event(adapter, calls, name, e.data) {
+                failure = Some(err);
+            }
+        });
+        if let Err(e) = sse_result {
+            failure.get_or_insert(StreamError::Sse(e));
+        }
+        match failure {
+            Some(e) => Err(self.fail(e)),
+            None => Ok(()),
+        }
+    }
+
+    /// Feeds one already-framed event (its SSE event name, if any, and its
+    /// data), for transports that are not `text/event-stream` or for events
+    /// stored one per line.
+    ///
+    /// # Errors
+    ///
+    /// As [`feed`](Self::feed).
+    pub fn feed_event(&mut self, event: Option<&str>, data: &str) -> Result<(), StreamError> {
+        if let Some(e) = &self.fatal {
+            return Err(e.clone());
+        }
+        if self.finished {
+            return Err(StreamError::AfterFinish);
+        }
+        match handle_event(&mut self.adapter, &mut self.calls, event, data) {
+            Ok(()) => Ok(()),
+            Err(e) => Err(self.fail(e)),
+        }
+    }
+
+    /// Ends the input. A last event with no blank line after it is still
+    /// read. A response that did not reach its terminal event
+    /// finishes with [`StopReason::EndOfStream`] (OpenAI Chat: the last
+    /// `finish_reason`, when every call had ended), open calls truncated.
+    ///
+    /// # Errors
+    ///
+    /// [`StreamError::AfterFinish`] when called twice, or the fatal error
+    /// that ended the stream earlier.
+    pub fn finish(&mut self) -> Result<(), StreamError> {
+        if let Some(e) = &self.fatal {
+            return Err(e.clone());
+        }
+        if self.finished {
+            return Err(StreamError::AfterFinish);
+        }
+        self.finished = true;
+        // Vendor event data is one JSON value, so a last event that lacks
+        // its blank line is still read (a cut-off one is then malformed).
+        let ToolCallStream {
+            sse,
+            adapter,
+            calls,
+            ..
+        } = self;
+        let mut failure = None;
+        sse.finish_flush(&mut |e: sse::Event<'_>| {
+            let name = if e.named { Some(e.event) } else { None };
+            if let Err(err) = handle_event(adapter, calls, name, e.data) {
+                failure = Some(err);
+            }
+        });
+        if let Some(e) = failure {
+            return Err(self.fail(e));
+        }
+        if !self.calls.is_finished() {
+            let stop = match &mut self.adapter {
+                Adapter::Chat(state) => state.end_of_input(&mut self.calls),
+                _ => StopReason::EndOfStream,
+            };
+            self.calls.finish_stream(stop);
+        }
+        Ok(())
+    }
+
+    fn fail(&mut self, e: StreamError) -> StreamError {
+        let kind = match e {
+            StreamError::Sse(_) => "stream",
+            _ => "protocol",
+        };
+        self.calls.finish_stream(StopReason::Error {
+            kind: kind.to_owned(),
+            message: e.to_string(),
+        });
+        self.fatal = Some(e.clone());
+        e
+    }
+}
+
+fn handle_event(
+    adapter: &mut Adapter,
+    calls: &mut Calls,
+    event: Option<&str>,
+    data: &str,
+) -> Result<(), StreamError> {
+    if calls.is_finished() {
+        // A stray `[DONE]` (or anything) after the terminal event.
+        return Ok(());
+    }
+    if data.trim() == "[DONE]" {
+        let stop = match adapter {
+            Adapter::Chat(state) => state.done(calls),
+            _ => StopReason::EndOfStream,
+        };
+        calls.finish_stream(stop);
+        return Ok(());
+    }
+    if let Adapter::Undetected = adapter {
+        match Vendor::detect(event, data) {
+            Some(v) => *adapter = Adapter::for_vendor(v),
+            None => {
+                calls.malformed(format!(
+                    "cannot tell the vendor from event {:?}: {}",
+                    event.unwrap_or("message"),
+                    excerpt(data)
+                ));
+                return Ok(());
+            }
+        }
+    }
+    match adapter {
+        Adapter::Undetected => Ok(()),
+        Adapter::Anthropic(s) => s.handle(calls, event, data),
+        Adapter::Chat(s) => s.handle(calls, data),
+        Adapter::Responses(s) => s.handle(calls, event, data),
+    }
+}
+
+/// The first 80 characters of an event's data, for messages.
+pub(crate) fn excerpt(data: &str) -> String {
+    let mut end = data.len().min(80);
+    while !data.is_char_boundary(end) {
+        end -= 1;
+    }
+    if end < data.len() {
+        format!("{}…", &data[..end])
+    } else {
+        data.to_owned()
+    }
+}
+
+/// A vendor event decoded flat: its `type` member, if it had one.
+pub(crate) trait Typed {
+    fn kind(&self) -> Option<&str>;
+}
+
+/// Reads one event's JSON as `T`, or says to skip it. The type is
+/// `data.type`, else the SSE event name (the fallback the spec asks for). An
+/// event whose type is not in `handled` is skipped whatever its shape (unknown
+/// events are ignored); a handled one that cannot be read, or one with no
+/// type at all, is reported as malformed and skipped.
+pub(crate) fn read_event<'a, T: serde::Deserialize<'a> + Typed>(
+    calls: &mut Calls,
+    event: Option<&str>,
+    data: &'a str,
+    handled: &[&str],
+) -> Option<T> {
+    #[derive(serde::Deserialize)]
+    struct Probe<'b> {
+        #[serde(rename = "type", borrow, default)]
+        kind: Option<std::borrow::Cow<'b, str>>,
+    }
+    let error = match serde_json::from_str::<T>(data) {
+        Ok(v) => match v.kind().or(event) {
+            Some(k) if handled.contains(&k) => return Some(v),
+            Some(_) => return None,
+            None => format!("an event with no type: {}", excerpt(data)),
+        },
+        Err(e) => {
+            if let Ok(p) = serde_json::from_str::<Probe<'_>>(data)
+                && let Some(k) = p.kind.as_deref().or(event)
+                && !handled.contains(&k)
+            {
+                return None;
+            }
+            format!("{e}: {}", excerpt(data))
+        }
+    };
+    calls.malformed(error);
+    None
+}
+
+/// Reads a member as a string if it is one, else `None` (a `null` or a
+/// number where a vendor might put either).
+pub(crate) fn lenient_string<'de, D: serde::Deserializer<'de>>(
+    d: D,
+) -> Result<Option<String>, D::Error> {
+    use serde::Deserialize;
+    Ok(match serde_json::Value::deserialize(d)? {
+        serde_json::Value::String(s) => Some(s),
+        _ => None,
+    })
+}

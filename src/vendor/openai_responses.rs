@@ -1,0 +1,281 @@
+//! OpenAI Responses streaming: `response.output_item.added` opens a
+//! `function_call` / `mcp_call` / `custom_tool_call` item at its
+//! `output_index`; `*_arguments.delta` / `custom_tool_call_input.delta`
+//! stream its text; `.done` and `output_item.done` end it (their text is
+//! authoritative); `response.completed` / `.incomplete` / `.failed` and
+//! `error` end the response.
+
+use std::borrow::Cow;
+
+use serde::Deserialize;
+
+use super::{CallError, CallKey, CallKind, CallStatus, Calls, StopReason, StreamError};
+
+/// One event, flat: every member the handled events use, all optional, so
+/// serde reads it in one pass with no buffering; dispatched on `type`.
+#[derive(Deserialize)]
+struct Event<'a> {
+    #[serde(rename = "type", borrow, default)]
+    kind: Option<Cow<'a, str>>,
+    #[serde(default)]
+    output_index: Option<u64>,
+    #[serde(borrow, default)]
+    item_id: Option<Cow<'a, str>>,
+    #[serde(borrow, default)]
+    delta: Option<Cow<'a, str>>,
+    #[serde(default)]
+    arguments: Option<String>,
+    #[serde(default)]
+    input: Option<String>,
+    #[serde(default)]
+    item: Option<Item>,
+    #[serde(default)]
+    response: Option<Response>,
+    #[serde(default, deserialize_with = "super::lenient_string")]
+    code: Option<String>,
+    #[serde(default, deserialize_with = "super::lenient_string")]
+    message: Option<String>,
+    #[serde(default)]
+    error: Option<ErrorBody>,
+}
+
+impl super::Typed for Event<'_> {
+    fn kind(&self) -> Option<&str> {
+        self.kind.as_deref()
+    }
+}
+
+/// The event types this adapter reads; any other is ignored.
+const HANDLED: &[&str] = &[
+    "response.output_item.added",
+    "response.output_item.done",
+    "response.function_call_arguments.delta",
+    "response.mcp_call_arguments.delta",
+    "response.custom_tool_call_input.delta",
+    "response.function_call_arguments.done",
+    "response.mcp_call_arguments.done",
+    "response.custom_tool_call_input.done",
+    "response.completed",
+    "response.incomplete",
+    "response.failed",
+    "error",
+];
+
+#[derive(Deserialize)]
+struct Item {
+    #[serde(rename = "type")]
+    kind: String,
+    #[serde(default)]
+    id: Option<String>,
+    #[serde(default)]
+    call_id: Option<String>,
+    #[serde(default)]
+    name: Option<String>,
+    #[serde(default)]
+    arguments: Option<String>,
+    #[serde(default)]
+    input: Option<String>,
+}
+
+#[derive(Deserialize, Default)]
+struct Response {
+    #[serde(default)]
+    incomplete_details: Option<IncompleteDetails>,
+    #[serde(default)]
+    error: Option<ErrorBody>,
+}
+
+#[derive(Deserialize, Default)]
+struct IncompleteDetails {
+    #[serde(default, deserialize_with = "super::lenient_string")]
+    reason: Option<String>,
+}
+
+#[derive(Deserialize, Default)]
+struct ErrorBody {
+    #[serde(rename = "type", default, deserialize_with = "super::lenient_string")]
+    kind: Option<String>,
+    #[serde(default, deserialize_with = "super::lenient_string")]
+    code: Option<String>,
+    #[serde(default, deserialize_with = "super::lenient_string")]
+    message: Option<String>,
+}
+
+fn kind_of(item_type: &str) -> Option<CallKind> {
+    match item_type {
+        "function_call" => Some(CallKind::Client),
+        "mcp_call" => Some(CallKind::Mcp),
+        "custom_tool_call" => Some(CallKind::Custom),
+        _ => None,
+    }
+}
+
+/// Adapter state for one Responses stream.
+#[derive(Debug, Default)]
+pub(crate) struct State {}
+
+impl State {
+    pub(crate) fn handle(
+        &mut self,
+        calls: &mut Calls,
+        event: Option<&str>,
+        data: &str,
+    ) -> Result<(), StreamError> {
+        let Some(ev) = super::read_event::<Event<'_>>(calls, event, data, HANDLED) else {
+            return Ok(());
+        };
+        let kind = ev.kind.as_deref().or(event).unwrap_or_default();
+        let missing = |what: &str| {
+            StreamError::Protocol(format!("{kind} without {what}: {}", super::excerpt(data)))
+        };
+        match kind {
+            "response.output_item.added" => {
+                let output_index = ev.output_index.ok_or_else(|| missing("output_index"))?;
+                let item = ev.item.ok_or_else(|| missing("item"))?;
+                let Some(kind) = kind_of(&item.kind) else {
+                    return Ok(());
+                };
+                let key = CallKey::Output(output_index);
+                if calls.open(key).is_some() {
+                    return Err(StreamError::Protocol(format!(
+                        "output_item.added at output_index {output_index}, which is still open"
+                    )));
+                }
+                // The call id is what a function_call_output must echo;
+                // mcp_call items have only the item id.
+                let id = item.call_id.or_else(|| item.id.clone());
+                let n = calls.start(key, id, item.name, kind)?;
+                if let Some(c) = calls.call_mut(n) {
+                    c.item_id = item.id;
+                }
+                // Some servers put the whole text in the added item.
+                let text = item.arguments.or(item.input).unwrap_or_default();
+                calls.append(n, &text);
+            }
+            "response.function_call_arguments.delta"
+            | "response.mcp_call_arguments.delta"
+            | "response.custom_tool_call_input.delta" => {
+                let n = locate(calls, ev.output_index, ev.item_id.as_deref())?;
+                calls.append(n, ev.delta.as_deref().unwrap_or_default());
+            }
+            "response.function_call_arguments.done"
+            | "response.mcp_call_arguments.done"
+            | "response.custom_tool_call_input.done" => {
+                let n = locate(calls, ev.output_index, ev.item_id.as_deref())?;
+                if let Some(text) = ev.arguments.or(ev.input) {
+                    settle(calls, n, &text);
+                }
+                calls.end(n);
+            }
+            "response.output_item.done" => {
+                let output_index = ev.output_index.ok_or_else(|| missing("output_index"))?;
+                let item = ev.item.ok_or_else(|| missing("item"))?;
+                if kind_of(&item.kind).is_none() {
+                    return Ok(());
+                }
+                if let Some(n) = calls.open(CallKey::Output(output_index)) {
+                    if let Some(text) = item.arguments.or(item.input) {
+                        settle(calls, n, &text);
+                    }
+                    calls.end(n);
+                }
+            }
+            "response.completed" => {
+                calls.end_open(|_| true);
+                let stop = if calls.has_calls_of(CallKind::Client)
+                    || calls.has_calls_of(CallKind::Custom)
+                {
+                    StopReason::ToolUse
+                } else {
+                    StopReason::EndTurn
+                };
+                calls.finish_stream(stop);
+            }
+            "response.incomplete" => {
+                let reason = ev
+                    .response
+                    .and_then(|r| r.incomplete_details)
+                    .and_then(|d| d.reason)
+                    .unwrap_or_default();
+                let stop = match reason.as_str() {
+                    "max_output_tokens" | "" => StopReason::MaxTokens,
+                    "content_filter" => StopReason::ContentFilter,
+                    other => StopReason::Other(other.to_owned()),
+                };
+                calls.cut_open(CallStatus::Truncated, &stop);
+                calls.finish_stream(stop);
+            }
+            "response.failed" => {
+                let e = ev.response.and_then(|r| r.error).unwrap_or_default();
+                calls.finish_stream(StopReason::Error {
+                    kind: e.code.or(e.kind).unwrap_or_else(|| "failed".to_owned()),
+                    message: e.message.unwrap_or_default(),
+                });
+            }
+            "error" => {
+                // Flat (SDK type) or nested (recorded wire) fields.
+                let nested = ev.error.unwrap_or_default();
+                calls.finish_stream(StopReason::Error {
+                    kind: ev
+                        .code
+                        .or(nested.code)
+                        .or(nested.kind)
+                        .unwrap_or_else(|| "error".to_owned()),
+                    message: ev.message.or(nested.message).unwrap_or_default(),
+                });
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+}
+
+/// The open call an event names: by `output_index`, checked against (or
+/// else found by) `item_id`.
+fn locate(
+    calls: &Calls,
+    output_index: Option<u64>,
+    item_id: Option<&str>,
+) -> Result<usize, StreamError> {
+    let by_index = output_index.and_then(|i| calls.open(CallKey::Output(i)));
+    let by_item = item_id.and_then(|id| {
+        calls
+            .calls
+            .iter()
+            .rposition(|c| c.status == CallStatus::Streaming && c.item_id.as_deref() == Some(id))
+    });
+    match (by_index, by_item) {
+        (Some(a), Some(b)) if a != b => Err(StreamError::Protocol(format!(
+            "item_id {} and output_index {} name different calls",
+            item_id.unwrap_or_default(),
+            output_index.unwrap_or_default()
+        ))),
+        (Some(a), _) => Ok(a),
+        (None, Some(b)) => Ok(b),
+        (None, None) => Err(StreamError::Protocol(format!(
+            "arguments event for output_index {:?} / item_id {:?}, which is not an open call",
+            output_index, item_id
+        ))),
+    }
+}
+
+/// The vendor's final text: feed a missing tail, report a mismatch.
+fn settle(calls: &mut Calls, n: usize, done: &str) {
+    let Some(c) = calls.call(n) else {
+        return;
+    };
+    let streamed = c.arguments_text();
+    if streamed == done {
+        return;
+    }
+    if let Some(tail) = done.strip_prefix(streamed) {
+        let tail = tail.to_owned();
+        calls.append(n, &tail);
+        return;
+    }
+    let err = CallError::ArgumentsMismatch {
+        streamed: streamed.to_owned(),
+        done: done.to_owned(),
+    };
+    calls.doom(n, err);
+}

@@ -1,0 +1,412 @@
+//! The synthetic transcripts in `corpus/transcripts/` (what no recording
+//! covers), each fed whole, line by line and in chunks of 1, 7 and 64 bytes,
+//! plus arguments cut inside `\uXXXX` escapes at every offset.
+
+use serde_json::json;
+use tooljson::partial::PartialNode;
+use tooljson::vendor::{
+    CallEvent, CallKey, CallKind, CallStatus, StopReason, ToolCallStream, Vendor,
+};
+
+fn corpus(name: &str) -> Vec<u8> {
+    let p = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("corpus/transcripts")
+        .join(name);
+    std::fs::read(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+}
+
+/// Replays `bytes` at every chunking; all must give the same events. Returns
+/// the stream and its events.
+fn replay_all(bytes: &[u8]) -> (ToolCallStream, Vec<CallEvent>) {
+    let mut first: Option<(ToolCallStream, Vec<CallEvent>)> = None;
+    let lines: Vec<&[u8]> = bytes.split_inclusive(|&b| b == b'\n').collect();
+    let chunkings: Vec<Vec<&[u8]>> = vec![
+        vec![bytes],
+        lines,
+        bytes.chunks(1).collect(),
+        bytes.chunks(7).collect(),
+        bytes.chunks(64).collect(),
+    ];
+    for pieces in chunkings {
+        let mut s = ToolCallStream::new();
+        let mut events = Vec::new();
+        for p in pieces {
+            // A fatal error is part of the outcome; stop feeding then.
+            if s.feed(p).is_err() {
+                break;
+            }
+            events.extend(s.drain_events());
+        }
+        if s.fatal_error().is_none() {
+            s.finish().unwrap();
+        }
+        events.extend(s.drain_events());
+        match &first {
+            None => first = Some((s, events)),
+            Some((_, e)) => assert_eq!(&events, e, "events depend on the chunking"),
+        }
+    }
+    first.unwrap()
+}
+
+fn value_json(s: &ToolCallStream, i: usize) -> serde_json::Value {
+    s.calls()[i].value().unwrap().to_serde_json().unwrap()
+}
+
+#[test]
+fn anthropic_parallel_interleaved_blocks() {
+    let (s, events) = replay_all(&corpus("anthropic-parallel-interleaved.sse"));
+    assert_eq!(s.vendor(), Some(Vendor::Anthropic));
+    assert_eq!(s.calls().len(), 2);
+    assert_eq!(s.calls()[0].key(), CallKey::Block(1));
+    assert_eq!(s.calls()[1].key(), CallKey::Block(2));
+    assert_eq!(
+        value_json(&s, 0),
+        json!({"city": "Paris", "unit": "celsius", "days": [1, 2, 3]})
+    );
+    assert_eq!(
+        value_json(&s, 1),
+        json!({"timezone": "Europe/Paris", "format": "24h"})
+    );
+    assert!(
+        s.calls()
+            .iter()
+            .all(|c| c.status() == CallStatus::Complete && c.is_executable())
+    );
+    assert_eq!(s.stop_reason(), Some(&StopReason::ToolUse));
+    // The deltas really interleave: the appended texts alternate calls.
+    let order: Vec<usize> = events
+        .iter()
+        .filter_map(|e| match e {
+            CallEvent::ArgumentsAppended { call, .. } => Some(*call),
+            _ => None,
+        })
+        .collect();
+    assert!(
+        order.windows(2).filter(|w| w[0] != w[1]).count() >= 6,
+        "{order:?}"
+    );
+    // Stops came in reverse order: call 1 finished first.
+    let finished: Vec<usize> = events
+        .iter()
+        .filter_map(|e| match e {
+            CallEvent::CallFinished { call, .. } => Some(*call),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(finished, [1, 0]);
+}
+
+#[test]
+fn responses_two_function_calls() {
+    let (s, _) = replay_all(&corpus("openai-responses-two-function-calls.sse"));
+    assert_eq!(s.vendor(), Some(Vendor::OpenAiResponses));
+    let keys: Vec<CallKey> = s.calls().iter().map(|c| c.key()).collect();
+    assert_eq!(keys, [CallKey::Output(1), CallKey::Output(2)]);
+    assert_eq!(s.calls()[0].id(), Some("call_synth_a"));
+    assert_eq!(s.calls()[0].item_id(), Some("fc_synth_a"));
+    assert_eq!(s.calls()[1].name(), Some("get_stock_price"));
+    assert_eq!(
+        value_json(&s, 0),
+        json!({"location": "Lyon", "unit": "celsius"})
+    );
+    assert_eq!(
+        value_json(&s, 1),
+        json!({"ticker": "AAPL", "exchange": "NASDAQ"})
+    );
+    assert!(s.calls().iter().all(|c| c.errors().is_empty()));
+    assert_eq!(s.stop_reason(), Some(&StopReason::ToolUse));
+}
+
+#[test]
+fn openai_chat_error_mid_call_aborts() {
+    let (s, events) = replay_all(&corpus("openai-chat-error-mid-call.sse"));
+    assert_eq!(s.vendor(), Some(Vendor::OpenAiChat));
+    assert_eq!(s.calls().len(), 1);
+    let c = &s.calls()[0];
+    assert_eq!(c.status(), CallStatus::Aborted);
+    assert!(c.value().is_none());
+    assert!(!events.iter().any(|e| matches!(
+        e,
+        CallEvent::CallFinished {
+            status: CallStatus::Complete,
+            ..
+        }
+    )));
+    assert_eq!(
+        c.arguments_text(),
+        r#"{"path": "notes/todo.md", "content": "- buy milk\n- call"#
+    );
+    // The best-effort partial value has what had arrived.
+    let partial = c.partial().unwrap();
+    assert_eq!(partial.get("path").unwrap().as_str(), Some("notes/todo.md"));
+    assert_eq!(
+        partial.get("content").unwrap().as_str(),
+        Some("- buy milk\n- call")
+    );
+    match s.stop_reason() {
+        Some(StopReason::Error { kind, message }) => {
+            assert_eq!(kind, "server_error");
+            assert!(message.contains("server had an error"));
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn no_argument_tool_is_an_empty_object() {
+    let (s, _) = replay_all(&corpus("openai-chat-no-argument-tool.sse"));
+    assert_eq!(s.calls().len(), 1);
+    assert_eq!(s.calls()[0].status(), CallStatus::Complete);
+    assert_eq!(s.calls()[0].name(), Some("get_current_time"));
+    assert_eq!(value_json(&s, 0), json!({}));
+    assert_eq!(s.stop_reason(), Some(&StopReason::ToolUse));
+}
+
+#[test]
+fn unicode_escapes_whole() {
+    let (s, _) = replay_all(&corpus("anthropic-unicode-escapes.sse"));
+    assert_eq!(value_json(&s, 0), json!({"text": "caf\u{e9} \u{1F600} ok"}));
+}
+
+#[test]
+fn cut_inside_a_surrogate_escape_is_truncated() {
+    let (s, _) = replay_all(&corpus("anthropic-cut-inside-unicode-escape.sse"));
+    let c = &s.calls()[0];
+    assert_eq!(c.status(), CallStatus::Truncated);
+    assert_eq!(s.stop_reason(), Some(&StopReason::MaxTokens));
+    // The high surrogate waits for its low half: never shown alone.
+    assert_eq!(
+        c.partial().unwrap().get("text").unwrap().as_str(),
+        Some("caf\u{e9} ")
+    );
+}
+
+const ESCAPED: &str = r#"{"text": "caf\u00e9 \ud83d\ude00 ok"}"#;
+
+/// An Anthropic transcript whose tool input arrives as `deltas`, ending
+/// with `stop` (`tool_use` closes the block first; `max_tokens` does not).
+fn transcript(deltas: &[&str], stop: &str) -> Vec<u8> {
+    let mut evs = vec![
+        json!({"type":"message_start","message":{"id":"msg_x","content":[]}}),
+        json!({"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"toolu_x","name":"echo","input":{}}}),
+    ];
+    for d in deltas {
+        evs.push(json!({"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":d}}));
+    }
+    if stop != "max_tokens" {
+        evs.push(json!({"type":"content_block_stop","index":0}));
+    }
+    evs.push(json!({"type":"message_delta","delta":{"stop_reason":stop}}));
+    evs.push(json!({"type":"message_stop"}));
+    let mut out = String::new();
+    for e in evs {
+        out.push_str(&format!(
+            "event: {}\ndata: {}\n\n",
+            e["type"].as_str().unwrap(),
+            e
+        ));
+    }
+    out.into_bytes()
+}
+
+#[test]
+fn escape_split_at_every_offset_completes() {
+    let want = json!({"text": "caf\u{e9} \u{1F600} ok"});
+    for i in 0..=ESCAPED.len() {
+        for j in i..=ESCAPED.len() {
+            let bytes = transcript(&[&ESCAPED[..i], &ESCAPED[i..j], &ESCAPED[j..]], "tool_use");
+            let mut s = ToolCallStream::new();
+            s.feed(&bytes).unwrap();
+            s.finish().unwrap();
+            let c = &s.calls()[0];
+            assert_eq!(c.status(), CallStatus::Complete, "cut at {i},{j}");
+            assert_eq!(
+                c.value().unwrap().to_serde_json().unwrap(),
+                want,
+                "cut at {i},{j}"
+            );
+        }
+    }
+}
+
+#[test]
+fn arguments_cut_at_every_offset_are_truncated_never_complete() {
+    let final_text = "caf\u{e9} \u{1F600} ok";
+    for k in 0..ESCAPED.len() {
+        let bytes = transcript(&[&ESCAPED[..k]], "max_tokens");
+        for chunk in [1, 7, bytes.len()] {
+            let mut s = ToolCallStream::new();
+            let mut events = Vec::new();
+            for p in bytes.chunks(chunk) {
+                s.feed(p).unwrap();
+                events.extend(s.drain_events());
+                // At every point the visible text is a clean prefix.
+                if let Some(PartialNode::Object(m)) = s.calls().first().and_then(|c| c.partial())
+                    && let Some((_, n)) = m.first()
+                {
+                    let t = n.as_str().unwrap();
+                    assert!(final_text.starts_with(t), "cut {k}: {t:?}");
+                }
+            }
+            s.finish().unwrap();
+            events.extend(s.drain_events());
+            let c = &s.calls()[0];
+            assert_eq!(c.status(), CallStatus::Truncated, "cut at {k}");
+            assert!(c.value().is_none());
+            assert_eq!(c.arguments_text(), &ESCAPED[..k]);
+            assert!(!events.iter().any(|e| matches!(
+                e,
+                CallEvent::CallFinished {
+                    status: CallStatus::Complete,
+                    ..
+                }
+            )));
+            assert_eq!(s.stop_reason(), Some(&StopReason::MaxTokens));
+        }
+    }
+}
+
+#[test]
+fn server_and_mcp_calls_are_not_executable() {
+    let sse = concat!(
+        "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"m\",\"content\":[]}}\n\n",
+        "event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":{\"type\":\"server_tool_use\",\"id\":\"srvtoolu_1\",\"name\":\"web_search\",\"input\":{}}}\n\n",
+        "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"input_json_delta\",\"partial_json\":\"{\\\"query\\\":\\\"x\\\"}\"}}\n\n",
+        "event: content_block_stop\ndata: {\"type\":\"content_block_stop\",\"index\":0}\n\n",
+        "event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n",
+    );
+    let mut s = ToolCallStream::new();
+    s.feed(sse.as_bytes()).unwrap();
+    s.finish().unwrap();
+    let c = &s.calls()[0];
+    assert_eq!(c.kind(), CallKind::Server);
+    assert_eq!(c.status(), CallStatus::Complete);
+    assert!(!c.is_executable());
+}
+
+#[test]
+fn chat_compat_quirks() {
+    // Index 1 first, a repeated id and name (kept, not concatenated), index
+    // -1, and a new id at a used index (a new call).
+    let chunk = |tc: serde_json::Value| {
+        format!(
+            "data: {}\n\n",
+            json!({"object":"chat.completion.chunk","choices":[{"index":0,"delta":{"tool_calls":[tc]}}]})
+        )
+    };
+    let mut body = String::new();
+    body += &chunk(json!({"index":1,"id":"call_a","function":{"name":"f","arguments":"{\"a\":"}}));
+    body += &chunk(json!({"index":1,"id":"call_a","function":{"name":"f","arguments":"1}"}}));
+    body += &chunk(json!({"index":1,"id":"call_b","function":{"name":"g","arguments":"{}"}}));
+    body += &chunk(json!({"index":-1,"id":"call_c","function":{"name":"h","arguments":"[]"}}));
+    body += &format!(
+        "data: {}\n\ndata: [DONE]\n\n",
+        json!({"object":"chat.completion.chunk","choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]})
+    );
+    let mut s = ToolCallStream::new();
+    s.feed(body.as_bytes()).unwrap();
+    s.finish().unwrap();
+    let summary: Vec<(String, String, String, CallStatus)> = s
+        .calls()
+        .iter()
+        .map(|c| {
+            (
+                c.key().to_string(),
+                c.id().unwrap().to_owned(),
+                c.name().unwrap().to_owned(),
+                c.status(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        summary,
+        [
+            (
+                "0/1".into(),
+                "call_a".into(),
+                "f".into(),
+                CallStatus::Complete
+            ),
+            (
+                "0/1".into(),
+                "call_b".into(),
+                "g".into(),
+                CallStatus::Complete
+            ),
+            (
+                "0/0".into(),
+                "call_c".into(),
+                "h".into(),
+                CallStatus::Complete
+            ),
+        ]
+    );
+    assert_eq!(s.calls()[0].value().unwrap().to_string(), r#"{"a":1}"#);
+}
+
+#[test]
+fn chat_length_truncates_and_eof_truncates() {
+    let mk = |finish: Option<&str>| {
+        let mut b = format!(
+            "data: {}\n\n",
+            json!({"object":"chat.completion.chunk","choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"call_1","function":{"name":"f","arguments":"{\"a\": [1, 2"}}]}}]})
+        );
+        if let Some(f) = finish {
+            b += &format!(
+                "data: {}\n\ndata: [DONE]\n\n",
+                json!({"object":"chat.completion.chunk","choices":[{"index":0,"delta":{},"finish_reason":f}]})
+            );
+        }
+        b
+    };
+    for (finish, stop) in [
+        (Some("length"), StopReason::MaxTokens),
+        (None, StopReason::EndOfStream),
+    ] {
+        let mut s = ToolCallStream::new();
+        s.feed(mk(finish).as_bytes()).unwrap();
+        s.finish().unwrap();
+        assert_eq!(s.calls()[0].status(), CallStatus::Truncated, "{finish:?}");
+        assert_eq!(s.stop_reason(), Some(&stop));
+    }
+    // finish_reason "tool_calls" with the root still open: the block ended,
+    // the JSON did not: invalid, never complete.
+    let mut s = ToolCallStream::new();
+    s.feed(mk(Some("tool_calls")).as_bytes()).unwrap();
+    s.finish().unwrap();
+    assert_eq!(s.calls()[0].status(), CallStatus::Invalid);
+    assert!(
+        s.calls()[0]
+            .errors()
+            .iter()
+            .any(|e| e.to_string().contains("EOF while parsing"))
+    );
+}
+
+#[test]
+fn invalid_json_is_doomed_early() {
+    let sse = concat!(
+        "data: {\"type\":\"message_start\",\"message\":{\"id\":\"m\",\"content\":[]}}\n\n",
+        "data: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":{\"type\":\"tool_use\",\"id\":\"t\",\"name\":\"f\",\"input\":{}}}\n\n",
+        "data: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"input_json_delta\",\"partial_json\":\"{\\\"a\\\": tru\"}}\n\n",
+        "data: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"input_json_delta\",\"partial_json\":\"x}\"}}\n\n",
+        "data: {\"type\":\"content_block_stop\",\"index\":0}\n\n",
+        "data: {\"type\":\"message_stop\"}\n\n",
+    );
+    let mut s = ToolCallStream::new();
+    let mut doomed_before_stop = false;
+    for line in sse.split_inclusive("\n\n") {
+        s.feed(line.as_bytes()).unwrap();
+        let events: Vec<CallEvent> = s.drain_events().collect();
+        for e in events {
+            if let CallEvent::CallDoomed { .. } = e {
+                doomed_before_stop = s.calls()[0].status() == CallStatus::Streaming;
+            }
+        }
+    }
+    s.finish().unwrap();
+    assert!(doomed_before_stop);
+    assert_eq!(s.calls()[0].status(), CallStatus::Invalid);
+    assert_eq!(s.calls()[0].arguments_text(), "{\"a\": trux}");
+}
