@@ -15,7 +15,10 @@
 //! - `4B vs actson`: actson in 4-byte chunks / tooljson in 4-byte chunks
 //!   (target >= 1.0).
 //!
-//! Each ratio is a speed ratio (higher is better for tooljson).
+//! Each ratio is a speed ratio (higher is better for tooljson). The same
+//! three ratios are then measured once more with the two contenders run in
+//! turn (best of 30 rounds each), as rows measured minutes apart on a
+//! shared machine can see very different loads.
 
 mod common;
 
@@ -176,6 +179,59 @@ fn summary() {
     }
 }
 
+/// The fastest of `rounds` timed runs of each of `a` and `b`, run in turn
+/// (a, b, a, b, ...) so that both see the same load on a shared machine;
+/// returns the speed ratio time(b) / time(a).
+fn interleaved(rounds: usize, mut a: impl FnMut(), mut b: impl FnMut()) -> f64 {
+    let (mut best_a, mut best_b) = (f64::MAX, f64::MAX);
+    for _ in 0..rounds {
+        let t = Instant::now();
+        a();
+        best_a = best_a.min(t.elapsed().as_secs_f64());
+        let t = Instant::now();
+        b();
+        best_b = best_b.min(t.elapsed().as_secs_f64());
+    }
+    best_b / best_a
+}
+
+/// The three target ratios again, each from an interleaved A/B run (best of
+/// 30 rounds each), which a noisy shared machine disturbs less than rows
+/// measured one after the other.
+fn interleaved_summary() {
+    println!("\n## target ratios, interleaved A/B (best of 30 rounds each)\n");
+    println!(
+        "| document | whole vs serde_json (>= 1.0) | 16 B vs own whole (>= 0.8) | 4 B vs actson 4 B (>= 1.0) |"
+    );
+    println!("|---|---:|---:|---:|");
+    for (name, doc) in docs() {
+        let b = doc.as_bytes();
+        let ours_whole = || {
+            black_box(tooljson::from_slice(black_box(b)).unwrap());
+        };
+        let whole = interleaved(30, ours_whole, || {
+            black_box(serde_json::from_slice::<serde_json::Value>(black_box(b)).unwrap());
+        });
+        let sixteen = interleaved(
+            30,
+            || {
+                black_box(common::tooljson_chunked(black_box(b), 16));
+            },
+            ours_whole,
+        );
+        let four = interleaved(
+            30,
+            || {
+                black_box(common::tooljson_chunked(black_box(b), 4));
+            },
+            || {
+                black_box(common::actson_chunked(black_box(b), 4));
+            },
+        );
+        println!("| {name} | {whole:.2} | {sixteen:.2} | {four:.2} |");
+    }
+}
+
 fn main() {
     let mut c = Criterion::default()
         .warm_up_time(Duration::from_secs(1))
@@ -184,4 +240,5 @@ fn main() {
     bench(&mut c);
     c.final_summary();
     summary();
+    interleaved_summary();
 }
