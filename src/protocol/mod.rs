@@ -24,7 +24,10 @@ pub use result::{
     CorrelationError, ERROR_PREFIX, ResultContent, ResultPart, ToolOutcome, ToolResult,
     ToolResults, correlate,
 };
-pub use retry::{CallProblem, MAX_ECHOED_INPUT, parse_error_message, parse_error_result};
+pub use retry::{
+    CallProblem, MAX_ECHOED_INPUT, parse_error_message, parse_error_result, violations_message,
+    violations_result,
+};
 
 use std::fmt;
 use std::str::FromStr;
