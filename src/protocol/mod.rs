@@ -105,6 +105,8 @@
 //!   were given.
 //! - **Non-text result parts** (images, documents) are passed through verbatim, so nothing is dropped,
 //!   but a vendor that has no such part (Chat tool messages take text only) will refuse them.
+//! - Blocks **after the `tool_result` blocks** in an Anthropic user message (a text, say) are kept
+//!   for Anthropic only; OpenAI replies carry just the results.
 //! - A function declared **without `parameters`** gets `{"type":"object","properties":{}}` as
 //!   Anthropic's required `input_schema`, and keeps it on the way back.
 //!
