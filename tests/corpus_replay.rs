@@ -15,6 +15,8 @@ fn check_for(target: &str) -> Option<fn(&[u8])> {
         "parse_chunked" => checks::chunked,
         "differential" => checks::differential,
         "partial" => checks::partial,
+        "sse" => checks::sse,
+        "vendor" => checks::vendor,
         _ => return None,
     })
 }
@@ -65,7 +67,7 @@ fn replay(files: &[(String, String, Vec<u8>)]) {
 fn every_seed_passes_its_target_check() {
     let dir = root().join("fuzz");
     let files = inputs(&dir);
-    for target in ["parse_chunked", "differential", "partial"] {
+    for target in ["parse_chunked", "differential", "partial", "sse", "vendor"] {
         let n = files.iter().filter(|(t, _, _)| t == target).count();
         assert!(
             n >= 10,

@@ -105,16 +105,17 @@ const CASES: &[Case] = &[
     case(b"[1]]", "trailing characters after the root value, found ']' at line 1 column 4", TrailingData, 3, true),
     case(b"[]\n\n x", "trailing characters after the root value, found 'x' at line 3 column 2", TrailingData, 5, true),
     case(b"nullx", "trailing characters after the root value, found 'x' at line 1 column 5", TrailingData, 4, true),
-    // Limits, each at the first byte past it.
+    // Limits. Depth, input and number: at the first byte past the limit;
+    // string length: just after the character (or escape) that crossed it.
     limited(case(b"[[[1]]]", "nesting depth limit of 2 exceeded at line 1 column 3 (at /0/0)", LimitExceeded, 2, false),
         Limits { max_depth: 2, ..DEFAULT }),
     limited(case(br#"{"a":[1,2,3]}"#, "input length limit of 8 exceeded at line 1 column 9 (at /a/1)", LimitExceeded, 8, false),
         Limits { max_input_bytes: 8, ..DEFAULT }),
-    limited(case(br#"{"key":"abcdef"}"#, "string length limit of 4 exceeded at line 1 column 13 (at /key)", LimitExceeded, 12, false),
+    limited(case(br#"{"key":"abcdef"}"#, "string length limit of 4 exceeded at line 1 column 14 (at /key)", LimitExceeded, 13, false),
         Limits { max_string_bytes: 4, ..DEFAULT }),
-    limited(case(br#"{"long-key":1}"#, "string length limit of 4 exceeded at line 1 column 7", LimitExceeded, 6, false),
+    limited(case(br#"{"long-key":1}"#, "string length limit of 4 exceeded at line 1 column 8", LimitExceeded, 7, false),
         Limits { max_string_bytes: 4, ..DEFAULT }),
-    limited(case(br#"["\u00e9\u00e9\u00e9"]"#, "string length limit of 5 exceeded at line 1 column 20 (at /0)", LimitExceeded, 19, false),
+    limited(case(br#"["\u00e9\u00e9\u00e9"]"#, "string length limit of 5 exceeded at line 1 column 21 (at /0)", LimitExceeded, 20, false),
         Limits { max_string_bytes: 5, ..DEFAULT }),
     limited(case(br#"[1, 123456]"#, "number length limit of 4 exceeded at line 1 column 9 (at /1)", LimitExceeded, 8, false),
         Limits { max_number_bytes: 4, ..DEFAULT }),

@@ -1165,6 +1165,14 @@ impl Parser {
                             Err(e) => {
                                 let valid = e.valid_up_to();
                                 if e.error_len().is_some() || end < rest.len() {
+                                    // Text past the limit comes first, as it
+                                    // does when the bad byte is in a later chunk.
+                                    if self.str_len + valid > self.limits.max_string_bytes {
+                                        let text = std::str::from_utf8(&run[..valid]).unwrap_or("");
+                                        self.str_len += valid;
+                                        let at = base + (i + valid) as u64;
+                                        return Err(self.string_limit_within(text, at));
+                                    }
                                     return Err(self.error_at(
                                         ErrorCode::InvalidUtf8,
                                         base + (i + valid) as u64,

@@ -588,3 +588,119 @@ fn child_member(n: NodeRef<'_>, i: usize) -> Option<(String, NodeRef<'_>)> {
         _ => None,
     }
 }
+
+/// One SSE event, owned.
+type SseEvent = (String, bool, String, String);
+
+fn run_sse(doc: &[u8], ranges: &[(usize, usize)]) -> (Vec<SseEvent>, Result<bool, String>) {
+    let mut d = tooljson::sse::Decoder::with_max_line_bytes(256);
+    let mut got: Vec<SseEvent> = Vec::new();
+    let mut on = |e: tooljson::sse::Event<'_>| {
+        got.push((
+            e.event.to_owned(),
+            e.named,
+            e.data.to_owned(),
+            e.id.to_owned(),
+        ))
+    };
+    for &(a, b) in ranges {
+        if let Err(e) = d.feed(&doc[a..b], &mut on) {
+            return (got, Err(e.to_string()));
+        }
+    }
+    let flushed = d.finish_flush(&mut on);
+    (got, Ok(flushed))
+}
+
+/// The SSE decoder on arbitrary bytes (a 256-byte line bound, so the bound
+/// is reachable): no panic, and the events, the error and the end-of-input
+/// verdict do not depend on where the chunks end.
+pub fn sse(input: &[u8]) {
+    let plan = plan(input);
+    let doc = plan.doc;
+    let whole = run_sse(doc, &[(0, doc.len())]);
+    let ranges = chunk_ranges(doc.len(), &plan.sizes);
+    let split = run_sse(doc, &ranges);
+    assert_eq!(
+        whole,
+        split,
+        "SSE events depend on chunking for {:?} in {ranges:?}",
+        String::from_utf8_lossy(doc)
+    );
+}
+
+fn run_vendor(doc: &[u8], ranges: &[(usize, usize)]) -> String {
+    use std::fmt::Write;
+    let mut s = tooljson::vendor::ToolCallStream::new();
+    let mut out = String::new();
+    let mut result = Ok(());
+    for &(a, b) in ranges {
+        result = s.feed(&doc[a..b]);
+        for e in s.drain_events() {
+            // Argument fragments are per SSE event, not per byte chunk.
+            let _ = writeln!(out, "{e:?}");
+        }
+        if result.is_err() {
+            break;
+        }
+    }
+    let fin = s.finish();
+    for e in s.drain_events() {
+        let _ = writeln!(out, "{e:?}");
+    }
+    let _ = writeln!(
+        out,
+        "feed {result:?} finish {fin:?} stop {:?}",
+        s.stop_reason()
+    );
+    for c in s.calls() {
+        let _ = writeln!(
+            out,
+            "call {:?} {:?} {:?} {:?} {:?} text {:?} value {:?}",
+            c.key(),
+            c.id(),
+            c.name(),
+            c.kind(),
+            c.status(),
+            c.arguments_text(),
+            c.value()
+        );
+        // Never a final value for a call that did not complete.
+        if c.is_executable() {
+            assert_eq!(c.status(), tooljson::vendor::CallStatus::Complete);
+            let v = c.value().expect("an executable call has its value");
+            if !c.arguments_text().trim().is_empty() {
+                assert_eq!(
+                    tooljson::from_str(c.arguments_text()).as_ref(),
+                    Ok(v),
+                    "the final value is not the argument text"
+                );
+            }
+        }
+        if matches!(
+            c.status(),
+            tooljson::vendor::CallStatus::Truncated | tooljson::vendor::CallStatus::Aborted
+        ) {
+            assert!(!c.is_executable());
+        }
+    }
+    out
+}
+
+/// The vendor adapters (vendor detected from the stream) on arbitrary bytes
+/// and mutated transcripts: no panic, the events and final calls do not
+/// depend on the chunking, and only a complete call has a final value, equal
+/// to its argument text parsed.
+pub fn vendor(input: &[u8]) {
+    let plan = plan(input);
+    let doc = plan.doc;
+    let whole = run_vendor(doc, &[(0, doc.len())]);
+    let ranges = chunk_ranges(doc.len(), &plan.sizes);
+    let split = run_vendor(doc, &ranges);
+    assert_eq!(
+        whole,
+        split,
+        "vendor outcome depends on chunking for {:?} in {ranges:?}",
+        String::from_utf8_lossy(doc)
+    );
+}
