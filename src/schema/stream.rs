@@ -84,10 +84,10 @@ struct Frame {
 /// let mut check = schema.stream_check();
 /// let mut partial = PartialParser::new();
 /// partial.feed_observed(br#"{"unit": "kel"#, &mut (), &mut check)?;
-/// // No option starts with "kel": certain at the `l`, before the string ends.
+/// // No option starts with "k": certain just past the `k`, before the string ends.
 /// let first = &check.violations()[0];
 /// assert_eq!((first.offset, first.violation.to_string().as_str()),
-///     (13, r#"/unit: expected one of "celsius", "fahrenheit", found a string starting with "kel""#));
+///     (11, r#"/unit: expected one of "celsius", "fahrenheit", found a string starting with "k""#));
 /// partial.feed_observed(br#"vin"}"#, &mut (), &mut check)?;
 /// partial.finish_observed(&mut (), &mut check)?;
 /// assert_eq!(check.finish().unwrap_err().len(), 1);
