@@ -282,7 +282,7 @@ static METASCHEMAS: OnceLock<Vec<(&'static str, Value)>> = OnceLock::new();
 
 fn metaschemas() -> &'static [(&'static str, Value)] {
     METASCHEMAS.get_or_init(|| {
-        let texts: [(&str, &str); 10] = [
+        let texts: [(&str, &str); 12] = [
             (
                 "https://json-schema.org/draft/2020-12/schema",
                 include_str!("meta/draft2020-12/schema.json"),
@@ -322,6 +322,14 @@ fn metaschemas() -> &'static [(&'static str, Value)] {
             (
                 "http://json-schema.org/draft-07/schema",
                 include_str!("meta/draft7.json"),
+            ),
+            (
+                "http://json-schema.org/draft-06/schema",
+                include_str!("meta/draft6.json"),
+            ),
+            (
+                "http://json-schema.org/draft-04/schema",
+                include_str!("meta/draft4.json"),
             ),
         ];
         texts
@@ -491,6 +499,13 @@ impl<'a> Compiler<'a> {
         let full = uri::resolve(base, reference);
         let (doc_uri, frag) = uri::split_fragment(&full);
         let (doc_uri, frag) = (doc_uri.to_owned(), uri::percent_decode(frag));
+        if let Some(d) = self.docs.first_mut()
+            && !d.2
+        {
+            d.2 = true;
+            let (uri, root, draft) = (d.0.clone(), d.1, self.opts.draft);
+            self.index(root, &uri, draft, true);
+        }
         let mut resource = self.ids.get(&doc_uri).copied();
         if resource.is_none() {
             self.index_all();
@@ -586,8 +601,12 @@ impl<'a> Compiler<'a> {
     }
 
     fn resource_index(&mut self, base: &str) -> u32 {
+        if let Some(&i) = self.resources.get(base) {
+            return i;
+        }
         let n = self.resources.len() as u32;
-        *self.resources.entry(base.to_owned()).or_insert(n)
+        self.resources.insert(base.to_owned(), n);
+        n
     }
 
     fn compile_ref(&mut self, place: Place<'a>) -> Result<NodeId, SchemaError> {
@@ -831,9 +850,30 @@ impl<'a> Compiler<'a> {
         let (mut min_c, mut max_c) = (None, None);
         let mut contains = None;
         let (mut cond, mut then, mut els) = (None, None, None);
+        let (mut d4_excl_min, mut d4_excl_max) = (false, false);
 
         for (k, v) in m.iter() {
-            let kl = format!("{loc}/{}", escape_pointer(k));
+            // The keyword's own location, only for keywords holding subschemas.
+            let kl = match k {
+                "properties"
+                | "patternProperties"
+                | "additionalProperties"
+                | "propertyNames"
+                | "dependentRequired"
+                | "dependentSchemas"
+                | "dependencies"
+                | "items"
+                | "prefixItems"
+                | "contains"
+                | "allOf"
+                | "anyOf"
+                | "oneOf"
+                | "not"
+                | "if"
+                | "then"
+                | "else" => format!("{loc}/{}", escape_pointer(k)),
+                _ => String::new(),
+            };
             match k {
                 "type" | "$ref" | "$dynamicRef" | "$schema" | "$id" | "$anchor"
                 | "$dynamicAnchor" | "$defs" | "definitions" | "$comment" | "$vocabulary" => {}
@@ -851,12 +891,14 @@ impl<'a> Compiler<'a> {
                         && matches!(k, "exclusiveMinimum" | "exclusiveMaximum")
                         && matches!(v, Value::Bool(_))
                     {
-                        // draft-04 style boolean: not a draft-07 keyword.
-                        self.bad(
-                            &loc,
-                            k,
-                            "expected a number (boolean exclusive bounds are draft-04)",
-                        )?;
+                        // Draft-04 style: `true` makes `minimum` / `maximum` exclusive.
+                        if v.as_bool() == Some(true) {
+                            if k == "exclusiveMinimum" {
+                                d4_excl_min = true;
+                            } else {
+                                d4_excl_max = true;
+                            }
+                        }
                         continue;
                     }
                     if let Some(n) = self.number(v, &loc, k)? {
@@ -910,7 +952,11 @@ impl<'a> Compiler<'a> {
                         if self.opts.assert_formats {
                             match Format::from_name(s) {
                                 Some(f) => kws.push(Kw::Format(f)),
-                                None => self.bad(&loc, k, format!("format {s:?} cannot be asserted (supported: date-time, date, time, email, hostname, ipv4, ipv6, uri, uri-reference, uuid, json-pointer, relative-json-pointer, regex, duration)"))?,
+                                // An unknown format stays an annotation (as
+                                // other validators do), and is listed.
+                                None => self.ignored.push(format!(
+                                    "{loc}/format: format {s:?} is not known, kept as an annotation"
+                                )),
                             }
                         }
                     }
@@ -1179,6 +1225,16 @@ impl<'a> Compiler<'a> {
         {
             kws.push(Kw::If { cond: c, then, els });
         }
+        if d4_excl_min || d4_excl_max {
+            for kw in kws.iter_mut() {
+                let old = std::mem::replace(kw, Kw::UniqueItems);
+                *kw = match old {
+                    Kw::Minimum(n) if d4_excl_min => Kw::ExclusiveMinimum(n),
+                    Kw::Maximum(n) if d4_excl_max => Kw::ExclusiveMaximum(n),
+                    other => other,
+                };
+            }
+        }
         // Last: they depend on what every other keyword evaluated.
         if draft == Draft::Draft202012 {
             for k in ["unevaluatedItems", "unevaluatedProperties"] {
@@ -1396,10 +1452,8 @@ pub(crate) fn compile(
     for (u, v) in resources {
         c.docs.push((strip_empty_fragment(u.clone()), v, false));
     }
-    // Index the root document now (cheap for tool schemas); other resources
-    // only when a reference needs them.
-    c.docs[0].2 = true;
-    c.index(root, ROOT_URI, opts.draft, true);
+    // Documents are indexed when the first reference needs them: a schema
+    // without `$ref` is never walked twice.
     let mut draft = opts.draft;
     if let Value::Object(m) = root
         && let Some(Value::String(s)) = m.get("$schema")

@@ -23,6 +23,7 @@ pub(crate) enum Format {
     RelativeJsonPointer,
     Regex,
     Duration,
+    UriTemplate,
 }
 
 impl Format {
@@ -42,6 +43,7 @@ impl Format {
             "relative-json-pointer" => Format::RelativeJsonPointer,
             "regex" => Format::Regex,
             "duration" => Format::Duration,
+            "uri-template" => Format::UriTemplate,
             _ => return None,
         })
     }
@@ -62,6 +64,7 @@ impl Format {
             Format::RelativeJsonPointer => "relative-json-pointer",
             Format::Regex => "regex",
             Format::Duration => "duration",
+            Format::UriTemplate => "uri-template",
         }
     }
 
@@ -81,6 +84,7 @@ impl Format {
             Format::RelativeJsonPointer => relative_json_pointer(s),
             Format::Regex => super::ecma::compile(s).is_ok(),
             Format::Duration => duration(s),
+            Format::UriTemplate => uri_template(s),
         }
     }
 }
@@ -503,6 +507,89 @@ fn duration(s: &str) -> bool {
     }
 }
 
+/// RFC 6570 syntax: literals and `{op? varspec(,varspec)*}` expressions.
+fn uri_template(s: &str) -> bool {
+    let b = s.as_bytes();
+    let pct = |i: usize| {
+        b.get(i + 1).is_some_and(u8::is_ascii_hexdigit)
+            && b.get(i + 2).is_some_and(u8::is_ascii_hexdigit)
+    };
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        if c == b'{' {
+            let Some(close) = b[i..].iter().position(|&x| x == b'}') else {
+                return false;
+            };
+            let mut e = &b[i + 1..i + close];
+            if let Some(&op) = e.first()
+                && b"+#./;?&=,!@|".contains(&op)
+            {
+                e = &e[1..];
+            }
+            if e.is_empty() {
+                return false;
+            }
+            for spec in e.split(|&x| x == b',') {
+                let (name, modifier) = match spec.iter().position(|&x| x == b':' || x == b'*') {
+                    Some(k) => (&spec[..k], &spec[k..]),
+                    None => (spec, &spec[..0]),
+                };
+                let mut k = 0;
+                let mut prev_dot = true;
+                if name.is_empty() {
+                    return false;
+                }
+                while k < name.len() {
+                    match name[k] {
+                        b'%' if name.get(k + 1).is_some_and(u8::is_ascii_hexdigit)
+                            && name.get(k + 2).is_some_and(u8::is_ascii_hexdigit) =>
+                        {
+                            k += 3;
+                            prev_dot = false;
+                            continue;
+                        }
+                        b'.' if !prev_dot => prev_dot = true,
+                        x if x.is_ascii_alphanumeric() || x == b'_' => prev_dot = false,
+                        _ => return false,
+                    }
+                    k += 1;
+                }
+                if prev_dot {
+                    return false;
+                }
+                match modifier {
+                    [] | [b'*'] => {}
+                    [b':', digits @ ..] => {
+                        if digits.is_empty()
+                            || digits.len() > 4
+                            || digits[0] == b'0'
+                            || !digits.iter().all(u8::is_ascii_digit)
+                        {
+                            return false;
+                        }
+                    }
+                    _ => return false,
+                }
+            }
+            i += close + 1;
+            continue;
+        }
+        if c == b'%' {
+            if !pct(i) {
+                return false;
+            }
+            i += 3;
+            continue;
+        }
+        if c < 0x21 || c == 0x7f || b"\"<>\\^`{|}".contains(&c) {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
 #[cfg(test)]
 mod tests {
     use super::Format;
@@ -528,5 +615,10 @@ mod tests {
         assert!(!ok("hostname", "-a.com"));
         assert!(ok("ipv4", "192.168.0.1"));
         assert!(!ok("ipv4", "087.10.0.1"));
+        assert!(ok(
+            "uri-template",
+            "http://example.com/{+path}{?x,y*}{/z:3}"
+        ));
+        assert!(!ok("uri-template", "http://example.com/resource/{"));
     }
 }

@@ -84,10 +84,10 @@ struct Frame {
 /// let mut check = schema.stream_check();
 /// let mut partial = PartialParser::new();
 /// partial.feed_observed(br#"{"unit": "kel"#, &mut (), &mut check)?;
-/// // No option starts with "kel": certain at the `l`, before the string ends.
+/// // No option starts with "k": certain just past the `k`, before the string ends.
 /// let first = &check.violations()[0];
 /// assert_eq!((first.offset, first.violation.to_string().as_str()),
-///     (13, r#"/unit: expected one of "celsius", "fahrenheit", found a string starting with "kel""#));
+///     (11, r#"/unit: expected one of "celsius", "fahrenheit", found a string starting with "k""#));
 /// partial.feed_observed(br#"vin"}"#, &mut (), &mut check)?;
 /// partial.finish_observed(&mut (), &mut check)?;
 /// assert_eq!(check.finish().unwrap_err().len(), 1);
@@ -111,6 +111,11 @@ pub struct StreamCheck {
     root_done: bool,
     /// `$dynamicRef` schemas: buffer the whole root and validate at its end.
     whole: bool,
+    /// Offset of the previous token (where a string part's raw bytes start).
+    last_offset: u64,
+    /// A violation placed late inside a string part: (index, exact offset,
+    /// surplus bytes, the part's offset); see `offset_in_part`.
+    pending_fix: Option<(usize, u64, u64, u64)>,
 }
 
 fn buffered_kw(kw: &Kw, kind: Kind) -> bool {
@@ -166,6 +171,8 @@ impl StreamCheck {
             root_started: false,
             root_done: false,
             whole,
+            last_offset: 0,
+            pending_fix: None,
         }
     }
 
@@ -212,6 +219,8 @@ impl StreamCheck {
         self.violations.clear();
         self.root_started = false;
         self.root_done = false;
+        self.last_offset = 0;
+        self.pending_fix = None;
     }
 
     fn prog(&self) -> &Program {
@@ -256,7 +265,7 @@ impl StreamCheck {
         &mut self,
         range: (usize, usize),
         v: &Value,
-        path: &Path,
+        path: PathRef<'_>,
         offset: u64,
         pick: impl Fn(&Kw, u8) -> bool,
     ) {
@@ -277,8 +286,12 @@ impl StreamCheck {
                 }
             }
         }
+        if errs.is_empty() {
+            return;
+        }
+        let path = path.to_path();
         for e in errs {
-            let e = prefix_path(path, e);
+            let e = prefix_path(&path, e);
             self.report(offset, e);
         }
     }
@@ -537,8 +550,7 @@ impl StreamCheck {
     }
 
     fn scalar_done(&mut self, range: (usize, usize), v: &Value, at: &Location<'_>) {
-        let path = at.path.to_path();
-        self.run_keywords(range, v, &path, at.offset, |_, _| true);
+        self.run_keywords(range, v, at.path, at.offset, |_, _| true);
         self.apps.truncate(range.0);
         self.pending_start = range.0;
         if self.frames.is_empty() {
@@ -546,10 +558,57 @@ impl StreamCheck {
         }
     }
 
+    /// The offset just past byte `end` (an index into the decoded `part`),
+    /// never earlier than the byte that made it certain.
+    ///
+    /// The part's raw bytes run from the previous token's offset to this
+    /// one's. Without escapes they map 1:1, except that the first character
+    /// may have begun in the previous part (a UTF-8 sequence split by a
+    /// chunk) and the span may end with the leading bytes of a split
+    /// character or the closing quote. A leading split is visible (the span
+    /// is shorter than the text); a trailing surplus `d` is assumed to lie
+    /// before `end` (late, never early) and is corrected by
+    /// `fix_pending` once the next token shows it was a split or the quote.
+    fn offset_in_part(&mut self, part: &str, end: usize, at: &Location<'_>, index: usize) -> u64 {
+        let raw = at.offset.saturating_sub(self.last_offset);
+        let len = part.len() as u64;
+        if raw >= len {
+            let d = raw - len;
+            if d > 0 {
+                self.pending_fix = Some((index, self.last_offset + end as u64, d, at.offset));
+            }
+            (self.last_offset + end as u64 + d).min(at.offset)
+        } else {
+            // The first character began before this span.
+            (at.offset - len + end as u64).min(at.offset)
+        }
+    }
+
+    /// Lowers a pending offset once the token after the part shows that the
+    /// surplus bytes were a split character's head or the closing quote.
+    fn fix_pending(&mut self, token: &Token<'_>, at: &Location<'_>) {
+        let Some((index, exact, d, part_end)) = self.pending_fix.take() else {
+            return;
+        };
+        let explained = match token {
+            Token::StringPart(p) => p.chars().next().is_some_and(|c| {
+                d < c.len_utf8() as u64
+                    && at.offset.saturating_sub(part_end) + d >= c.len_utf8() as u64 - 1
+            }),
+            Token::StringEnd => d == 1 && at.offset == part_end,
+            _ => false,
+        };
+        if explained && let Some(v) = self.violations.get_mut(index) {
+            v.offset = exact;
+        }
+    }
+
     fn string_part(&mut self, part: &str, at: &Location<'_>) {
         let Some(range) = self.string_apps else {
             return;
         };
+        let before_chars = self.string_chars;
+        let before_len = self.string.len();
         self.string_chars += if part.is_ascii() {
             part.len() as u64
         } else {
@@ -572,6 +631,13 @@ impl StreamCheck {
                         if let Some(a) = self.apps.get_mut(i) {
                             a.flags |= MAX_LEN_DONE;
                         }
+                        // The character that goes one past the limit.
+                        let nth = max.saturating_sub(before_chars) as usize;
+                        let end = part
+                            .char_indices()
+                            .nth(nth)
+                            .map_or(part.len(), |(b, c)| b + c.len_utf8());
+                        let offset = self.offset_in_part(part, end, at, self.violations.len());
                         let v = self.violation(
                             app.node,
                             "maxLength",
@@ -581,7 +647,7 @@ impl StreamCheck {
                                 if *max == 1 { "" } else { "s" }
                             ),
                         );
-                        self.report(at.offset, v);
+                        self.report(offset, v);
                     }
                     Kw::Enum(_) | Kw::Const(_) if app.flags & ENUM_DONE == 0 => {
                         let opts: &[Value] = match kw {
@@ -589,31 +655,43 @@ impl StreamCheck {
                             Kw::Const(c) => std::slice::from_ref(&**c),
                             _ => &[],
                         };
-                        let s = &self.string;
-                        if !opts
-                            .iter()
-                            .any(|o| matches!(o, Value::String(t) if t.starts_with(s.as_str())))
-                        {
-                            if let Some(a) = self.apps.get_mut(i) {
-                                a.flags |= ENUM_DONE;
-                            }
-                            let listed: Vec<String> =
-                                opts.iter().take(12).map(super::validate::show).collect();
-                            let (name, exp) = match kw {
-                                Kw::Enum(_) => ("enum", format!("one of {}", listed.join(", "))),
-                                _ => ("const", listed.join(", ")),
-                            };
-                            let v = self.violation(
-                                app.node,
-                                name,
-                                at.path.to_path(),
-                                format!(
-                                    "expected {exp}, found a string starting with {}",
-                                    show_str(&self.string)
-                                ),
-                            );
-                            self.report(at.offset, v);
+                        let fits = |s: &str| {
+                            opts.iter()
+                                .any(|o| matches!(o, Value::String(t) if t.starts_with(s)))
+                        };
+                        if fits(&self.string) {
+                            continue;
                         }
+                        if let Some(a) = self.apps.get_mut(i) {
+                            a.flags |= ENUM_DONE;
+                        }
+                        // The first character after which no option fits.
+                        let mut end = part.len();
+                        for (b, c) in part.char_indices() {
+                            let upto = before_len + b + c.len_utf8();
+                            if !self.string.get(..upto).is_some_and(fits) {
+                                end = b + c.len_utf8();
+                                break;
+                            }
+                        }
+                        let offset = self.offset_in_part(part, end, at, self.violations.len());
+                        let shown = self.string.get(..before_len + end).unwrap_or(&self.string);
+                        let listed: Vec<String> =
+                            opts.iter().take(12).map(super::validate::show).collect();
+                        let (name, exp) = match kw {
+                            Kw::Enum(_) => ("enum", format!("one of {}", listed.join(", "))),
+                            _ => ("const", listed.join(", ")),
+                        };
+                        let v = self.violation(
+                            app.node,
+                            name,
+                            at.path.to_path(),
+                            format!(
+                                "expected {exp}, found a string starting with {}",
+                                show_str(shown)
+                            ),
+                        );
+                        self.report(offset, v);
                     }
                     _ => {}
                 }
@@ -626,13 +704,13 @@ impl StreamCheck {
             return;
         };
         let v = Value::String(std::mem::take(&mut self.string));
-        let path = at.path.to_path();
+        let path = at.path;
         if !self.keep_string {
             // Only lengths are checked: decide them from the count.
-            self.lengths_at_end(range, &path, at.offset);
+            self.lengths_at_end(range, path, at.offset);
         }
         let kept = self.keep_string;
-        self.run_keywords(range, &v, &path, at.offset, |kw, flags| match kw {
+        self.run_keywords(range, &v, path, at.offset, |kw, flags| match kw {
             Kw::Type(_) => false,
             Kw::MinLength(_) | Kw::MaxLength(_) if !kept => false,
             Kw::MaxLength(_) => flags & MAX_LEN_DONE == 0,
@@ -651,7 +729,7 @@ impl StreamCheck {
     }
 
     /// `minLength` / `maxLength` of a string that was not kept, from its count.
-    fn lengths_at_end(&mut self, range: (usize, usize), path: &Path, offset: u64) {
+    fn lengths_at_end(&mut self, range: (usize, usize), path: PathRef<'_>, offset: u64) {
         let prog = self.schema.prog.clone();
         let n = self.string_chars;
         let plural = |k: u64| if k == 1 { "character" } else { "characters" };
@@ -674,7 +752,7 @@ impl StreamCheck {
                     ),
                     _ => continue,
                 };
-                let v = self.violation(app.node, msg.0, path.clone(), msg.1);
+                let v = self.violation(app.node, msg.0, path.to_path(), msg.1);
                 self.report(offset, v);
             }
         }
@@ -688,7 +766,7 @@ impl StreamCheck {
             None
         };
         let prog = self.schema.prog.clone();
-        let path = at.path.to_path();
+        let path = at.path;
         for i in f.apps_start..f.apps_end.min(self.apps.len()) {
             let app = self.apps[i];
             if app.flags & DOOMED != 0 {
@@ -702,7 +780,7 @@ impl StreamCheck {
                                 let v = self.violation(
                                     app.node,
                                     "required",
-                                    path.clone(),
+                                    path.to_path(),
                                     format!(
                                         "expected required property {}, found an object without it",
                                         show_str(name)
@@ -733,14 +811,14 @@ impl StreamCheck {
                     _ => None,
                 };
                 if let Some((name, m)) = msg {
-                    let v = self.violation(app.node, name, path.clone(), m);
+                    let v = self.violation(app.node, name, path.to_path(), m);
                     self.report(at.offset, v);
                 }
             }
         }
         if let Some(v) = value {
             let kind = f.kind;
-            self.run_keywords((f.apps_start, f.apps_end), &v, &path, at.offset, |kw, _| {
+            self.run_keywords((f.apps_start, f.apps_end), &v, path, at.offset, |kw, _| {
                 buffered_kw(kw, kind)
             });
         }
@@ -782,6 +860,9 @@ impl TokenSink for StreamCheck {
         if self.root_done {
             return;
         }
+        if self.pending_fix.is_some() {
+            self.fix_pending(&token, at);
+        }
         // Builders of enclosing buffered frames see every token of their subvalue.
         for b in self.builders.iter_mut() {
             b.token(token, at);
@@ -801,6 +882,7 @@ impl TokenSink for StreamCheck {
             Token::StringEnd => self.string_end(at),
             Token::ObjectEnd | Token::ArrayEnd => self.container_end(at),
         }
+        self.last_offset = at.offset;
     }
 }
 
