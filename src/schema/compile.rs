@@ -282,7 +282,7 @@ static METASCHEMAS: OnceLock<Vec<(&'static str, Value)>> = OnceLock::new();
 
 fn metaschemas() -> &'static [(&'static str, Value)] {
     METASCHEMAS.get_or_init(|| {
-        let texts: [(&str, &str); 10] = [
+        let texts: [(&str, &str); 12] = [
             (
                 "https://json-schema.org/draft/2020-12/schema",
                 include_str!("meta/draft2020-12/schema.json"),
@@ -322,6 +322,14 @@ fn metaschemas() -> &'static [(&'static str, Value)] {
             (
                 "http://json-schema.org/draft-07/schema",
                 include_str!("meta/draft7.json"),
+            ),
+            (
+                "http://json-schema.org/draft-06/schema",
+                include_str!("meta/draft6.json"),
+            ),
+            (
+                "http://json-schema.org/draft-04/schema",
+                include_str!("meta/draft4.json"),
             ),
         ];
         texts
@@ -831,6 +839,7 @@ impl<'a> Compiler<'a> {
         let (mut min_c, mut max_c) = (None, None);
         let mut contains = None;
         let (mut cond, mut then, mut els) = (None, None, None);
+        let (mut d4_excl_min, mut d4_excl_max) = (false, false);
 
         for (k, v) in m.iter() {
             let kl = format!("{loc}/{}", escape_pointer(k));
@@ -851,12 +860,14 @@ impl<'a> Compiler<'a> {
                         && matches!(k, "exclusiveMinimum" | "exclusiveMaximum")
                         && matches!(v, Value::Bool(_))
                     {
-                        // draft-04 style boolean: not a draft-07 keyword.
-                        self.bad(
-                            &loc,
-                            k,
-                            "expected a number (boolean exclusive bounds are draft-04)",
-                        )?;
+                        // Draft-04 style: `true` makes `minimum` / `maximum` exclusive.
+                        if v.as_bool() == Some(true) {
+                            if k == "exclusiveMinimum" {
+                                d4_excl_min = true;
+                            } else {
+                                d4_excl_max = true;
+                            }
+                        }
                         continue;
                     }
                     if let Some(n) = self.number(v, &loc, k)? {
@@ -910,7 +921,11 @@ impl<'a> Compiler<'a> {
                         if self.opts.assert_formats {
                             match Format::from_name(s) {
                                 Some(f) => kws.push(Kw::Format(f)),
-                                None => self.bad(&loc, k, format!("format {s:?} cannot be asserted (supported: date-time, date, time, email, hostname, ipv4, ipv6, uri, uri-reference, uuid, json-pointer, relative-json-pointer, regex, duration)"))?,
+                                // An unknown format stays an annotation (as
+                                // other validators do), and is listed.
+                                None => self.ignored.push(format!(
+                                    "{loc}/format: format {s:?} is not known, kept as an annotation"
+                                )),
                             }
                         }
                     }
@@ -1178,6 +1193,16 @@ impl<'a> Compiler<'a> {
             && (then.is_some() || els.is_some())
         {
             kws.push(Kw::If { cond: c, then, els });
+        }
+        if d4_excl_min || d4_excl_max {
+            for kw in kws.iter_mut() {
+                let old = std::mem::replace(kw, Kw::UniqueItems);
+                *kw = match old {
+                    Kw::Minimum(n) if d4_excl_min => Kw::ExclusiveMinimum(n),
+                    Kw::Maximum(n) if d4_excl_max => Kw::ExclusiveMaximum(n),
+                    other => other,
+                };
+            }
         }
         // Last: they depend on what every other keyword evaluated.
         if draft == Draft::Draft202012 {

@@ -214,7 +214,7 @@ impl SchemaBuilder {
     /// Assert `format` (date-time, date, time, email, hostname, ipv4, ipv6,
     /// uri, uri-reference, uuid, json-pointer, relative-json-pointer, regex,
     /// duration) instead of treating it as an annotation. Other format names
-    /// then fail compilation in strict mode.
+    /// stay annotations and are listed by [`CompiledSchema::ignored_keywords`].
     pub fn assert_formats(mut self, assert: bool) -> SchemaBuilder {
         self.opts.assert_formats = assert;
         self
@@ -336,7 +336,8 @@ impl CompiledSchema {
     }
 
     /// Keywords ignored in lenient mode (unsupported, or with a malformed
-    /// value), as `schema path` or `schema path: why`.
+    /// value), and unknown formats under [`SchemaBuilder::assert_formats`]
+    /// (in either mode), as `schema path` or `schema path: why`.
     pub fn ignored_keywords(&self) -> &[String] {
         &self.prog.ignored
     }

@@ -84,10 +84,10 @@ struct Frame {
 /// let mut check = schema.stream_check();
 /// let mut partial = PartialParser::new();
 /// partial.feed_observed(br#"{"unit": "kel"#, &mut (), &mut check)?;
-/// // No option starts with "kel": certain at the `l`, before the string ends.
+/// // No option starts with "k": certain just past the `k`, before the string ends.
 /// let first = &check.violations()[0];
 /// assert_eq!((first.offset, first.violation.to_string().as_str()),
-///     (13, r#"/unit: expected one of "celsius", "fahrenheit", found a string starting with "kel""#));
+///     (11, r#"/unit: expected one of "celsius", "fahrenheit", found a string starting with "k""#));
 /// partial.feed_observed(br#"vin"}"#, &mut (), &mut check)?;
 /// partial.finish_observed(&mut (), &mut check)?;
 /// assert_eq!(check.finish().unwrap_err().len(), 1);
@@ -111,6 +111,11 @@ pub struct StreamCheck {
     root_done: bool,
     /// `$dynamicRef` schemas: buffer the whole root and validate at its end.
     whole: bool,
+    /// Offset of the previous token (where a string part's raw bytes start).
+    last_offset: u64,
+    /// A violation placed late inside a string part: (index, exact offset,
+    /// surplus bytes, the part's offset); see `offset_in_part`.
+    pending_fix: Option<(usize, u64, u64, u64)>,
 }
 
 fn buffered_kw(kw: &Kw, kind: Kind) -> bool {
@@ -166,6 +171,8 @@ impl StreamCheck {
             root_started: false,
             root_done: false,
             whole,
+            last_offset: 0,
+            pending_fix: None,
         }
     }
 
@@ -212,6 +219,8 @@ impl StreamCheck {
         self.violations.clear();
         self.root_started = false;
         self.root_done = false;
+        self.last_offset = 0;
+        self.pending_fix = None;
     }
 
     fn prog(&self) -> &Program {
@@ -546,10 +555,57 @@ impl StreamCheck {
         }
     }
 
+    /// The offset just past byte `end` (an index into the decoded `part`),
+    /// never earlier than the byte that made it certain.
+    ///
+    /// The part's raw bytes run from the previous token's offset to this
+    /// one's. Without escapes they map 1:1, except that the first character
+    /// may have begun in the previous part (a UTF-8 sequence split by a
+    /// chunk) and the span may end with the leading bytes of a split
+    /// character or the closing quote. A leading split is visible (the span
+    /// is shorter than the text); a trailing surplus `d` is assumed to lie
+    /// before `end` (late, never early) and is corrected by
+    /// `fix_pending` once the next token shows it was a split or the quote.
+    fn offset_in_part(&mut self, part: &str, end: usize, at: &Location<'_>, index: usize) -> u64 {
+        let raw = at.offset.saturating_sub(self.last_offset);
+        let len = part.len() as u64;
+        if raw >= len {
+            let d = raw - len;
+            if d > 0 {
+                self.pending_fix = Some((index, self.last_offset + end as u64, d, at.offset));
+            }
+            (self.last_offset + end as u64 + d).min(at.offset)
+        } else {
+            // The first character began before this span.
+            (at.offset - len + end as u64).min(at.offset)
+        }
+    }
+
+    /// Lowers a pending offset once the token after the part shows that the
+    /// surplus bytes were a split character's head or the closing quote.
+    fn fix_pending(&mut self, token: &Token<'_>, at: &Location<'_>) {
+        let Some((index, exact, d, part_end)) = self.pending_fix.take() else {
+            return;
+        };
+        let explained = match token {
+            Token::StringPart(p) => p.chars().next().is_some_and(|c| {
+                d < c.len_utf8() as u64
+                    && at.offset.saturating_sub(part_end) + d >= c.len_utf8() as u64 - 1
+            }),
+            Token::StringEnd => d == 1 && at.offset == part_end,
+            _ => false,
+        };
+        if explained && let Some(v) = self.violations.get_mut(index) {
+            v.offset = exact;
+        }
+    }
+
     fn string_part(&mut self, part: &str, at: &Location<'_>) {
         let Some(range) = self.string_apps else {
             return;
         };
+        let before_chars = self.string_chars;
+        let before_len = self.string.len();
         self.string_chars += if part.is_ascii() {
             part.len() as u64
         } else {
@@ -572,6 +628,13 @@ impl StreamCheck {
                         if let Some(a) = self.apps.get_mut(i) {
                             a.flags |= MAX_LEN_DONE;
                         }
+                        // The character that goes one past the limit.
+                        let nth = max.saturating_sub(before_chars) as usize;
+                        let end = part
+                            .char_indices()
+                            .nth(nth)
+                            .map_or(part.len(), |(b, c)| b + c.len_utf8());
+                        let offset = self.offset_in_part(part, end, at, self.violations.len());
                         let v = self.violation(
                             app.node,
                             "maxLength",
@@ -581,7 +644,7 @@ impl StreamCheck {
                                 if *max == 1 { "" } else { "s" }
                             ),
                         );
-                        self.report(at.offset, v);
+                        self.report(offset, v);
                     }
                     Kw::Enum(_) | Kw::Const(_) if app.flags & ENUM_DONE == 0 => {
                         let opts: &[Value] = match kw {
@@ -589,31 +652,43 @@ impl StreamCheck {
                             Kw::Const(c) => std::slice::from_ref(&**c),
                             _ => &[],
                         };
-                        let s = &self.string;
-                        if !opts
-                            .iter()
-                            .any(|o| matches!(o, Value::String(t) if t.starts_with(s.as_str())))
-                        {
-                            if let Some(a) = self.apps.get_mut(i) {
-                                a.flags |= ENUM_DONE;
-                            }
-                            let listed: Vec<String> =
-                                opts.iter().take(12).map(super::validate::show).collect();
-                            let (name, exp) = match kw {
-                                Kw::Enum(_) => ("enum", format!("one of {}", listed.join(", "))),
-                                _ => ("const", listed.join(", ")),
-                            };
-                            let v = self.violation(
-                                app.node,
-                                name,
-                                at.path.to_path(),
-                                format!(
-                                    "expected {exp}, found a string starting with {}",
-                                    show_str(&self.string)
-                                ),
-                            );
-                            self.report(at.offset, v);
+                        let fits = |s: &str| {
+                            opts.iter()
+                                .any(|o| matches!(o, Value::String(t) if t.starts_with(s)))
+                        };
+                        if fits(&self.string) {
+                            continue;
                         }
+                        if let Some(a) = self.apps.get_mut(i) {
+                            a.flags |= ENUM_DONE;
+                        }
+                        // The first character after which no option fits.
+                        let mut end = part.len();
+                        for (b, c) in part.char_indices() {
+                            let upto = before_len + b + c.len_utf8();
+                            if !self.string.get(..upto).is_some_and(fits) {
+                                end = b + c.len_utf8();
+                                break;
+                            }
+                        }
+                        let offset = self.offset_in_part(part, end, at, self.violations.len());
+                        let shown = self.string.get(..before_len + end).unwrap_or(&self.string);
+                        let listed: Vec<String> =
+                            opts.iter().take(12).map(super::validate::show).collect();
+                        let (name, exp) = match kw {
+                            Kw::Enum(_) => ("enum", format!("one of {}", listed.join(", "))),
+                            _ => ("const", listed.join(", ")),
+                        };
+                        let v = self.violation(
+                            app.node,
+                            name,
+                            at.path.to_path(),
+                            format!(
+                                "expected {exp}, found a string starting with {}",
+                                show_str(shown)
+                            ),
+                        );
+                        self.report(offset, v);
                     }
                     _ => {}
                 }
@@ -782,6 +857,9 @@ impl TokenSink for StreamCheck {
         if self.root_done {
             return;
         }
+        if self.pending_fix.is_some() {
+            self.fix_pending(&token, at);
+        }
         // Builders of enclosing buffered frames see every token of their subvalue.
         for b in self.builders.iter_mut() {
             b.token(token, at);
@@ -801,6 +879,7 @@ impl TokenSink for StreamCheck {
             Token::StringEnd => self.string_end(at),
             Token::ObjectEnd | Token::ArrayEnd => self.container_end(at),
         }
+        self.last_offset = at.offset;
     }
 }
 

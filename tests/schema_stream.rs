@@ -1,0 +1,157 @@
+//! Property tests of the stream check: for random instances of several
+//! schemas, cut at random places, the stream verdict equals `validate` of
+//! the final value, and the offsets at which violations are reported do not
+//! depend on the chunking.
+
+use proptest::prelude::*;
+use serde_json::json;
+use tooljson::{CompiledSchema, Parser, PartialParser, Value};
+
+fn schemas() -> Vec<CompiledSchema> {
+    let list = [
+        // A typical tool: types, enum, bounds, required, closed object.
+        json!({
+            "type": "object",
+            "properties": {
+                "name": {"type": "string", "minLength": 1, "maxLength": 6},
+                "unit": {"enum": ["celsius", "fahrenheit", "kelvin"]},
+                "n": {"type": "integer", "minimum": -5, "maximum": 50, "multipleOf": 5},
+                "tags": {"type": "array", "items": {"type": "string", "pattern": "^[a-c]+$"}, "maxItems": 3, "uniqueItems": true},
+                "x": {"type": ["number", "null"], "exclusiveMaximum": 2.5}
+            },
+            "required": ["name", "unit"],
+            "additionalProperties": false
+        }),
+        // Applicators that need the whole subvalue.
+        json!({
+            "anyOf": [
+                {"type": "object", "required": ["a"]},
+                {"type": "array", "minItems": 2, "contains": {"const": 1}}
+            ],
+            "not": {"type": "object", "required": ["b"], "properties": {"b": {"const": true}}},
+            "oneOf": [{"maxProperties": 2}, {"minItems": 3}, {"type": "object", "minProperties": 4}]
+        }),
+        // Recursion through $ref, conditionals, dependent keywords.
+        json!({
+            "$defs": {"tree": {"type": "object", "properties": {"a": {"type": "array", "items": {"$ref": "#/$defs/tree"}}, "n": {"type": "number"}}, "additionalProperties": {"type": ["string", "boolean"]}}},
+            "$ref": "#/$defs/tree",
+            "if": {"required": ["n"]},
+            "then": {"properties": {"n": {"minimum": 0}}},
+            "else": {"maxProperties": 3},
+            "dependentRequired": {"x": ["name"]},
+            "propertyNames": {"maxLength": 4}
+        }),
+        // Arrays: prefixItems, items, unevaluated members.
+        json!({
+            "type": ["array", "object", "string"],
+            "prefixItems": [{"type": "integer"}, {"enum": ["a", "b", null]}],
+            "items": {"type": ["string", "array"], "maxLength": 3},
+            "minItems": 1,
+            "properties": {"a": true},
+            "patternProperties": {"^n": {"type": "number"}},
+            "unevaluatedProperties": {"type": "string"},
+            "maxLength": 4
+        }),
+        // Strings only: const prefix, lengths.
+        json!({"anyOf": [{"const": "abcab"}, {"type": "string", "minLength": 7}], "maxLength": 9}),
+    ];
+    list.iter()
+        .map(|s| CompiledSchema::compile(s).unwrap_or_else(|e| panic!("{e}")))
+        .collect()
+}
+
+/// Random JSON whose strings need no escapes, so a part's bytes are its text.
+fn value() -> impl Strategy<Value = serde_json::Value> {
+    let key = prop::sample::select(vec![
+        "a", "b", "n", "x", "name", "unit", "tags", "nn", "long_key",
+    ]);
+    let text = prop::string::string_regex("[a-c]{0,4}|celsius|kelvin|kel|abcab|abc|fahrenheit|é€")
+        .unwrap();
+    let leaf = prop_oneof![
+        Just(json!(null)),
+        any::<bool>().prop_map(|b| json!(b)),
+        (-10i64..60).prop_map(|n| json!(n)),
+        (-300i32..300).prop_map(|n| json!(f64::from(n) / 100.0)),
+        text.prop_map(|s| json!(s)),
+    ];
+    leaf.prop_recursive(4, 40, 5, move |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..5).prop_map(serde_json::Value::Array),
+            prop::collection::vec((key.clone(), inner), 0..6).prop_map(|members| {
+                let mut m = serde_json::Map::new();
+                for (k, v) in members {
+                    m.insert(k.to_owned(), v);
+                }
+                serde_json::Value::Object(m)
+            }),
+        ]
+    })
+}
+
+/// (verdict, offsets of every violation) from streaming `text` in `cuts`.
+fn stream(schema: &CompiledSchema, text: &[u8], cuts: &[usize]) -> (bool, Vec<u64>) {
+    let mut check = schema.stream_check();
+    let mut p = Parser::new();
+    let mut at = 0;
+    for &c in cuts {
+        let end = (at + c).min(text.len());
+        p.feed(&text[at..end], &mut check).unwrap();
+        at = end;
+    }
+    p.feed(&text[at..], &mut check).unwrap();
+    p.finish(&mut check).unwrap();
+    let offsets = check.violations().iter().map(|v| v.offset).collect();
+    (check.finish().is_ok(), offsets)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 400, ..ProptestConfig::default() })]
+
+    #[test]
+    fn stream_verdict_equals_validate(v in value(), cuts in prop::collection::vec(1usize..9, 0..40)) {
+        let value = Value::from(v);
+        let text = value.to_string();
+        for schema in schemas() {
+            let valid = schema.validate(&value).is_ok();
+            prop_assert_eq!(valid, schema.is_valid(&value));
+            let (whole_ok, whole_offsets) = stream(&schema, text.as_bytes(), &[]);
+            prop_assert_eq!(whole_ok, valid, "whole text {}", text);
+            let (ok, offsets) = stream(&schema, text.as_bytes(), &cuts);
+            prop_assert_eq!(ok, valid, "chunked {:?} text {}", cuts, text);
+            prop_assert_eq!(&offsets, &whole_offsets, "offsets differ by chunking for {}", text);
+            let (one_ok, one_offsets) = stream(&schema, text.as_bytes(), &vec![1; text.len()]);
+            prop_assert_eq!(one_ok, valid);
+            prop_assert_eq!(&one_offsets, &whole_offsets);
+            // Every early report is within the text.
+            prop_assert!(whole_offsets.iter().all(|&o| o as usize <= text.len()));
+
+            // The same through the partial tree's observer hook.
+            let mut check = schema.stream_check();
+            let mut partial = PartialParser::new();
+            for piece in text.as_bytes().chunks(3) {
+                partial.feed_observed(piece, &mut (), &mut check).unwrap();
+            }
+            partial.finish_observed(&mut (), &mut check).unwrap();
+            prop_assert_eq!(check.violations().iter().map(|v| v.offset).collect::<Vec<_>>(), whole_offsets);
+            prop_assert_eq!(check.finish().is_ok(), valid);
+        }
+    }
+}
+
+#[test]
+fn doomed_calls_are_caught_before_the_end() {
+    let schema = &schemas()[0];
+    let text = br#"{"name": "ok", "unit": "rankine", "n": 3}"#;
+    let mut check = schema.stream_check();
+    let mut p = Parser::new();
+    // Feed up to "ra": "r" already rules out every unit.
+    p.feed(&text[..25], &mut check).unwrap();
+    assert!(check.is_doomed());
+    assert_eq!(check.first_violation_offset(), Some(25));
+    p.feed(&text[25..], &mut check).unwrap();
+    p.finish(&mut check).unwrap();
+    let errs = check.finish().unwrap_err();
+    let v = tooljson::from_slice(text).unwrap();
+    let full = schema.validate(&v).unwrap_err();
+    assert_eq!(errs.len(), full.len(), "{errs:?} vs {full:?}");
+}
