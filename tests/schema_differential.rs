@@ -322,7 +322,7 @@ fn differential_on_mutated_instances() {
     let mut agree = 0usize;
     let mut diffs: Vec<String> = Vec::new();
     let mut stream_problems: Vec<String> = Vec::new();
-    let mut known_hit = vec![false; KNOWN_MUTANT_DIFFS.len()];
+    let mut known_hit = vec![0usize; KNOWN_MUTANT_DIFFS.len()];
     for (name, bytes) in &files {
         let doc = tooljson::from_slice(bytes).unwrap_or_else(|e| panic!("{name}: {e}"));
         let jdoc: serde_json::Value =
@@ -365,7 +365,7 @@ fn differential_on_mutated_instances() {
                         .iter()
                         .position(|(f, _)| id.starts_with(f))
                     {
-                        Some(k) => known_hit[k] = true,
+                        Some(k) => known_hit[k] += 1,
                         None => {
                             let errs: Vec<String> = theirs
                                 .iter_errors(&jv)
@@ -397,7 +397,7 @@ fn differential_on_mutated_instances() {
     let stale: Vec<&str> = KNOWN_MUTANT_DIFFS
         .iter()
         .zip(&known_hit)
-        .filter(|(_, hit)| !**hit)
+        .filter(|(_, hit)| **hit == 0)
         .map(|((f, _), _)| *f)
         .collect();
     let summary = format!(
@@ -407,6 +407,9 @@ fn differential_on_mutated_instances() {
         stream_problems.len()
     );
     println!("{summary}");
+    for ((id, why), n) in KNOWN_MUTANT_DIFFS.iter().zip(&known_hit) {
+        println!("  documented: {id}: {n} mutants: {why}");
+    }
     for d in diffs.iter().chain(&stream_problems) {
         println!("  {d}");
     }
@@ -420,5 +423,11 @@ fn differential_on_mutated_instances() {
 }
 
 /// Mutant disagreements with the `jsonschema` crate that are understood:
-/// (prefix of the mutant id, reason). Empty while there are none.
-const KNOWN_MUTANT_DIFFS: &[(&str, &str)] = &[];
+/// (prefix of the mutant id, reason). A listed entry that no longer
+/// disagrees fails the test too.
+const KNOWN_MUTANT_DIFFS: &[(&str, &str)] = &[(
+    "Github_hard---o12335.json#0 node 45 ",
+    "draft-04 schema with `format: uuid`: uuid is a format of 2019-09 on; the jsonschema crate \
+     treats it as unknown (not asserted) under draft 4, tooljson asserts the formats it knows \
+     whatever the draft, so an empty or 300-character string is invalid for tooljson only",
+)];
