@@ -178,3 +178,74 @@ fn holds_strings_for_enums() {
     assert!(!s.holds_string_at(Path::parse_pointer("/b").unwrap().as_ref()));
     assert!(!s.holds_string_at(Path::parse_pointer("/a").unwrap().as_ref()));
 }
+
+/// Runs the built `tooljson validate` with `args`, `stdin`; returns (code, stdout, stderr).
+fn cli(args: &[&str], stdin: &str) -> (i32, String, String) {
+    use std::io::Write;
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_tooljson"))
+        .arg("validate")
+        .args(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.code().unwrap(),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+#[test]
+fn cli_exit_codes() {
+    let dir = std::env::temp_dir().join(format!("tooljson-schema-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let good = dir.join("good.json");
+    std::fs::write(
+        &good,
+        r#"{"type": "object", "properties": {"n": {"maximum": 3}}, "required": ["a"]}"#,
+    )
+    .unwrap();
+    let bad = dir.join("bad.json");
+    std::fs::write(&bad, r#"{"pattern": "(?<=x)"}"#).unwrap();
+    let good = good.to_str().unwrap();
+
+    assert_eq!(
+        cli(&["--schema", good], r#"{"a": 1, "n": 3}"#),
+        (0, String::new(), String::new())
+    );
+
+    let (code, out, _) = cli(&["--schema", good], r#"{"n": 5}"#);
+    assert_eq!(code, 3);
+    assert_eq!(
+        out,
+        ": expected required property \"a\", found an object without it\n/n: expected a number <= 3, found 5\n"
+    );
+
+    let (code, out, _) = cli(&["--schema", good, "--chunk", "2"], r#"{"n": 5}"#);
+    assert_eq!(code, 3);
+    assert!(
+        out.ends_with("/n: expected a number <= 3, found 5\nfirst violation certain at byte 8\n"),
+        "{out}"
+    );
+
+    let (code, out, err) = cli(&["--schema", good], r#"{"n": 5"#);
+    assert_eq!((code, out.as_str()), (1, ""));
+    assert!(err.starts_with("error: "), "{err}");
+
+    let (code, _, err) = cli(&["--schema", bad.to_str().unwrap()], "1");
+    assert_eq!(code, 2);
+    assert!(err.contains("look-behind"), "{err}");
+    let (code, _, err) = cli(&[], "1");
+    assert_eq!(code, 2);
+    assert!(err.contains("--schema"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

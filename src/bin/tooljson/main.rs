@@ -5,6 +5,7 @@
 
 mod parse;
 // -- validate module
+mod validate;
 
 // -- replay module
 
@@ -19,8 +20,13 @@ commands:
   parse [--chunk N] [--partial | --events] [FILE]
                                parse JSON from FILE (or stdin) through the streaming parser;
                                --partial prints the snapshot after every chunk, --events NDJSON events
+  validate --schema SCHEMA.json [--chunk N] [--assert-formats] [--lenient] [FILE]
+                               check FILE (or stdin) against a JSON Schema; prints one line per
+                               violation, `<instance pointer>: <message>`; with --chunk, streams in
+                               N-byte chunks and adds `first violation certain at byte <offset>`
 
-exit codes: 0 ok, 1 invalid or truncated JSON, 2 usage or I/O error";
+exit codes: 0 ok, 1 invalid or truncated JSON, 2 usage or I/O error or a schema that does not
+compile, 3 schema violations";
 
 /// A command's failure: its exit code and the line for stderr.
 pub struct Failure {
@@ -74,6 +80,7 @@ fn main() -> ExitCode {
     let result = match args.next().as_deref() {
         Some("parse") => parse::run(args.collect()),
         // -- validate command
+        Some("validate") => validate::run(args.collect()),
 
         // -- replay command
 
