@@ -499,6 +499,13 @@ impl<'a> Compiler<'a> {
         let full = uri::resolve(base, reference);
         let (doc_uri, frag) = uri::split_fragment(&full);
         let (doc_uri, frag) = (doc_uri.to_owned(), uri::percent_decode(frag));
+        if let Some(d) = self.docs.first_mut()
+            && !d.2
+        {
+            d.2 = true;
+            let (uri, root, draft) = (d.0.clone(), d.1, self.opts.draft);
+            self.index(root, &uri, draft, true);
+        }
         let mut resource = self.ids.get(&doc_uri).copied();
         if resource.is_none() {
             self.index_all();
@@ -594,8 +601,12 @@ impl<'a> Compiler<'a> {
     }
 
     fn resource_index(&mut self, base: &str) -> u32 {
+        if let Some(&i) = self.resources.get(base) {
+            return i;
+        }
         let n = self.resources.len() as u32;
-        *self.resources.entry(base.to_owned()).or_insert(n)
+        self.resources.insert(base.to_owned(), n);
+        n
     }
 
     fn compile_ref(&mut self, place: Place<'a>) -> Result<NodeId, SchemaError> {
@@ -842,7 +853,27 @@ impl<'a> Compiler<'a> {
         let (mut d4_excl_min, mut d4_excl_max) = (false, false);
 
         for (k, v) in m.iter() {
-            let kl = format!("{loc}/{}", escape_pointer(k));
+            // The keyword's own location, only for keywords holding subschemas.
+            let kl = match k {
+                "properties"
+                | "patternProperties"
+                | "additionalProperties"
+                | "propertyNames"
+                | "dependentRequired"
+                | "dependentSchemas"
+                | "dependencies"
+                | "items"
+                | "prefixItems"
+                | "contains"
+                | "allOf"
+                | "anyOf"
+                | "oneOf"
+                | "not"
+                | "if"
+                | "then"
+                | "else" => format!("{loc}/{}", escape_pointer(k)),
+                _ => String::new(),
+            };
             match k {
                 "type" | "$ref" | "$dynamicRef" | "$schema" | "$id" | "$anchor"
                 | "$dynamicAnchor" | "$defs" | "definitions" | "$comment" | "$vocabulary" => {}
@@ -1421,10 +1452,8 @@ pub(crate) fn compile(
     for (u, v) in resources {
         c.docs.push((strip_empty_fragment(u.clone()), v, false));
     }
-    // Index the root document now (cheap for tool schemas); other resources
-    // only when a reference needs them.
-    c.docs[0].2 = true;
-    c.index(root, ROOT_URI, opts.draft, true);
+    // Documents are indexed when the first reference needs them: a schema
+    // without `$ref` is never walked twice.
     let mut draft = opts.draft;
     if let Value::Object(m) = root
         && let Some(Value::String(s)) = m.get("$schema")

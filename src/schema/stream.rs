@@ -265,7 +265,7 @@ impl StreamCheck {
         &mut self,
         range: (usize, usize),
         v: &Value,
-        path: &Path,
+        path: PathRef<'_>,
         offset: u64,
         pick: impl Fn(&Kw, u8) -> bool,
     ) {
@@ -286,8 +286,12 @@ impl StreamCheck {
                 }
             }
         }
+        if errs.is_empty() {
+            return;
+        }
+        let path = path.to_path();
         for e in errs {
-            let e = prefix_path(path, e);
+            let e = prefix_path(&path, e);
             self.report(offset, e);
         }
     }
@@ -546,8 +550,7 @@ impl StreamCheck {
     }
 
     fn scalar_done(&mut self, range: (usize, usize), v: &Value, at: &Location<'_>) {
-        let path = at.path.to_path();
-        self.run_keywords(range, v, &path, at.offset, |_, _| true);
+        self.run_keywords(range, v, at.path, at.offset, |_, _| true);
         self.apps.truncate(range.0);
         self.pending_start = range.0;
         if self.frames.is_empty() {
@@ -701,13 +704,13 @@ impl StreamCheck {
             return;
         };
         let v = Value::String(std::mem::take(&mut self.string));
-        let path = at.path.to_path();
+        let path = at.path;
         if !self.keep_string {
             // Only lengths are checked: decide them from the count.
-            self.lengths_at_end(range, &path, at.offset);
+            self.lengths_at_end(range, path, at.offset);
         }
         let kept = self.keep_string;
-        self.run_keywords(range, &v, &path, at.offset, |kw, flags| match kw {
+        self.run_keywords(range, &v, path, at.offset, |kw, flags| match kw {
             Kw::Type(_) => false,
             Kw::MinLength(_) | Kw::MaxLength(_) if !kept => false,
             Kw::MaxLength(_) => flags & MAX_LEN_DONE == 0,
@@ -726,7 +729,7 @@ impl StreamCheck {
     }
 
     /// `minLength` / `maxLength` of a string that was not kept, from its count.
-    fn lengths_at_end(&mut self, range: (usize, usize), path: &Path, offset: u64) {
+    fn lengths_at_end(&mut self, range: (usize, usize), path: PathRef<'_>, offset: u64) {
         let prog = self.schema.prog.clone();
         let n = self.string_chars;
         let plural = |k: u64| if k == 1 { "character" } else { "characters" };
@@ -749,7 +752,7 @@ impl StreamCheck {
                     ),
                     _ => continue,
                 };
-                let v = self.violation(app.node, msg.0, path.clone(), msg.1);
+                let v = self.violation(app.node, msg.0, path.to_path(), msg.1);
                 self.report(offset, v);
             }
         }
@@ -763,7 +766,7 @@ impl StreamCheck {
             None
         };
         let prog = self.schema.prog.clone();
-        let path = at.path.to_path();
+        let path = at.path;
         for i in f.apps_start..f.apps_end.min(self.apps.len()) {
             let app = self.apps[i];
             if app.flags & DOOMED != 0 {
@@ -777,7 +780,7 @@ impl StreamCheck {
                                 let v = self.violation(
                                     app.node,
                                     "required",
-                                    path.clone(),
+                                    path.to_path(),
                                     format!(
                                         "expected required property {}, found an object without it",
                                         show_str(name)
@@ -808,14 +811,14 @@ impl StreamCheck {
                     _ => None,
                 };
                 if let Some((name, m)) = msg {
-                    let v = self.violation(app.node, name, path.clone(), m);
+                    let v = self.violation(app.node, name, path.to_path(), m);
                     self.report(at.offset, v);
                 }
             }
         }
         if let Some(v) = value {
             let kind = f.kind;
-            self.run_keywords((f.apps_start, f.apps_end), &v, &path, at.offset, |kw, _| {
+            self.run_keywords((f.apps_start, f.apps_end), &v, path, at.offset, |kw, _| {
                 buffered_kw(kw, kind)
             });
         }
