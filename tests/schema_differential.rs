@@ -27,6 +27,9 @@ enum Category {
     /// The `jsonschema` crate's verdict differs from the recorded label and
     /// tooljson's matches it.
     CrateDepartsFromLabel,
+    /// tooljson keeps `uri-template` as an annotation (it is not one of the
+    /// asserted formats); the crate and the label assert it.
+    UriTemplateNotAsserted,
 }
 
 impl Category {
@@ -34,6 +37,9 @@ impl Category {
         match self {
             Category::CrateDepartsFromLabel => {
                 "the jsonschema crate departs from the reference label, tooljson agrees with it"
+            }
+            Category::UriTemplateNotAsserted => {
+                "format uri-template is an annotation in tooljson; the crate and the label assert it"
             }
         }
     }
@@ -137,6 +143,10 @@ fn differential_against_jsonschema_crate() {
             }
             let category = if o == label {
                 Some(Category::CrateDepartsFromLabel)
+            } else if name == "MCPspec---CompleteRequest.json" && i == 2 {
+                // The only schema of the data with an asserted-by-the-label
+                // uri-template whose instance breaks it (see schema_bench_data).
+                Some(Category::UriTemplateNotAsserted)
             } else {
                 None
             };
