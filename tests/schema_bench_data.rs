@@ -19,6 +19,15 @@ use std::fmt::Write as _;
 
 use tooljson::{CompiledSchema, Parser, SchemaError, Value};
 
+/// Instances known to disagree with their label: (file#index, reason). The
+/// test fails on any other disagreement and on an entry that stops
+/// disagreeing.
+const KNOWN_DISAGREEMENTS: &[(&str, &str)] = &[(
+    "MCPspec---CompleteRequest.json#2",
+    "format `uri-template` is kept as an annotation (not among the asserted formats), so the \
+     unclosed expression in \"http://example.com/resource/{\" is accepted; the label asserts it",
+)];
+
 /// Ours: the builder with format assertion on, draft from `$schema`.
 fn compile(schema: &Value) -> Result<CompiledSchema, SchemaError> {
     CompiledSchema::builder()
@@ -82,6 +91,8 @@ fn jsonschemabench_labels() {
     let mut early = 0usize;
     let mut invalid_total = 0usize;
     let mut disagreements: Vec<String> = Vec::new();
+    let mut known = 0usize;
+    let mut known_hit = vec![false; KNOWN_DISAGREEMENTS.len()];
     let mut problems: Vec<String> = Vec::new();
 
     for (name, bytes) in &files {
@@ -145,6 +156,14 @@ fn jsonschemabench_labels() {
                     early += 1;
                 }
             }
+            let id = format!("{name}#{i}");
+            if let Some(k) = KNOWN_DISAGREEMENTS.iter().position(|(f, _)| *f == id) {
+                known_hit[k] = !wrong.is_empty();
+                if !wrong.is_empty() {
+                    known += 1;
+                    continue;
+                }
+            }
             if wrong.is_empty() {
                 agree += 1;
             } else {
@@ -176,6 +195,15 @@ fn jsonschemabench_labels() {
         disagreements.len()
     )
     .unwrap();
+    writeln!(out, "documented disagreements: {known}").unwrap();
+    for ((id, why), hit) in KNOWN_DISAGREEMENTS.iter().zip(&known_hit) {
+        writeln!(out, "  {id}: {why}").unwrap();
+        if !hit {
+            problems.push(format!(
+                "{id} is listed as a known disagreement but agrees now (or did not run)"
+            ));
+        }
+    }
     for d in &disagreements {
         writeln!(out, "  {d}").unwrap();
     }

@@ -27,6 +27,9 @@ enum Category {
     /// The `jsonschema` crate's verdict differs from the recorded label and
     /// tooljson's matches it.
     CrateDepartsFromLabel,
+    /// tooljson keeps `uri-template` as an annotation (it is not one of the
+    /// asserted formats); the crate and the label assert it.
+    UriTemplateNotAsserted,
 }
 
 impl Category {
@@ -34,6 +37,9 @@ impl Category {
         match self {
             Category::CrateDepartsFromLabel => {
                 "the jsonschema crate departs from the reference label, tooljson agrees with it"
+            }
+            Category::UriTemplateNotAsserted => {
+                "format uri-template is an annotation in tooljson; the crate and the label assert it"
             }
         }
     }
@@ -137,6 +143,10 @@ fn differential_against_jsonschema_crate() {
             }
             let category = if o == label {
                 Some(Category::CrateDepartsFromLabel)
+            } else if name == "MCPspec---CompleteRequest.json" && i == 2 {
+                // The only schema of the data with an asserted-by-the-label
+                // uri-template whose instance breaks it (see schema_bench_data).
+                Some(Category::UriTemplateNotAsserted)
             } else {
                 None
             };
@@ -322,7 +332,7 @@ fn differential_on_mutated_instances() {
     let mut agree = 0usize;
     let mut diffs: Vec<String> = Vec::new();
     let mut stream_problems: Vec<String> = Vec::new();
-    let mut known_hit = vec![false; KNOWN_MUTANT_DIFFS.len()];
+    let mut known_hit = vec![0usize; KNOWN_MUTANT_DIFFS.len()];
     for (name, bytes) in &files {
         let doc = tooljson::from_slice(bytes).unwrap_or_else(|e| panic!("{name}: {e}"));
         let jdoc: serde_json::Value =
@@ -365,7 +375,7 @@ fn differential_on_mutated_instances() {
                         .iter()
                         .position(|(f, _)| id.starts_with(f))
                     {
-                        Some(k) => known_hit[k] = true,
+                        Some(k) => known_hit[k] += 1,
                         None => {
                             let errs: Vec<String> = theirs
                                 .iter_errors(&jv)
@@ -397,7 +407,7 @@ fn differential_on_mutated_instances() {
     let stale: Vec<&str> = KNOWN_MUTANT_DIFFS
         .iter()
         .zip(&known_hit)
-        .filter(|(_, hit)| !**hit)
+        .filter(|(_, hit)| **hit == 0)
         .map(|((f, _), _)| *f)
         .collect();
     let summary = format!(
@@ -407,6 +417,9 @@ fn differential_on_mutated_instances() {
         stream_problems.len()
     );
     println!("{summary}");
+    for ((id, why), n) in KNOWN_MUTANT_DIFFS.iter().zip(&known_hit) {
+        println!("  documented: {id}: {n} mutants: {why}");
+    }
     for d in diffs.iter().chain(&stream_problems) {
         println!("  {d}");
     }
@@ -420,5 +433,11 @@ fn differential_on_mutated_instances() {
 }
 
 /// Mutant disagreements with the `jsonschema` crate that are understood:
-/// (prefix of the mutant id, reason). Empty while there are none.
-const KNOWN_MUTANT_DIFFS: &[(&str, &str)] = &[];
+/// (prefix of the mutant id, reason). A listed entry that no longer
+/// disagrees fails the test too.
+const KNOWN_MUTANT_DIFFS: &[(&str, &str)] = &[(
+    "Github_hard---o12335.json#0 node 45 ",
+    "draft-04 schema with `format: uuid`: uuid is a format of 2019-09 on; the jsonschema crate \
+     treats it as unknown (not asserted) under draft 4, tooljson asserts the formats it knows \
+     whatever the draft, so an empty or 300-character string is invalid for tooljson only",
+)];
