@@ -110,6 +110,8 @@
 mod anthropic;
 mod openai_chat;
 mod openai_responses;
+#[cfg(feature = "stream")]
+pub mod stream;
 
 use std::collections::VecDeque;
 use std::fmt;
