@@ -33,12 +33,17 @@ pub mod value;
 // Layer modules. Each layer adds its lines under its own marker (keeps
 // parallel branches from touching the same lines).
 // -- schema (issue 4)
+pub mod schema;
+pub use schema::{
+    CompiledSchema, Draft, SchemaBuilder, SchemaError, StreamCheck, StreamViolation, Violation,
+};
 
 // -- sse + vendor (issue 5)
 pub mod sse;
 pub mod vendor;
 
 // -- protocol (issue 6)
+pub mod protocol;
 
 // -- end of layer modules
 

@@ -14,7 +14,7 @@ use smallvec::SmallVec;
 ///
 /// `1.50` stays `1.50`, `1e400` stays `1e400` (it is not an error), and a
 /// 40-digit integer keeps all its digits; the accessors convert on demand.
-/// Lexemes of up to 22 bytes are stored inline.
+/// Lexemes of up to 22 bytes are stored inline (a `Number` is 24 bytes).
 ///
 /// # Examples
 ///
@@ -27,16 +27,56 @@ use smallvec::SmallVec;
 /// assert_eq!(Number::from(7u64).as_u64(), Some(7));
 /// assert!(Number::from_lexeme("01").is_none());
 /// ```
-#[derive(Clone, PartialEq, Eq, Hash)]
+#[derive(Clone)]
 pub struct Number {
-    lexeme: SmallVec<[u8; 22]>,
+    repr: Repr,
+}
+
+/// Longest lexeme kept inline.
+const INLINE: usize = 22;
+
+/// A lexeme inline (the common case: 24 bytes in all, so a [`Value`] stays
+/// at 32 bytes), or boxed when longer. A lexeme is stored inline exactly
+/// when it fits, so equal lexemes have equal representations.
+#[derive(Clone)]
+enum Repr {
+    Inline { len: u8, buf: [u8; INLINE] },
+    Heap(Box<[u8]>),
 }
 
 impl Number {
     /// Wraps a lexeme that the parser has already checked against the grammar.
+    #[inline]
     pub(crate) fn from_valid_lexeme(lexeme: &[u8]) -> Number {
-        Number {
-            lexeme: SmallVec::from_slice(lexeme),
+        let repr = if lexeme.len() <= INLINE {
+            let mut buf = [0u8; INLINE];
+            // Fixed-size pieces, so that no call to memcpy is made for a
+            // few bytes.
+            let n = lexeme.len();
+            let mut k = 0;
+            while k + 8 <= n {
+                buf[k..k + 8].copy_from_slice(&lexeme[k..k + 8]);
+                k += 8;
+            }
+            while k < n {
+                buf[k] = lexeme[k];
+                k += 1;
+            }
+            Repr::Inline {
+                len: lexeme.len() as u8,
+                buf,
+            }
+        } else {
+            Repr::Heap(lexeme.into())
+        };
+        Number { repr }
+    }
+
+    #[inline]
+    fn bytes(&self) -> &[u8] {
+        match &self.repr {
+            Repr::Inline { len, buf } => buf.get(..*len as usize).unwrap_or(&[]),
+            Repr::Heap(b) => b,
         }
     }
 
@@ -60,12 +100,12 @@ impl Number {
     /// The number's text exactly as written.
     pub fn as_str(&self) -> &str {
         // The lexeme is ASCII by construction, so this never takes the fallback.
-        std::str::from_utf8(&self.lexeme).unwrap_or("0")
+        std::str::from_utf8(self.bytes()).unwrap_or("0")
     }
 
     /// Whether the lexeme has no fraction and no exponent.
     pub fn is_integer(&self) -> bool {
-        !self.lexeme.iter().any(|b| matches!(b, b'.' | b'e' | b'E'))
+        !self.bytes().iter().any(|b| matches!(b, b'.' | b'e' | b'E'))
     }
 
     /// The value as `i64`, if the lexeme is an integer in range.
@@ -100,6 +140,20 @@ impl Number {
     }
 }
 
+impl PartialEq for Number {
+    fn eq(&self, other: &Number) -> bool {
+        self.bytes() == other.bytes()
+    }
+}
+
+impl Eq for Number {}
+
+impl std::hash::Hash for Number {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.bytes().hash(state);
+    }
+}
+
 impl fmt::Debug for Number {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "Number({})", self.as_str())
@@ -116,16 +170,16 @@ macro_rules! number_from_int {
     ($($t:ty),*) => {$(
         impl From<$t> for Number {
             fn from(n: $t) -> Self {
-                let mut buf = SmallVec::new();
+                let mut buf = SmallVec::<[u8; INLINE]>::new();
                 let _ = write!(SmallWriter(&mut buf), "{n}");
-                Number { lexeme: buf }
+                Number::from_valid_lexeme(&buf)
             }
         }
     )*};
 }
 number_from_int!(i8, i16, i32, i64, u8, u16, u32, u64, usize, isize);
 
-struct SmallWriter<'a>(&'a mut SmallVec<[u8; 22]>);
+struct SmallWriter<'a>(&'a mut SmallVec<[u8; INLINE]>);
 impl fmt::Write for SmallWriter<'_> {
     fn write_str(&mut self, s: &str) -> fmt::Result {
         self.0.extend_from_slice(s.as_bytes());
@@ -194,7 +248,10 @@ pub struct Map {
     entries: Vec<(String, Value)>,
     /// Key → position, built once a map grows past [`INDEX_AT`] members;
     /// small maps (the common case in tool arguments) are searched linearly.
-    index: Option<HashMap<String, usize>>,
+    /// Boxed, so that a `Map` (and a [`Value`]) stays small: the extra
+    /// allocation is only made for large maps.
+    #[allow(clippy::box_collection)]
+    index: Option<Box<HashMap<String, usize>>>,
 }
 
 /// Members above which a [`Map`] keeps a hash index.
@@ -212,6 +269,47 @@ impl Map {
             entries: Vec::with_capacity(n),
             index: None,
         }
+    }
+
+    /// A map of `members` in their order; of a repeated key the first or
+    /// the last value is kept (at the first one's position). Checks for
+    /// repeats once, over the whole list, which is the cheap path when
+    /// there are none.
+    pub(crate) fn from_members(members: Vec<(String, Value)>, first_wins: bool) -> Map {
+        if members.len() <= INDEX_AT {
+            let repeated = members
+                .iter()
+                .enumerate()
+                .any(|(j, (key, _))| members.iter().take(j).any(|(k, _)| k == key));
+            if !repeated {
+                return Map {
+                    entries: members,
+                    index: None,
+                };
+            }
+        } else {
+            let mut ix = HashMap::with_capacity(members.len());
+            let mut repeated = false;
+            for (i, (k, _)) in members.iter().enumerate() {
+                if ix.insert(k.clone(), i).is_some() {
+                    repeated = true;
+                    break;
+                }
+            }
+            if !repeated {
+                return Map {
+                    entries: members,
+                    index: Some(Box::new(ix)),
+                };
+            }
+        }
+        let mut m = Map::with_capacity(members.len());
+        for (k, v) in members {
+            if !(first_wins && m.contains_key(&k)) {
+                m.insert(k, v);
+            }
+        }
+        m
     }
 
     fn position(&self, key: &str) -> Option<usize> {
@@ -268,7 +366,7 @@ impl Map {
         for (i, (k, _)) in self.entries.iter().enumerate() {
             ix.entry(k.clone()).or_insert(i);
         }
-        self.index = Some(ix);
+        self.index = Some(Box::new(ix));
     }
 
     /// Removes a member, keeping the order of the others.
@@ -811,6 +909,31 @@ mod tests {
         ] {
             assert!(!is_number_lexeme(bad.as_bytes()), "{bad}");
         }
+    }
+
+    #[test]
+    fn values_stay_small() {
+        // Arrays of values are moved and grown while building; keep them as
+        // small as serde_json's.
+        assert_eq!(std::mem::size_of::<Number>(), 24);
+        assert_eq!(std::mem::size_of::<Value>(), 32);
+    }
+
+    #[test]
+    fn long_and_short_lexemes() {
+        let short = "-1234567890.12345678901";
+        let long = "-1234567890.123456789012345e-7";
+        for lexeme in [short, long] {
+            let n = Number::from_lexeme(lexeme).unwrap();
+            assert_eq!(n.as_str(), lexeme);
+            assert_eq!(n, Number::from_lexeme(lexeme).unwrap());
+        }
+        assert_ne!(
+            Number::from_lexeme(short).unwrap(),
+            Number::from_lexeme(long).unwrap()
+        );
+        assert_eq!(Number::from(u64::MAX).as_u64(), Some(u64::MAX));
+        assert_eq!(Number::from(i64::MIN).as_i64(), Some(i64::MIN));
     }
 
     #[test]

@@ -34,6 +34,9 @@
 
 mod token;
 
+#[cfg(test)]
+mod tests;
+
 use std::collections::HashSet;
 
 use smallvec::SmallVec;
@@ -235,9 +238,8 @@ pub struct Parser {
     path: Vec<Segment>,
     spare_keys: Vec<String>,
     key_sets: Vec<HashSet<String>>,
-    /// Decoded text of the current string piece once an escape was seen;
-    /// always valid UTF-8 (checked whole on flush).
-    scratch: Vec<u8>,
+    /// Decoded text of the current string piece once an escape was seen.
+    scratch: String,
     utf8: [u8; 4],
     utf8_len: u8,
     utf8_need: u8,
@@ -276,7 +278,7 @@ impl Parser {
             path: Vec::new(),
             spare_keys: Vec::new(),
             key_sets: Vec::new(),
-            scratch: Vec::new(),
+            scratch: String::new(),
             utf8: [0; 4],
             utf8_len: 0,
             utf8_need: 0,
@@ -364,7 +366,7 @@ impl Parser {
         chunk: &str,
         sink: &mut S,
     ) -> Result<(), Error> {
-        self.feed_checked(chunk.as_bytes(), Some(chunk), sink)
+        self.feed_checked(chunk.as_bytes(), chunk, sink)
     }
 
     /// Feeds the next chunk of input. Any size is fine, an empty chunk
@@ -372,17 +374,21 @@ impl Parser {
     /// value is complete), or the error at the first byte that cannot be
     /// JSON; after an error every call returns that error again.
     pub fn feed<S: TokenSink + ?Sized>(&mut self, chunk: &[u8], sink: &mut S) -> Result<(), Error> {
-        // One SIMD pass over the chunk: when it is valid UTF-8 (as vendor
-        // deltas, which are decoded JSON strings, always are), string runs and
-        // number lexemes are sliced out of it with no per-run check.
-        let text = simdutf8::basic::from_utf8(chunk).ok();
+        // One SIMD pass over a chunk that is not tiny: string runs and number
+        // lexemes in its valid prefix (as vendor deltas, which are decoded
+        // JSON strings, are valid whole) are sliced out with no more checks.
+        let text = if chunk.len() >= VALIDATE_AT {
+            valid_prefix(chunk)
+        } else {
+            ""
+        };
         self.feed_checked(chunk, text, sink)
     }
 
     fn feed_checked<S: TokenSink + ?Sized>(
         &mut self,
         chunk: &[u8],
-        text: Option<&str>,
+        text: &str,
         sink: &mut S,
     ) -> Result<(), Error> {
         if let Some(e) = &self.failed {
@@ -395,7 +401,7 @@ impl Parser {
         let room = self.limits.max_input_bytes.saturating_sub(self.offset);
         let result = if (chunk.len() as u64) > room {
             let allowed = room as usize;
-            let text = text.and_then(|t| t.get(..allowed));
+            let text = text.get(..allowed.min(text.len())).unwrap_or("");
             self.run(&chunk[..allowed], text, sink).and_then(|()| {
                 Err(self.error_at(
                     ErrorCode::LimitExceeded {
@@ -521,7 +527,7 @@ impl Parser {
     fn run<S: TokenSink + ?Sized>(
         &mut self,
         c: &[u8],
-        cs: Option<&str>,
+        cs: &str,
         sink: &mut S,
     ) -> Result<(), Error> {
         let base = self.offset;
@@ -590,7 +596,7 @@ impl Parser {
                     }
                     let off = base + i as u64 + 1;
                     if self.num_buf.is_empty() {
-                        let lexeme = match cs.and_then(|t| t.get(num_start..i)) {
+                        let lexeme = match cs.get(num_start..i) {
                             Some(l) => l,
                             None => std::str::from_utf8(&c[num_start..i]).unwrap_or("0"),
                         };
@@ -635,6 +641,28 @@ impl Parser {
                         break;
                     }
                     if matches!(c[i], b'-' | b'0'..=b'9') {
+                        // Fast path: the whole number and the byte after it
+                        // are in this chunk.
+                        if let Some(len) = scan_number(&c[i..])
+                            && len <= self.limits.max_number_bytes
+                        {
+                            let lexeme = match cs.get(i..i + len) {
+                                Some(l) => l,
+                                None => std::str::from_utf8(&c[i..i + len]).unwrap_or("0"),
+                            };
+                            emit!(
+                                self,
+                                sink,
+                                Token::Number(lexeme),
+                                base + (i + len) as u64 + 1
+                            );
+                            i += len;
+                            if self.stack.last() == Some(&Container::Array) {
+                                i = self.number_items(c, cs, i, base, sink);
+                            }
+                            self.value_done();
+                            continue;
+                        }
                         num_start = i;
                     }
                     i = self.begin_value(c, i, base, sink)?;
@@ -727,6 +755,50 @@ impl Parser {
             }
         }
         self.end_chunk(base, n)
+    }
+
+    /// After a number in an array, at `c[i]`: takes `,` and the next number
+    /// (optionally after one space) while both are whole in this chunk,
+    /// and returns where it stopped, before a `,` it did not take. The
+    /// tokens are the ones the state machine would emit.
+    #[inline]
+    fn number_items<S: TokenSink + ?Sized>(
+        &mut self,
+        c: &[u8],
+        cs: &str,
+        mut i: usize,
+        base: u64,
+        sink: &mut S,
+    ) -> usize {
+        while c.get(i) == Some(&b',') {
+            let mut j = i + 1;
+            if c.get(j) == Some(&b' ') {
+                j += 1;
+            }
+            if !matches!(c.get(j), Some(b'-' | b'0'..=b'9')) {
+                break;
+            }
+            let Some(rest) = c.get(j..) else { break };
+            let Some(len) = scan_number(rest) else { break };
+            if len > self.limits.max_number_bytes {
+                break;
+            }
+            if let Some(Segment::Index(ix)) = self.path.last_mut() {
+                *ix += 1;
+            }
+            let lexeme = match cs.get(j..j + len) {
+                Some(l) => l,
+                None => std::str::from_utf8(&rest[..len]).unwrap_or("0"),
+            };
+            emit!(
+                self,
+                sink,
+                Token::Number(lexeme),
+                base + (j + len) as u64 + 1
+            );
+            i = j + len;
+        }
+        i
     }
 
     #[inline]
@@ -833,41 +905,69 @@ impl Parser {
         i + 1
     }
 
+    #[cold]
+    fn string_limit(&self, at: u64) -> Error {
+        self.error_at(
+            ErrorCode::LimitExceeded {
+                kind: LimitKind::StringBytes,
+                limit: self.limits.max_string_bytes as u64,
+            },
+            at,
+        )
+    }
+
+    /// The string limit error when `text`, ending at offset `at`, took
+    /// `str_len` past the limit: named, as a byte-at-a-time feed would, at
+    /// the end of the character holding the first byte past the limit.
+    #[cold]
+    fn string_limit_within(&self, text: &str, at: u64) -> Error {
+        let before = self.str_len.saturating_sub(text.len());
+        let mut end = self.limits.max_string_bytes.saturating_sub(before) + 1;
+        while end < text.len() && !text.is_char_boundary(end) {
+            end += 1;
+        }
+        let end = end.min(text.len());
+        self.string_limit(at - (text.len() - end) as u64)
+    }
+
     /// Appends decoded text to the current key or string.
     #[inline]
     fn push_text(&mut self, s: &str, at: u64) -> Result<(), Error> {
         self.str_len += s.len();
         if self.str_len > self.limits.max_string_bytes {
-            return Err(self.error_at(
-                ErrorCode::LimitExceeded {
-                    kind: LimitKind::StringBytes,
-                    limit: self.limits.max_string_bytes as u64,
-                },
-                at,
-            ));
+            return Err(self.string_limit_within(s, at));
         }
         if self.in_key {
             if let Some(Segment::Key(k)) = self.path.last_mut() {
                 k.push_str(s);
             }
         } else {
-            self.scratch.extend_from_slice(s.as_bytes());
+            self.scratch.push_str(s);
         }
         Ok(())
     }
 
+    #[inline(always)]
     fn push_char(&mut self, ch: char, at: u64) -> Result<(), Error> {
-        let mut buf = [0u8; 4];
-        self.push_text(ch.encode_utf8(&mut buf), at)
+        self.str_len += ch.len_utf8();
+        if self.str_len > self.limits.max_string_bytes {
+            return Err(self.string_limit(at));
+        }
+        if self.in_key {
+            if let Some(Segment::Key(k)) = self.path.last_mut() {
+                k.push(ch);
+            }
+        } else {
+            self.scratch.push(ch);
+        }
+        Ok(())
     }
 
     /// Hands decoded text gathered in `scratch` to the sink.
     #[inline]
     fn flush<S: TokenSink + ?Sized>(&mut self, sink: &mut S, off: u64) {
         if !self.in_key && !self.scratch.is_empty() {
-            // Every piece pushed was valid UTF-8, so this cannot fail.
-            let text = simdutf8::basic::from_utf8(&self.scratch).unwrap_or("");
-            emit!(self, sink, Token::StringPart(text), off);
+            emit!(self, sink, Token::StringPart(&self.scratch), off);
             self.scratch.clear();
         }
     }
@@ -877,7 +977,7 @@ impl Parser {
     fn string<S: TokenSink + ?Sized>(
         &mut self,
         c: &[u8],
-        cs: Option<&str>,
+        cs: &str,
         mut i: usize,
         base: u64,
         sink: &mut S,
@@ -892,7 +992,17 @@ impl Parser {
                             self.flush(sink, base + n as u64);
                             return Ok(n);
                         };
-                        if b & 0xC0 != 0x80 {
+                        // The second byte's range depends on the lead (no
+                        // overlongs, no surrogates, nothing past U+10FFFF),
+                        // checked as it arrives, as a whole-chunk check would.
+                        let (lo, hi) = match (self.utf8_len, self.utf8[0]) {
+                            (1, 0xE0) => (0xA0, 0xBF),
+                            (1, 0xED) => (0x80, 0x9F),
+                            (1, 0xF0) => (0x90, 0xBF),
+                            (1, 0xF4) => (0x80, 0x8F),
+                            _ => (0x80, 0xBF),
+                        };
+                        if !(lo..=hi).contains(&b) {
                             return Err(self.error_at(ErrorCode::InvalidUtf8, self.utf8_start));
                         }
                         self.utf8[self.utf8_len as usize] = b;
@@ -1019,138 +1129,133 @@ impl Parser {
                 }
             }
 
-            // Normal text: the run up to the next quote, backslash or control byte.
-            let rest = &c[i..];
-            let (end, ascii) = scan_string_run(rest);
-            let run = &rest[..end];
-            if ascii && !self.in_key && !self.scratch.is_empty() {
-                // Escapes came first in this piece: plain ASCII joins the
-                // scratch as bytes, and the scratch is validated once, whole,
-                // when it is flushed (short runs are not checked one by one).
-                self.str_len += end;
-                if self.str_len > self.limits.max_string_bytes {
-                    return Err(self.error_at(
-                        ErrorCode::LimitExceeded {
-                            kind: LimitKind::StringBytes,
-                            limit: self.limits.max_string_bytes as u64,
-                        },
-                        base + (i + end) as u64,
-                    ));
-                }
-                self.scratch.extend_from_slice(run);
-            } else {
-                let (text, carry) = if let Some(t) = cs.and_then(|t| t.get(i..i + end)) {
-                    (t, 0)
-                } else if ascii {
-                    // All ASCII: the check is a formality that cannot fail.
-                    (simdutf8::basic::from_utf8(run).unwrap_or(""), 0)
-                } else {
-                    match simdutf8::compat::from_utf8(run) {
-                        Ok(s) => (s, 0),
-                        Err(e) => {
-                            let valid = e.valid_up_to();
-                            if e.error_len().is_some() || end < rest.len() {
-                                return Err(self
-                                    .error_at(ErrorCode::InvalidUtf8, base + (i + valid) as u64));
-                            }
-                            let s = std::str::from_utf8(&run[..valid]).unwrap_or("");
-                            (s, run.len() - valid)
-                        }
-                    }
-                };
-                if !text.is_empty() {
-                    let at = base + (i + text.len()) as u64;
-                    if self.in_key || !self.scratch.is_empty() {
-                        self.push_text(text, at)?;
-                    } else {
-                        self.str_len += text.len();
+            // Normal text: runs up to the next quote, backslash or control
+            // byte, one-character escapes decoded on the way.
+            loop {
+                let rest = &c[i..];
+                let (end, ascii) = scan_string_run(rest);
+                if end > 0 {
+                    let run = &rest[..end];
+                    let (text, carry) = if let Some(t) = cs.get(i..i + end) {
+                        (t, 0)
+                    } else if ascii && end <= SHORT_RUN {
+                        // Not validated up front (a small chunk): ASCII
+                        // joins the key or the scratch byte by byte, which
+                        // is cheaper than a validation call on a few bytes.
+                        self.str_len += end;
                         if self.str_len > self.limits.max_string_bytes {
-                            return Err(self.error_at(
-                                ErrorCode::LimitExceeded {
-                                    kind: LimitKind::StringBytes,
-                                    limit: self.limits.max_string_bytes as u64,
-                                },
-                                at,
-                            ));
+                            let k = self.limits.max_string_bytes + end - self.str_len;
+                            return Err(self.string_limit(base + (i + k + 1) as u64));
                         }
-                        emit!(self, sink, Token::StringPart(text), at);
+                        let chars = run.iter().map(|&b| char::from(b));
+                        if self.in_key {
+                            if let Some(Segment::Key(k)) = self.path.last_mut() {
+                                k.extend(chars);
+                            }
+                        } else {
+                            self.scratch.extend(chars);
+                        }
+                        ("", 0)
+                    } else if ascii {
+                        // All ASCII: the check cannot fail.
+                        (std::str::from_utf8(run).unwrap_or(""), 0)
+                    } else {
+                        match simdutf8::compat::from_utf8(run) {
+                            Ok(s) => (s, 0),
+                            Err(e) => {
+                                let valid = e.valid_up_to();
+                                if e.error_len().is_some() || end < rest.len() {
+                                    return Err(self.error_at(
+                                        ErrorCode::InvalidUtf8,
+                                        base + (i + valid) as u64,
+                                    ));
+                                }
+                                let s = std::str::from_utf8(&run[..valid]).unwrap_or("");
+                                (s, run.len() - valid)
+                            }
+                        }
+                    };
+                    if !text.is_empty() {
+                        let at = base + (i + text.len()) as u64;
+                        // Text that an escape follows joins the scratch, so
+                        // that a piece is handed on once, not split at every
+                        // escape.
+                        if self.in_key || !self.scratch.is_empty() || rest.get(end) == Some(&b'\\')
+                        {
+                            self.push_text(text, at)?;
+                        } else {
+                            self.str_len += text.len();
+                            if self.str_len > self.limits.max_string_bytes {
+                                return Err(self.string_limit_within(text, at));
+                            }
+                            emit!(self, sink, Token::StringPart(text), at);
+                        }
                     }
+                    if carry > 0 {
+                        let tail = &run[run.len() - carry..];
+                        self.utf8[..carry].copy_from_slice(tail);
+                        self.utf8_len = carry as u8;
+                        self.utf8_need = utf8_width(tail[0]);
+                        self.utf8_start = base + (n - carry) as u64;
+                        self.str_state = StrState::Utf8;
+                        self.flush(sink, base + n as u64);
+                        return Ok(n);
+                    }
+                    i += end;
                 }
-                if carry > 0 {
-                    let tail = &run[run.len() - carry..];
-                    self.utf8[..carry].copy_from_slice(tail);
-                    self.utf8_len = carry as u8;
-                    self.utf8_need = utf8_width(tail[0]);
-                    self.utf8_start = base + (n - carry) as u64;
-                    self.str_state = StrState::Utf8;
+                let Some(&b) = c.get(i) else {
                     self.flush(sink, base + n as u64);
                     return Ok(n);
-                }
-            }
-            i += end;
-            let Some(&b) = c.get(i) else {
-                self.flush(sink, base + n as u64);
-                return Ok(n);
-            };
-            let off = base + i as u64;
-            match b {
-                b'"' => {
-                    self.flush(sink, off + 1);
-                    if self.in_key {
-                        if self.duplicate_keys == DuplicateKeys::Error
-                            && let Some(Segment::Key(k)) = self.path.last()
-                            && let Some(set) = self.key_sets.last_mut()
-                            && !set.insert(k.clone())
-                        {
-                            let code = ErrorCode::DuplicateKey(k.clone());
+                };
+                let off = base + i as u64;
+                match b {
+                    b'"' => {
+                        self.flush(sink, off + 1);
+                        if self.in_key {
+                            if self.duplicate_keys == DuplicateKeys::Error
+                                && let Some(Segment::Key(k)) = self.path.last()
+                                && let Some(set) = self.key_sets.last_mut()
+                                && !set.insert(k.clone())
+                            {
+                                let code = ErrorCode::DuplicateKey(k.clone());
+                                self.state = State::Colon;
+                                return Err(self.error_at(code, off));
+                            }
+                            if let Some(Segment::Key(k)) = self.path.last() {
+                                emit!(self, sink, Token::Key(k), off + 1);
+                            }
                             self.state = State::Colon;
-                            return Err(self.error_at(code, off));
+                        } else {
+                            emit!(self, sink, Token::StringEnd, off + 1);
+                            self.value_done();
                         }
-                        if let Some(Segment::Key(k)) = self.path.last() {
-                            emit!(self, sink, Token::Key(k), off + 1);
-                        }
-                        self.state = State::Colon;
-                    } else {
-                        emit!(self, sink, Token::StringEnd, off + 1);
-                        self.value_done();
+                        return Ok(i + 1);
                     }
-                    return Ok(i + 1);
-                }
-                b'\\' => {
-                    // Fast path: a one-character escape whose letter is in
-                    // this chunk goes straight into the scratch.
-                    let byte = match c.get(i + 1) {
-                        _ if self.in_key => 0,
-                        Some(b'"') => b'"',
-                        Some(b'\\') => b'\\',
-                        Some(b'/') => b'/',
-                        Some(b'n') => b'\n',
-                        Some(b't') => b'\t',
-                        Some(b'r') => b'\r',
-                        Some(b'b') => 0x08,
-                        Some(b'f') => 0x0c,
-                        _ => 0,
-                    };
-                    if byte != 0 {
-                        self.str_len += 1;
-                        if self.str_len > self.limits.max_string_bytes {
-                            return Err(self.error_at(
-                                ErrorCode::LimitExceeded {
-                                    kind: LimitKind::StringBytes,
-                                    limit: self.limits.max_string_bytes as u64,
-                                },
-                                off + 2,
-                            ));
-                        }
-                        self.scratch.push(byte);
+                    b'\\' => {
+                        // A one-character escape whose letter is in this
+                        // chunk is decoded here; anything else goes through
+                        // the escape states.
+                        let ch = match c.get(i + 1) {
+                            Some(b'"') => '"',
+                            Some(b'\\') => '\\',
+                            Some(b'/') => '/',
+                            Some(b'n') => '\n',
+                            Some(b't') => '\t',
+                            Some(b'r') => '\r',
+                            Some(b'b') => '\u{8}',
+                            Some(b'f') => '\u{c}',
+                            _ => {
+                                self.str_state = StrState::Escape;
+                                i += 1;
+                                break;
+                            }
+                        };
                         i += 2;
-                    } else {
-                        self.str_state = StrState::Escape;
-                        i += 1;
+                        self.push_char(ch, base + i as u64)?;
                     }
-                }
-                _ => {
-                    return Err(self.error_at(ErrorCode::ControlCharacterInString(b), off));
+                    _ => {
+                        return Err(self.error_at(ErrorCode::ControlCharacterInString(b), off));
+                    }
                 }
             }
         }
@@ -1159,37 +1264,136 @@ impl Parser {
 
 /// Finds the end of a run of plain string bytes: the first `"`, `\\` or
 /// control byte (or the end of `b`), and whether the run is all ASCII.
-/// Eight bytes at a time (SWAR), as the run is usually long.
+/// Eight bytes at a time (SWAR), as the run is usually long; the tail is
+/// padded to a whole word.
 #[inline]
 fn scan_string_run(b: &[u8]) -> (usize, bool) {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGHS: u64 = 0x8080_8080_8080_8080;
-    let mut i = 0;
     let mut high = 0u64;
-    while i + 8 <= b.len() {
+    let mut words = b.chunks_exact(8);
+    let mut i = 0;
+    for chunk in &mut words {
         let mut word = [0u8; 8];
-        word.copy_from_slice(&b[i..i + 8]);
+        word.copy_from_slice(chunk);
         let w = u64::from_le_bytes(word);
-        let quote = w ^ (ONES * b'"' as u64);
-        let backslash = w ^ (ONES * b'\\' as u64);
-        let special = (quote.wrapping_sub(ONES) & !quote)
-            | (backslash.wrapping_sub(ONES) & !backslash)
-            | (w.wrapping_sub(ONES * 0x20) & !w);
-        if special & HIGHS != 0 {
-            break;
+        let special = special_bytes(w);
+        if special != 0 {
+            // The lowest flag is exact (borrows only run upwards).
+            let k = special.trailing_zeros() / 8;
+            high |= w & ((1u64 << (k * 8)) - 1);
+            return (i + k as usize, high & HIGHS == 0);
         }
         high |= w;
         i += 8;
     }
-    let mut ascii = high & HIGHS == 0;
-    while let Some(&x) = b.get(i) {
-        if x == b'"' || x == b'\\' || x < 0x20 {
-            break;
-        }
-        ascii &= x < 0x80;
-        i += 1;
+    let tail = words.remainder();
+    // Pad with a harmless ASCII letter, so the padding never stops the run.
+    let mut word = [b'a'; 8];
+    word[..tail.len()].copy_from_slice(tail);
+    let w = u64::from_le_bytes(word);
+    let special = special_bytes(w);
+    let k = if special != 0 {
+        (special.trailing_zeros() / 8) as usize
+    } else {
+        8
+    };
+    let k = k.min(tail.len());
+    if k < 8 {
+        high |= w & ((1u64 << (k * 8)) - 1);
+    } else {
+        high |= w;
     }
-    (i, ascii)
+    (i + k, high & HIGHS == 0)
+}
+
+const ONES: u64 = 0x0101_0101_0101_0101;
+const HIGHS: u64 = 0x8080_8080_8080_8080;
+
+/// The high bit of each byte of `w` that is `"`, `\\` or below 0x20 (exact
+/// for the lowest such byte, maybe spurious above it).
+#[inline]
+fn special_bytes(w: u64) -> u64 {
+    let quote = w ^ (ONES * b'"' as u64);
+    let backslash = w ^ (ONES * b'\\' as u64);
+    ((quote.wrapping_sub(ONES) & !quote)
+        | (backslash.wrapping_sub(ONES) & !backslash)
+        | (w.wrapping_sub(ONES * 0x20) & !w))
+        & HIGHS
+}
+
+/// Chunks at least this long are validated as UTF-8 in one SIMD pass up
+/// front; in shorter ones each string run is handled on its own (see
+/// [`SHORT_RUN`]), which costs less than a validation call per chunk.
+const VALIDATE_AT: usize = 16;
+
+/// ASCII string runs up to this long that were not validated up front are
+/// copied byte by byte rather than validated.
+const SHORT_RUN: usize = 64;
+
+/// The longest valid UTF-8 prefix of `chunk` (all of it, usually; a
+/// character split at the chunk's end is left to the string states).
+fn valid_prefix(chunk: &[u8]) -> &str {
+    // simdutf8 hands inputs under 64 bytes to the standard library anyway,
+    // after a dispatch of its own.
+    let valid = if chunk.len() < 64 {
+        match std::str::from_utf8(chunk) {
+            Ok(s) => return s,
+            Err(e) => e.valid_up_to(),
+        }
+    } else {
+        match simdutf8::compat::from_utf8(chunk) {
+            Ok(s) => return s,
+            Err(e) => e.valid_up_to(),
+        }
+    };
+    chunk
+        .get(..valid)
+        .and_then(|p| std::str::from_utf8(p).ok())
+        .unwrap_or("")
+}
+
+/// The length of the number lexeme at the start of `b` when it is complete,
+/// well-formed and followed, within `b`, by a byte that ends it cleanly;
+/// `None` otherwise (the number state machine then takes over and finds
+/// what the case is: more input needed, or exactly which byte is wrong).
+#[inline]
+fn scan_number(b: &[u8]) -> Option<usize> {
+    let mut i = usize::from(b.first() == Some(&b'-'));
+    match b.get(i)? {
+        b'0' => i += 1,
+        b'1'..=b'9' => {
+            i += 1;
+            while matches!(b.get(i), Some(b'0'..=b'9')) {
+                i += 1;
+            }
+        }
+        _ => return None,
+    }
+    if b.get(i) == Some(&b'.') {
+        i += 1;
+        if !matches!(b.get(i), Some(b'0'..=b'9')) {
+            return None;
+        }
+        while matches!(b.get(i), Some(b'0'..=b'9')) {
+            i += 1;
+        }
+    }
+    if matches!(b.get(i), Some(b'e' | b'E')) {
+        i += 1;
+        if matches!(b.get(i), Some(b'+' | b'-')) {
+            i += 1;
+        }
+        if !matches!(b.get(i), Some(b'0'..=b'9')) {
+            return None;
+        }
+        while matches!(b.get(i), Some(b'0'..=b'9')) {
+            i += 1;
+        }
+    }
+    let next = *b.get(i)?;
+    if next.is_ascii_alphanumeric() || matches!(next, b'.' | b'+' | b'-') {
+        return None;
+    }
+    Some(i)
 }
 
 /// The length of the UTF-8 sequence that `lead` starts (2 to 4 for the
@@ -1218,16 +1422,26 @@ fn utf8_width(lead: u8) -> u8 {
 /// ```
 #[derive(Debug, Default)]
 pub struct ValueBuilder {
-    stack: Vec<Open>,
+    /// Open containers, innermost last.
+    frames: Vec<Frame>,
+    /// Items of all open arrays, outermost first: each array takes its items
+    /// from its start to the end when it closes, so it is allocated once,
+    /// at its final size, and these buffers are reused.
+    items: Vec<Value>,
+    /// Members of all open objects, likewise; a key arrives as a member
+    /// whose value (`Null` until then) is set when the value is complete.
+    members: Vec<(String, Value)>,
     string: String,
     root: Option<Value>,
     first_wins: bool,
 }
 
-#[derive(Debug)]
-enum Open {
-    Array(Vec<Value>),
-    Object(Map, String),
+#[derive(Clone, Copy, Debug)]
+enum Frame {
+    /// An open array; its items start here in `items`.
+    Array(usize),
+    /// An open object; its members start here in `members`.
+    Object(usize),
 }
 
 impl ValueBuilder {
@@ -1255,13 +1469,14 @@ impl ValueBuilder {
         self.root
     }
 
+    #[inline]
     fn add(&mut self, v: Value) {
-        match self.stack.last_mut() {
+        match self.frames.last() {
             None => self.root = Some(v),
-            Some(Open::Array(a)) => a.push(v),
-            Some(Open::Object(m, key)) => {
-                if !(self.first_wins && m.contains_key(key)) {
-                    m.insert(std::mem::take(key), v);
+            Some(Frame::Array(_)) => self.items.push(v),
+            Some(Frame::Object(_)) => {
+                if let Some(member) = self.members.last_mut() {
+                    member.1 = v;
                 }
             }
         }
@@ -1269,29 +1484,39 @@ impl ValueBuilder {
 }
 
 impl TokenSink for ValueBuilder {
+    #[inline]
     fn token(&mut self, token: Token<'_>, _at: &Location<'_>) {
         match token {
-            Token::ObjectBegin => self.stack.push(Open::Object(Map::new(), String::new())),
-            Token::ArrayBegin => self.stack.push(Open::Array(Vec::new())),
-            Token::Key(k) => {
-                if let Some(Open::Object(_, key)) = self.stack.last_mut() {
-                    key.clear();
-                    key.push_str(k);
-                }
-            }
-            Token::StringBegin => self.string = String::new(),
+            Token::ObjectBegin => self.frames.push(Frame::Object(self.members.len())),
+            Token::ArrayBegin => self.frames.push(Frame::Array(self.items.len())),
+            Token::Key(k) => self.members.push((k.to_owned(), Value::Null)),
+            Token::StringBegin => self.string.clear(),
             Token::StringPart(s) => self.string.push_str(s),
             Token::StringEnd => {
-                let s = std::mem::take(&mut self.string);
+                // The buffer is kept for the next string (a string in many
+                // parts grows it once, not every time); a long one is
+                // taken whole rather than copied.
+                let s = if self.string.len() >= 4096 {
+                    std::mem::take(&mut self.string)
+                } else {
+                    let s = String::from(self.string.as_str());
+                    self.string.clear();
+                    s
+                };
                 self.add(Value::String(s));
             }
             Token::Number(n) => self.add(Value::Number(Number::from_valid_lexeme(n.as_bytes()))),
             Token::Bool(b) => self.add(Value::Bool(b)),
             Token::Null => self.add(Value::Null),
             Token::ObjectEnd | Token::ArrayEnd => {
-                let v = match self.stack.pop() {
-                    Some(Open::Array(a)) => Value::Array(a),
-                    Some(Open::Object(m, _)) => Value::Object(m),
+                let v = match self.frames.pop() {
+                    Some(Frame::Array(start)) => {
+                        Value::Array(self.items.drain(start.min(self.items.len())..).collect())
+                    }
+                    Some(Frame::Object(start)) => {
+                        let members = self.members.drain(start.min(self.members.len())..);
+                        Value::Object(Map::from_members(members.collect(), self.first_wins))
+                    }
                     None => return,
                 };
                 self.add(v);

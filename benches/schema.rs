@@ -1,0 +1,331 @@
+//! The compiled schema against the `jsonschema` crate, in one run, on the same
+//! schema and instance (issue 4):
+//!
+//! - `schema_compile`: compile a tool-sized `input_schema` (16 properties, a
+//!   nested object, enums, patterns, arrays with `items`). Target: 15 µs or
+//!   less at the median for tooljson.
+//! - `schema_validate`: `is_valid` on a tool-sized instance that is valid (and
+//!   on one with a violation). Target: parity with `jsonschema`.
+//! - `schema_stream`: parsing the arguments text with the stream check on
+//!   versus parsing alone, both for tokens only (`()` sink) and when building
+//!   the `Value` too. Target: at most 1.15x.
+//!
+//! Every bench checks its answer before it is timed. At the end the medians
+//! are read back from criterion's `estimates.json` and the ratios printed.
+//!
+//! `cargo bench --bench schema` (add `-- --warm-up-time 1 --measurement-time 3`
+//! for a quicker run).
+
+use std::hint::black_box;
+use std::path::PathBuf;
+
+use criterion::Criterion;
+use tooljson::parser::Location;
+use tooljson::{CompiledSchema, Parser, Token, TokenSink, Value, ValueBuilder};
+
+/// A realistic tool `input_schema`: a code-search tool.
+const TOOL_SCHEMA: &str = r#"{
+  "type": "object",
+  "description": "Search the repository for code and return matching lines.",
+  "properties": {
+    "query": {"type": "string", "minLength": 1, "maxLength": 500, "description": "Text or pattern to look for"},
+    "path": {"type": "string", "pattern": "^(/[A-Za-z0-9._-]+)+/?$", "description": "Absolute directory to search"},
+    "mode": {"type": "string", "enum": ["literal", "regex", "fuzzy"]},
+    "case_sensitive": {"type": "boolean", "default": false},
+    "max_results": {"type": "integer", "minimum": 1, "maximum": 1000},
+    "include": {"type": "array", "items": {"type": "string", "maxLength": 200}, "maxItems": 20},
+    "exclude": {"type": "array", "items": {"type": "string"}, "uniqueItems": true},
+    "context_lines": {"type": "integer", "minimum": 0, "maximum": 20},
+    "file_types": {"type": "array", "items": {"type": "string", "enum": ["rs", "py", "js", "ts", "go", "md", "json", "toml"]}},
+    "modified_after": {"type": "string", "format": "date-time"},
+    "owner": {
+      "type": "object",
+      "properties": {
+        "name": {"type": "string", "minLength": 1},
+        "email": {"type": "string", "format": "email"},
+        "id": {"type": "string", "pattern": "^[a-z0-9_-]{3,32}$"}
+      },
+      "required": ["name"],
+      "additionalProperties": false
+    },
+    "sort": {
+      "type": "object",
+      "properties": {
+        "field": {"type": "string", "enum": ["path", "mtime", "size", "relevance"]},
+        "order": {"type": "string", "enum": ["asc", "desc"]}
+      },
+      "required": ["field"],
+      "additionalProperties": false
+    },
+    "timeout_ms": {"type": "number", "exclusiveMinimum": 0, "maximum": 60000},
+    "follow_symlinks": {"type": "boolean"},
+    "tags": {"type": "array", "items": {"type": "string", "pattern": "^[A-Za-z][A-Za-z0-9-]*$"}, "maxItems": 10},
+    "threshold": {"type": ["number", "null"], "minimum": 0, "maximum": 1}
+  },
+  "required": ["query", "path", "mode"],
+  "additionalProperties": false
+}"#;
+
+/// Arguments a model would send for it (valid).
+const TOOL_ARGS: &str = r#"{"query": "fn main", "path": "/home/dev/project/src", "mode": "regex", "case_sensitive": true, "max_results": 50, "include": ["*.rs", "*.toml"], "exclude": ["target", "node_modules"], "context_lines": 2, "file_types": ["rs", "md"], "modified_after": "2026-11-30T12:00:00Z", "owner": {"name": "Dev Example", "email": "dev@example.com", "id": "dev_01"}, "sort": {"field": "relevance", "order": "desc"}, "timeout_ms": 2500.5, "follow_symlinks": false, "tags": ["search", "code-nav"], "threshold": 0.75}"#;
+
+/// The same with two violations (an unknown enum value, an extra key).
+const TOOL_ARGS_BAD: &str = r#"{"query": "fn main", "path": "/home/dev/project/src", "mode": "glob", "case_sensitive": true, "max_results": 50, "include": ["*.rs", "*.toml"], "exclude": ["target", "node_modules"], "context_lines": 2, "file_types": ["rs", "md"], "modified_after": "2026-11-30T12:00:00Z", "owner": {"name": "Dev Example", "email": "dev@example.com", "id": "dev_01"}, "sort": {"field": "relevance", "order": "desc"}, "timeout_ms": 2500.5, "follow_symlinks": false, "tags": ["search", "code-nav"], "threshold": 0.75, "verbose": true}"#;
+
+/// A write-file tool, for a long string argument.
+const WRITE_SCHEMA: &str = r#"{
+  "type": "object",
+  "properties": {
+    "path": {"type": "string", "pattern": "^[A-Za-z0-9._/-]+$"},
+    "content": {"type": "string", "maxLength": 1000000},
+    "mode": {"type": "string", "enum": ["create", "overwrite", "append"]}
+  },
+  "required": ["path", "content"],
+  "additionalProperties": false
+}"#;
+
+fn write_args(size: usize) -> String {
+    const LINES: &[&str] = &[
+        "fn main() {",
+        "    let path = \"C:\\\\Users\\\\dev\\\\notes.txt\";",
+        "\tprintln!(\"héllo, wörld: {}\", path);",
+        "    // naïve café ☕ — résumé",
+        "}",
+        "",
+    ];
+    let mut content = String::new();
+    let mut i = 0;
+    while content.len() < size {
+        content.push_str(LINES[i % LINES.len()]);
+        content.push('\n');
+        i += 7;
+    }
+    serde_json::to_string(
+        &serde_json::json!({"path": "src/main.rs", "mode": "overwrite", "content": content}),
+    )
+    .unwrap()
+}
+
+/// Parses `text` handing tokens to `sink`.
+fn parse_into<S: TokenSink>(text: &[u8], sink: &mut S) {
+    let mut p = Parser::new();
+    p.feed(text, sink).unwrap();
+    p.finish(sink).unwrap();
+}
+
+/// A sink that builds the value and runs the stream check on the same tokens.
+struct Both<'a> {
+    builder: &'a mut ValueBuilder,
+    check: &'a mut tooljson::StreamCheck,
+}
+
+impl TokenSink for Both<'_> {
+    fn token(&mut self, token: Token<'_>, at: &Location<'_>) {
+        self.builder.token(token, at);
+        self.check.token(token, at);
+    }
+}
+
+fn parse_plain(text: &[u8]) -> usize {
+    let mut n = 0usize;
+    parse_into(text, &mut |_t: Token<'_>, _at: &Location<'_>| n += 1);
+    n
+}
+
+fn parse_checked(schema: &CompiledSchema, text: &[u8]) -> bool {
+    let mut check = schema.stream_check();
+    parse_into(text, &mut check);
+    check.finish().is_ok()
+}
+
+fn build_plain(text: &[u8]) -> Value {
+    let mut b = ValueBuilder::new();
+    parse_into(text, &mut b);
+    b.into_value().unwrap()
+}
+
+fn build_checked(schema: &CompiledSchema, text: &[u8]) -> (Value, bool) {
+    let mut builder = ValueBuilder::new();
+    let mut check = schema.stream_check();
+    parse_into(
+        text,
+        &mut Both {
+            builder: &mut builder,
+            check: &mut check,
+        },
+    );
+    (builder.into_value().unwrap(), check.finish().is_ok())
+}
+
+fn bench(c: &mut Criterion) {
+    let schema_json: serde_json::Value = serde_json::from_str(TOOL_SCHEMA).unwrap();
+    let args_json: serde_json::Value = serde_json::from_str(TOOL_ARGS).unwrap();
+    let bad_json: serde_json::Value = serde_json::from_str(TOOL_ARGS_BAD).unwrap();
+    let args: Value = tooljson::from_str(TOOL_ARGS).unwrap();
+    let bad: Value = tooljson::from_str(TOOL_ARGS_BAD).unwrap();
+    assert_eq!(schema_json["properties"].as_object().unwrap().len(), 16);
+
+    // Self-checks: both validators agree on both instances, and tooljson finds
+    // exactly the two violations.
+    let ours = CompiledSchema::compile(&schema_json).unwrap();
+    let theirs = jsonschema::validator_for(&schema_json).unwrap();
+    assert!(ours.is_valid(&args) && theirs.is_valid(&args_json));
+    assert!(!ours.is_valid(&bad) && !theirs.is_valid(&bad_json));
+    let vs = ours.validate(&bad).unwrap_err();
+    assert_eq!(vs.len(), 2, "{vs:?}");
+    {
+        let mut check = ours.stream_check();
+        parse_into(TOOL_ARGS.as_bytes(), &mut check);
+        let early: Vec<String> = check
+            .violations()
+            .iter()
+            .map(|v| format!("{} at byte {}", v.violation, v.offset))
+            .collect();
+        assert!(
+            early.is_empty(),
+            "stream check on valid arguments: {early:?}"
+        );
+        assert_eq!(check.finish(), Ok(()));
+    }
+    assert!(!parse_checked(&ours, TOOL_ARGS_BAD.as_bytes()));
+    {
+        let mut p = Parser::new();
+        let mut check = ours.stream_check();
+        p.feed(TOOL_ARGS_BAD.as_bytes(), &mut check).unwrap();
+        assert!(
+            check.is_doomed(),
+            "the unknown enum value is certain while streaming"
+        );
+    }
+
+    let mut g = c.benchmark_group("schema_compile");
+    g.bench_function("tooljson", |b| {
+        b.iter(|| CompiledSchema::compile(black_box(&schema_json)).unwrap())
+    });
+    g.bench_function("jsonschema", |b| {
+        b.iter(|| jsonschema::validator_for(black_box(&schema_json)).unwrap())
+    });
+    g.finish();
+
+    let mut g = c.benchmark_group("schema_validate");
+    g.bench_function("tooljson_valid", |b| {
+        b.iter(|| assert!(ours.is_valid(black_box(&args))))
+    });
+    g.bench_function("jsonschema_valid", |b| {
+        b.iter(|| assert!(theirs.is_valid(black_box(&args_json))))
+    });
+    g.bench_function("tooljson_invalid", |b| {
+        b.iter(|| assert!(!ours.is_valid(black_box(&bad))))
+    });
+    g.bench_function("jsonschema_invalid", |b| {
+        b.iter(|| assert!(!theirs.is_valid(black_box(&bad_json))))
+    });
+    g.finish();
+
+    let write_schema = CompiledSchema::from_json_str(WRITE_SCHEMA).unwrap();
+    let write_doc = write_args(16 * 1024);
+    assert!(write_schema.is_valid(&tooljson::from_str(&write_doc).unwrap()));
+    assert!(parse_checked(&write_schema, write_doc.as_bytes()));
+    let docs: [(&str, &CompiledSchema, &[u8]); 2] = [
+        ("tool_args", &ours, TOOL_ARGS.as_bytes()),
+        ("write_16KiB", &write_schema, write_doc.as_bytes()),
+    ];
+    for (name, schema, text) in docs {
+        assert!(parse_plain(text) > 3);
+        assert_eq!(build_checked(schema, text), (build_plain(text), true));
+        let mut g = c.benchmark_group(format!("schema_stream_{name}"));
+        g.throughput(criterion::Throughput::Bytes(text.len() as u64));
+        g.bench_function("tokens", |b| b.iter(|| parse_plain(black_box(text))));
+        g.bench_function("tokens_checked", |b| {
+            b.iter(|| assert!(parse_checked(schema, black_box(text))))
+        });
+        g.bench_function("value", |b| b.iter(|| build_plain(black_box(text))));
+        g.bench_function("value_checked", |b| {
+            b.iter(|| assert!(build_checked(schema, black_box(text)).1))
+        });
+        g.finish();
+    }
+}
+
+/// Criterion's output folder, resolved as criterion does.
+fn criterion_home() -> PathBuf {
+    if let Some(h) = std::env::var_os("CRITERION_HOME") {
+        return PathBuf::from(h);
+    }
+    if let Some(t) = std::env::var_os("CARGO_TARGET_DIR") {
+        return PathBuf::from(t).join("criterion");
+    }
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/criterion")
+}
+
+/// The median (ns) of the last run of `group/function`, if it ran.
+fn median_ns(group: &str, function: &str) -> Option<f64> {
+    let path = criterion_home()
+        .join(group)
+        .join(function)
+        .join("new/estimates.json");
+    let text = std::fs::read_to_string(path).ok()?;
+    let v: serde_json::Value = serde_json::from_str(&text).ok()?;
+    v["median"]["point_estimate"].as_f64()
+}
+
+fn report() {
+    println!("\nschema bench summary (medians):");
+    let line = |what: &str, a: (&str, &str), b: (&str, &str), target: &str| match (
+        median_ns(a.0, a.1),
+        median_ns(b.0, b.1),
+    ) {
+        (Some(x), Some(y)) => println!(
+            "  {what}: {x:.1} ns vs {y:.1} ns = {:.3}x ({target})",
+            x / y
+        ),
+        _ => println!("  {what}: not measured in this run"),
+    };
+    if let Some(t) = median_ns("schema_compile", "tooljson") {
+        println!(
+            "  compile tool schema: tooljson {:.2} µs (target <= 15 µs: {})",
+            t / 1000.0,
+            if t <= 15_000.0 { "met" } else { "MISSED" }
+        );
+    }
+    line(
+        "compile, tooljson / jsonschema",
+        ("schema_compile", "tooljson"),
+        ("schema_compile", "jsonschema"),
+        "informational",
+    );
+    line(
+        "is_valid (valid), tooljson / jsonschema",
+        ("schema_validate", "tooljson_valid"),
+        ("schema_validate", "jsonschema_valid"),
+        "target parity, <= ~1.0x",
+    );
+    line(
+        "is_valid (invalid), tooljson / jsonschema",
+        ("schema_validate", "tooljson_invalid"),
+        ("schema_validate", "jsonschema_invalid"),
+        "informational",
+    );
+    for name in ["tool_args", "write_16KiB"] {
+        let g = format!("schema_stream_{name}");
+        line(
+            &format!("{name}: tokens with check / tokens alone"),
+            (&g, "tokens_checked"),
+            (&g, "tokens"),
+            "target <= 1.15x",
+        );
+        line(
+            &format!("{name}: value + check / value alone"),
+            (&g, "value_checked"),
+            (&g, "value"),
+            "target <= 1.15x",
+        );
+    }
+}
+
+fn main() {
+    let mut c = Criterion::default().configure_from_args();
+    bench(&mut c);
+    c.final_summary();
+    report();
+}

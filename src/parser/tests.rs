@@ -1,0 +1,254 @@
+//! The fast paths (whole numbers, string runs and escapes decoded in one
+//! go) against the byte-at-a-time state machine: every document gives the
+//! same tokens, offsets, paths and errors fed whole as fed one byte (or a
+//! few bytes) at a time, where the fast paths cannot apply.
+
+use super::*;
+
+/// Tokens with their offsets and paths; adjacent string parts merged, as
+/// where a string is cut between parts depends on the chunking (and so do
+/// their offsets, and which parts precede an error: those are dropped).
+fn tokens(doc: &[u8], chunk: usize) -> (Vec<(String, u64, String)>, Option<String>) {
+    let mut out: Vec<(String, u64, String)> = Vec::new();
+    let mut sink = |t: Token<'_>, at: &Location<'_>| {
+        if let (Token::StringPart(s), Some((last, _, _))) = (t, out.last_mut())
+            && last.starts_with("part:")
+        {
+            last.push_str(s);
+            return;
+        }
+        let name = match t {
+            Token::StringPart(s) => format!("part:{s}"),
+            other => format!("{other:?}"),
+        };
+        let off = if name.starts_with("part:") {
+            0
+        } else {
+            at.offset
+        };
+        out.push((name, off, at.path.to_string()));
+    };
+    let mut p = Parser::new();
+    let mut err = None;
+    for c in doc.chunks(chunk.max(1)) {
+        if let Err(e) = p.feed(c, &mut sink) {
+            err = Some(format!("{e} @{} {:?}", e.offset(), e.category()));
+            break;
+        }
+    }
+    if err.is_none()
+        && let Err(e) = p.finish(&mut sink)
+    {
+        err = Some(format!("{e} @{} {:?}", e.offset(), e.category()));
+    }
+    if err.is_some() {
+        out.retain(|(name, _, _)| !name.starts_with("part:"));
+    }
+    (out, err)
+}
+
+fn same_at_every_chunking(doc: &[u8]) {
+    same_at_chunkings(doc);
+    // Long enough for chunks that are validated up front, with the
+    // document's strings lengthened too.
+    let mut padded = vec![b' '; 70];
+    padded.extend_from_slice(doc);
+    same_at_chunkings(&padded);
+    let text = String::from_utf8_lossy(doc);
+    if !text.contains('\u{fffd}') {
+        let long = text.replace("\"a", &format!("\"{}a", "\u{e9}x".repeat(40)));
+        same_at_chunkings(long.as_bytes());
+    }
+    let mut long = Vec::new();
+    for &b in doc {
+        long.push(b);
+        if b == b'"' {
+            long.extend_from_slice("yz\u{2615}".repeat(20).as_bytes());
+        }
+    }
+    same_at_chunkings(&long);
+}
+
+fn same_at_chunkings(doc: &[u8]) {
+    let whole = tokens(doc, doc.len());
+    for chunk in [
+        1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 63, 64, 65, 66, 67, 100, 130,
+    ] {
+        let got = tokens(doc, chunk);
+        assert_eq!(
+            got,
+            whole,
+            "{:?} in {chunk}-byte chunks",
+            String::from_utf8_lossy(doc)
+        );
+    }
+}
+
+#[test]
+fn valid_documents_tokenize_alike_whole_and_chunked() {
+    let docs: &[&str] = &[
+        r#"{"a":[1,-2,3.5,-0.25e-3,1E+9,0,-0,12345678901234567890123],"b":"x"}"#,
+        r#"[0,1,2,3,4,5,6,7,8,9,10,100,1000,1e1,1.0e-1,-1.5E2]"#,
+        r#"{"path":"src/main.rs","content":"fn main() {\n\tprintln!(\"h\u00e9llo \\ w\u00f6rld\");\n}\n"}"#,
+        "{\"k\\n\\\"ey\":\"v\\u00e9\\ud83d\\ude00\\/\\b\\f\\r\\t\",\"\u{e9}\":\"\u{2615}\u{1F600}\"}",
+        r#"  [ "a" , "bcdefghijklmnopqrstuvwxyz0123456789" , true , false , null , { } , [ ] ]  "#,
+        "\"a string root with a \\\"quote\\\" and a tab\\t\"",
+        "-12.5e+3",
+        "[1, 2,3 ,4,  5,\n6,-7, -8.5e1,0]",
+        "{\"v\":[[1,2],[3, 4],{\"a\":[5,6]}]}",
+        "[\"12345678\",\"1234567\",\"123456789\",\"\",\"\\\\\"]",
+        "{\"a\":{\"b\":{\"c\":[[[{\"d\":1}]]]}},\"e\":[1,[2,[3]]]}",
+    ];
+    for doc in docs {
+        same_at_every_chunking(doc.as_bytes());
+        let ours = crate::from_slice(doc.as_bytes()).unwrap();
+        let theirs: serde_json::Value = serde_json::from_str(doc).unwrap();
+        assert_eq!(ours.to_serde_json().unwrap(), theirs, "{doc}");
+    }
+}
+
+#[test]
+fn invalid_documents_fail_alike_whole_and_chunked() {
+    let docs: &[&[u8]] = &[
+        b"[01]",
+        b"[1.]",
+        b"[1.5.3]",
+        b"[2x]",
+        b"[-]",
+        b"[1e]",
+        b"[1e+]",
+        b"[1,]",
+        b"[1,01]",
+        b"[1, -]",
+        b"[1,2x]",
+        b"[1, 2 3]",
+        b"{\"a\":1,2}",
+        b"[1 2]",
+        b"{\"a\":1x}",
+        b"{\"a\" 1}",
+        b"[\"a\x01b\"]",
+        b"[\"ab\\x\"]",
+        b"[\"ab\\ud800\"]",
+        b"[\"ab\\udc00x\"]",
+        b"[\"ab\xff\"]",
+        b"[\"ab\xc3\"]",
+        b"[\"ab\xe2\x98\"]",
+        b"{\"a\xc3\":1}",
+        b"[\"abc",
+        b"[1,2",
+        b"[12",
+        b"{\"abc",
+        b"{\"a\":1}{\"a\":2}",
+        b"[1] 2",
+        b"[tru]",
+        b"[nul",
+        b"\"\\u12",
+    ];
+    for doc in docs {
+        let (_, err) = tokens(doc, doc.len());
+        assert!(
+            err.is_some(),
+            "{:?} must fail",
+            String::from_utf8_lossy(doc)
+        );
+        same_at_every_chunking(doc);
+    }
+}
+
+#[test]
+fn limits_hit_at_the_same_byte_whole_and_chunked() {
+    let limits = Limits {
+        max_string_bytes: 10,
+        max_number_bytes: 5,
+        ..Limits::default()
+    };
+    for doc in [
+        &b"[\"0123456789a\"]"[..],
+        b"[\"01234\\n56789\"]",
+        b"[\"0123456789\\n\"]",
+        b"[\"01234567\\u00e9\"]",
+        b"{\"0123456789ab\":1}",
+        b"[123456]",
+        b"[12345,1.2345]",
+        b"[-1.5e3]",
+    ] {
+        let run = |chunk: usize| {
+            let mut p = Parser::with_limits(limits);
+            let mut b = ValueBuilder::new();
+            let mut r = Ok(());
+            for c in doc.chunks(chunk) {
+                r = p.feed(c, &mut b);
+                if r.is_err() {
+                    break;
+                }
+            }
+            r.and_then(|()| p.finish(&mut b))
+                .map(|()| b.into_value())
+                .map_err(|e| (e.to_string(), e.offset()))
+        };
+        let whole = run(doc.len());
+        for chunk in 1..=9 {
+            assert_eq!(
+                run(chunk),
+                whole,
+                "{:?} by {chunk}",
+                String::from_utf8_lossy(doc)
+            );
+        }
+    }
+}
+
+#[test]
+fn string_runs_stop_at_the_first_special_byte() {
+    // Every position of a quote, backslash or control byte, after ASCII
+    // and after non-ASCII text, checked against a byte-by-byte scan.
+    for special in [b'"', b'\\', b'\n', 0x00, 0x1f] {
+        for lead in ["", "é", "☕"] {
+            for pos in 0..20 {
+                let mut s = lead.as_bytes().to_vec();
+                s.extend(std::iter::repeat_n(b'a', pos));
+                s.push(special);
+                s.extend_from_slice(b"zz\xc3\xa9");
+                let naive = s
+                    .iter()
+                    .position(|&b| b == b'"' || b == b'\\' || b < 0x20)
+                    .unwrap_or(s.len());
+                let (end, ascii) = scan_string_run(&s);
+                assert_eq!(end, naive);
+                assert_eq!(ascii, lead.is_empty());
+            }
+        }
+    }
+    assert_eq!(scan_string_run(b"abc"), (3, true));
+    assert_eq!(scan_string_run("abcdefgh\u{e9}".as_bytes()), (10, false));
+    assert_eq!(scan_string_run(b""), (0, true));
+}
+
+#[test]
+fn value_builder_keeps_first_or_last_of_repeated_keys() {
+    let doc = br#"{"a":1,"b":{"x":[1,{"y":2}]},"a":3}"#;
+    for (policy, a) in [
+        (DuplicateKeys::LastWins, "3"),
+        (DuplicateKeys::FirstWins, "1"),
+    ] {
+        let mut p = Parser::new();
+        let mut b = ValueBuilder::with_duplicate_keys(policy);
+        p.feed(doc, &mut b).unwrap();
+        p.finish(&mut b).unwrap();
+        let v = b.into_value().unwrap();
+        assert_eq!(
+            v.to_string(),
+            format!(r#"{{"a":{a},"b":{{"x":[1,{{"y":2}}]}}}}"#)
+        );
+    }
+    // Past the hash-index size too.
+    let mut doc = String::from("{");
+    for i in 0..40 {
+        doc.push_str(&format!("\"k{i}\":{i},"));
+    }
+    doc.push_str("\"k7\":\"last\"}");
+    let v = crate::from_str(&doc).unwrap();
+    assert_eq!(v["k7"].as_str(), Some("last"));
+    assert_eq!(v.as_object().unwrap().len(), 40);
+    assert_eq!(v.as_object().unwrap().get_index(7).unwrap().0, "k7");
+}

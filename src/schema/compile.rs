@@ -1,0 +1,1444 @@
+//! Schema documents → a flat arena of nodes with precomputed keyword lists.
+//!
+//! Two passes: `index` walks every document reachable so far and records
+//! resources (`$id`), anchors (`$anchor`, `$dynamicAnchor`, draft-07 `#name`
+//! ids) and base URIs; `node` compiles a subschema, resolving each `$ref` to
+//! a node (memoised by the target's address, which is what makes recursive
+//! schemas finite). A last pass refuses `$ref` cycles that never step into
+//! the instance (they would loop forever) and computes, per node, the set of
+//! JSON types an instance can have and still be valid (the stream check
+//! uses it to fail a value at its first byte).
+
+// One arm per keyword reads better than arms folded into guards.
+#![allow(clippy::collapsible_match)]
+
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+use super::format::Format;
+use super::number::SchemaNumber;
+use super::{Draft, SchemaError, uri};
+use crate::{Map, Value};
+
+pub(crate) type NodeId = u32;
+
+pub(crate) const T_NULL: u8 = 1;
+pub(crate) const T_BOOL: u8 = 2;
+pub(crate) const T_INT: u8 = 4;
+/// A number that is not an integer.
+pub(crate) const T_FRAC: u8 = 8;
+pub(crate) const T_NUM: u8 = T_INT | T_FRAC;
+pub(crate) const T_STR: u8 = 16;
+pub(crate) const T_ARR: u8 = 32;
+pub(crate) const T_OBJ: u8 = 64;
+pub(crate) const T_ALL: u8 = 127;
+
+/// A compiled `pattern` / `patternProperties` regular expression.
+#[derive(Debug)]
+pub(crate) struct Pattern {
+    pub(crate) source: Box<str>,
+    pub(crate) regex: regex::Regex,
+}
+
+#[derive(Debug)]
+pub(crate) struct ObjectKw {
+    /// `properties`, sorted by key.
+    pub(crate) props: Box<[(Box<str>, NodeId)]>,
+    pub(crate) patterns: Box<[(Pattern, NodeId)]>,
+    pub(crate) additional: Option<NodeId>,
+    /// Whether `additional` is the `false` schema (an unknown key fails at once).
+    pub(crate) additional_false: bool,
+}
+
+impl ObjectKw {
+    #[inline]
+    pub(crate) fn prop(&self, key: &str) -> Option<NodeId> {
+        if self.props.len() <= 8 {
+            self.props
+                .iter()
+                .find(|(k, _)| &**k == key)
+                .map(|(_, n)| *n)
+        } else {
+            self.props
+                .binary_search_by(|(k, _)| (**k).cmp(key))
+                .ok()
+                .and_then(|i| self.props.get(i))
+                .map(|(_, n)| *n)
+        }
+    }
+}
+
+#[derive(Debug)]
+pub(crate) struct ItemsKw {
+    pub(crate) prefix: Box<[NodeId]>,
+    pub(crate) rest: Option<NodeId>,
+}
+
+#[derive(Debug)]
+pub(crate) struct DynRef {
+    /// Where the reference points without dynamic scope.
+    pub(crate) fallback: NodeId,
+    /// Resources (by index) that define the `$dynamicAnchor`, and its node there.
+    pub(crate) candidates: Box<[(u32, NodeId)]>,
+}
+
+/// `dependentRequired`: when the key is present, these must be too.
+pub(crate) type Dependent = (Box<str>, Box<[Box<str>]>);
+
+/// One keyword of a compiled node, with its checked argument.
+#[derive(Debug)]
+pub(crate) enum Kw {
+    False,
+    Type(u8),
+    Enum(Box<[Value]>),
+    Const(Box<Value>),
+    Minimum(SchemaNumber),
+    Maximum(SchemaNumber),
+    ExclusiveMinimum(SchemaNumber),
+    ExclusiveMaximum(SchemaNumber),
+    MultipleOf(SchemaNumber),
+    MinLength(u64),
+    MaxLength(u64),
+    Pattern(Box<Pattern>),
+    Format(Format),
+    Object(Box<ObjectKw>),
+    Required(Box<[Box<str>]>),
+    MinProperties(u64),
+    MaxProperties(u64),
+    PropertyNames(NodeId),
+    DependentRequired(Box<[Dependent]>),
+    DependentSchemas(Box<[(Box<str>, NodeId)]>),
+    Items(Box<ItemsKw>),
+    MinItems(u64),
+    MaxItems(u64),
+    UniqueItems,
+    Contains {
+        node: NodeId,
+        min: u64,
+        max: Option<u64>,
+    },
+    AllOf(Box<[NodeId]>),
+    AnyOf(Box<[NodeId]>),
+    OneOf(Box<[NodeId]>),
+    Not(NodeId),
+    If {
+        cond: NodeId,
+        then: Option<NodeId>,
+        els: Option<NodeId>,
+    },
+    Ref(NodeId),
+    DynamicRef(Box<DynRef>),
+    UnevaluatedProperties(NodeId),
+    UnevaluatedItems(NodeId),
+}
+
+impl Kw {
+    /// The keyword's name in the schema.
+    pub(crate) fn name(&self) -> &'static str {
+        match self {
+            Kw::False => "false",
+            Kw::Type(_) => "type",
+            Kw::Enum(_) => "enum",
+            Kw::Const(_) => "const",
+            Kw::Minimum(_) => "minimum",
+            Kw::Maximum(_) => "maximum",
+            Kw::ExclusiveMinimum(_) => "exclusiveMinimum",
+            Kw::ExclusiveMaximum(_) => "exclusiveMaximum",
+            Kw::MultipleOf(_) => "multipleOf",
+            Kw::MinLength(_) => "minLength",
+            Kw::MaxLength(_) => "maxLength",
+            Kw::Pattern(_) => "pattern",
+            Kw::Format(_) => "format",
+            Kw::Object(_) => "properties",
+            Kw::Required(_) => "required",
+            Kw::MinProperties(_) => "minProperties",
+            Kw::MaxProperties(_) => "maxProperties",
+            Kw::PropertyNames(_) => "propertyNames",
+            Kw::DependentRequired(_) => "dependentRequired",
+            Kw::DependentSchemas(_) => "dependentSchemas",
+            Kw::Items(_) => "items",
+            Kw::MinItems(_) => "minItems",
+            Kw::MaxItems(_) => "maxItems",
+            Kw::UniqueItems => "uniqueItems",
+            Kw::Contains { .. } => "contains",
+            Kw::AllOf(_) => "allOf",
+            Kw::AnyOf(_) => "anyOf",
+            Kw::OneOf(_) => "oneOf",
+            Kw::Not(_) => "not",
+            Kw::If { .. } => "if",
+            Kw::Ref(_) => "$ref",
+            Kw::DynamicRef(_) => "$dynamicRef",
+            Kw::UnevaluatedProperties(_) => "unevaluatedProperties",
+            Kw::UnevaluatedItems(_) => "unevaluatedItems",
+        }
+    }
+}
+
+/// A compiled subschema.
+#[derive(Debug)]
+pub(crate) struct Node {
+    /// Schema path of this subschema (JSON Pointer in the root document, or
+    /// an absolute URI for other resources).
+    pub(crate) loc: Box<str>,
+    pub(crate) kws: Box<[Kw]>,
+    /// Types an instance may have and still be valid (conservative).
+    pub(crate) types: u8,
+    /// The resource (for `$dynamicRef` scope) this node belongs to.
+    pub(crate) resource: u32,
+    /// Whether this node starts a resource (`$id` or a document root).
+    pub(crate) resource_root: bool,
+}
+
+/// The compiled program behind a `CompiledSchema`.
+#[derive(Debug)]
+pub(crate) struct Program {
+    pub(crate) nodes: Box<[Node]>,
+    pub(crate) root: NodeId,
+    pub(crate) ignored: Vec<String>,
+    pub(crate) has_dynamic: bool,
+}
+
+impl Program {
+    #[inline]
+    pub(crate) fn node(&self, id: NodeId) -> &Node {
+        // Node ids come from the compiler and are always in range.
+        &self.nodes[id as usize]
+    }
+}
+
+#[derive(Clone, Debug)]
+pub(crate) struct Options {
+    pub(crate) draft: Draft,
+    pub(crate) strict: bool,
+    pub(crate) assert_formats: bool,
+}
+
+const ROOT_URI: &str = "tooljson:///root.json";
+
+#[derive(Clone)]
+struct Base {
+    uri: String,
+    draft: Draft,
+}
+
+/// A schema location to compile: the value and the base it lives under.
+struct Place<'a> {
+    value: &'a Value,
+    base: String,
+    draft: Draft,
+    loc: String,
+}
+
+struct Compiler<'a> {
+    opts: &'a Options,
+    /// Documents: (retrieval URI, root, indexed yet).
+    docs: Vec<(String, &'a Value, bool)>,
+    ids: HashMap<String, &'a Value>,
+    anchors: HashMap<String, &'a Value>,
+    /// "uri#name" of each `$dynamicAnchor`, and per name the list of those.
+    dyn_anchors: HashMap<String, Vec<(String, &'a Value)>>,
+    bases: HashMap<usize, Base>,
+    memo: HashMap<usize, NodeId>,
+    nodes: Vec<Option<Node>>,
+    resources: HashMap<String, u32>,
+    ignored: Vec<String>,
+    has_dynamic: bool,
+    metas_loaded: bool,
+}
+
+fn addr(v: &Value) -> usize {
+    v as *const Value as usize
+}
+
+fn draft_of(schema_uri: &str) -> Option<Draft> {
+    if schema_uri.contains("draft-07")
+        || schema_uri.contains("draft-06")
+        || schema_uri.contains("draft-04")
+    {
+        Some(Draft::Draft7)
+    } else if schema_uri.contains("2020-12") || schema_uri.contains("2019-09") {
+        Some(Draft::Draft202012)
+    } else {
+        None
+    }
+}
+
+fn escape_pointer(key: &str) -> String {
+    if key.contains(['~', '/']) {
+        key.replace('~', "~0").replace('/', "~1")
+    } else {
+        key.to_owned()
+    }
+}
+
+fn strip_empty_fragment(u: String) -> String {
+    match u.strip_suffix('#') {
+        Some(s) => s.to_owned(),
+        None => u,
+    }
+}
+
+static METASCHEMAS: OnceLock<Vec<(&'static str, Value)>> = OnceLock::new();
+
+fn metaschemas() -> &'static [(&'static str, Value)] {
+    METASCHEMAS.get_or_init(|| {
+        let texts: [(&str, &str); 10] = [
+            (
+                "https://json-schema.org/draft/2020-12/schema",
+                include_str!("meta/draft2020-12/schema.json"),
+            ),
+            (
+                "https://json-schema.org/draft/2020-12/meta/core",
+                include_str!("meta/draft2020-12/meta/core.json"),
+            ),
+            (
+                "https://json-schema.org/draft/2020-12/meta/applicator",
+                include_str!("meta/draft2020-12/meta/applicator.json"),
+            ),
+            (
+                "https://json-schema.org/draft/2020-12/meta/unevaluated",
+                include_str!("meta/draft2020-12/meta/unevaluated.json"),
+            ),
+            (
+                "https://json-schema.org/draft/2020-12/meta/validation",
+                include_str!("meta/draft2020-12/meta/validation.json"),
+            ),
+            (
+                "https://json-schema.org/draft/2020-12/meta/meta-data",
+                include_str!("meta/draft2020-12/meta/meta-data.json"),
+            ),
+            (
+                "https://json-schema.org/draft/2020-12/meta/format-annotation",
+                include_str!("meta/draft2020-12/meta/format-annotation.json"),
+            ),
+            (
+                "https://json-schema.org/draft/2020-12/meta/content",
+                include_str!("meta/draft2020-12/meta/content.json"),
+            ),
+            (
+                "https://json-schema.org/draft/2020-12/meta/format-assertion",
+                include_str!("meta/draft2020-12/meta/format-assertion.json"),
+            ),
+            (
+                "http://json-schema.org/draft-07/schema",
+                include_str!("meta/draft7.json"),
+            ),
+        ];
+        texts
+            .iter()
+            .filter_map(|(u, t)| Some((*u, crate::from_str(t).ok()?)))
+            .collect()
+    })
+}
+
+/// Keywords whose value is one subschema.
+const SINGLE: &[&str] = &[
+    "additionalProperties",
+    "additionalItems",
+    "unevaluatedProperties",
+    "unevaluatedItems",
+    "contains",
+    "propertyNames",
+    "not",
+    "if",
+    "then",
+    "else",
+    "contentSchema",
+];
+/// Keywords whose value is an array of subschemas.
+const ARRAYS: &[&str] = &["allOf", "anyOf", "oneOf", "prefixItems"];
+/// Keywords whose value is an object of subschemas.
+const MAPS: &[&str] = &[
+    "properties",
+    "patternProperties",
+    "$defs",
+    "definitions",
+    "dependentSchemas",
+    "dependencies",
+];
+
+/// Keywords that affect validity but are not implemented: refused in strict mode.
+const UNSUPPORTED: &[&str] = &["$recursiveRef"];
+
+fn kind_of(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+impl<'a> Compiler<'a> {
+    fn err(&self, loc: &str, kw: &str, msg: impl Into<String>) -> SchemaError {
+        SchemaError::new(format!("{loc}/{}", escape_pointer(kw)), msg.into())
+    }
+
+    /// A keyword with a malformed value: an error in strict mode, ignored (and
+    /// listed) in lenient mode.
+    fn bad(&mut self, loc: &str, kw: &str, msg: impl Into<String>) -> Result<(), SchemaError> {
+        let e = self.err(loc, kw, msg);
+        if self.opts.strict {
+            Err(e)
+        } else {
+            self.ignored.push(format!("{}: {}", e.path, e.message));
+            Ok(())
+        }
+    }
+
+    fn index_all(&mut self) {
+        for i in 0..self.docs.len() {
+            if !self.docs[i].2 {
+                self.docs[i].2 = true;
+                let (uri, root) = (self.docs[i].0.clone(), self.docs[i].1);
+                let draft = self.opts.draft;
+                self.index(root, &uri, draft, true);
+            }
+        }
+    }
+
+    fn index(&mut self, v: &'a Value, base: &str, draft: Draft, doc_root: bool) {
+        let Value::Object(m) = v else {
+            if doc_root {
+                self.ids.entry(base.to_owned()).or_insert(v);
+            }
+            return;
+        };
+        let mut draft = draft;
+        if let Some(Value::String(s)) = m.get("$schema")
+            && let Some(d) = draft_of(s)
+        {
+            draft = d;
+        }
+        let mut base = base.to_owned();
+        if doc_root {
+            self.ids.entry(base.clone()).or_insert(v);
+            self.bases.insert(
+                addr(v),
+                Base {
+                    uri: base.clone(),
+                    draft,
+                },
+            );
+        }
+        if let Some(Value::String(id)) = m.get("$id")
+            && !(draft == Draft::Draft7 && m.contains_key("$ref"))
+        {
+            if draft == Draft::Draft7 && id.starts_with('#') {
+                self.anchors.insert(format!("{base}{id}"), v);
+            } else {
+                let full = uri::resolve(&base, id);
+                let (u, frag) = uri::split_fragment(&full);
+                let u = u.to_owned();
+                if !frag.is_empty() && draft == Draft::Draft7 {
+                    self.anchors.insert(full.clone(), v);
+                }
+                base = u;
+                self.ids.insert(base.clone(), v);
+                self.bases.insert(
+                    addr(v),
+                    Base {
+                        uri: base.clone(),
+                        draft,
+                    },
+                );
+            }
+        }
+        if let Some(Value::String(a)) = m.get("$anchor") {
+            self.anchors.insert(format!("{base}#{a}"), v);
+        }
+        if let Some(Value::String(a)) = m.get("$dynamicAnchor") {
+            self.anchors.entry(format!("{base}#{a}")).or_insert(v);
+            self.dyn_anchors
+                .entry(a.clone())
+                .or_default()
+                .push((base.clone(), v));
+        }
+        for (k, sub) in m.iter() {
+            if SINGLE.contains(&k) {
+                self.index(sub, &base, draft, false);
+            } else if k == "items" {
+                match sub {
+                    Value::Array(a) => a.iter().for_each(|s| self.index(s, &base, draft, false)),
+                    s => self.index(s, &base, draft, false),
+                }
+            } else if ARRAYS.contains(&k) {
+                if let Value::Array(a) = sub {
+                    a.iter().for_each(|s| self.index(s, &base, draft, false));
+                }
+            } else if MAPS.contains(&k)
+                && let Value::Object(mm) = sub
+            {
+                mm.values().for_each(|s| self.index(s, &base, draft, false));
+            }
+        }
+    }
+
+    fn base_at(&self, v: &Value) -> Option<&Base> {
+        self.bases.get(&addr(v))
+    }
+
+    /// Resolves `reference` seen under `base`: the target and its place.
+    fn resolve(
+        &mut self,
+        base: &str,
+        draft: Draft,
+        reference: &str,
+        loc: &str,
+    ) -> Result<Place<'a>, SchemaError> {
+        let full = uri::resolve(base, reference);
+        let (doc_uri, frag) = uri::split_fragment(&full);
+        let (doc_uri, frag) = (doc_uri.to_owned(), uri::percent_decode(frag));
+        let mut resource = self.ids.get(&doc_uri).copied();
+        if resource.is_none() {
+            self.index_all();
+            resource = self.ids.get(&doc_uri).copied();
+        }
+        if resource.is_none() && !self.metas_loaded {
+            self.metas_loaded = true;
+            for (u, v) in metaschemas() {
+                self.docs.push(((*u).to_owned(), v, false));
+            }
+            self.index_all();
+            resource = self.ids.get(&doc_uri).copied();
+        }
+        let Some(root) = resource else {
+            return Err(self.err(loc, "$ref", format!("cannot resolve {reference:?} (no schema has the URI {doc_uri:?}; register it with SchemaBuilder::resource)")));
+        };
+        let root_base = self.base_at(root).cloned().unwrap_or(Base {
+            uri: doc_uri.clone(),
+            draft,
+        });
+        let in_root_doc = doc_uri == ROOT_URI || self.docs.first().is_some_and(|d| d.0 == doc_uri);
+        if frag.is_empty() {
+            let loc = if in_root_doc && addr(root) == self.docs.first().map_or(0, |d| addr(d.1)) {
+                String::new()
+            } else {
+                doc_uri.clone()
+            };
+            return Ok(Place {
+                value: root,
+                base: root_base.uri,
+                draft: root_base.draft,
+                loc,
+            });
+        }
+        if let Some(ptr) = frag.strip_prefix('/') {
+            let mut cur = root;
+            let mut b = root_base;
+            for raw in ptr.split('/') {
+                if let Some(nb) = self.base_at(cur) {
+                    b = nb.clone();
+                } else if let Value::Object(m) = cur
+                    && let Some(Value::String(id)) = m.get("$id")
+                    && !id.starts_with('#')
+                {
+                    b = Base {
+                        uri: strip_empty_fragment(uri::resolve(&b.uri, id)),
+                        draft: b.draft,
+                    };
+                }
+                let key = raw.replace("~1", "/").replace("~0", "~");
+                let next = match cur {
+                    Value::Object(m) => m.get(&key),
+                    Value::Array(a) => key.parse::<usize>().ok().and_then(|i| a.get(i)),
+                    _ => None,
+                };
+                let Some(next) = next else {
+                    return Err(self.err(
+                        loc,
+                        "$ref",
+                        format!("cannot resolve {reference:?}: no value at pointer #{frag}"),
+                    ));
+                };
+                cur = next;
+            }
+            let loc = if in_root_doc {
+                format!("/{ptr}")
+            } else {
+                full.clone()
+            };
+            return Ok(Place {
+                value: cur,
+                base: b.uri,
+                draft: b.draft,
+                loc,
+            });
+        }
+        match self.anchors.get(&format!("{doc_uri}#{frag}")).copied() {
+            Some(v) => {
+                let b = self.base_at(v).cloned().unwrap_or(root_base);
+                Ok(Place {
+                    value: v,
+                    base: b.uri,
+                    draft: b.draft,
+                    loc: full.clone(),
+                })
+            }
+            None => Err(self.err(
+                loc,
+                "$ref",
+                format!("cannot resolve {reference:?}: no anchor {frag:?} in {doc_uri:?}"),
+            )),
+        }
+    }
+
+    fn resource_index(&mut self, base: &str) -> u32 {
+        let n = self.resources.len() as u32;
+        *self.resources.entry(base.to_owned()).or_insert(n)
+    }
+
+    fn compile_ref(&mut self, place: Place<'a>) -> Result<NodeId, SchemaError> {
+        let key = addr(place.value);
+        if let Some(&id) = self.memo.get(&key) {
+            return Ok(id);
+        }
+        let id = self.nodes.len() as NodeId;
+        self.nodes.push(None);
+        self.memo.insert(key, id);
+        self.fill(id, place)?;
+        Ok(id)
+    }
+
+    fn sub(
+        &mut self,
+        v: &'a Value,
+        base: &str,
+        draft: Draft,
+        loc: String,
+    ) -> Result<NodeId, SchemaError> {
+        let id = self.nodes.len() as NodeId;
+        self.nodes.push(None);
+        self.fill(
+            id,
+            Place {
+                value: v,
+                base: base.to_owned(),
+                draft,
+                loc,
+            },
+        )?;
+        Ok(id)
+    }
+
+    fn schema_value(&mut self, v: &'a Value, loc: &str, kw: &str) -> Result<bool, SchemaError> {
+        if matches!(v, Value::Object(_) | Value::Bool(_)) {
+            Ok(true)
+        } else {
+            self.bad(
+                loc,
+                kw,
+                format!(
+                    "expected a schema (object or boolean), found {}",
+                    kind_of(v)
+                ),
+            )?;
+            Ok(false)
+        }
+    }
+
+    fn non_neg(&mut self, v: &Value, loc: &str, kw: &str) -> Result<Option<u64>, SchemaError> {
+        if let Value::Number(n) = v
+            && let Some(d) = super::number::Dec::parse(n.as_str())
+            && d.is_integer()
+            && !d.is_negative()
+        {
+            return Ok(Some(d.as_u64_saturating()));
+        }
+        self.bad(
+            loc,
+            kw,
+            format!("expected a non-negative integer, found {v}"),
+        )?;
+        Ok(None)
+    }
+
+    fn number(
+        &mut self,
+        v: &Value,
+        loc: &str,
+        kw: &str,
+    ) -> Result<Option<SchemaNumber>, SchemaError> {
+        if let Value::Number(n) = v
+            && let Some(s) = SchemaNumber::new(n.as_str())
+        {
+            return Ok(Some(s));
+        }
+        self.bad(loc, kw, format!("expected a number, found {v}"))?;
+        Ok(None)
+    }
+
+    fn pattern(&mut self, src: &str, loc: &str, kw: &str) -> Result<Option<Pattern>, SchemaError> {
+        match super::ecma::compile(src) {
+            Ok(regex) => Ok(Some(Pattern {
+                source: src.into(),
+                regex,
+            })),
+            Err(e) => {
+                self.bad(loc, kw, format!("pattern {src:?}: {e}"))?;
+                Ok(None)
+            }
+        }
+    }
+
+    fn fill(&mut self, id: NodeId, place: Place<'a>) -> Result<(), SchemaError> {
+        let Place {
+            value,
+            mut base,
+            mut draft,
+            loc,
+        } = place;
+        let mut resource_root = id == 0;
+        let m: &'a Map = match value {
+            Value::Bool(b) => {
+                let res = self.resource_index(&base);
+                let kws: Box<[Kw]> = if *b {
+                    Box::new([])
+                } else {
+                    Box::new([Kw::False])
+                };
+                self.nodes[id as usize] = Some(Node {
+                    loc: loc.into(),
+                    kws,
+                    types: 0,
+                    resource: res,
+                    resource_root,
+                });
+                return Ok(());
+            }
+            Value::Object(m) => m,
+            other => {
+                return Err(SchemaError::new(
+                    loc,
+                    format!(
+                        "expected a schema (object or boolean), found {}",
+                        kind_of(other)
+                    ),
+                ));
+            }
+        };
+        if let Some(Value::String(s)) = m.get("$schema")
+            && let Some(d) = draft_of(s)
+        {
+            draft = d;
+        }
+        let ref_only = draft == Draft::Draft7 && m.contains_key("$ref");
+        if let Some(b) = self.bases.get(&addr(value)) {
+            // Document roots and `$id` subschemas are the only entries.
+            resource_root = true;
+            base = b.uri.clone();
+            draft = b.draft;
+        } else if let Some(Value::String(idv)) = m.get("$id")
+            && !ref_only
+            && !idv.starts_with('#')
+        {
+            let full = strip_empty_fragment(uri::resolve(&base, idv));
+            let (u, _) = uri::split_fragment(&full);
+            base = u.to_owned();
+            resource_root = true;
+        }
+        let resource = self.resource_index(&base);
+        let mut kws: Vec<Kw> = Vec::new();
+
+        // `type` first: the cheapest check and the clearest message.
+        if !ref_only && let Some(t) = m.get("type") {
+            let one = |name: &str| match name {
+                "null" => Some(T_NULL),
+                "boolean" => Some(T_BOOL),
+                "integer" => Some(T_INT),
+                "number" => Some(T_NUM),
+                "string" => Some(T_STR),
+                "array" => Some(T_ARR),
+                "object" => Some(T_OBJ),
+                _ => None,
+            };
+            let mut mask = 0u8;
+            let mut ok = true;
+            match t {
+                Value::String(s) => match one(s) {
+                    Some(b) => mask |= b,
+                    None => ok = false,
+                },
+                Value::Array(a) => {
+                    for x in a {
+                        match x.as_str().and_then(one) {
+                            Some(b) => mask |= b,
+                            None => ok = false,
+                        }
+                    }
+                }
+                _ => ok = false,
+            }
+            if ok {
+                kws.push(Kw::Type(mask));
+            } else {
+                self.bad(
+                    &loc,
+                    "type",
+                    format!("expected a type name or an array of them, found {t}"),
+                )?;
+            }
+        }
+
+        if let Some(r) = m.get("$ref") {
+            match r {
+                Value::String(s) => {
+                    let place = self.resolve(&base, draft, s, &loc)?;
+                    let target = self.compile_ref(place)?;
+                    kws.push(Kw::Ref(target));
+                }
+                other => self.bad(
+                    &loc,
+                    "$ref",
+                    format!("expected a URI reference string, found {other}"),
+                )?,
+            }
+        }
+        if ref_only {
+            self.nodes[id as usize] = Some(Node {
+                loc: loc.into(),
+                kws: kws.into(),
+                types: 0,
+                resource,
+                resource_root,
+            });
+            return Ok(());
+        }
+        if draft == Draft::Draft202012
+            && let Some(r) = m.get("$dynamicRef")
+        {
+            match r {
+                Value::String(s) => self.dynamic_ref(s, &base, draft, &loc, &mut kws)?,
+                other => self.bad(
+                    &loc,
+                    "$dynamicRef",
+                    format!("expected a URI reference string, found {other}"),
+                )?,
+            }
+        }
+
+        let mut obj = ObjectKw {
+            props: Box::new([]),
+            patterns: Box::new([]),
+            additional: None,
+            additional_false: false,
+        };
+        let mut has_obj = false;
+        let mut prefix: Option<Box<[NodeId]>> = None;
+        let mut rest: Option<NodeId> = None;
+        let (mut min_c, mut max_c) = (None, None);
+        let mut contains = None;
+        let (mut cond, mut then, mut els) = (None, None, None);
+
+        for (k, v) in m.iter() {
+            let kl = format!("{loc}/{}", escape_pointer(k));
+            match k {
+                "type" | "$ref" | "$dynamicRef" | "$schema" | "$id" | "$anchor"
+                | "$dynamicAnchor" | "$defs" | "definitions" | "$comment" | "$vocabulary" => {}
+                "enum" => match v {
+                    Value::Array(a) => kws.push(Kw::Enum(a.clone().into())),
+                    other => self.bad(
+                        &loc,
+                        k,
+                        format!("expected an array, found {}", kind_of(other)),
+                    )?,
+                },
+                "const" => kws.push(Kw::Const(Box::new(v.clone()))),
+                "minimum" | "maximum" | "exclusiveMinimum" | "exclusiveMaximum" | "multipleOf" => {
+                    if draft == Draft::Draft7
+                        && matches!(k, "exclusiveMinimum" | "exclusiveMaximum")
+                        && matches!(v, Value::Bool(_))
+                    {
+                        // draft-04 style boolean: not a draft-07 keyword.
+                        self.bad(
+                            &loc,
+                            k,
+                            "expected a number (boolean exclusive bounds are draft-04)",
+                        )?;
+                        continue;
+                    }
+                    if let Some(n) = self.number(v, &loc, k)? {
+                        if k == "multipleOf" && (n.dec().is_zero() || n.dec().is_negative()) {
+                            self.bad(
+                                &loc,
+                                k,
+                                format!("expected a number greater than 0, found {v}"),
+                            )?;
+                            continue;
+                        }
+                        kws.push(match k {
+                            "minimum" => Kw::Minimum(n),
+                            "maximum" => Kw::Maximum(n),
+                            "exclusiveMinimum" => Kw::ExclusiveMinimum(n),
+                            "exclusiveMaximum" => Kw::ExclusiveMaximum(n),
+                            _ => Kw::MultipleOf(n),
+                        });
+                    }
+                }
+                "minLength" | "maxLength" | "minItems" | "maxItems" | "minProperties"
+                | "maxProperties" | "minContains" | "maxContains" => {
+                    if let Some(n) = self.non_neg(v, &loc, k)? {
+                        match k {
+                            "minLength" => kws.push(Kw::MinLength(n)),
+                            "maxLength" => kws.push(Kw::MaxLength(n)),
+                            "minItems" => kws.push(Kw::MinItems(n)),
+                            "maxItems" => kws.push(Kw::MaxItems(n)),
+                            "minProperties" => kws.push(Kw::MinProperties(n)),
+                            "maxProperties" => kws.push(Kw::MaxProperties(n)),
+                            "minContains" if draft == Draft::Draft202012 => min_c = Some(n),
+                            "maxContains" if draft == Draft::Draft202012 => max_c = Some(n),
+                            _ => {}
+                        }
+                    }
+                }
+                "pattern" => match v {
+                    Value::String(s) => {
+                        if let Some(p) = self.pattern(s, &loc, k)? {
+                            kws.push(Kw::Pattern(Box::new(p)));
+                        }
+                    }
+                    other => self.bad(
+                        &loc,
+                        k,
+                        format!("expected a string, found {}", kind_of(other)),
+                    )?,
+                },
+                "format" => match v {
+                    Value::String(s) => {
+                        if self.opts.assert_formats {
+                            match Format::from_name(s) {
+                                Some(f) => kws.push(Kw::Format(f)),
+                                None => self.bad(&loc, k, format!("format {s:?} cannot be asserted (supported: date-time, date, time, email, hostname, ipv4, ipv6, uri, uri-reference, uuid, json-pointer, relative-json-pointer, regex, duration)"))?,
+                            }
+                        }
+                    }
+                    other => self.bad(
+                        &loc,
+                        k,
+                        format!("expected a string, found {}", kind_of(other)),
+                    )?,
+                },
+                "properties" => match v {
+                    Value::Object(pm) => {
+                        let mut props = Vec::with_capacity(pm.len());
+                        for (pk, pv) in pm.iter() {
+                            if self.schema_value(pv, &kl, pk)? {
+                                let n = self.sub(
+                                    pv,
+                                    &base,
+                                    draft,
+                                    format!("{kl}/{}", escape_pointer(pk)),
+                                )?;
+                                props.push((Box::<str>::from(pk), n));
+                            }
+                        }
+                        props.sort_by(|a, b| a.0.cmp(&b.0));
+                        props.dedup_by(|a, b| a.0 == b.0);
+                        obj.props = props.into();
+                        has_obj = true;
+                    }
+                    other => self.bad(
+                        &loc,
+                        k,
+                        format!("expected an object, found {}", kind_of(other)),
+                    )?,
+                },
+                "patternProperties" => match v {
+                    Value::Object(pm) => {
+                        let mut pats = Vec::with_capacity(pm.len());
+                        for (pk, pv) in pm.iter() {
+                            if self.schema_value(pv, &kl, pk)?
+                                && let Some(p) = self.pattern(pk, &loc, k)?
+                            {
+                                let n = self.sub(
+                                    pv,
+                                    &base,
+                                    draft,
+                                    format!("{kl}/{}", escape_pointer(pk)),
+                                )?;
+                                pats.push((p, n));
+                            }
+                        }
+                        obj.patterns = pats.into();
+                        has_obj = true;
+                    }
+                    other => self.bad(
+                        &loc,
+                        k,
+                        format!("expected an object, found {}", kind_of(other)),
+                    )?,
+                },
+                "additionalProperties" => {
+                    if self.schema_value(v, &loc, k)? {
+                        obj.additional = Some(self.sub(v, &base, draft, kl)?);
+                        obj.additional_false = matches!(v, Value::Bool(false));
+                        has_obj = true;
+                    }
+                }
+                "required" => match v {
+                    Value::Array(a) if a.iter().all(|x| matches!(x, Value::String(_))) => {
+                        let names: Vec<Box<str>> =
+                            a.iter().filter_map(|x| x.as_str().map(Box::from)).collect();
+                        if !names.is_empty() {
+                            kws.push(Kw::Required(names.into()));
+                        }
+                    }
+                    other => self.bad(
+                        &loc,
+                        k,
+                        format!("expected an array of strings, found {other}"),
+                    )?,
+                },
+                "propertyNames" => {
+                    if self.schema_value(v, &loc, k)? {
+                        let n = self.sub(v, &base, draft, kl)?;
+                        kws.push(Kw::PropertyNames(n));
+                    }
+                }
+                "dependentRequired" | "dependentSchemas" | "dependencies" => {
+                    let Value::Object(dm) = v else {
+                        self.bad(&loc, k, format!("expected an object, found {}", kind_of(v)))?;
+                        continue;
+                    };
+                    if k == "dependencies" && draft != Draft::Draft7 {
+                        continue;
+                    }
+                    let mut req = Vec::new();
+                    let mut sch = Vec::new();
+                    for (dk, dv) in dm.iter() {
+                        match dv {
+                            Value::Array(a)
+                                if k != "dependentSchemas"
+                                    && a.iter().all(|x| matches!(x, Value::String(_))) =>
+                            {
+                                req.push((
+                                    Box::<str>::from(dk),
+                                    a.iter().filter_map(|x| x.as_str().map(Box::from)).collect(),
+                                ));
+                            }
+                            Value::Object(_) | Value::Bool(_) if k != "dependentRequired" => {
+                                let n = self.sub(
+                                    dv,
+                                    &base,
+                                    draft,
+                                    format!("{kl}/{}", escape_pointer(dk)),
+                                )?;
+                                sch.push((Box::<str>::from(dk), n));
+                            }
+                            other => self.bad(
+                                &kl,
+                                dk,
+                                format!(
+                                    "expected {}, found {}",
+                                    if k == "dependentRequired" {
+                                        "an array of strings"
+                                    } else {
+                                        "a schema"
+                                    },
+                                    kind_of(other)
+                                ),
+                            )?,
+                        }
+                    }
+                    if !req.is_empty() {
+                        kws.push(Kw::DependentRequired(req.into()));
+                    }
+                    if !sch.is_empty() {
+                        kws.push(Kw::DependentSchemas(sch.into()));
+                    }
+                }
+                "items" => match (draft, v) {
+                    (Draft::Draft7, Value::Array(a)) => {
+                        let mut ids = Vec::with_capacity(a.len());
+                        for (i, s) in a.iter().enumerate() {
+                            if self.schema_value(s, &kl, &i.to_string())? {
+                                ids.push(self.sub(s, &base, draft, format!("{kl}/{i}"))?);
+                            }
+                        }
+                        prefix = Some(ids.into());
+                    }
+                    _ => {
+                        if self.schema_value(v, &loc, k)? {
+                            let n = self.sub(v, &base, draft, kl)?;
+                            if draft == Draft::Draft7 {
+                                // Draft-07 `items: {schema}` applies to every item.
+                                rest = Some(n);
+                                prefix.get_or_insert_with(|| Box::new([]));
+                            } else {
+                                rest = Some(n);
+                            }
+                        }
+                    }
+                },
+                "prefixItems" if draft == Draft::Draft202012 => match v {
+                    Value::Array(a) => {
+                        let mut ids = Vec::with_capacity(a.len());
+                        for (i, s) in a.iter().enumerate() {
+                            if self.schema_value(s, &kl, &i.to_string())? {
+                                ids.push(self.sub(s, &base, draft, format!("{kl}/{i}"))?);
+                            }
+                        }
+                        prefix = Some(ids.into());
+                    }
+                    other => self.bad(
+                        &loc,
+                        k,
+                        format!("expected an array of schemas, found {}", kind_of(other)),
+                    )?,
+                },
+                "additionalItems" if draft == Draft::Draft7 => {}
+                "uniqueItems" => match v {
+                    Value::Bool(true) => kws.push(Kw::UniqueItems),
+                    Value::Bool(false) => {}
+                    other => self.bad(&loc, k, format!("expected a boolean, found {other}"))?,
+                },
+                "contains" => {
+                    if self.schema_value(v, &loc, k)? {
+                        contains = Some(self.sub(v, &base, draft, kl)?);
+                    }
+                }
+                "allOf" | "anyOf" | "oneOf" => match v {
+                    Value::Array(a) if !a.is_empty() => {
+                        let mut ids = Vec::with_capacity(a.len());
+                        for (i, s) in a.iter().enumerate() {
+                            if self.schema_value(s, &kl, &i.to_string())? {
+                                ids.push(self.sub(s, &base, draft, format!("{kl}/{i}"))?);
+                            }
+                        }
+                        kws.push(match k {
+                            "allOf" => Kw::AllOf(ids.into()),
+                            "anyOf" => Kw::AnyOf(ids.into()),
+                            _ => Kw::OneOf(ids.into()),
+                        });
+                    }
+                    other => self.bad(
+                        &loc,
+                        k,
+                        format!("expected a non-empty array of schemas, found {other}"),
+                    )?,
+                },
+                "not" => {
+                    if self.schema_value(v, &loc, k)? {
+                        let n = self.sub(v, &base, draft, kl)?;
+                        kws.push(Kw::Not(n));
+                    }
+                }
+                "if" => {
+                    if self.schema_value(v, &loc, k)? {
+                        cond = Some(self.sub(v, &base, draft, kl)?);
+                    }
+                }
+                "then" => {
+                    if self.schema_value(v, &loc, k)? {
+                        then = Some(self.sub(v, &base, draft, kl)?);
+                    }
+                }
+                "else" => {
+                    if self.schema_value(v, &loc, k)? {
+                        els = Some(self.sub(v, &base, draft, kl)?);
+                    }
+                }
+                k if UNSUPPORTED.contains(&k) => {
+                    let e = self.err(&loc, k, format!("keyword {k:?} is not supported"));
+                    if self.opts.strict {
+                        return Err(e);
+                    }
+                    self.ignored.push(e.path);
+                }
+                _ => {}
+            }
+        }
+        // draft-07 additionalItems applies only next to an array `items`.
+        if draft == Draft::Draft7
+            && let Some(Value::Array(_)) = m.get("items")
+            && let Some(ai) = m.get("additionalItems")
+            && self.schema_value(ai, &loc, "additionalItems")?
+        {
+            rest = Some(self.sub(ai, &base, draft, format!("{loc}/additionalItems"))?);
+        }
+        if has_obj {
+            kws.push(Kw::Object(Box::new(obj)));
+        }
+        if prefix.is_some() || rest.is_some() {
+            kws.push(Kw::Items(Box::new(ItemsKw {
+                prefix: prefix.unwrap_or_default(),
+                rest,
+            })));
+        }
+        if let Some(node) = contains {
+            kws.push(Kw::Contains {
+                node,
+                min: min_c.unwrap_or(1),
+                max: max_c,
+            });
+        }
+        if let Some(c) = cond
+            && (then.is_some() || els.is_some())
+        {
+            kws.push(Kw::If { cond: c, then, els });
+        }
+        // Last: they depend on what every other keyword evaluated.
+        if draft == Draft::Draft202012 {
+            for k in ["unevaluatedItems", "unevaluatedProperties"] {
+                if let Some(v) = m.get(k)
+                    && self.schema_value(v, &loc, k)?
+                {
+                    let n = self.sub(v, &base, draft, format!("{loc}/{k}"))?;
+                    kws.push(if k == "unevaluatedItems" {
+                        Kw::UnevaluatedItems(n)
+                    } else {
+                        Kw::UnevaluatedProperties(n)
+                    });
+                }
+            }
+        }
+        self.nodes[id as usize] = Some(Node {
+            loc: loc.into(),
+            kws: kws.into(),
+            types: 0,
+            resource,
+            resource_root,
+        });
+        Ok(())
+    }
+
+    fn dynamic_ref(
+        &mut self,
+        s: &str,
+        base: &str,
+        draft: Draft,
+        loc: &str,
+        kws: &mut Vec<Kw>,
+    ) -> Result<(), SchemaError> {
+        let place = self.resolve(base, draft, s, loc)?;
+        let target_value = place.value;
+        let fallback = self.compile_ref(place)?;
+        let (_, frag) = uri::split_fragment(s);
+        // Dynamic only when the static target itself declares the anchor.
+        let is_dynamic = !frag.is_empty()
+            && !frag.starts_with('/')
+            && matches!(target_value, Value::Object(m) if m.get("$dynamicAnchor").and_then(Value::as_str) == Some(frag));
+        let mut candidates = Vec::new();
+        if is_dynamic {
+            self.has_dynamic = true;
+            self.index_all();
+            let list = self.dyn_anchors.get(frag).cloned().unwrap_or_default();
+            for (res_uri, v) in list {
+                let b = self.base_at(v).cloned().unwrap_or(Base {
+                    uri: res_uri.clone(),
+                    draft,
+                });
+                let mark = self.nodes.len() as NodeId;
+                let place = Place {
+                    value: v,
+                    base: b.uri,
+                    draft: b.draft,
+                    loc: format!("{res_uri}#{frag}"),
+                };
+                match self.compile_ref(place) {
+                    Ok(n) => {
+                        let r = self.resource_index(&res_uri);
+                        candidates.push((r, n));
+                    }
+                    Err(_) => {
+                        // A resource that does not compile can only be in the
+                        // dynamic scope if something else refers to it, which
+                        // then fails on its own: roll this attempt back.
+                        self.nodes.truncate(mark as usize);
+                        self.memo.retain(|_, id| *id < mark);
+                    }
+                }
+            }
+        }
+        kws.push(Kw::DynamicRef(Box::new(DynRef {
+            fallback,
+            candidates: candidates.into(),
+        })));
+        Ok(())
+    }
+}
+
+/// Children that apply to the same instance (the edges a `$ref` loop runs on).
+pub(crate) fn in_place_children(kw: &Kw, out: &mut Vec<NodeId>) {
+    match kw {
+        Kw::AllOf(a) | Kw::AnyOf(a) | Kw::OneOf(a) => out.extend(a.iter().copied()),
+        Kw::Not(n) | Kw::Ref(n) => out.push(*n),
+        Kw::If { cond, then, els } => {
+            out.push(*cond);
+            out.extend(then.iter().copied());
+            out.extend(els.iter().copied());
+        }
+        Kw::DependentSchemas(d) => out.extend(d.iter().map(|(_, n)| *n)),
+        Kw::DynamicRef(d) => {
+            out.push(d.fallback);
+            out.extend(d.candidates.iter().map(|(_, n)| *n));
+        }
+        _ => {}
+    }
+}
+
+/// Refuses in-place cycles and computes each node's possible types.
+fn finish(nodes: &mut [Node]) -> Result<(), SchemaError> {
+    // 0 = unvisited, 1 = on stack, 2 = done.
+    let n = nodes.len();
+    let mut state = vec![0u8; n];
+    let mut types = vec![T_ALL; n];
+    let mut children = Vec::new();
+    for start in 0..n {
+        if state[start] != 0 {
+            continue;
+        }
+        // Iterative DFS: (node, next child index, children list).
+        let mut stack: Vec<(usize, Vec<NodeId>, usize)> = Vec::new();
+        children.clear();
+        nodes[start]
+            .kws
+            .iter()
+            .for_each(|k| in_place_children(k, &mut children));
+        stack.push((start, children.clone(), 0));
+        state[start] = 1;
+        while let Some((node, kids, i)) = stack.last_mut() {
+            if let Some(&c) = kids.get(*i) {
+                *i += 1;
+                let c = c as usize;
+                match state.get(c) {
+                    Some(1) => {
+                        return Err(SchemaError::new(
+                            nodes[c].loc.to_string(),
+                            "this $ref loops back to itself without ever stepping into the instance (validation would never end)".into(),
+                        ));
+                    }
+                    Some(0) => {
+                        state[c] = 1;
+                        let mut ks = Vec::new();
+                        nodes[c]
+                            .kws
+                            .iter()
+                            .for_each(|k| in_place_children(k, &mut ks));
+                        stack.push((c, ks, 0));
+                    }
+                    _ => {}
+                }
+            } else {
+                let node = *node;
+                types[node] = possible_types(&nodes[node], &types);
+                state[node] = 2;
+                stack.pop();
+            }
+        }
+    }
+    for (node, t) in nodes.iter_mut().zip(types) {
+        node.types = t;
+    }
+    Ok(())
+}
+
+fn value_type(v: &Value) -> u8 {
+    match v {
+        Value::Null => T_NULL,
+        Value::Bool(_) => T_BOOL,
+        Value::Number(n) => {
+            if super::number::lexeme_is_integer(n.as_str()) {
+                T_INT
+            } else {
+                T_FRAC
+            }
+        }
+        Value::String(_) => T_STR,
+        Value::Array(_) => T_ARR,
+        Value::Object(_) => T_OBJ,
+    }
+}
+
+/// Conservative: the types an instance may have and pass this node (children
+/// already computed; a child in a cycle counts as any type).
+fn possible_types(node: &Node, types: &[u8]) -> u8 {
+    let mut t = T_ALL;
+    let of = |id: &NodeId| types.get(*id as usize).copied().unwrap_or(T_ALL);
+    for kw in node.kws.iter() {
+        match kw {
+            Kw::False => t = 0,
+            Kw::Type(m) => t &= *m,
+            Kw::Enum(opts) => t &= opts.iter().fold(0, |acc, v| acc | value_type(v)),
+            Kw::Const(v) => t &= value_type(v),
+            Kw::AllOf(a) => a.iter().for_each(|c| t &= of(c)),
+            Kw::AnyOf(a) | Kw::OneOf(a) => t &= a.iter().fold(0, |acc, c| acc | of(c)),
+            Kw::Ref(c) => t &= of(c),
+            _ => {}
+        }
+    }
+    t
+}
+
+/// Compiles `root` (retrieved as `root_uri`, or the default) with `resources`.
+pub(crate) fn compile(
+    root: &Value,
+    resources: &[(String, Value)],
+    opts: &Options,
+) -> Result<Program, SchemaError> {
+    let mut c = Compiler {
+        opts,
+        docs: Vec::with_capacity(1 + resources.len()),
+        ids: HashMap::new(),
+        anchors: HashMap::new(),
+        dyn_anchors: HashMap::new(),
+        bases: HashMap::new(),
+        memo: HashMap::new(),
+        nodes: Vec::new(),
+        resources: HashMap::new(),
+        ignored: Vec::new(),
+        has_dynamic: false,
+        metas_loaded: false,
+    };
+    c.docs.push((ROOT_URI.to_owned(), root, false));
+    for (u, v) in resources {
+        c.docs.push((strip_empty_fragment(u.clone()), v, false));
+    }
+    // Index the root document now (cheap for tool schemas); other resources
+    // only when a reference needs them.
+    c.docs[0].2 = true;
+    c.index(root, ROOT_URI, opts.draft, true);
+    let mut draft = opts.draft;
+    if let Value::Object(m) = root
+        && let Some(Value::String(s)) = m.get("$schema")
+        && let Some(d) = draft_of(s)
+    {
+        draft = d;
+    }
+    let base = match c.base_at(root) {
+        Some(b) => b.uri.clone(),
+        None => ROOT_URI.to_owned(),
+    };
+    c.nodes.push(None);
+    c.memo.insert(addr(root), 0);
+    c.fill(
+        0,
+        Place {
+            value: root,
+            base,
+            draft,
+            loc: String::new(),
+        },
+    )?;
+    let mut nodes: Vec<Node> = Vec::with_capacity(c.nodes.len());
+    for n in c.nodes {
+        match n {
+            Some(n) => nodes.push(n),
+            None => {
+                return Err(SchemaError::new(
+                    String::new(),
+                    "internal error: a node was not compiled".into(),
+                ));
+            }
+        }
+    }
+    finish(&mut nodes)?;
+    Ok(Program {
+        nodes: nodes.into(),
+        root: 0,
+        ignored: c.ignored,
+        has_dynamic: c.has_dynamic,
+    })
+}

@@ -1,0 +1,291 @@
+//! ECMA-262 regular expressions (what JSON Schema's `pattern` means) turned
+//! into the `regex` crate's syntax.
+//!
+//! What changes: `\d` `\w` `\s` `\b` get their ECMA meaning (ASCII digits and
+//! word characters, ECMA white space), `.` excludes all four line
+//! terminators, `\uXXXX` (with surrogate pairs), `\xXX`, `\cX` and `\0`
+//! become `\x{..}`, `(?<name>` becomes `(?P<name>`, a `{` that is not a
+//! quantifier is a literal, `[^]` matches anything. What cannot be had: back
+//! references and look-around (the `regex` crate guarantees linear time and
+//! has neither), which are reported as errors naming the construct.
+
+use std::fmt::Write as _;
+
+/// ECMA-262 `WhiteSpace` and `LineTerminator` code points, as class items.
+const WS: &str = r"\t\n\x0B\x0C\r \x{A0}\x{1680}\x{2000}-\x{200A}\x{2028}\x{2029}\x{202F}\x{205F}\x{3000}\x{FEFF}";
+
+/// Translates `pattern`; the error says which construct has no equivalent.
+pub(crate) fn translate(pattern: &str) -> Result<String, String> {
+    let chars: Vec<char> = pattern.chars().collect();
+    let mut out = String::with_capacity(pattern.len() + 8);
+    let mut i = 0;
+    let mut in_class = false;
+    let mut class_start = false;
+    while let Some(&c) = chars.get(i) {
+        i += 1;
+        if in_class {
+            let first = class_start;
+            class_start = false;
+            match c {
+                ']' => {
+                    in_class = false;
+                    out.push(']');
+                }
+                '^' if first => {
+                    out.push('^');
+                    class_start = false;
+                }
+                '[' => out.push_str(r"\["),
+                '&' | '~' => {
+                    out.push('\\');
+                    out.push(c);
+                }
+                '\\' => {
+                    let (text, used) = escape(&chars, i, true)?;
+                    i += used;
+                    out.push_str(&text);
+                }
+                c => out.push(c),
+            }
+            continue;
+        }
+        match c {
+            '\\' => {
+                let (text, used) = escape(&chars, i, false)?;
+                i += used;
+                out.push_str(&text);
+            }
+            '[' => {
+                if chars.get(i) == Some(&']') {
+                    // `[]` matches nothing.
+                    out.push_str(r"[^\x{0}-\x{10FFFF}]");
+                    i += 1;
+                } else if chars.get(i) == Some(&'^') && chars.get(i + 1) == Some(&']') {
+                    out.push_str("(?s:.)");
+                    i += 2;
+                } else {
+                    in_class = true;
+                    class_start = true;
+                    out.push('[');
+                }
+            }
+            '.' => out.push_str(r"[^\n\r\x{2028}\x{2029}]"),
+            '(' => {
+                if chars.get(i) == Some(&'?') {
+                    match (chars.get(i + 1), chars.get(i + 2)) {
+                        (Some('='), _) => return Err("look-ahead `(?=` is not supported".into()),
+                        (Some('!'), _) => {
+                            return Err("negative look-ahead `(?!` is not supported".into());
+                        }
+                        (Some('<'), Some('=')) => {
+                            return Err("look-behind `(?<=` is not supported".into());
+                        }
+                        (Some('<'), Some('!')) => {
+                            return Err("negative look-behind `(?<!` is not supported".into());
+                        }
+                        (Some('<'), _) => {
+                            out.push_str("(?P<");
+                            i += 2;
+                        }
+                        (Some(':'), _) => {
+                            out.push_str("(?:");
+                            i += 2;
+                        }
+                        _ => return Err("unknown group syntax `(?`".into()),
+                    }
+                } else {
+                    out.push('(');
+                }
+            }
+            '{' => {
+                // A quantifier only if it reads {n}, {n,} or {n,m}.
+                let mut j = i;
+                let mut digits = 0;
+                while chars.get(j).is_some_and(|c| c.is_ascii_digit()) {
+                    j += 1;
+                    digits += 1;
+                }
+                let mut ok = digits > 0;
+                if ok && chars.get(j) == Some(&',') {
+                    j += 1;
+                    while chars.get(j).is_some_and(|c| c.is_ascii_digit()) {
+                        j += 1;
+                    }
+                }
+                ok = ok && chars.get(j) == Some(&'}');
+                if ok {
+                    out.push('{');
+                } else {
+                    out.push_str(r"\{");
+                }
+            }
+            '}' => {
+                // Closing brace of a quantifier we let through, else a literal.
+                if quantifier_open(&out) {
+                    out.push('}');
+                } else {
+                    out.push_str(r"\}");
+                }
+            }
+            c => out.push(c),
+        }
+    }
+    if in_class {
+        return Err("unterminated character class `[`".into());
+    }
+    Ok(out)
+}
+
+/// Whether `out` ends inside `{n` / `{n,` / `{n,m` that we emitted as a quantifier.
+fn quantifier_open(out: &str) -> bool {
+    let t = out.trim_end_matches(|c: char| c.is_ascii_digit() || c == ',');
+    t.ends_with('{') && !t.ends_with(r"\{")
+}
+
+fn hex(chars: &[char], at: usize, n: usize) -> Option<u32> {
+    let mut v = 0;
+    for k in 0..n {
+        v = v * 16 + chars.get(at + k)?.to_digit(16)?;
+    }
+    Some(v)
+}
+
+fn code_point(cp: u32) -> String {
+    format!(r"\x{{{cp:X}}}")
+}
+
+/// Translates the escape whose backslash precedes `chars[at]`; returns the
+/// text and how many characters after the backslash it used.
+fn escape(chars: &[char], at: usize, in_class: bool) -> Result<(String, usize), String> {
+    let Some(&c) = chars.get(at) else {
+        return Err("pattern ends with a lone `\\`".into());
+    };
+    let nested = |s: &str| format!("[{s}]");
+    Ok(match c {
+        'd' => (nested("0-9"), 1),
+        'D' => (nested("^0-9"), 1),
+        'w' => (nested("0-9A-Za-z_"), 1),
+        'W' => (nested("^0-9A-Za-z_"), 1),
+        's' => (nested(WS), 1),
+        'S' => (format!("[^{WS}]"), 1),
+        'b' if in_class => (r"\x{8}".into(), 1),
+        'b' => (r"(?-u:\b)".into(), 1),
+        'B' => (r"(?-u:\B)".into(), 1),
+        't' | 'n' | 'r' | 'f' | 'v' => (format!("\\{c}"), 1),
+        '0' if !chars.get(at + 1).is_some_and(|d| d.is_ascii_digit()) => (r"\x{0}".into(), 1),
+        '1'..='9' if !in_class => {
+            return Err(format!("back reference `\\{c}` is not supported"));
+        }
+        'k' if chars.get(at + 1) == Some(&'<') => {
+            return Err("named back reference `\\k<..>` is not supported".into());
+        }
+        'c' => match chars.get(at + 1) {
+            Some(l) if l.is_ascii_alphabetic() => (code_point(u32::from(*l) % 32), 2),
+            _ => (r"\\c".into(), 1),
+        },
+        'x' => match hex(chars, at + 1, 2) {
+            Some(v) => (code_point(v), 3),
+            None => ("x".into(), 1),
+        },
+        'u' => {
+            if chars.get(at + 1) == Some(&'{') {
+                let mut j = at + 2;
+                let mut v: u32 = 0;
+                while let Some(d) = chars.get(j).and_then(|c| c.to_digit(16)) {
+                    v = v.saturating_mul(16).saturating_add(d);
+                    j += 1;
+                }
+                if chars.get(j) == Some(&'}') && j > at + 2 && char::from_u32(v).is_some() {
+                    return Ok((code_point(v), j + 1 - at));
+                }
+                return Err("invalid `\\u{...}` escape".into());
+            }
+            match hex(chars, at + 1, 4) {
+                Some(hi @ 0xD800..=0xDBFF) => {
+                    if chars.get(at + 5) == Some(&'\\')
+                        && chars.get(at + 6) == Some(&'u')
+                        && let Some(lo @ 0xDC00..=0xDFFF) = hex(chars, at + 7, 4)
+                    {
+                        let cp = 0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00);
+                        (code_point(cp), 11)
+                    } else {
+                        return Err(format!("lone surrogate `\\u{hi:04X}` cannot match text"));
+                    }
+                }
+                Some(0xDC00..=0xDFFF) => {
+                    return Err("lone surrogate escape cannot match text".into());
+                }
+                Some(v) => (code_point(v), 5),
+                None => ("u".into(), 1),
+            }
+        }
+        'p' | 'P' => {
+            // Unicode property: `\p{..}` passes through (the `regex` crate knows
+            // the general categories and scripts ECMA names).
+            if chars.get(at + 1) == Some(&'{') {
+                let mut j = at + 2;
+                let mut s = String::new();
+                while let Some(&ch) = chars.get(j) {
+                    if ch == '}' {
+                        break;
+                    }
+                    s.push(ch);
+                    j += 1;
+                }
+                if chars.get(j) != Some(&'}') {
+                    return Err("unterminated `\\p{` escape".into());
+                }
+                let mut t = String::new();
+                let _ = write!(t, "\\{c}{{{s}}}");
+                (t, j + 1 - at)
+            } else {
+                (c.to_string(), 1)
+            }
+        }
+        c if c.is_ascii_alphanumeric() => (c.to_string(), 1),
+        c => (regex::escape(&c.to_string()), 1),
+    })
+}
+
+/// Compiles an ECMA-262 pattern with the `regex` crate.
+pub(crate) fn compile(pattern: &str) -> Result<regex::Regex, String> {
+    let translated = translate(pattern)?;
+    regex::RegexBuilder::new(&translated)
+        .size_limit(8 << 20)
+        .build()
+        .map_err(|e| match e {
+            regex::Error::Syntax(s) => {
+                format!(
+                    "not a supported regular expression: {}",
+                    s.lines().last().unwrap_or("")
+                )
+            }
+            other => other.to_string(),
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::compile;
+
+    #[test]
+    fn ecma_meanings() {
+        let m = |p: &str, s: &str| compile(p).unwrap().is_match(s);
+        assert!(m(r"^\d+$", "123"));
+        assert!(!m(r"^\d$", "\u{0660}"));
+        assert!(m(r"^\s$", "\u{FEFF}"));
+        assert!(!m(r"^.$", "\n"));
+        assert!(!m(r"^.$", "\u{2028}"));
+        assert!(m(r"^\u00e9$", "é"));
+        assert!(m(r"^\uD83D\uDE00$", "😀"));
+        assert!(m(r"^a{$", "a{"));
+        assert!(m(r"^a{2}$", "aa"));
+        assert!(m(r"^[\d-]+$", "1-2"));
+        assert!(m(r"^\cJ$", "\n"));
+        assert!(m(r"^[^]$", "\n"));
+        assert!(!m(r"[]", "a"));
+        assert!(m(r"(?<year>\d{4})", "2024"));
+        assert!(compile(r"(a)\1").unwrap_err().contains("back reference"));
+        assert!(compile(r"a(?=b)").unwrap_err().contains("look-ahead"));
+    }
+}

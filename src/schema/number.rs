@@ -1,0 +1,418 @@
+//! Exact comparison and divisibility of JSON number lexemes, without going
+//! through `f64`: `minimum`, `maximum`, `multipleOf`, `integer`, `enum` and
+//! `const` must hold for 40-digit integers and decimals that f64 rounds.
+//!
+//! A lexeme is read as sign, significant digits d1..dn (d1 and dn non-zero)
+//! and a point p, meaning 0.d1..dn × 10^p. Nothing here allocates except
+//! `multipleOf` with a divisor of more than 37 significant digits.
+
+use std::cmp::Ordering;
+
+/// A number lexeme seen as a decimal: borrowed digits, no allocation.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Dec<'a> {
+    neg: bool,
+    /// Integer part digits then fraction digits, as written.
+    int: &'a [u8],
+    frac: &'a [u8],
+    /// First and one-past-last significant digit in int ++ frac; equal when zero.
+    start: usize,
+    end: usize,
+    /// Position of the decimal point relative to digit `start`: value is
+    /// 0.d[start]..d[end-1] × 10^point.
+    point: i64,
+}
+
+const EXP_CAP: i64 = i64::MAX / 8;
+
+impl<'a> Dec<'a> {
+    /// Reads a lexeme of the JSON number grammar. Returns `None` for text
+    /// that is not one (never for lexemes from the parser).
+    pub(crate) fn parse(lexeme: &'a str) -> Option<Dec<'a>> {
+        let b = lexeme.as_bytes();
+        let mut i = 0;
+        let neg = b.first() == Some(&b'-');
+        if neg {
+            i = 1;
+        }
+        let int_start = i;
+        while i < b.len() && b[i].is_ascii_digit() {
+            i += 1;
+        }
+        let int = b.get(int_start..i)?;
+        if int.is_empty() {
+            return None;
+        }
+        let mut frac: &[u8] = &[];
+        if b.get(i) == Some(&b'.') {
+            let fs = i + 1;
+            i = fs;
+            while i < b.len() && b[i].is_ascii_digit() {
+                i += 1;
+            }
+            frac = b.get(fs..i)?;
+            if frac.is_empty() {
+                return None;
+            }
+        }
+        let mut exp: i64 = 0;
+        if matches!(b.get(i), Some(b'e' | b'E')) {
+            i += 1;
+            let eneg = match b.get(i) {
+                Some(b'-') => {
+                    i += 1;
+                    true
+                }
+                Some(b'+') => {
+                    i += 1;
+                    false
+                }
+                _ => false,
+            };
+            let es = i;
+            while i < b.len() && b[i].is_ascii_digit() {
+                exp = (exp * 10 + i64::from(b[i] - b'0')).min(EXP_CAP);
+                i += 1;
+            }
+            if i == es {
+                return None;
+            }
+            if eneg {
+                exp = -exp;
+            }
+        }
+        if i != b.len() {
+            return None;
+        }
+        let n = int.len() + frac.len();
+        let digit = |k: usize| {
+            if k < int.len() {
+                int[k]
+            } else {
+                frac[k - int.len()]
+            }
+        };
+        let mut start = 0;
+        while start < n && digit(start) == b'0' {
+            start += 1;
+        }
+        let mut end = n;
+        while end > start && digit(end - 1) == b'0' {
+            end -= 1;
+        }
+        let point = if start == end {
+            0
+        } else {
+            (int.len() as i64 - start as i64).saturating_add(exp)
+        };
+        Some(Dec {
+            neg: neg && start != end,
+            int,
+            frac,
+            start,
+            end,
+            point,
+        })
+    }
+
+    #[inline]
+    fn digit(&self, k: usize) -> u8 {
+        if k < self.int.len() {
+            self.int[k]
+        } else {
+            self.frac.get(k - self.int.len()).copied().unwrap_or(b'0')
+        }
+    }
+
+    /// Whether the value is zero.
+    pub(crate) fn is_zero(&self) -> bool {
+        self.start == self.end
+    }
+
+    /// Whether the value is negative (zero is not).
+    pub(crate) fn is_negative(&self) -> bool {
+        self.neg
+    }
+
+    /// Number of significant digits.
+    fn len(&self) -> usize {
+        self.end - self.start
+    }
+
+    /// Whether the value is a mathematical integer (`1.0`, `1e2` are).
+    pub(crate) fn is_integer(&self) -> bool {
+        self.is_zero() || self.point >= self.len() as i64
+    }
+
+    fn cmp_magnitude(&self, other: &Dec<'_>) -> Ordering {
+        match (self.is_zero(), other.is_zero()) {
+            (true, true) => return Ordering::Equal,
+            (true, false) => return Ordering::Less,
+            (false, true) => return Ordering::Greater,
+            _ => {}
+        }
+        match self.point.cmp(&other.point) {
+            Ordering::Equal => {}
+            o => return o,
+        }
+        let (la, lb) = (self.len(), other.len());
+        for k in 0..la.min(lb) {
+            match self
+                .digit(self.start + k)
+                .cmp(&other.digit(other.start + k))
+            {
+                Ordering::Equal => {}
+                o => return o,
+            }
+        }
+        la.cmp(&lb)
+    }
+
+    /// Exact numeric order.
+    pub(crate) fn cmp(&self, other: &Dec<'_>) -> Ordering {
+        match (self.neg, other.neg) {
+            (false, true) => Ordering::Greater,
+            (true, false) => Ordering::Less,
+            (false, false) => self.cmp_magnitude(other),
+            (true, true) => other.cmp_magnitude(self),
+        }
+    }
+
+    /// Whether `self` is an integer multiple of `divisor` (which must not be zero).
+    pub(crate) fn is_multiple_of(&self, divisor: &Dec<'_>) -> bool {
+        if self.is_zero() {
+            return true;
+        }
+        if divisor.is_zero() {
+            return false;
+        }
+        // self = a × 10^ea, divisor = b × 10^eb with a, b free of trailing zeros.
+        let ea = self.point.saturating_sub(self.len() as i64);
+        let eb = divisor.point.saturating_sub(divisor.len() as i64);
+        if ea < eb {
+            // a / (b × 10^k) with a not divisible by 10: never an integer.
+            return false;
+        }
+        // Past this many extra zeros only b's factors coprime to 10 matter
+        // (2^x and 5^y with x, y < 3.33 × digits of b are covered), so the
+        // answer no longer changes.
+        let cap = 4 * divisor.len() as i64 + 4;
+        let k = (ea - eb).min(cap) as usize;
+        let a = (self.start..self.end)
+            .map(|i| self.digit(i))
+            .chain(std::iter::repeat_n(b'0', k));
+        if divisor.len() <= 37 {
+            let mut b: u128 = 0;
+            for i in divisor.start..divisor.end {
+                b = b * 10 + u128::from(divisor.digit(i) - b'0');
+            }
+            let mut r: u128 = 0;
+            for d in a {
+                r = (r * 10 + u128::from(d - b'0')) % b;
+            }
+            r == 0
+        } else {
+            let b: Vec<u8> = (divisor.start..divisor.end)
+                .map(|i| divisor.digit(i) - b'0')
+                .collect();
+            let mut r: Vec<u8> = Vec::with_capacity(b.len() + 1);
+            for d in a {
+                // r = r * 10 + d, then subtract b while r >= b.
+                r.push(d - b'0');
+                while r.first() == Some(&0) {
+                    r.remove(0);
+                }
+                while big_ge(&r, &b) {
+                    big_sub(&mut r, &b);
+                    while r.first() == Some(&0) {
+                        r.remove(0);
+                    }
+                }
+            }
+            r.is_empty()
+        }
+    }
+
+    /// A non-negative integer value as `u64`, saturating (counts and lengths).
+    pub(crate) fn as_u64_saturating(&self) -> u64 {
+        if self.neg || !self.is_integer() {
+            return 0;
+        }
+        if self.point > 19 {
+            return u64::MAX;
+        }
+        let mut v: u64 = 0;
+        for k in 0..self.point as usize {
+            v = v
+                .saturating_mul(10)
+                .saturating_add(u64::from(self.digit(self.start + k) - b'0'));
+        }
+        v
+    }
+
+    /// The value as `i64` when it is an integer in range (fast paths).
+    pub(crate) fn as_i64(&self) -> Option<i64> {
+        if !self.is_integer() || self.point > 18 {
+            return None;
+        }
+        let mut v: i64 = 0;
+        for k in 0..self.point as usize {
+            v = v * 10 + i64::from(self.digit(self.start + k) - b'0');
+        }
+        Some(if self.neg { -v } else { v })
+    }
+}
+
+fn big_ge(a: &[u8], b: &[u8]) -> bool {
+    if a.len() != b.len() {
+        return a.len() > b.len();
+    }
+    a >= b
+}
+
+fn big_sub(a: &mut [u8], b: &[u8]) {
+    let off = a.len() - b.len();
+    let mut borrow = 0i16;
+    for i in (0..a.len()).rev() {
+        let bd = if i >= off { i16::from(b[i - off]) } else { 0 };
+        let mut d = i16::from(a[i]) - bd - borrow;
+        if d < 0 {
+            d += 10;
+            borrow = 1;
+        } else {
+            borrow = 0;
+        }
+        a[i] = d as u8;
+    }
+}
+
+/// A number from a schema, kept with its lexeme for exact comparison and a
+/// precomputed `i64` for the common fast path.
+#[derive(Clone, Debug)]
+pub(crate) struct SchemaNumber {
+    pub(crate) lexeme: Box<str>,
+    pub(crate) int: Option<i64>,
+}
+
+impl SchemaNumber {
+    pub(crate) fn new(lexeme: &str) -> Option<SchemaNumber> {
+        let d = Dec::parse(lexeme)?;
+        Some(SchemaNumber {
+            int: d.as_i64(),
+            lexeme: lexeme.into(),
+        })
+    }
+
+    pub(crate) fn dec(&self) -> Dec<'_> {
+        // Checked in `new`; the fallback is never taken.
+        Dec::parse(&self.lexeme).unwrap_or(Dec {
+            neg: false,
+            int: b"0",
+            frac: b"",
+            start: 0,
+            end: 0,
+            point: 0,
+        })
+    }
+}
+
+/// A fast `i64` reading of a plain integer lexeme (`-?[0-9]{1,18}`).
+#[inline]
+pub(crate) fn quick_i64(lexeme: &str) -> Option<i64> {
+    let b = lexeme.as_bytes();
+    let (neg, digits) = match b.first() {
+        Some(b'-') => (true, &b[1..]),
+        _ => (false, b),
+    };
+    if digits.is_empty() || digits.len() > 18 {
+        return None;
+    }
+    let mut v: i64 = 0;
+    for &c in digits {
+        if !c.is_ascii_digit() {
+            return None;
+        }
+        v = v * 10 + i64::from(c - b'0');
+    }
+    Some(if neg { -v } else { v })
+}
+
+/// Exact order of an instance lexeme against a schema number.
+#[inline]
+pub(crate) fn cmp_lexeme(lexeme: &str, bound: &SchemaNumber) -> Option<Ordering> {
+    if let (Some(b), Some(a)) = (bound.int, quick_i64(lexeme)) {
+        return Some(a.cmp(&b));
+    }
+    Some(Dec::parse(lexeme)?.cmp(&bound.dec()))
+}
+
+/// Exact numeric equality of two lexemes (`1` equals `1.0` and `1e0`).
+pub(crate) fn lexemes_equal(a: &str, b: &str) -> bool {
+    if a == b {
+        return true;
+    }
+    match (Dec::parse(a), Dec::parse(b)) {
+        (Some(x), Some(y)) => x.cmp(&y) == Ordering::Equal,
+        _ => false,
+    }
+}
+
+/// Whether a lexeme denotes a mathematical integer.
+#[inline]
+pub(crate) fn lexeme_is_integer(lexeme: &str) -> bool {
+    if !lexeme.bytes().any(|b| matches!(b, b'.' | b'e' | b'E')) {
+        return true;
+    }
+    Dec::parse(lexeme).is_some_and(|d| d.is_integer())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cmp(a: &str, b: &str) -> Ordering {
+        Dec::parse(a).unwrap().cmp(&Dec::parse(b).unwrap())
+    }
+
+    #[test]
+    fn order_is_exact() {
+        assert_eq!(cmp("1", "1.0"), Ordering::Equal);
+        assert_eq!(cmp("0.1e1", "1"), Ordering::Equal);
+        assert_eq!(cmp("-0", "0"), Ordering::Equal);
+        assert_eq!(
+            cmp("12345678901234567890123", "12345678901234567890124"),
+            Ordering::Less
+        );
+        assert_eq!(cmp("-2", "-1"), Ordering::Less);
+        assert_eq!(cmp("1e400", "1e399"), Ordering::Greater);
+        assert_eq!(cmp("0.30000000000000004", "0.3"), Ordering::Greater);
+        assert_eq!(cmp("100", "99.999"), Ordering::Greater);
+    }
+
+    #[test]
+    fn integers_and_multiples() {
+        assert!(Dec::parse("1.0").unwrap().is_integer());
+        assert!(Dec::parse("1e308").unwrap().is_integer());
+        assert!(!Dec::parse("1.5").unwrap().is_integer());
+        let m = |a: &str, b: &str| {
+            Dec::parse(a)
+                .unwrap()
+                .is_multiple_of(&Dec::parse(b).unwrap())
+        };
+        assert!(m("4.5", "1.5"));
+        assert!(!m("35", "1.5"));
+        assert!(m("0.0075", "0.0001"));
+        assert!(!m("0.00751", "0.0001"));
+        assert!(m("1e308", "0.5"));
+        assert!(m("19.99", "0.01"));
+        assert!(m(
+            "123456789012345678901234567890123456789012345678900",
+            "1234567890123456789012345678901234567890123456789"
+        ));
+        assert!(!m(
+            "123456789012345678901234567890123456789012345678901",
+            "1234567890123456789012345678901234567890123456789"
+        ));
+        assert!(m("-10", "5"));
+    }
+}

@@ -1,0 +1,919 @@
+//! The stream check: a [`TokenSink`] that applies a compiled schema to the
+//! parser's tokens as they come and reports each violation at the byte where
+//! it became certain.
+//!
+//! State: a stack of open containers, each owning a range of "applications"
+//! (schema nodes that apply to it, with the conjunctive `$ref` / `allOf`
+//! closure expanded) on one shared vector, so steady-state checking does not
+//! allocate. Scalars are checked by the finished-value validator the moment
+//! they complete (strings also on the way: `maxLength` and `enum` / `const`
+//! prefixes). Container keywords that are cheap to decide incrementally are:
+//! `type` at the opening byte, unknown keys under `additionalProperties:
+//! false` when the key closes, `maxProperties` / `maxItems` when one too many
+//! arrives, `required` / `minProperties` / `minItems` at the close. Keywords
+//! that need the whole subvalue (`anyOf`, `oneOf`, `not`, `if`,
+//! `uniqueItems`, `contains`, `dependent*`, `enum` / `const` of containers)
+//! buffer it: a [`ValueBuilder`] is fed the subvalue's tokens and the
+//! validator decides at its end. Every keyword of every application is thus
+//! decided exactly once, and each early report is one the validator would
+//! also make, which is why [`StreamCheck::finish`] agrees with
+//! [`super::CompiledSchema::validate`] on the final value.
+//!
+//! Advice for hackers: a node whose possible types exclude the value's type
+//! (say `anyOf` of string and null, seeing `{`) is reported at the first
+//! byte and then marked doomed: its other keywords are not checked, since
+//! the verdict cannot change. A repeated key (the parser's default keeps the
+//! last value) is checked at every occurrence, so the stream check can be
+//! stricter than `validate` on such documents; use `DuplicateKeys::Error`
+//! for tool arguments.
+
+use super::compile::{Kw, NodeId, Program, T_ARR, T_OBJ, T_STR};
+use super::validate::{At, Validator, show_str, type_names, unknown_key_message};
+use super::{CompiledSchema, Violation};
+use crate::parser::{Location, Token, TokenSink, ValueBuilder};
+use crate::{Path, PathRef, Segment, Value};
+
+/// A violation and the input offset at which it became certain.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StreamViolation {
+    /// Bytes the parser had consumed when the violation became certain
+    /// (the token's [`Location::offset`]).
+    pub offset: u64,
+    /// What is wrong, as `validate` words it.
+    pub violation: Violation,
+}
+
+const DOOMED: u8 = 1;
+const MAX_LEN_DONE: u8 = 2;
+const ENUM_DONE: u8 = 4;
+const MAX_COUNT_DONE: u8 = 8;
+
+#[derive(Clone, Copy, Debug)]
+struct App {
+    node: NodeId,
+    flags: u8,
+    /// `required` names seen so far (names past 64 are decided at the close).
+    req_bits: u64,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    Object,
+    Array,
+}
+
+#[derive(Debug)]
+struct Frame {
+    kind: Kind,
+    apps_start: usize,
+    apps_end: usize,
+    count: u64,
+    /// Whether this frame feeds the top builder.
+    buffered: bool,
+}
+
+/// Applies a [`CompiledSchema`] to a token stream; see the module docs.
+///
+/// # Examples
+///
+/// ```
+/// use tooljson::{CompiledSchema, PartialParser};
+/// let schema = CompiledSchema::from_json_str(
+///     r#"{"type": "object", "properties": {"unit": {"enum": ["celsius", "fahrenheit"]}}, "additionalProperties": false}"#,
+/// )?;
+/// let mut check = schema.stream_check();
+/// let mut partial = PartialParser::new();
+/// partial.feed_observed(br#"{"unit": "kel"#, &mut (), &mut check)?;
+/// // No option starts with "kel": certain at the `l`, before the string ends.
+/// let first = &check.violations()[0];
+/// assert_eq!((first.offset, first.violation.to_string().as_str()),
+///     (13, r#"/unit: expected one of "celsius", "fahrenheit", found a string starting with "kel""#));
+/// partial.feed_observed(br#"vin"}"#, &mut (), &mut check)?;
+/// partial.finish_observed(&mut (), &mut check)?;
+/// assert_eq!(check.finish().unwrap_err().len(), 1);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug)]
+pub struct StreamCheck {
+    schema: CompiledSchema,
+    frames: Vec<Frame>,
+    apps: Vec<App>,
+    /// Where the applications of the value about to begin start in `apps`.
+    pending_start: usize,
+    builders: Vec<ValueBuilder>,
+    string: String,
+    keep_string: bool,
+    string_chars: u64,
+    /// Apps of the open string value (its range in `apps`).
+    string_apps: Option<(usize, usize)>,
+    violations: Vec<StreamViolation>,
+    root_started: bool,
+    root_done: bool,
+    /// `$dynamicRef` schemas: buffer the whole root and validate at its end.
+    whole: bool,
+}
+
+fn buffered_kw(kw: &Kw, kind: Kind) -> bool {
+    match kw {
+        Kw::Enum(_)
+        | Kw::Const(_)
+        | Kw::AnyOf(_)
+        | Kw::OneOf(_)
+        | Kw::Not(_)
+        | Kw::If { .. }
+        | Kw::DynamicRef(_) => true,
+        Kw::UniqueItems | Kw::Contains { .. } => kind == Kind::Array,
+        Kw::DependentRequired(_) | Kw::DependentSchemas(_) | Kw::UnevaluatedProperties(_) => {
+            kind == Kind::Object
+        }
+        Kw::UnevaluatedItems(_) => kind == Kind::Array,
+        Kw::Required(names) => kind == Kind::Object && names.len() > 64,
+        _ => false,
+    }
+}
+
+/// Keywords expanded into separate applications, or decided elsewhere.
+fn expanded(kw: &Kw) -> bool {
+    matches!(kw, Kw::AllOf(_) | Kw::Ref(_))
+}
+
+fn prefix_path(base: &Path, v: Violation) -> Violation {
+    if base.is_empty() {
+        return v;
+    }
+    let mut segs: Vec<Segment> = base.segments().to_vec();
+    segs.extend(v.instance_path.segments().iter().cloned());
+    Violation {
+        instance_path: Path::from_segments(segs),
+        ..v
+    }
+}
+
+impl StreamCheck {
+    pub(crate) fn new(schema: CompiledSchema) -> StreamCheck {
+        let whole = schema.program().has_dynamic;
+        StreamCheck {
+            schema,
+            frames: Vec::new(),
+            apps: Vec::new(),
+            pending_start: 0,
+            builders: Vec::new(),
+            string: String::new(),
+            keep_string: false,
+            string_chars: 0,
+            string_apps: None,
+            violations: Vec::new(),
+            root_started: false,
+            root_done: false,
+            whole,
+        }
+    }
+
+    /// The violations certain so far, in the order they became certain.
+    pub fn violations(&self) -> &[StreamViolation] {
+        &self.violations
+    }
+
+    /// The offset at which the first violation became certain.
+    pub fn first_violation_offset(&self) -> Option<u64> {
+        self.violations.first().map(|v| v.offset)
+    }
+
+    /// Whether some violation is already certain (the call can be stopped).
+    pub fn is_doomed(&self) -> bool {
+        !self.violations.is_empty()
+    }
+
+    /// The final verdict, once the parser has finished without error: equal
+    /// to `validate` of the final value. A stream that ended before its root
+    /// value closed is reported as one violation.
+    pub fn finish(self) -> Result<(), Vec<Violation>> {
+        let mut out: Vec<Violation> = self.violations.into_iter().map(|v| v.violation).collect();
+        if !self.root_done && out.is_empty() {
+            out.push(Violation {
+                instance_path: Path::root(),
+                schema_path: String::new(),
+                keyword: String::new(),
+                message: "expected a complete JSON value, found the stream ended before it closed"
+                    .into(),
+            });
+        }
+        if out.is_empty() { Ok(()) } else { Err(out) }
+    }
+
+    /// Forgets everything seen, to check another stream with the same schema.
+    pub fn reset(&mut self) {
+        self.frames.clear();
+        self.apps.clear();
+        self.pending_start = 0;
+        self.builders.clear();
+        self.string.clear();
+        self.string_apps = None;
+        self.violations.clear();
+        self.root_started = false;
+        self.root_done = false;
+    }
+
+    fn prog(&self) -> &Program {
+        self.schema.program()
+    }
+
+    fn report(&mut self, offset: u64, v: Violation) {
+        self.violations.push(StreamViolation {
+            offset,
+            violation: v,
+        });
+    }
+
+    fn violation(&self, node: NodeId, kw: &str, path: Path, message: String) -> Violation {
+        Violation {
+            instance_path: path,
+            schema_path: format!("{}/{kw}", self.prog().node(node).loc),
+            keyword: kw.to_owned(),
+            message,
+        }
+    }
+
+    /// Pushes `node` and its conjunctive closure (`$ref`, `allOf`).
+    fn expand(&mut self, node: NodeId) {
+        self.apps.push(App {
+            node,
+            flags: 0,
+            req_bits: 0,
+        });
+        let prog = self.schema.prog.clone();
+        for kw in prog.node(node).kws.iter() {
+            match kw {
+                Kw::Ref(n) => self.expand(*n),
+                Kw::AllOf(list) => list.iter().for_each(|n| self.expand(*n)),
+                _ => {}
+            }
+        }
+    }
+
+    /// Runs the validator on a finished (sub)value for the keywords `pick` selects.
+    fn run_keywords(
+        &mut self,
+        range: (usize, usize),
+        v: &Value,
+        path: &Path,
+        offset: u64,
+        pick: impl Fn(&Kw, u8) -> bool,
+    ) {
+        let prog = self.schema.prog.clone();
+        let val = Validator { prog: &prog };
+        let mut errs = Vec::new();
+        for i in range.0..range.1 {
+            let Some(app) = self.apps.get(i).copied() else {
+                break;
+            };
+            if app.flags & DOOMED != 0 {
+                continue;
+            }
+            let node = prog.node(app.node);
+            for kw in node.kws.iter() {
+                if !expanded(kw) && pick(kw, app.flags) {
+                    val.keyword::<true>(node, kw, v, &At::ROOT, None, 1, &mut errs);
+                }
+            }
+        }
+        for e in errs {
+            let e = prefix_path(path, e);
+            self.report(offset, e);
+        }
+    }
+
+    /// First byte of a value: type checks against every application.
+    fn begin_checks(&mut self, bit: u8, found: &str, at: &Location<'_>) {
+        let prog = self.schema.prog.clone();
+        for i in self.pending_start..self.apps.len() {
+            let app = self.apps[i];
+            let node = prog.node(app.node);
+            if node.types & bit != 0 {
+                continue;
+            }
+            // Name the keyword that rules the type out.
+            let mut kw_name = "type";
+            let mut expected = type_names(node.types);
+            for kw in node.kws.iter() {
+                let (name, mask) = match kw {
+                    Kw::False => ("false", 0),
+                    Kw::Type(m) => ("type", *m),
+                    Kw::Enum(_) => ("enum", node.types),
+                    Kw::Const(_) => ("const", node.types),
+                    Kw::AnyOf(_) => ("anyOf", node.types),
+                    Kw::OneOf(_) => ("oneOf", node.types),
+                    Kw::Ref(_) => ("$ref", node.types),
+                    Kw::AllOf(_) => ("allOf", node.types),
+                    _ => continue,
+                };
+                if mask & bit == 0 {
+                    kw_name = name;
+                    if let Kw::Type(m) = kw {
+                        expected = type_names(*m);
+                    }
+                    break;
+                }
+            }
+            let msg = if kw_name == "false" {
+                format!("expected no value here (the schema is false), found {found}")
+            } else {
+                format!("expected {expected}, found {found}")
+            };
+            let v = self.violation(app.node, kw_name, at.path.to_path(), msg);
+            self.report(at.offset, v);
+            if let Some(a) = self.apps.get_mut(i) {
+                a.flags |= DOOMED;
+            }
+        }
+    }
+
+    /// A value begins inside an array: count it and push its applications.
+    fn array_item(&mut self, at: &Location<'_>) {
+        let Some(f) = self.frames.last_mut() else {
+            return;
+        };
+        let idx = f.count;
+        f.count += 1;
+        let count = f.count;
+        let (s, e) = (f.apps_start, f.apps_end);
+        self.apps.truncate(e);
+        self.pending_start = e;
+        let prog = self.schema.prog.clone();
+        for i in s..e {
+            let app = self.apps[i];
+            if app.flags & DOOMED != 0 {
+                continue;
+            }
+            for kw in prog.node(app.node).kws.iter() {
+                match kw {
+                    Kw::MaxItems(max) if count > *max && app.flags & MAX_COUNT_DONE == 0 => {
+                        if let Some(a) = self.apps.get_mut(i) {
+                            a.flags |= MAX_COUNT_DONE;
+                        }
+                        let mut p = at.path.to_path();
+                        p.pop();
+                        let v = self.violation(
+                            app.node,
+                            "maxItems",
+                            p,
+                            format!(
+                                "expected an array of at most {max} item{}, found more",
+                                if *max == 1 { "" } else { "s" }
+                            ),
+                        );
+                        self.report(at.offset, v);
+                    }
+                    Kw::Items(it) => {
+                        let child = match it.prefix.get(idx as usize) {
+                            Some(n) => Some(*n),
+                            None => it.rest,
+                        };
+                        if let Some(n) = child {
+                            self.expand(n);
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+
+    fn key(&mut self, key: &str, at: &Location<'_>) {
+        let Some(f) = self.frames.last_mut() else {
+            return;
+        };
+        f.count += 1;
+        let count = f.count;
+        let (s, e) = (f.apps_start, f.apps_end);
+        self.apps.truncate(e);
+        self.pending_start = e;
+        let prog = self.schema.prog.clone();
+        for i in s..e {
+            let app = self.apps[i];
+            if app.flags & DOOMED != 0 {
+                continue;
+            }
+            let node = prog.node(app.node);
+            for kw in node.kws.iter() {
+                match kw {
+                    Kw::MaxProperties(max) if count > *max && app.flags & MAX_COUNT_DONE == 0 => {
+                        if let Some(a) = self.apps.get_mut(i) {
+                            a.flags |= MAX_COUNT_DONE;
+                        }
+                        let mut p = at.path.to_path();
+                        p.pop();
+                        let v = self.violation(
+                            app.node,
+                            "maxProperties",
+                            p,
+                            format!(
+                                "expected an object with at most {max} propert{}, found more",
+                                if *max == 1 { "y" } else { "ies" }
+                            ),
+                        );
+                        self.report(at.offset, v);
+                    }
+                    Kw::Required(names) if names.len() <= 64 => {
+                        if let Some(j) = names.iter().position(|n| &**n == key)
+                            && let Some(a) = self.apps.get_mut(i)
+                        {
+                            a.req_bits |= 1 << j;
+                        }
+                    }
+                    Kw::PropertyNames(n) => {
+                        let val = Validator { prog: &prog };
+                        let kv = Value::String(key.to_owned());
+                        let mut sub = Vec::new();
+                        if !val.check::<true>(*n, &kv, &At::ROOT, None, 1, &mut sub) {
+                            let why = sub
+                                .first()
+                                .map_or(String::new(), |s| format!(": {}", s.message));
+                            let mut p = at.path.to_path();
+                            p.pop();
+                            let v = self.violation(app.node, "propertyNames", p, format!("expected property names valid against propertyNames, found {}{why}", show_str(key)));
+                            self.report(at.offset, v);
+                        }
+                    }
+                    Kw::Object(o) => {
+                        let mut matched = false;
+                        if let Some(n) = o.prop(key) {
+                            matched = true;
+                            self.expand(n);
+                        }
+                        for (p, n) in o.patterns.iter() {
+                            if p.regex.is_match(key) {
+                                matched = true;
+                                self.expand(*n);
+                            }
+                        }
+                        if !matched && let Some(n) = o.additional {
+                            if o.additional_false {
+                                let mut p = at.path.to_path();
+                                p.pop();
+                                let v = self.violation(
+                                    app.node,
+                                    "additionalProperties",
+                                    p,
+                                    unknown_key_message(o, key),
+                                );
+                                self.report(at.offset, v);
+                            } else {
+                                self.expand(n);
+                            }
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+
+    fn value_begin(&mut self, token: Token<'_>, at: &Location<'_>) {
+        match self.frames.last().map(|f| f.kind) {
+            Some(Kind::Array) => self.array_item(at),
+            Some(Kind::Object) => {}
+            None => {
+                if self.root_started {
+                    return;
+                }
+                self.root_started = true;
+                self.apps.clear();
+                self.pending_start = 0;
+                let root = self.prog().root;
+                self.expand(root);
+            }
+        }
+        let range = (self.pending_start, self.apps.len());
+        match token {
+            Token::ObjectBegin | Token::ArrayBegin => {
+                let (bit, kind, found) = if token == Token::ObjectBegin {
+                    (T_OBJ, Kind::Object, "an object")
+                } else {
+                    (T_ARR, Kind::Array, "an array")
+                };
+                self.begin_checks(bit, found, at);
+                let prog = self.schema.prog.clone();
+                let buffered = self.apps[range.0..range.1].iter().any(|a| {
+                    a.flags & DOOMED == 0
+                        && prog.node(a.node).kws.iter().any(|k| buffered_kw(k, kind))
+                });
+                if buffered {
+                    let mut b = ValueBuilder::new();
+                    b.token(token, at);
+                    self.builders.push(b);
+                }
+                self.frames.push(Frame {
+                    kind,
+                    apps_start: range.0,
+                    apps_end: range.1,
+                    count: 0,
+                    buffered,
+                });
+                self.pending_start = range.1;
+            }
+            Token::StringBegin => {
+                self.begin_checks(T_STR, "a string", at);
+                let prog = self.schema.prog.clone();
+                self.keep_string = self.apps[range.0..range.1].iter().any(|a| {
+                    a.flags & DOOMED == 0
+                        && prog.node(a.node).kws.iter().any(|k| {
+                            !matches!(k, Kw::Type(_) | Kw::MinLength(_) | Kw::MaxLength(_))
+                                && !expanded(k)
+                        })
+                });
+                self.string.clear();
+                self.string_chars = 0;
+                self.string_apps = Some(range);
+            }
+            Token::Number(n) => {
+                let v = Value::Number(crate::Number::from_valid_lexeme(n.as_bytes()));
+                self.scalar_done(range, &v, at);
+            }
+            Token::Bool(b) => self.scalar_done(range, &Value::Bool(b), at),
+            Token::Null => self.scalar_done(range, &Value::Null, at),
+            _ => {}
+        }
+    }
+
+    fn scalar_done(&mut self, range: (usize, usize), v: &Value, at: &Location<'_>) {
+        let path = at.path.to_path();
+        self.run_keywords(range, v, &path, at.offset, |_, _| true);
+        self.apps.truncate(range.0);
+        self.pending_start = range.0;
+        if self.frames.is_empty() {
+            self.root_done = true;
+        }
+    }
+
+    fn string_part(&mut self, part: &str, at: &Location<'_>) {
+        let Some(range) = self.string_apps else {
+            return;
+        };
+        self.string_chars += if part.is_ascii() {
+            part.len() as u64
+        } else {
+            part.chars().count() as u64
+        };
+        if self.keep_string {
+            self.string.push_str(part);
+        }
+        let prog = self.schema.prog.clone();
+        for i in range.0..range.1 {
+            let app = self.apps[i];
+            if app.flags & DOOMED != 0 {
+                continue;
+            }
+            for kw in prog.node(app.node).kws.iter() {
+                match kw {
+                    Kw::MaxLength(max)
+                        if self.string_chars > *max && app.flags & MAX_LEN_DONE == 0 =>
+                    {
+                        if let Some(a) = self.apps.get_mut(i) {
+                            a.flags |= MAX_LEN_DONE;
+                        }
+                        let v = self.violation(
+                            app.node,
+                            "maxLength",
+                            at.path.to_path(),
+                            format!(
+                                "expected a string of at most {max} character{}, found more",
+                                if *max == 1 { "" } else { "s" }
+                            ),
+                        );
+                        self.report(at.offset, v);
+                    }
+                    Kw::Enum(_) | Kw::Const(_) if app.flags & ENUM_DONE == 0 => {
+                        let opts: &[Value] = match kw {
+                            Kw::Enum(o) => o,
+                            Kw::Const(c) => std::slice::from_ref(&**c),
+                            _ => &[],
+                        };
+                        let s = &self.string;
+                        if !opts
+                            .iter()
+                            .any(|o| matches!(o, Value::String(t) if t.starts_with(s.as_str())))
+                        {
+                            if let Some(a) = self.apps.get_mut(i) {
+                                a.flags |= ENUM_DONE;
+                            }
+                            let listed: Vec<String> =
+                                opts.iter().take(12).map(super::validate::show).collect();
+                            let (name, exp) = match kw {
+                                Kw::Enum(_) => ("enum", format!("one of {}", listed.join(", "))),
+                                _ => ("const", listed.join(", ")),
+                            };
+                            let v = self.violation(
+                                app.node,
+                                name,
+                                at.path.to_path(),
+                                format!(
+                                    "expected {exp}, found a string starting with {}",
+                                    show_str(&self.string)
+                                ),
+                            );
+                            self.report(at.offset, v);
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+
+    fn string_end(&mut self, at: &Location<'_>) {
+        let Some(range) = self.string_apps.take() else {
+            return;
+        };
+        let v = Value::String(std::mem::take(&mut self.string));
+        let path = at.path.to_path();
+        if !self.keep_string {
+            // Only lengths are checked: decide them from the count.
+            self.lengths_at_end(range, &path, at.offset);
+        }
+        let kept = self.keep_string;
+        self.run_keywords(range, &v, &path, at.offset, |kw, flags| match kw {
+            Kw::Type(_) => false,
+            Kw::MinLength(_) | Kw::MaxLength(_) if !kept => false,
+            Kw::MaxLength(_) => flags & MAX_LEN_DONE == 0,
+            Kw::Enum(_) | Kw::Const(_) => flags & ENUM_DONE == 0,
+            _ => true,
+        });
+        if let Value::String(mut s) = v {
+            s.clear();
+            self.string = s;
+        }
+        self.apps.truncate(range.0);
+        self.pending_start = range.0;
+        if self.frames.is_empty() {
+            self.root_done = true;
+        }
+    }
+
+    /// `minLength` / `maxLength` of a string that was not kept, from its count.
+    fn lengths_at_end(&mut self, range: (usize, usize), path: &Path, offset: u64) {
+        let prog = self.schema.prog.clone();
+        let n = self.string_chars;
+        let plural = |k: u64| if k == 1 { "character" } else { "characters" };
+        for i in range.0..range.1 {
+            let Some(app) = self.apps.get(i).copied() else {
+                break;
+            };
+            if app.flags & DOOMED != 0 {
+                continue;
+            }
+            for kw in prog.node(app.node).kws.iter() {
+                let msg = match kw {
+                    Kw::MinLength(min) if n < *min => (
+                        "minLength",
+                        format!(
+                            "expected a string of at least {min} {}, found {n} {}",
+                            plural(*min),
+                            plural(n)
+                        ),
+                    ),
+                    _ => continue,
+                };
+                let v = self.violation(app.node, msg.0, path.clone(), msg.1);
+                self.report(offset, v);
+            }
+        }
+    }
+
+    fn container_end(&mut self, at: &Location<'_>) {
+        let Some(f) = self.frames.pop() else { return };
+        let value = if f.buffered {
+            self.builders.pop().and_then(ValueBuilder::into_value)
+        } else {
+            None
+        };
+        let prog = self.schema.prog.clone();
+        let path = at.path.to_path();
+        for i in f.apps_start..f.apps_end.min(self.apps.len()) {
+            let app = self.apps[i];
+            if app.flags & DOOMED != 0 {
+                continue;
+            }
+            for kw in prog.node(app.node).kws.iter() {
+                let msg = match (kw, f.kind) {
+                    (Kw::Required(names), Kind::Object) if names.len() <= 64 => {
+                        for (j, name) in names.iter().enumerate() {
+                            if app.req_bits & (1 << j) == 0 {
+                                let v = self.violation(
+                                    app.node,
+                                    "required",
+                                    path.clone(),
+                                    format!(
+                                        "expected required property {}, found an object without it",
+                                        show_str(name)
+                                    ),
+                                );
+                                self.report(at.offset, v);
+                            }
+                        }
+                        None
+                    }
+                    (Kw::MinProperties(min), Kind::Object) if f.count < *min => Some((
+                        "minProperties",
+                        format!(
+                            "expected an object with at least {min} propert{}, found {}",
+                            if *min == 1 { "y" } else { "ies" },
+                            f.count
+                        ),
+                    )),
+                    (Kw::MinItems(min), Kind::Array) if f.count < *min => Some((
+                        "minItems",
+                        format!(
+                            "expected an array of at least {min} item{}, found {} item{}",
+                            if *min == 1 { "" } else { "s" },
+                            f.count,
+                            if f.count == 1 { "" } else { "s" }
+                        ),
+                    )),
+                    _ => None,
+                };
+                if let Some((name, m)) = msg {
+                    let v = self.violation(app.node, name, path.clone(), m);
+                    self.report(at.offset, v);
+                }
+            }
+        }
+        if let Some(v) = value {
+            let kind = f.kind;
+            self.run_keywords((f.apps_start, f.apps_end), &v, &path, at.offset, |kw, _| {
+                buffered_kw(kw, kind)
+            });
+        }
+        self.apps.truncate(f.apps_start);
+        self.pending_start = f.apps_start;
+        if self.frames.is_empty() {
+            self.root_done = true;
+        }
+    }
+
+    fn whole_token(&mut self, token: Token<'_>, at: &Location<'_>) {
+        if self.root_done {
+            return;
+        }
+        if self.builders.is_empty() {
+            self.root_started = true;
+            self.builders.push(ValueBuilder::new());
+        }
+        if let Some(b) = self.builders.last_mut() {
+            b.token(token, at);
+            if let Some(v) = b.value() {
+                self.root_done = true;
+                if let Err(errs) = self.schema.validate(v) {
+                    for e in errs {
+                        self.report(at.offset, e);
+                    }
+                }
+            }
+        }
+    }
+}
+
+impl TokenSink for StreamCheck {
+    fn token(&mut self, token: Token<'_>, at: &Location<'_>) {
+        if self.whole {
+            self.whole_token(token, at);
+            return;
+        }
+        if self.root_done {
+            return;
+        }
+        // Builders of enclosing buffered frames see every token of their subvalue.
+        for b in self.builders.iter_mut() {
+            b.token(token, at);
+        }
+        match token {
+            Token::ObjectBegin
+            | Token::ArrayBegin
+            | Token::StringBegin
+            | Token::Number(_)
+            | Token::Bool(_)
+            | Token::Null => {
+                // A builder this opens is fed the token by `value_begin`.
+                self.value_begin(token, at);
+            }
+            Token::Key(k) => self.key(k, at),
+            Token::StringPart(s) => self.string_part(s, at),
+            Token::StringEnd => self.string_end(at),
+            Token::ObjectEnd | Token::ArrayEnd => self.container_end(at),
+        }
+    }
+}
+
+/// Collects the nodes that apply at `path`, following applicators too
+/// (`anyOf` / `oneOf` / `if` branches included: holding back is conservative).
+fn nodes_at(prog: &Program, path: PathRef<'_>) -> Vec<NodeId> {
+    fn close(prog: &Program, n: NodeId, out: &mut Vec<NodeId>) {
+        if out.contains(&n) || out.len() > 4096 {
+            return;
+        }
+        out.push(n);
+        let mut kids = Vec::new();
+        for kw in prog.node(n).kws.iter() {
+            super::compile::in_place_children(kw, &mut kids);
+        }
+        for k in kids {
+            close(prog, k, out);
+        }
+    }
+    let mut cur = Vec::new();
+    close(prog, prog.root, &mut cur);
+    for seg in path.segments() {
+        let mut next = Vec::new();
+        for &n in &cur {
+            for kw in prog.node(n).kws.iter() {
+                match (kw, seg) {
+                    (Kw::Object(o), Segment::Key(k)) => {
+                        let mut matched = false;
+                        if let Some(c) = o.prop(k) {
+                            matched = true;
+                            close(prog, c, &mut next);
+                        }
+                        for (p, c) in o.patterns.iter() {
+                            if p.regex.is_match(k) {
+                                matched = true;
+                                close(prog, *c, &mut next);
+                            }
+                        }
+                        if !matched && let Some(c) = o.additional {
+                            close(prog, c, &mut next);
+                        }
+                    }
+                    (Kw::Items(it), Segment::Index(i)) => {
+                        if let Some(c) = it.prefix.get(*i).copied().or(it.rest) {
+                            close(prog, c, &mut next);
+                        }
+                    }
+                    (Kw::Contains { node, .. }, Segment::Index(_)) => close(prog, *node, &mut next),
+                    _ => {}
+                }
+            }
+        }
+        cur = next;
+        if cur.is_empty() {
+            break;
+        }
+    }
+    cur
+}
+
+/// Whether some `enum` / `const` with a string option applies at `path`;
+/// `each` sees every string option.
+pub(crate) fn string_options_at(
+    prog: &Program,
+    path: PathRef<'_>,
+    each: &mut dyn FnMut(&str) -> bool,
+) -> bool {
+    let mut found = false;
+    for n in nodes_at(prog, path) {
+        for kw in prog.node(n).kws.iter() {
+            let opts: &[Value] = match kw {
+                Kw::Enum(o) => o,
+                Kw::Const(c) => std::slice::from_ref(&**c),
+                _ => continue,
+            };
+            for o in opts {
+                if let Value::String(s) = o {
+                    found = true;
+                    if !each(s) {
+                        return true;
+                    }
+                }
+            }
+        }
+    }
+    found
+}
+
+pub(crate) fn unique_option_at<'p>(
+    prog: &'p Program,
+    path: PathRef<'_>,
+    prefix: &str,
+) -> Option<&'p str> {
+    let mut hit: Option<&'p str> = None;
+    let mut many = false;
+    for n in nodes_at(prog, path) {
+        for kw in prog.node(n).kws.iter() {
+            let opts: &'p [Value] = match kw {
+                Kw::Enum(o) => o,
+                Kw::Const(c) => std::slice::from_ref(&**c),
+                _ => continue,
+            };
+            for o in opts {
+                if let Value::String(s) = o
+                    && s.starts_with(prefix)
+                {
+                    match hit {
+                        Some(h) if h != s.as_str() => many = true,
+                        _ => hit = Some(s.as_str()),
+                    }
+                }
+            }
+        }
+    }
+    if many { None } else { hit }
+}

@@ -1,0 +1,952 @@
+//! Validation of a finished [`Value`] against a compiled [`Program`].
+//!
+//! One function walks node and value together. `ALL = false` answers
+//! valid / invalid and stops at the first failure; `ALL = true` collects
+//! every violation. The instance path and the `$dynamicRef` scope are linked
+//! lists on the stack, so the happy path allocates nothing: a [`Violation`]
+//! (with its owned path and message) is built only when something fails.
+
+use std::cmp::Ordering;
+use std::fmt::Write as _;
+
+use super::Violation;
+use super::compile::{
+    Kw, Node, NodeId, Program, T_ARR, T_BOOL, T_FRAC, T_INT, T_NULL, T_OBJ, T_STR,
+};
+use super::number::{Dec, cmp_lexeme, lexeme_is_integer, lexemes_equal};
+use crate::{Path, Segment, Value};
+
+/// Nesting of schema applications beyond which validation gives up with a
+/// violation instead of exhausting the stack.
+pub(crate) const MAX_DEPTH: u32 = 512;
+
+/// One step of the instance path, borrowed.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Seg<'a> {
+    Root,
+    Key(&'a str),
+    Index(usize),
+}
+
+/// The instance path as a linked list on the stack.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct At<'a> {
+    pub(crate) parent: Option<&'a At<'a>>,
+    pub(crate) seg: Seg<'a>,
+}
+
+impl<'a> At<'a> {
+    pub(crate) const ROOT: At<'static> = At {
+        parent: None,
+        seg: Seg::Root,
+    };
+
+    pub(crate) fn key(&'a self, k: &'a str) -> At<'a> {
+        At {
+            parent: Some(self),
+            seg: Seg::Key(k),
+        }
+    }
+
+    pub(crate) fn index(&'a self, i: usize) -> At<'a> {
+        At {
+            parent: Some(self),
+            seg: Seg::Index(i),
+        }
+    }
+
+    pub(crate) fn path(&self) -> Path {
+        let mut segs = Vec::new();
+        let mut cur = Some(self);
+        while let Some(a) = cur {
+            match a.seg {
+                Seg::Root => {}
+                Seg::Key(k) => segs.push(Segment::Key(k.to_owned())),
+                Seg::Index(i) => segs.push(Segment::Index(i)),
+            }
+            cur = a.parent;
+        }
+        segs.reverse();
+        Path::from_segments(segs)
+    }
+}
+
+/// The dynamic scope (resources entered), innermost first.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Scope<'a> {
+    pub(crate) parent: Option<&'a Scope<'a>>,
+    pub(crate) resource: u32,
+}
+
+/// Short rendering of a value for messages: `"abc"`, `5`, `true`, `an array`.
+pub(crate) fn show(v: &Value) -> String {
+    match v {
+        Value::Null => "null".into(),
+        Value::Bool(b) => b.to_string(),
+        Value::Number(n) => n.as_str().to_owned(),
+        Value::String(s) => show_str(s),
+        Value::Array(a) => format!(
+            "an array of {} item{}",
+            a.len(),
+            if a.len() == 1 { "" } else { "s" }
+        ),
+        Value::Object(m) => format!(
+            "an object with {} propert{}",
+            m.len(),
+            if m.len() == 1 { "y" } else { "ies" }
+        ),
+    }
+}
+
+/// A string quoted as JSON, cut after 60 characters.
+pub(crate) fn show_str(s: &str) -> String {
+    let mut out = String::new();
+    let cut: String = s.chars().take(60).collect();
+    crate::value::write_json_string(&mut out, &cut);
+    if cut.len() < s.len() {
+        out.insert(out.len() - 1, '…');
+    }
+    out
+}
+
+/// `show` with the type named first for scalars: `number 5`, `string "a"`.
+pub(crate) fn show_typed(v: &Value) -> String {
+    match v {
+        Value::Null => "null".into(),
+        Value::Bool(b) => format!("boolean {b}"),
+        Value::Number(n) => format!("number {}", n.as_str()),
+        Value::String(s) => format!("string {}", show_str(s)),
+        other => show(other),
+    }
+}
+
+/// Type names in a mask, for "expected X": `string or null`.
+pub(crate) fn type_names(mask: u8) -> String {
+    let mut names = Vec::new();
+    if mask & T_NULL != 0 {
+        names.push("null");
+    }
+    if mask & T_BOOL != 0 {
+        names.push("boolean");
+    }
+    if mask & T_INT != 0 && mask & T_FRAC != 0 {
+        names.push("number");
+    } else if mask & T_INT != 0 {
+        names.push("integer");
+    }
+    if mask & T_STR != 0 {
+        names.push("string");
+    }
+    if mask & T_ARR != 0 {
+        names.push("array");
+    }
+    if mask & T_OBJ != 0 {
+        names.push("object");
+    }
+    if names.is_empty() {
+        return "no value".into();
+    }
+    names.join(" or ")
+}
+
+fn plural(n: u64, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// Whether `v`'s type is in `mask`.
+#[inline]
+pub(crate) fn type_matches(mask: u8, v: &Value) -> bool {
+    let bit = match v {
+        Value::Null => T_NULL,
+        Value::Bool(_) => T_BOOL,
+        Value::Number(n) => {
+            if mask & T_FRAC != 0 {
+                return true;
+            }
+            if mask & T_INT == 0 {
+                return false;
+            }
+            return lexeme_is_integer(n.as_str());
+        }
+        Value::String(_) => T_STR,
+        Value::Array(_) => T_ARR,
+        Value::Object(_) => T_OBJ,
+    };
+    mask & bit != 0
+}
+
+/// JSON Schema equality: numbers by value (`1 == 1.0`), objects unordered.
+pub(crate) fn equal(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Null, Value::Null) => true,
+        (Value::Bool(x), Value::Bool(y)) => x == y,
+        (Value::Number(x), Value::Number(y)) => lexemes_equal(x.as_str(), y.as_str()),
+        (Value::String(x), Value::String(y)) => x == y,
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(p, q)| equal(p, q))
+        }
+        (Value::Object(x), Value::Object(y)) => {
+            x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| equal(v, w)))
+        }
+        _ => false,
+    }
+}
+
+/// The value's string length in code points, without counting when the byte
+/// length already decides the comparison.
+#[inline]
+fn chars(s: &str) -> u64 {
+    if s.is_ascii() {
+        s.len() as u64
+    } else {
+        s.chars().count() as u64
+    }
+}
+
+pub(crate) struct Validator<'p> {
+    pub(crate) prog: &'p Program,
+}
+
+impl<'p> Validator<'p> {
+    fn violation(&self, node: &Node, kw: &str, at: &At<'_>, message: String) -> Violation {
+        Violation {
+            instance_path: at.path(),
+            schema_path: format!("{}/{kw}", node.loc),
+            keyword: kw.rsplit('/').next().unwrap_or(kw).to_owned(),
+            message,
+        }
+    }
+
+    /// Checks `v` against node `id`.
+    pub(crate) fn check<const ALL: bool>(
+        &self,
+        id: NodeId,
+        v: &Value,
+        at: &At<'_>,
+        scope: Option<&Scope<'_>>,
+        depth: u32,
+        errs: &mut Vec<Violation>,
+    ) -> bool {
+        let node = self.prog.node(id);
+        if depth > MAX_DEPTH {
+            if ALL {
+                errs.push(self.violation(
+                    node,
+                    "$ref",
+                    at,
+                    format!("expected schema nesting of at most {MAX_DEPTH} levels, found deeper"),
+                ));
+            }
+            return false;
+        }
+        let inner;
+        let scope = if self.prog.has_dynamic
+            && node.resource_root
+            && scope.is_none_or(|s| s.resource != node.resource)
+        {
+            inner = Scope {
+                parent: scope,
+                resource: node.resource,
+            };
+            Some(&inner)
+        } else {
+            scope
+        };
+        let mut ok = true;
+        for kw in node.kws.iter() {
+            if !self.keyword::<ALL>(node, kw, v, at, scope, depth, errs) {
+                ok = false;
+                if !ALL {
+                    return false;
+                }
+            }
+        }
+        ok
+    }
+
+    /// Checks one keyword of `node` against `v`.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn keyword<const ALL: bool>(
+        &self,
+        node: &Node,
+        kw: &Kw,
+        v: &Value,
+        at: &At<'_>,
+        scope: Option<&Scope<'_>>,
+        depth: u32,
+        errs: &mut Vec<Violation>,
+    ) -> bool {
+        macro_rules! fail {
+            ($kw:expr, $($msg:tt)*) => {{
+                if ALL {
+                    errs.push(self.violation(node, $kw, at, format!($($msg)*)));
+                }
+                return false;
+            }};
+        }
+        let d = depth + 1;
+        match kw {
+            Kw::False => fail!(
+                "false",
+                "expected no value here (the schema is false), found {}",
+                show_typed(v)
+            ),
+            Kw::Type(mask) => {
+                if !type_matches(*mask, v) {
+                    fail!(
+                        "type",
+                        "expected {}, found {}",
+                        type_names(*mask),
+                        show_typed(v)
+                    );
+                }
+            }
+            Kw::Enum(opts) => {
+                if !opts.iter().any(|o| equal(o, v)) {
+                    let mut list = String::new();
+                    for (i, o) in opts.iter().enumerate().take(12) {
+                        if i > 0 {
+                            list.push_str(", ");
+                        }
+                        list.push_str(&show(o));
+                    }
+                    if opts.len() > 12 {
+                        let _ = write!(list, ", … ({} in all)", opts.len());
+                    }
+                    fail!("enum", "expected one of {list}, found {}", show(v));
+                }
+            }
+            Kw::Const(c) => {
+                if !equal(c, v) {
+                    fail!("const", "expected {}, found {}", show(c), show(v));
+                }
+            }
+            Kw::Minimum(b) | Kw::Maximum(b) | Kw::ExclusiveMinimum(b) | Kw::ExclusiveMaximum(b) => {
+                let Value::Number(n) = v else { return true };
+                let Some(o) = cmp_lexeme(n.as_str(), b) else {
+                    return true;
+                };
+                let (ok, op) = match kw {
+                    Kw::Minimum(_) => (o != Ordering::Less, ">="),
+                    Kw::Maximum(_) => (o != Ordering::Greater, "<="),
+                    Kw::ExclusiveMinimum(_) => (o == Ordering::Greater, ">"),
+                    _ => (o == Ordering::Less, "<"),
+                };
+                if !ok {
+                    fail!(
+                        kw.name(),
+                        "expected a number {op} {}, found {}",
+                        b.lexeme,
+                        n.as_str()
+                    );
+                }
+            }
+            Kw::MultipleOf(m) => {
+                let Value::Number(n) = v else { return true };
+                let ok = match (super::number::quick_i64(n.as_str()), m.int) {
+                    (Some(a), Some(b)) if b != 0 => a % b == 0,
+                    _ => Dec::parse(n.as_str()).is_some_and(|d| d.is_multiple_of(&m.dec())),
+                };
+                if !ok {
+                    fail!(
+                        "multipleOf",
+                        "expected a multiple of {}, found {}",
+                        m.lexeme,
+                        n.as_str()
+                    );
+                }
+            }
+            Kw::MinLength(min) => {
+                let Value::String(s) = v else { return true };
+                if (s.len() as u64) < *min || chars(s) < *min {
+                    fail!(
+                        "minLength",
+                        "expected a string of at least {}, found {}",
+                        plural(*min, "character", "characters"),
+                        plural(chars(s), "character", "characters")
+                    );
+                }
+            }
+            Kw::MaxLength(max) => {
+                let Value::String(s) = v else { return true };
+                if s.len() as u64 > *max && chars(s) > *max {
+                    fail!(
+                        "maxLength",
+                        "expected a string of at most {}, found {}",
+                        plural(*max, "character", "characters"),
+                        plural(chars(s), "character", "characters")
+                    );
+                }
+            }
+            Kw::Pattern(p) => {
+                let Value::String(s) = v else { return true };
+                if !p.regex.is_match(s) {
+                    fail!(
+                        "pattern",
+                        "expected a string matching the pattern {}, found {}",
+                        show_str(&p.source),
+                        show_str(s)
+                    );
+                }
+            }
+            Kw::Format(f) => {
+                let Value::String(s) = v else { return true };
+                if !f.check(s) {
+                    fail!(
+                        "format",
+                        "expected a string in {} format, found {}",
+                        f.name(),
+                        show_str(s)
+                    );
+                }
+            }
+            Kw::Object(o) => {
+                let Value::Object(m) = v else { return true };
+                let mut ok = true;
+                for (k, item) in m.iter() {
+                    let mut matched = false;
+                    if let Some(n) = o.prop(k) {
+                        matched = true;
+                        if !self.check::<ALL>(n, item, &at.key(k), scope, d, errs) {
+                            ok = false;
+                            if !ALL {
+                                return false;
+                            }
+                        }
+                    }
+                    for (p, n) in o.patterns.iter() {
+                        if p.regex.is_match(k) {
+                            matched = true;
+                            if !self.check::<ALL>(*n, item, &at.key(k), scope, d, errs) {
+                                ok = false;
+                                if !ALL {
+                                    return false;
+                                }
+                            }
+                        }
+                    }
+                    if !matched && let Some(n) = o.additional {
+                        if o.additional_false {
+                            if ALL {
+                                errs.push(self.violation(
+                                    node,
+                                    "additionalProperties",
+                                    at,
+                                    unknown_key_message(o, k),
+                                ));
+                            }
+                            ok = false;
+                            if !ALL {
+                                return false;
+                            }
+                        } else if !self.check::<ALL>(n, item, &at.key(k), scope, d, errs) {
+                            ok = false;
+                            if !ALL {
+                                return false;
+                            }
+                        }
+                    }
+                }
+                return ok;
+            }
+            Kw::Required(names) => {
+                let Value::Object(m) = v else { return true };
+                let mut ok = true;
+                for name in names.iter() {
+                    if !m.contains_key(name) {
+                        ok = false;
+                        if !ALL {
+                            return false;
+                        }
+                        errs.push(self.violation(
+                            node,
+                            "required",
+                            at,
+                            format!(
+                                "expected required property {}, found an object without it",
+                                show_str(name)
+                            ),
+                        ));
+                    }
+                }
+                return ok;
+            }
+            Kw::MinProperties(min) => {
+                let Value::Object(m) = v else { return true };
+                if (m.len() as u64) < *min {
+                    fail!(
+                        "minProperties",
+                        "expected an object with at least {}, found {}",
+                        plural(*min, "property", "properties"),
+                        m.len()
+                    );
+                }
+            }
+            Kw::MaxProperties(max) => {
+                let Value::Object(m) = v else { return true };
+                if m.len() as u64 > *max {
+                    fail!(
+                        "maxProperties",
+                        "expected an object with at most {}, found {}",
+                        plural(*max, "property", "properties"),
+                        m.len()
+                    );
+                }
+            }
+            Kw::PropertyNames(n) => {
+                let Value::Object(m) = v else { return true };
+                for k in m.keys() {
+                    let key = Value::String(k.to_owned());
+                    if !self.check::<false>(*n, &key, at, scope, d, errs) {
+                        if ALL {
+                            let mut sub = Vec::new();
+                            self.check::<true>(*n, &key, at, scope, d, &mut sub);
+                            let why = sub
+                                .first()
+                                .map_or(String::new(), |s| format!(": {}", s.message));
+                            errs.push(self.violation(node, "propertyNames", at, format!("expected property names valid against propertyNames, found {}{why}", show_str(k))));
+                        }
+                        return false;
+                    }
+                }
+            }
+            Kw::DependentRequired(deps) => {
+                let Value::Object(m) = v else { return true };
+                let mut ok = true;
+                for (k, needs) in deps.iter() {
+                    if m.contains_key(k) {
+                        for need in needs.iter() {
+                            if !m.contains_key(need) {
+                                ok = false;
+                                if !ALL {
+                                    return false;
+                                }
+                                errs.push(self.violation(node, "dependentRequired", at, format!("expected property {} (required when {} is present), found an object without it", show_str(need), show_str(k))));
+                            }
+                        }
+                    }
+                }
+                return ok;
+            }
+            Kw::DependentSchemas(deps) => {
+                let Value::Object(m) = v else { return true };
+                let mut ok = true;
+                for (k, n) in deps.iter() {
+                    if m.contains_key(k) && !self.check::<ALL>(*n, v, at, scope, d, errs) {
+                        ok = false;
+                        if !ALL {
+                            return false;
+                        }
+                    }
+                }
+                return ok;
+            }
+            Kw::Items(it) => {
+                let Value::Array(a) = v else { return true };
+                let mut ok = true;
+                for (i, item) in a.iter().enumerate() {
+                    let n = match it.prefix.get(i) {
+                        Some(n) => *n,
+                        None => match it.rest {
+                            Some(n) => n,
+                            None => break,
+                        },
+                    };
+                    if !self.check::<ALL>(n, item, &at.index(i), scope, d, errs) {
+                        ok = false;
+                        if !ALL {
+                            return false;
+                        }
+                    }
+                }
+                return ok;
+            }
+            Kw::MinItems(min) => {
+                let Value::Array(a) = v else { return true };
+                if (a.len() as u64) < *min {
+                    fail!(
+                        "minItems",
+                        "expected an array of at least {}, found {}",
+                        plural(*min, "item", "items"),
+                        plural(a.len() as u64, "item", "items")
+                    );
+                }
+            }
+            Kw::MaxItems(max) => {
+                let Value::Array(a) = v else { return true };
+                if a.len() as u64 > *max {
+                    fail!(
+                        "maxItems",
+                        "expected an array of at most {}, found {}",
+                        plural(*max, "item", "items"),
+                        plural(a.len() as u64, "item", "items")
+                    );
+                }
+            }
+            Kw::UniqueItems => {
+                let Value::Array(a) = v else { return true };
+                if let Some((i, j)) = first_duplicate(a) {
+                    fail!(
+                        "uniqueItems",
+                        "expected unique items, found items {i} and {j} equal"
+                    );
+                }
+            }
+            Kw::Contains { node: n, min, max } => {
+                let Value::Array(a) = v else { return true };
+                let mut count = 0u64;
+                for (i, item) in a.iter().enumerate() {
+                    if self.check::<false>(*n, item, &at.index(i), scope, d, errs) {
+                        count += 1;
+                    }
+                }
+                if count < *min {
+                    let kw = if *min == 1 { "contains" } else { "minContains" };
+                    fail!(
+                        kw,
+                        "expected an array with at least {} matching contains, found {count}",
+                        plural(*min, "item", "items")
+                    );
+                }
+                if let Some(max) = max
+                    && count > *max
+                {
+                    fail!(
+                        "maxContains",
+                        "expected an array with at most {} matching contains, found {count}",
+                        plural(*max, "item", "items")
+                    );
+                }
+            }
+            Kw::AllOf(list) => {
+                let mut ok = true;
+                for n in list.iter() {
+                    if !self.check::<ALL>(*n, v, at, scope, d, errs) {
+                        ok = false;
+                        if !ALL {
+                            return false;
+                        }
+                    }
+                }
+                return ok;
+            }
+            Kw::AnyOf(list) => {
+                if list
+                    .iter()
+                    .any(|n| self.check::<false>(*n, v, at, scope, d, errs))
+                {
+                    return true;
+                }
+                if ALL {
+                    let why = self.branch_reasons(list, v, at, scope, d);
+                    errs.push(self.violation(node, "anyOf", at, format!("expected a value matching at least one of the {} alternatives in anyOf, found {} matching none{why}", list.len(), show_typed(v))));
+                }
+                return false;
+            }
+            Kw::OneOf(list) => {
+                let mut first = None;
+                for (i, n) in list.iter().enumerate() {
+                    if self.check::<false>(*n, v, at, scope, d, errs) {
+                        match first {
+                            None => first = Some(i),
+                            Some(f) => {
+                                fail!(
+                                    "oneOf",
+                                    "expected a value matching exactly one of the {} alternatives in oneOf, found {} matching alternatives {} and {}",
+                                    list.len(),
+                                    show_typed(v),
+                                    f + 1,
+                                    i + 1
+                                );
+                            }
+                        }
+                    }
+                }
+                if first.is_none() {
+                    if ALL {
+                        let why = self.branch_reasons(list, v, at, scope, d);
+                        errs.push(self.violation(node, "oneOf", at, format!("expected a value matching exactly one of the {} alternatives in oneOf, found {} matching none{why}", list.len(), show_typed(v))));
+                    }
+                    return false;
+                }
+            }
+            Kw::Not(n) => {
+                if self.check::<false>(*n, v, at, scope, d, errs) {
+                    fail!(
+                        "not",
+                        "expected a value not valid against the schema in not, found {} valid against it",
+                        show_typed(v)
+                    );
+                }
+            }
+            Kw::If { cond, then, els } => {
+                let branch = if self.check::<false>(*cond, v, at, scope, d, errs) {
+                    then
+                } else {
+                    els
+                };
+                if let Some(b) = branch {
+                    return self.check::<ALL>(*b, v, at, scope, d, errs);
+                }
+            }
+            Kw::Ref(n) => return self.check::<ALL>(*n, v, at, scope, d, errs),
+            Kw::DynamicRef(dr) => {
+                return self.check::<ALL>(dyn_target(dr, scope), v, at, scope, d, errs);
+            }
+            Kw::UnevaluatedProperties(u) => {
+                let Value::Object(m) = v else { return true };
+                let mut seen = vec![false; m.len()];
+                self.mark_props(&node.kws, v, m, scope, d, &mut seen, true);
+                let is_false = matches!(self.prog.node(*u).kws.first(), Some(Kw::False));
+                let mut ok = true;
+                for ((k, item), seen) in m.iter().zip(seen) {
+                    if seen {
+                        continue;
+                    }
+                    if is_false {
+                        ok = false;
+                        if !ALL {
+                            return false;
+                        }
+                        errs.push(self.violation(node, "unevaluatedProperties", at, format!("expected no properties beyond those the schema evaluates, found unevaluated property {}", show_str(k))));
+                    } else if !self.check::<ALL>(*u, item, &at.key(k), scope, d, errs) {
+                        ok = false;
+                        if !ALL {
+                            return false;
+                        }
+                    }
+                }
+                return ok;
+            }
+            Kw::UnevaluatedItems(u) => {
+                let Value::Array(a) = v else { return true };
+                let mut seen = vec![false; a.len()];
+                self.mark_items(&node.kws, v, a, scope, d, &mut seen, true);
+                let is_false = matches!(self.prog.node(*u).kws.first(), Some(Kw::False));
+                let mut ok = true;
+                for (i, (item, seen)) in a.iter().zip(seen).enumerate() {
+                    if seen {
+                        continue;
+                    }
+                    if is_false {
+                        if ALL {
+                            errs.push(self.violation(node, "unevaluatedItems", at, format!("expected no items beyond those the schema evaluates, found unevaluated item {i}")));
+                        }
+                        return false;
+                    } else if !self.check::<ALL>(*u, item, &at.index(i), scope, d, errs) {
+                        ok = false;
+                        if !ALL {
+                            return false;
+                        }
+                    }
+                }
+                return ok;
+            }
+        }
+        true
+    }
+
+    /// Marks the members that `kws` (and the in-place subschemas that hold)
+    /// evaluate, for `unevaluatedProperties`.
+    #[allow(clippy::too_many_arguments)]
+    fn mark_props(
+        &self,
+        kws: &[Kw],
+        v: &Value,
+        m: &crate::Map,
+        scope: Option<&Scope<'_>>,
+        d: u32,
+        seen: &mut [bool],
+        top: bool,
+    ) {
+        if d > MAX_DEPTH {
+            return;
+        }
+        let d = d + 1;
+        let mut sink = Vec::new();
+        for kw in kws {
+            match kw {
+                Kw::Object(o) => {
+                    for ((k, _), s) in m.iter().zip(seen.iter_mut()) {
+                        if o.additional.is_some()
+                            || o.prop(k).is_some()
+                            || o.patterns.iter().any(|(p, _)| p.regex.is_match(k))
+                        {
+                            *s = true;
+                        }
+                    }
+                }
+                Kw::UnevaluatedProperties(_) if !top => seen.iter_mut().for_each(|s| *s = true),
+                _ => {
+                    for n in self.applied_in_place(kw, v, m.keys(), scope, d, &mut sink) {
+                        self.mark_props(&self.prog.node(n).kws, v, m, scope, d, seen, false);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Marks the items that `kws` (and the in-place subschemas that hold)
+    /// evaluate, for `unevaluatedItems`.
+    #[allow(clippy::too_many_arguments)]
+    fn mark_items(
+        &self,
+        kws: &[Kw],
+        v: &Value,
+        a: &[Value],
+        scope: Option<&Scope<'_>>,
+        d: u32,
+        seen: &mut [bool],
+        top: bool,
+    ) {
+        if d > MAX_DEPTH {
+            return;
+        }
+        let d = d + 1;
+        let mut sink = Vec::new();
+        for kw in kws {
+            match kw {
+                Kw::Items(it) => {
+                    let upto = if it.rest.is_some() {
+                        a.len()
+                    } else {
+                        it.prefix.len().min(a.len())
+                    };
+                    seen.iter_mut().take(upto).for_each(|s| *s = true);
+                }
+                Kw::Contains { node: n, .. } => {
+                    for (item, s) in a.iter().zip(seen.iter_mut()) {
+                        if self.check::<false>(*n, item, &At::ROOT, scope, d, &mut sink) {
+                            *s = true;
+                        }
+                    }
+                }
+                Kw::UnevaluatedItems(_) if !top => seen.iter_mut().for_each(|s| *s = true),
+                _ => {
+                    for n in self.applied_in_place(kw, v, std::iter::empty(), scope, d, &mut sink) {
+                        self.mark_items(&self.prog.node(n).kws, v, a, scope, d, seen, false);
+                    }
+                }
+            }
+        }
+    }
+
+    /// The in-place subschemas of `kw` whose annotations count: all of
+    /// `allOf` / `$ref`, the valid branches of `anyOf` / `oneOf`, the taken
+    /// `if` branch, the `dependentSchemas` of present keys; never `not`.
+    fn applied_in_place<'k>(
+        &self,
+        kw: &Kw,
+        v: &Value,
+        mut keys: impl Iterator<Item = &'k str>,
+        scope: Option<&Scope<'_>>,
+        d: u32,
+        sink: &mut Vec<Violation>,
+    ) -> Vec<NodeId> {
+        let valid = |n: NodeId, sink: &mut Vec<Violation>| {
+            self.check::<false>(n, v, &At::ROOT, scope, d, sink)
+        };
+        match kw {
+            Kw::Ref(n) => vec![*n],
+            Kw::DynamicRef(dr) => vec![dyn_target(dr, scope)],
+            Kw::AllOf(list) => list.to_vec(),
+            Kw::AnyOf(list) | Kw::OneOf(list) => {
+                list.iter().copied().filter(|n| valid(*n, sink)).collect()
+            }
+            Kw::If { cond, then, els } => {
+                if valid(*cond, sink) {
+                    std::iter::once(*cond).chain(*then).collect()
+                } else {
+                    els.iter().copied().collect()
+                }
+            }
+            Kw::DependentSchemas(deps) => {
+                let present: Vec<&str> = keys.by_ref().collect();
+                deps.iter()
+                    .filter(|(k, _)| present.contains(&&**k))
+                    .map(|(_, n)| *n)
+                    .collect()
+            }
+            _ => Vec::new(),
+        }
+    }
+
+    fn branch_reasons(
+        &self,
+        list: &[NodeId],
+        v: &Value,
+        at: &At<'_>,
+        scope: Option<&Scope<'_>>,
+        d: u32,
+    ) -> String {
+        let mut why = String::from(": ");
+        for (i, n) in list.iter().enumerate().take(6) {
+            let mut sub = Vec::new();
+            self.check::<true>(*n, v, at, scope, d, &mut sub);
+            if i > 0 {
+                why.push_str("; ");
+            }
+            let _ = write!(why, "({}) ", i + 1);
+            match sub.first() {
+                Some(s) if s.instance_path.as_ref() != at.path().as_ref() => {
+                    let _ = write!(why, "{}: {}", s.instance_path, s.message);
+                }
+                Some(s) => why.push_str(&s.message),
+                None => why.push_str("failed"),
+            }
+        }
+        why
+    }
+}
+
+/// Where a `$dynamicRef` goes in this dynamic scope: the outermost resource
+/// in scope that defines the anchor, else the static target.
+fn dyn_target(dr: &super::compile::DynRef, scope: Option<&Scope<'_>>) -> NodeId {
+    let mut target = dr.fallback;
+    if !dr.candidates.is_empty() {
+        let mut cur = scope;
+        while let Some(s) = cur {
+            if let Some((_, n)) = dr.candidates.iter().find(|(r, _)| *r == s.resource) {
+                target = *n;
+            }
+            cur = s.parent;
+        }
+    }
+    target
+}
+
+/// The message for a key that `additionalProperties: false` refuses.
+pub(crate) fn unknown_key_message(o: &super::compile::ObjectKw, key: &str) -> String {
+    if o.props.is_empty() {
+        return format!(
+            "expected no properties beyond those the schema allows, found unexpected property {}",
+            show_str(key)
+        );
+    }
+    let mut allowed = String::new();
+    for (i, (k, _)) in o.props.iter().enumerate().take(20) {
+        if i > 0 {
+            allowed.push_str(", ");
+        }
+        allowed.push_str(&show_str(k));
+    }
+    if o.props.len() > 20 {
+        allowed.push_str(", …");
+    }
+    format!(
+        "expected only properties {allowed}, found unexpected property {}",
+        show_str(key)
+    )
+}
+
+/// The first pair of equal items, if any.
+pub(crate) fn first_duplicate(a: &[Value]) -> Option<(usize, usize)> {
+    for j in 1..a.len() {
+        for i in 0..j {
+            if equal(&a[i], &a[j]) {
+                return Some((i, j));
+            }
+        }
+    }
+    None
+}

@@ -1,0 +1,736 @@
+//! Hostile inputs: what the parser and the partial tree do with each, with
+//! peak heap memory (a counting global allocator) and time, printed as the
+//! README's table rows (`cargo test --release --test hostile -- --nocapture`)
+//! and asserted against bounds. Run in release mode; the file takes a few
+//! seconds there.
+//!
+//! Each test takes one lock, so the allocator's peak is one test's alone.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use tooljson::error::{ErrorCode, LimitKind};
+use tooljson::partial::PartialParser;
+use tooljson::{Category, DuplicateKeys, Error, Limits, Parser, Value, ValueBuilder};
+
+struct Counting;
+
+static CURRENT: AtomicUsize = AtomicUsize::new(0);
+static PEAK: AtomicUsize = AtomicUsize::new(0);
+
+fn grew(n: usize) {
+    let now = CURRENT.fetch_add(n, Ordering::Relaxed) + n;
+    PEAK.fetch_max(now, Ordering::Relaxed);
+}
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        grew(layout.size());
+        // SAFETY: forwards the caller's layout to the system allocator.
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        grew(layout.size());
+        // SAFETY: as for `alloc`.
+        unsafe { System.alloc_zeroed(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        CURRENT.fetch_sub(layout.size(), Ordering::Relaxed);
+        // SAFETY: `ptr` came from `System` with this layout.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        // Counted as alloc-then-free: the old and new blocks may both be live.
+        grew(new_size);
+        CURRENT.fetch_sub(layout.size(), Ordering::Relaxed);
+        // SAFETY: as for `dealloc`, and `new_size` is the caller's.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+static LOCK: Mutex<()> = Mutex::new(());
+
+fn lock() -> std::sync::MutexGuard<'static, ()> {
+    LOCK.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Runs `f`, returning its result, the peak heap above the level at the
+/// start (bytes), and the time taken.
+fn measure<T>(f: impl FnOnce() -> T) -> (T, usize, Duration) {
+    let base = CURRENT.load(Ordering::Relaxed);
+    PEAK.store(base, Ordering::Relaxed);
+    let t = Instant::now();
+    let out = f();
+    let took = t.elapsed();
+    (out, PEAK.load(Ordering::Relaxed).saturating_sub(base), took)
+}
+
+fn mib(b: usize) -> String {
+    if b >= 1 << 20 {
+        format!("{:.1} MiB", b as f64 / (1 << 20) as f64)
+    } else if b >= 1 << 10 {
+        format!("{:.1} KiB", b as f64 / 1024.0)
+    } else {
+        format!("{b} B")
+    }
+}
+
+fn row(input: &str, how: &str, behaviour: &str, peak: usize, took: Duration) {
+    println!(
+        "| {input} | {how} | {behaviour} | {} | {:.1} ms |",
+        mib(peak),
+        took.as_secs_f64() * 1e3
+    );
+}
+
+/// How a document is fed.
+#[derive(Clone, Copy, Debug)]
+enum Feed {
+    /// `Parser` with no sink (syntax check only).
+    Check,
+    /// `Parser` building a `Value`.
+    Build,
+    /// `PartialParser` events only.
+    Events,
+    /// `PartialParser` with the tree.
+    Tree,
+}
+
+impl Feed {
+    fn name(self) -> &'static str {
+        match self {
+            Feed::Check => "Parser, no sink",
+            Feed::Build => "Parser + ValueBuilder",
+            Feed::Events => "PartialParser events-only",
+            Feed::Tree => "PartialParser tree",
+        }
+    }
+}
+
+/// Feeds `doc` in chunks of `chunk` bytes (0 = whole), then finishes.
+fn run(
+    doc: &[u8],
+    chunk: usize,
+    feed: Feed,
+    limits: Limits,
+    policy: DuplicateKeys,
+) -> Result<Option<Value>, Error> {
+    let chunk = if chunk == 0 { doc.len().max(1) } else { chunk };
+    let mut parser = Parser::with_limits(limits);
+    parser.set_duplicate_keys(policy);
+    match feed {
+        Feed::Check | Feed::Build => {
+            let mut builder = ValueBuilder::with_duplicate_keys(policy);
+            for piece in doc.chunks(chunk) {
+                if matches!(feed, Feed::Check) {
+                    parser.feed(piece, &mut ())?;
+                } else {
+                    parser.feed(piece, &mut builder)?;
+                }
+            }
+            parser.finish(&mut builder)?;
+            Ok(builder.into_value())
+        }
+        Feed::Events | Feed::Tree => {
+            let mut p = PartialParser::with_parser(parser, matches!(feed, Feed::Tree));
+            for piece in doc.chunks(chunk) {
+                p.feed(piece, &mut ())?;
+            }
+            p.finish(&mut ())?;
+            Ok(p.into_value())
+        }
+    }
+}
+
+fn chunk_name(c: usize) -> String {
+    if c == 0 {
+        "whole".to_owned()
+    } else {
+        format!("{c} B chunks")
+    }
+}
+
+const ALL: [Feed; 4] = [Feed::Check, Feed::Build, Feed::Events, Feed::Tree];
+
+#[test]
+fn a_million_nested_brackets() {
+    let _g = lock();
+    let doc = vec![b'['; 1_000_000];
+    for feed in ALL {
+        for chunk in [0, 4096, 1] {
+            let (r, peak, took) = measure(|| {
+                run(
+                    &doc,
+                    chunk,
+                    feed,
+                    Limits::default(),
+                    DuplicateKeys::LastWins,
+                )
+            });
+            let e = r.unwrap_err();
+            assert_eq!(e.category(), Category::LimitExceeded);
+            assert_eq!(
+                e.code(),
+                &ErrorCode::LimitExceeded {
+                    kind: LimitKind::Depth,
+                    limit: 128
+                }
+            );
+            assert_eq!(e.offset(), 128, "at the 129th bracket");
+            assert!(peak < 64 << 10, "{feed:?}: {peak} bytes for a depth error");
+            if chunk == 0 || matches!(feed, Feed::Check) {
+                row(
+                    "1,000,000 × `[`",
+                    &format!("{}, {}", feed.name(), chunk_name(chunk)),
+                    "LimitExceeded (depth 128) at offset 128",
+                    peak,
+                    took,
+                );
+            }
+        }
+    }
+    // With the depth limit raised the explicit stack holds a million levels:
+    // no recursion, no stack overflow, memory linear in the depth.
+    let deep = Limits {
+        max_depth: 2_000_000,
+        ..Limits::default()
+    };
+    let (r, peak, took) = measure(|| run(&doc, 65536, Feed::Check, deep, DuplicateKeys::LastWins));
+    let e = r.unwrap_err();
+    assert!(e.is_truncated(), "{e}");
+    assert_eq!(e.path().len(), 1_000_000);
+    assert!(
+        peak < 100 * doc.len(),
+        "{peak} bytes for a million open arrays"
+    );
+    row(
+        "1,000,000 × `[`",
+        "Parser, no sink, max_depth 2,000,000",
+        "Truncated at finish (path depth 1,000,000): explicit stack, no recursion",
+        peak,
+        took,
+    );
+}
+
+#[test]
+fn a_hundred_megabyte_string() {
+    let _g = lock();
+    let mut doc = Vec::with_capacity(100_000_002);
+    doc.push(b'"');
+    doc.resize(100_000_001, b'a');
+    doc.push(b'"');
+    let limit = 16 << 20;
+    for (feed, chunk) in [
+        (Feed::Check, 0),
+        (Feed::Build, 0),
+        (Feed::Tree, 4096),
+        (Feed::Events, 4096),
+    ] {
+        let (r, peak, took) = measure(|| {
+            run(
+                &doc,
+                chunk,
+                feed,
+                Limits::default(),
+                DuplicateKeys::LastWins,
+            )
+        });
+        let e = r.unwrap_err();
+        assert_eq!(
+            e.code(),
+            &ErrorCode::LimitExceeded {
+                kind: LimitKind::StringBytes,
+                limit: limit as u64
+            }
+        );
+        assert_eq!(e.offset(), 1 + limit as u64, "the first byte past 16 MiB");
+        // At most the 16 MiB kept so far, with growth slack.
+        assert!(peak < 3 * limit, "{feed:?}: {peak}");
+        row(
+            "100 MB string",
+            &format!("{}, {}, default limits", feed.name(), chunk_name(chunk)),
+            "LimitExceeded (string 16 MiB) at offset 16,777,217",
+            peak,
+            took,
+        );
+    }
+    let raised = Limits {
+        max_input_bytes: 1 << 30,
+        max_string_bytes: 1 << 30,
+        ..Limits::default()
+    };
+    for (feed, chunk) in [
+        (Feed::Check, 0),
+        (Feed::Build, 0),
+        (Feed::Build, 4096),
+        (Feed::Tree, 65536),
+    ] {
+        let (r, peak, took) = measure(|| {
+            let v = run(&doc, chunk, feed, raised, DuplicateKeys::LastWins).unwrap();
+            v.map(|v| v.as_str().map(str::len))
+        });
+        match feed {
+            Feed::Check => {
+                assert_eq!(r, None);
+                assert!(peak < 64 << 10, "no sink keeps no text: {peak}");
+            }
+            _ => assert_eq!(r, Some(Some(100_000_000))),
+        }
+        assert!(
+            peak < 4 * doc.len(),
+            "{feed:?}: {peak} bytes for a 100 MB string"
+        );
+        row(
+            "100 MB string",
+            &format!("{}, {}, string limit 1 GiB", feed.name(), chunk_name(chunk)),
+            "parses",
+            peak,
+            took,
+        );
+    }
+}
+
+#[test]
+fn a_number_with_a_million_digits() {
+    let _g = lock();
+    let mut doc = vec![b'['];
+    doc.resize(1_000_001, b'7');
+    doc.push(b']');
+    for feed in ALL {
+        for chunk in [0, 1000] {
+            let (r, peak, took) = measure(|| {
+                run(
+                    &doc,
+                    chunk,
+                    feed,
+                    Limits::default(),
+                    DuplicateKeys::LastWins,
+                )
+            });
+            let e = r.unwrap_err();
+            assert_eq!(
+                e.code(),
+                &ErrorCode::LimitExceeded {
+                    kind: LimitKind::NumberBytes,
+                    limit: 4096
+                }
+            );
+            assert_eq!(e.offset(), 1 + 4096);
+            assert!(peak < 64 << 10, "{feed:?}: {peak}");
+            if chunk == 0 {
+                row(
+                    "number of 1,000,000 digits",
+                    &format!("{}, {}, default limits", feed.name(), chunk_name(chunk)),
+                    "LimitExceeded (number 4096 bytes) at offset 4097",
+                    peak,
+                    took,
+                );
+            }
+        }
+    }
+    let raised = Limits {
+        max_number_bytes: 2_000_000,
+        ..Limits::default()
+    };
+    for (feed, chunk) in [(Feed::Build, 0), (Feed::Build, 1000), (Feed::Tree, 4096)] {
+        let (r, peak, took) = measure(|| {
+            run(&doc, chunk, feed, raised, DuplicateKeys::LastWins)
+                .unwrap()
+                .unwrap()
+        });
+        let n = r[0].as_number().unwrap();
+        assert_eq!(n.as_str().len(), 1_000_000);
+        assert!(n.as_str().bytes().all(|b| b == b'7'), "lexeme kept exactly");
+        assert_eq!(
+            (n.as_u64(), n.as_f64()),
+            (None, None),
+            "out of range for u64 and f64"
+        );
+        assert!(peak < 8 * doc.len(), "{feed:?}: {peak}");
+        row(
+            "number of 1,000,000 digits",
+            &format!(
+                "{}, {}, number limit 2,000,000",
+                feed.name(),
+                chunk_name(chunk)
+            ),
+            "parses; lexeme kept; `as_u64`/`as_f64` None",
+            peak,
+            took,
+        );
+    }
+}
+
+#[test]
+fn huge_exponents_are_valid_and_kept() {
+    let _g = lock();
+    for chunk in [0, 1, 3] {
+        for feed in [Feed::Build, Feed::Tree] {
+            let doc = b"[1e999999, -1e999999, 1e-999999, 1E+999999999999999999999]";
+            let (r, peak, took) =
+                measure(|| run(doc, chunk, feed, Limits::default(), DuplicateKeys::LastWins));
+            let v = r.unwrap().unwrap();
+            assert_eq!(
+                v.to_string(),
+                "[1e999999,-1e999999,1e-999999,1E+999999999999999999999]"
+            );
+            let a = v.as_array().unwrap();
+            // Overflow to infinity: as_f64 says None (serde_json: "number out
+            // of range"); underflow is a plain 0.
+            assert_eq!(a[0].as_f64(), None);
+            assert_eq!(a[1].as_f64(), None);
+            assert_eq!(a[2].as_f64(), Some(0.0));
+            assert_eq!(a[0].as_number().unwrap().to_serde_json(), None);
+            assert!(peak < 16 << 10);
+            if chunk == 0 {
+                row(
+                    "`1e999999`",
+                    &format!("{}, {}", feed.name(), chunk_name(chunk)),
+                    "valid; lexeme kept; `as_f64()` None (would be inf), `1e-999999` gives 0.0",
+                    peak,
+                    took,
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn a_million_keys() {
+    let _g = lock();
+    let mut doc = String::from("{");
+    for i in 0..1_000_000 {
+        if i > 0 {
+            doc.push(',');
+        }
+        doc.push_str(&format!("\"k{i}\":{i}"));
+    }
+    doc.push('}');
+    let doc = doc.into_bytes();
+    for (feed, chunk, policy) in [
+        (Feed::Check, 0, DuplicateKeys::LastWins),
+        (Feed::Check, 16, DuplicateKeys::LastWins),
+        (Feed::Check, 0, DuplicateKeys::Error),
+        (Feed::Build, 4096, DuplicateKeys::LastWins),
+        (Feed::Events, 4096, DuplicateKeys::LastWins),
+        (Feed::Tree, 4096, DuplicateKeys::LastWins),
+    ] {
+        let (r, peak, took) = measure(|| {
+            run(&doc, chunk, feed, Limits::default(), policy)
+                .unwrap()
+                .map(|v| v.as_object().map(|m| m.len()))
+        });
+        match feed {
+            Feed::Check | Feed::Events => {
+                assert_eq!(r, None);
+                if policy == DuplicateKeys::Error {
+                    // The key set of the open object.
+                    assert!(peak < 8 * doc.len(), "{peak}");
+                } else {
+                    assert!(peak < 64 << 10, "{feed:?} keeps nothing per key: {peak}");
+                }
+            }
+            _ => {
+                assert_eq!(r, Some(Some(1_000_000)));
+                // A tree: about 200 B (builder) to 300 B (partial tree, which
+                // holds its member list and the finished map at the moment
+                // the object closes) per member of 17 input bytes.
+                assert!(peak < 24 * doc.len(), "{feed:?}: {peak}");
+            }
+        }
+        row(
+            &format!("1,000,000 keys ({:.1} MB)", doc.len() as f64 / 1e6),
+            &format!("{}, {}, {policy:?}", feed.name(), chunk_name(chunk)),
+            "parses",
+            peak,
+            took,
+        );
+    }
+}
+
+#[test]
+fn many_duplicate_keys_under_each_policy() {
+    let _g = lock();
+    let mut doc = String::from("{");
+    for i in 0..200_000 {
+        if i > 0 {
+            doc.push(',');
+        }
+        doc.push_str(&format!("\"a\":{i}"));
+    }
+    doc.push('}');
+    let doc = doc.into_bytes();
+    for policy in [
+        DuplicateKeys::LastWins,
+        DuplicateKeys::FirstWins,
+        DuplicateKeys::Error,
+    ] {
+        for (feed, chunk) in [
+            (Feed::Build, 0),
+            (Feed::Build, 7),
+            (Feed::Tree, 4096),
+            (Feed::Events, 4096),
+        ] {
+            let (r, peak, took) = measure(|| run(&doc, chunk, feed, Limits::default(), policy));
+            let behaviour = match (policy, r) {
+                (DuplicateKeys::Error, Err(e)) => {
+                    assert_eq!(e.code(), &ErrorCode::DuplicateKey("a".to_owned()));
+                    assert_eq!((e.offset(), e.path().to_string().as_str()), (9, "/a"));
+                    assert!(peak < 64 << 10);
+                    "Invalid: `duplicate key \"a\"` at the second key".to_owned()
+                }
+                (_, Ok(v)) => {
+                    if let Some(v) = v {
+                        let want = if policy == DuplicateKeys::FirstWins {
+                            "{\"a\":0}"
+                        } else {
+                            "{\"a\":199999}"
+                        };
+                        assert_eq!(v.to_string(), want);
+                    }
+                    match feed {
+                        // The builder keeps one member.
+                        Feed::Build | Feed::Events => {
+                            assert!(peak < 64 << 10, "{feed:?} {policy:?}: {peak}")
+                        }
+                        // The streaming tree shows every occurrence until
+                        // the object closes (documented), so it grows with them.
+                        _ => assert!(peak < 64 * doc.len(), "{peak}"),
+                    }
+                    format!(
+                        "{} wins",
+                        if policy == DuplicateKeys::FirstWins {
+                            "first"
+                        } else {
+                            "last"
+                        }
+                    )
+                }
+                (p, Err(e)) => panic!("{p:?}: {e}"),
+            };
+            row(
+                "200,000 × the same key",
+                &format!("{}, {}, {policy:?}", feed.name(), chunk_name(chunk)),
+                &behaviour,
+                peak,
+                took,
+            );
+        }
+    }
+}
+
+/// Strings that must be rejected, with the error offset, at every chunk size
+/// and in both parsers.
+#[test]
+fn surrogates_and_bad_utf8_are_invalid_at_every_chunking() {
+    let _g = lock();
+    let cases: &[(&str, &[u8], u64, &str)] = &[
+        (
+            "lone high surrogate",
+            br#"["\ud800"]"#,
+            8,
+            "lone surrogate \\ud800 in string",
+        ),
+        (
+            "lone high surrogate at end",
+            br#"["\uD83D"]"#,
+            8,
+            "lone surrogate \\ud83d in string",
+        ),
+        (
+            "lone low surrogate",
+            br#"["\udc00"]"#,
+            7,
+            "lone surrogate \\udc00 in string",
+        ),
+        (
+            "high + non-surrogate escape",
+            br#"["\ud800\u0041"]"#,
+            13,
+            "lone surrogate \\ud800 in string",
+        ),
+        (
+            "high + high",
+            br#"["\ud800\ud800"]"#,
+            13,
+            "lone surrogate \\ud800 in string",
+        ),
+        (
+            "high + plain text",
+            br#"["\ud800abc"]"#,
+            8,
+            "lone surrogate \\ud800 in string",
+        ),
+        (
+            "low + high (reversed pair)",
+            br#"["\ude00\ud83d"]"#,
+            7,
+            "lone surrogate \\ude00 in string",
+        ),
+        (
+            "overlong '/' (C0 AF)",
+            b"[\"\xc0\xaf\"]",
+            2,
+            "invalid UTF-8 in string",
+        ),
+        (
+            "overlong NUL (E0 80 80)",
+            b"[\"\xe0\x80\x80\"]",
+            2,
+            "invalid UTF-8 in string",
+        ),
+        (
+            "overlong (F0 80 80 AF)",
+            b"[\"\xf0\x80\x80\xaf\"]",
+            2,
+            "invalid UTF-8 in string",
+        ),
+        (
+            "encoded surrogate (ED A0 80)",
+            b"[\"\xed\xa0\x80\"]",
+            2,
+            "invalid UTF-8 in string",
+        ),
+        (
+            "encoded low surrogate (ED BF BF)",
+            b"[\"x\xed\xbf\xbf\"]",
+            3,
+            "invalid UTF-8 in string",
+        ),
+        (
+            "past U+10FFFF (F4 90 80 80)",
+            b"[\"\xf4\x90\x80\x80\"]",
+            2,
+            "invalid UTF-8 in string",
+        ),
+        (
+            "stray continuation byte",
+            b"[\"a\x80\"]",
+            3,
+            "invalid UTF-8 in string",
+        ),
+        (
+            "truncated sequence then quote",
+            b"[\"\xe2\x82\"]",
+            2,
+            "invalid UTF-8 in string",
+        ),
+        (
+            "bad byte in a key",
+            b"{\"k\xff\":1}",
+            3,
+            "invalid UTF-8 in string",
+        ),
+        (
+            "lone surrogate in a key",
+            br#"{"\udfff":1}"#,
+            7,
+            "lone surrogate \\udfff in string",
+        ),
+    ];
+    let mut rows = 0;
+    for &(name, doc, offset, message) in cases {
+        let (_, peak, took) = measure(|| {
+            for feed in ALL {
+                for chunk in 0..=8 {
+                    let e = run(doc, chunk, feed, Limits::default(), DuplicateKeys::LastWins)
+                        .expect_err(name);
+                    assert_eq!(e.category(), Category::Invalid, "{name}");
+                    assert_eq!(e.offset(), offset, "{name}: {feed:?} chunk {chunk}: {e}");
+                    assert_eq!(e.description(), message, "{name}");
+                }
+            }
+        });
+        assert!(peak < 16 << 10);
+        rows += 1;
+        row(
+            name,
+            "all four, whole and chunks of 1-8",
+            &format!("Invalid: `{message}` at offset {offset}"),
+            peak,
+            took,
+        );
+    }
+    // The valid pair, split at every byte, is one character.
+    let doc = br#"["\ud83d\ude00"]"#;
+    for feed in ALL {
+        for chunk in 0..=8 {
+            let v = run(doc, chunk, feed, Limits::default(), DuplicateKeys::LastWins).unwrap();
+            if let Some(v) = v {
+                assert_eq!(v[0].as_str(), Some("😀"));
+            }
+        }
+    }
+    assert_eq!(rows, cases.len());
+}
+
+/// The state one stream holds between chunks: `size_of` plus heap, after a
+/// typical tool-arguments prefix (cut inside a string, after an escape).
+#[test]
+fn memory_per_waiting_stream() {
+    let _g = lock();
+    let prefix = br#"{"path": "src/main.rs", "mode": 420, "edits": [{"line": 12, "old": "foo", "new": "bar"}], "content": "fn main() {\n    println!(\"hel"#;
+    let held = |f: &dyn Fn() -> Box<dyn std::any::Any>| {
+        let base = CURRENT.load(Ordering::Relaxed);
+        let kept = f();
+        let heap = CURRENT.load(Ordering::Relaxed) - base;
+        drop(kept);
+        heap
+    };
+    let parser_heap = held(&|| {
+        let mut p = Parser::new();
+        p.feed(prefix, &mut ()).unwrap();
+        Box::new(p)
+    }) - std::mem::size_of::<Parser>();
+    let events_heap = held(&|| {
+        let mut p = PartialParser::events_only();
+        p.feed(prefix, &mut ()).unwrap();
+        Box::new(p)
+    }) - std::mem::size_of::<PartialParser>();
+    let tree_heap = held(&|| {
+        let mut p = PartialParser::new();
+        p.feed(prefix, &mut ()).unwrap();
+        Box::new(p)
+    }) - std::mem::size_of::<PartialParser>();
+    let rows = [
+        ("Parser", std::mem::size_of::<Parser>(), parser_heap),
+        (
+            "PartialParser events-only",
+            std::mem::size_of::<PartialParser>(),
+            events_heap,
+        ),
+        (
+            "PartialParser tree",
+            std::mem::size_of::<PartialParser>(),
+            tree_heap,
+        ),
+    ];
+    for (name, size, heap) in rows {
+        println!(
+            "| waiting stream: {name} after a {}-byte arguments prefix | size_of {size} B + heap {heap} B = {} B | ×100,000 streams = {} |",
+            prefix.len(),
+            size + heap,
+            mib((size + heap) * 100_000)
+        );
+    }
+    assert!(
+        std::mem::size_of::<Parser>() + parser_heap < 1024,
+        "{parser_heap}"
+    );
+    assert!(
+        std::mem::size_of::<PartialParser>() + events_heap < 1024,
+        "{events_heap}"
+    );
+    // The tree holds the decoded text so far (about 100 bytes here) and its
+    // nodes.
+    assert!(
+        std::mem::size_of::<PartialParser>() + tree_heap < 4096,
+        "{tree_heap}"
+    );
+    assert!(tree_heap > events_heap, "the tree costs something");
+}
