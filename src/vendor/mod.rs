@@ -112,37 +112,22 @@ mod openai_chat;
 mod openai_responses;
 #[cfg(feature = "stream")]
 pub mod stream;
+mod validate;
 
 use std::collections::VecDeque;
 use std::fmt;
+use std::sync::Arc;
 
 use crate::error::Error;
 use crate::partial::{EventSink, PartialNode, PartialParser, ValueEvent};
 use crate::path::Path;
+use crate::protocol::ToolSet;
 use crate::sse;
 use crate::value::Value;
 
-/// Which vendor's event model a stream follows.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Vendor {
-    /// Anthropic Messages (`POST /v1/messages`, `"stream": true`).
-    Anthropic,
-    /// OpenAI Chat Completions (`chat.completion.chunk`).
-    OpenAiChat,
-    /// OpenAI Responses (`response.*` events).
-    OpenAiResponses,
-}
+pub use crate::protocol::Vendor;
 
 impl Vendor {
-    /// A short name: `anthropic`, `openai-chat`, `openai-responses`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Vendor::Anthropic => "anthropic",
-            Vendor::OpenAiChat => "openai-chat",
-            Vendor::OpenAiResponses => "openai-responses",
-        }
-    }
-
     /// Guesses the vendor from one event (its SSE event name, if any, and its
     /// data). `None` when the event says nothing (`[DONE]`, not JSON, or an
     /// unknown shape).
@@ -196,12 +181,6 @@ impl Vendor {
             return Some(Vendor::OpenAiChat);
         }
         None
-    }
-}
-
-impl fmt::Display for Vendor {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
     }
 }
 
@@ -574,6 +553,8 @@ pub struct ToolCall {
     item_id: Option<String>,
     /// Bytes fed past the parser's failure are kept in `text` only.
     parser_failed: bool,
+    /// The schema check, when the stream has tools.
+    check: validate::CallCheck,
 }
 
 impl ToolCall {
@@ -592,6 +573,7 @@ impl ToolCall {
             placeholder: None,
             item_id: None,
             parser_failed: false,
+            check: validate::CallCheck::default(),
         }
     }
 
@@ -701,6 +683,8 @@ pub(crate) struct Calls {
     max_calls: usize,
     stop: Option<StopReason>,
     malformed: usize,
+    tools: Option<Arc<validate::Tools>>,
+    choice_error: Option<String>,
 }
 
 impl Calls {
@@ -711,6 +695,8 @@ impl Calls {
             max_calls,
             stop: None,
             malformed: 0,
+            tools: None,
+            choice_error: None,
         }
     }
 
@@ -807,13 +793,27 @@ impl Calls {
         if c.kind == CallKind::Custom || c.parser_failed {
             return;
         }
+        if let Some(e) = validate::prepare(c, self.tools.as_ref()) {
+            self.doom(n, e);
+        }
+        let Some(c) = self.calls.get_mut(n) else {
+            return;
+        };
         let mut sink = ValueEvents {
             call: n,
             queue: &mut self.events,
         };
-        if let Err(e) = c.parser.feed(text.as_bytes(), &mut sink) {
+        let fed = match &mut c.check.stream {
+            Some(check) => c.parser.feed_observed(text.as_bytes(), &mut sink, check),
+            None => c.parser.feed(text.as_bytes(), &mut sink),
+        };
+        let certain = validate::newly_certain(c);
+        if let Err(e) = fed {
             c.parser_failed = true;
             self.doom(n, CallError::Json(e));
+        }
+        for e in certain {
+            self.doom(n, e);
         }
     }
 
@@ -847,8 +847,19 @@ impl Calls {
                 call: n,
                 queue: &mut self.events,
             };
-            match c.parser.finish(&mut sink) {
-                Ok(()) => c.value = c.parser.value().cloned(),
+            let finished = match &mut c.check.stream {
+                Some(check) => c.parser.finish_observed(&mut sink, check),
+                None => c.parser.finish(&mut sink),
+            };
+            match finished {
+                Ok(()) => {
+                    c.value = c.parser.value().cloned();
+                    let mut errors = validate::newly_certain(c);
+                    errors.extend(validate::verdict(c));
+                    for e in errors {
+                        self.doom(n, e);
+                    }
+                }
                 Err(e) => {
                     c.parser_failed = true;
                     self.doom(n, CallError::Json(e));
@@ -921,9 +932,14 @@ impl Calls {
         };
         self.cut_open(status, &stop);
         self.stop = Some(stop.clone());
+        let choice_error = self
+            .tools
+            .as_ref()
+            .and_then(|t| validate::check_choice(t, &self.calls));
+        self.choice_error = choice_error.clone();
         self.events.push_back(CallEvent::StreamFinished {
             stop_reason: stop,
-            choice_error: None,
+            choice_error,
         });
     }
 
@@ -993,6 +1009,50 @@ impl ToolCallStream {
     pub fn with_max_calls(mut self, max: usize) -> ToolCallStream {
         self.calls.max_calls = max;
         self
+    }
+
+    /// Validates against the request's tools: each finished client call
+    /// against its tool's compiled schema (a [`crate::schema::StreamCheck`]
+    /// runs beside the partial tree, so a violation dooms the call at the
+    /// byte where it is certain, and strings under `enum` / `const` stay
+    /// hidden in [`ToolCall::partial`] until complete), a name not among the
+    /// tools makes the call [`CallStatus::Invalid`], and at the end the
+    /// calls are checked against `tool_choice` and the parallel flag
+    /// ([`CallEvent::StreamFinished`]'s `choice_error`). Schemas are
+    /// compiled once, here.
+    ///
+    /// ```
+    /// use tooljson::protocol::ToolSet;
+    /// use tooljson::vendor::{CallStatus, ToolCallStream};
+    /// let tools = ToolSet::from_request_json(&serde_json::json!({"tools": [{"name": "add",
+    ///     "input_schema": {"type": "object", "properties": {"a": {"type": "integer"}}, "required": ["a"]}}],
+    ///     "tool_choice": {"type": "any"}}))?;
+    /// let mut s = ToolCallStream::new().with_tools(tools);
+    /// s.feed_event(None, r#"{"type":"message_start","message":{"id":"m","content":[]}}"#)?;
+    /// s.feed_event(None, r#"{"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"t","name":"add","input":{}}}"#)?;
+    /// s.feed_event(None, r#"{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"{\"a\": \"x\"}"}}"#)?;
+    /// s.feed_event(None, r#"{"type":"content_block_stop","index":0}"#)?;
+    /// s.feed_event(None, r#"{"type":"message_stop"}"#)?;
+    /// let call = &s.calls()[0];
+    /// assert_eq!(call.status(), CallStatus::Invalid);
+    /// assert_eq!(call.errors()[0].to_string(), "/a: expected integer, found a string");
+    /// assert_eq!(s.choice_error(), None);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn with_tools(mut self, tools: ToolSet) -> ToolCallStream {
+        self.calls.tools = Some(Arc::new(validate::Tools::new(tools)));
+        self
+    }
+
+    /// The request's tools, when given.
+    pub fn tools(&self) -> Option<&ToolSet> {
+        self.calls.tools.as_deref().map(|t| &t.set)
+    }
+
+    /// The `tool_choice` violation found at the end of the response, when
+    /// tools were given.
+    pub fn choice_error(&self) -> Option<&str> {
+        self.calls.choice_error.as_deref()
     }
 
     /// Uses this event-stream decoder (e.g. with another line bound).
