@@ -106,6 +106,80 @@
 //! assert_eq!(call.value().unwrap()["path"].as_str(), Some("src/main.rs"));
 //! # Ok::<(), tooljson::vendor::StreamError>(())
 //! ```
+//!
+//! # Example: a client loop with the request's tools
+//!
+//! The same code as the README's: the request body gives the tools (any of
+//! the three vendors' shapes), the response body arrives in pieces, complete
+//! client calls are run, and anything else goes back to the model as an
+//! error.
+//!
+//! ```
+//! use tooljson::protocol::ToolSet;
+//! use tooljson::vendor::{CallEvent, CallStatus, ToolCallStream};
+//!
+//! let request = serde_json::json!({
+//!     "model": "gpt-4.1",
+//!     "tools": [{"type": "function", "function": {"name": "get_weather",
+//!         "parameters": {"type": "object", "required": ["city"],
+//!             "properties": {"city": {"type": "string"}, "unit": {"enum": ["c", "f"]}}}}}],
+//!     "tool_choice": "required"
+//! });
+//! let mut stream = ToolCallStream::new().with_tools(ToolSet::from_request_json(&request)?);
+//!
+//! // The HTTP response body as it arrives (reqwest: `while let Some(chunk) = resp.chunk().await?`).
+//! let body = concat!(
+//!     "data: {\"object\":\"chat.completion.chunk\",\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":",
+//!     "[{\"index\":0,\"id\":\"call_1\",\"type\":\"function\",\"function\":{\"name\":\"get_weather\",\"arguments\":\"\"}}]}}]}\n\n",
+//!     "data: {\"object\":\"chat.completion.chunk\",\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":",
+//!     "[{\"index\":0,\"function\":{\"arguments\":\"{\\\"city\\\": \\\"Par\"}}]}}]}\n\n",
+//!     "data: {\"object\":\"chat.completion.chunk\",\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":",
+//!     "[{\"index\":0,\"function\":{\"arguments\":\"is\\\", \\\"unit\\\": \\\"c\\\"}\"}}]}}]}\n\n",
+//!     "data: {\"object\":\"chat.completion.chunk\",\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"tool_calls\"}]}\n\n",
+//!     "data: [DONE]\n\n",
+//! );
+//! let mut shown = Vec::new();
+//! for chunk in body.as_bytes().chunks(50) {
+//!     stream.feed(chunk)?;
+//!     while let Some(event) = stream.next_event() {
+//!         match event {
+//!             // Live preview: the partial arguments, never taken back.
+//!             CallEvent::ArgumentsAppended { call, .. } => {
+//!                 if let Some(p) = stream.calls()[call].partial() {
+//!                     shown.push(p.to_string());
+//!                 }
+//!             }
+//!             CallEvent::CallDoomed { call, error } => eprintln!("call {call} cannot succeed: {error}"),
+//!             CallEvent::StreamFinished { choice_error: Some(e), .. } => eprintln!("tool_choice: {e}"),
+//!             _ => {}
+//!         }
+//!     }
+//! }
+//! stream.finish()?;
+//!
+//! let mut results = Vec::new();
+//! for call in stream.calls() {
+//!     let result = match call.status() {
+//!         // Complete: parsed strictly, schema-checked, the vendor ended the block.
+//!         CallStatus::Complete if call.is_executable() => {
+//!             let args = call.value().expect("complete calls have a value");
+//!             format!("weather in {}: 21°{}", args["city"].as_str().unwrap_or("?"), args["unit"].as_str().unwrap_or("c"))
+//!         }
+//!         // Truncated, aborted or invalid: never run; tell the model why.
+//!         _ => {
+//!             let why: Vec<String> = call.errors().iter().map(|e| e.to_string()).collect();
+//!             format!("error: {} (arguments: {})", why.join("; "), call.invalid_json_wrapper())
+//!         }
+//!     };
+//!     results.push((call.id().unwrap_or_default().to_owned(), result));
+//! }
+//! assert_eq!(results, [("call_1".to_owned(), "weather in Paris: 21°c".to_owned())]);
+//! assert_eq!(stream.choice_error(), None);
+//! // The `enum` field stayed hidden until complete; the city grew in place.
+//! assert!(shown.contains(&r#"{"city":"Par"}"#.to_owned()));
+//! assert!(!shown.iter().any(|s| s.contains(r#""unit":"""#)));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 mod anthropic;
 mod openai_chat;
