@@ -312,6 +312,38 @@ fn malformed_definitions_are_typed_errors() {
         matches!(&e, ProtocolError::SchemaDoesNotCompile { at, .. } if at == "/input_schema"),
         "{e:?}"
     );
+    // Schemas the compiler refuses: the error names the tool, the pointer
+    // into the request, and where in the schema.
+    let e = ToolSet::from_request_json(&json!({"tools": [{"type": "function", "function": {
+        "name": "search", "parameters": {"type": "object", "properties": {"q": {"type": "string", "minLength": -1}}}
+    }}]}))
+    .unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "the schema of tool \"search\" at /tools/0/function/parameters does not compile: \
+         invalid schema at /properties/q/minLength: expected a non-negative integer, found -1"
+    );
+    assert!(std::error::Error::source(&e).is_some());
+    for bad in [
+        json!({"type": "strnig"}),
+        json!({"properties": {"a": {"pattern": "(?<=x)y"}}}),
+        json!({"$ref": "#/$defs/missing"}),
+    ] {
+        let e = ToolDefinition::new("t", None, bad.clone()).unwrap_err();
+        assert!(
+            matches!(e, ProtocolError::SchemaDoesNotCompile { .. }),
+            "{bad}: {e:?}"
+        );
+    }
+    // The compiled schema is reachable and validates.
+    let d =
+        ToolDefinition::from_vendor_json(&corpus("openai_chat_request_weather.json")["tools"][0])
+            .unwrap();
+    let ok = tooljson::from_str(r#"{"location": "Paris, France"}"#).unwrap();
+    let bad = tooljson::from_str(r#"{"location": "Paris", "unit": "c"}"#).unwrap();
+    assert!(d.compiled_schema().is_valid(&ok));
+    let v = d.compiled_schema().validate(&bad).unwrap_err();
+    assert_eq!(v.len(), 1, "additionalProperties: false");
     // Wrong member types.
     let e = ToolDefinition::from_vendor_json(&json!({"name": 7, "input_schema": {}})).unwrap_err();
     assert_eq!(e.to_string(), "expected a string, found a number at /name");

@@ -514,6 +514,49 @@ fn retry_results_say_path_expected_found() {
         "There is no tool named \"rm_rf\", so nothing was run. Available tools: get_weather. \
          Call one of them by its exact name."
     );
+    // Schema violations, with every path, expected and found.
+    let set = ToolSet::from_request_json(&corpus("anthropic_request_weather.json")).unwrap();
+    let call = ToolCall::new(
+        "toolu_3",
+        "get_weather",
+        Arguments::from_text(r#"{"unit": "kelvin", "location": ["SF"]}"#),
+    );
+    let CallProblem::SchemaViolations { violations, tool } = set.check_call(&call).unwrap_err()
+    else {
+        panic!("expected schema violations")
+    };
+    assert_eq!(tool, "get_weather");
+    assert_eq!(violations.len(), 2);
+    let result = set.retry_result(&call).unwrap();
+    assert!(result.is_error);
+    assert_eq!(
+        result.content.text(),
+        "The tool input does not match the input schema of get_weather, so the tool was not run.\n\
+         - path /location: expected string, found an array of 1 item\n\
+         - path /unit: expected one of \"celsius\", \"fahrenheit\", found \"kelvin\"\n\
+         Call the tool again with input that matches the schema."
+    );
+    assert_eq!(result.to_anthropic()["is_error"], json!(true));
+    let call = ToolCall::new(
+        "toolu_4",
+        "get_weather",
+        Arguments::from_text(r#"{"location": "SF", "unit": "celsius"}"#),
+    );
+    assert!(set.check_call(&call).is_ok());
+    // A number beyond f64.
+    let call = ToolCall::new(
+        "toolu_5",
+        "get_weather",
+        Arguments::from_text(r#"{"location": 1e400}"#),
+    );
+    assert!(matches!(
+        set.check_call(&call),
+        Err(CallProblem::NumberOutOfRange { .. })
+    ));
+    let set = ToolSet::new([
+        ToolDefinition::new("get_weather", None, json!({"type": "object"})).unwrap(),
+    ])
+    .unwrap();
     // A good call has no retry.
     let call = ToolCall::new(
         "call_3",

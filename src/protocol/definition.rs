@@ -5,6 +5,7 @@ use serde_json::{Map, Value};
 
 use super::Vendor;
 use super::error::{NameProblem, ProtocolError, json_type, ptr, short};
+use crate::schema::CompiledSchema;
 
 /// The longest tool name any of the three vendors accepts.
 pub const MAX_TOOL_NAME_LEN: usize = 64;
@@ -52,9 +53,11 @@ pub fn validate_tool_name(name: &str) -> Result<(), NameProblem> {
 /// description...): written back in its own shape it is the same JSON;
 /// written in another vendor's shape those vendor-only members are left out.
 ///
-/// The fields are private so that the compiled schema can never disagree
-/// with [`input_schema`](Self::input_schema): a definition is built and
-/// checked at once by [`new`](Self::new) or
+/// The fields are private so that the compiled schema
+/// ([`compiled_schema`](Self::compiled_schema), compiled once at
+/// construction) can never disagree with
+/// [`input_schema`](Self::input_schema): a definition is built, checked and
+/// compiled at once by [`new`](Self::new) or
 /// [`from_vendor_json`](Self::from_vendor_json).
 ///
 /// # Examples
@@ -100,6 +103,8 @@ pub struct ToolDefinition {
     extra: Map<String, Value>,
     /// Chat only: members beside `type` and `function`.
     extra_outer: Map<String, Value>,
+    /// `input_schema`, compiled once at construction (an `Arc` inside).
+    compiled: CompiledSchema,
 }
 
 impl PartialEq for ToolDefinition {
@@ -125,8 +130,7 @@ fn empty_object_schema() -> Value {
 
 impl ToolDefinition {
     /// A definition from its parts, in the Anthropic shape. Checks the name
-    /// against the vendors' rule and that the schema is a JSON Schema object
-    /// or boolean.
+    /// against the vendors' rule and compiles the schema.
     ///
     /// # Examples
     ///
@@ -146,18 +150,18 @@ impl ToolDefinition {
         description: Option<&str>,
         input_schema: Value,
     ) -> Result<ToolDefinition, ProtocolError> {
-        let def = ToolDefinition {
-            name: name.into(),
-            description: description.map(str::to_owned),
-            input_schema,
-            schema_given: true,
-            strict: None,
-            source: Vendor::Anthropic,
-            extra: Map::new(),
-            extra_outer: Map::new(),
-        };
-        def.check("")?;
-        Ok(def)
+        ToolDefinition::build(
+            Parts {
+                name: name.into(),
+                description: description.map(str::to_owned),
+                input_schema,
+                schema_given: true,
+                strict: None,
+                source: Vendor::Anthropic,
+                extra: Map::new(),
+            },
+            "",
+        )
     }
 
     /// The same definition with `strict` set (`Some(true)`: the vendor
@@ -298,47 +302,78 @@ impl ToolDefinition {
             }
             None => empty_object_schema(),
         };
-        let def = ToolDefinition {
-            name,
-            description,
-            input_schema,
-            schema_given,
-            strict,
-            source,
-            extra,
-            extra_outer: Map::new(),
-        };
-        def.check(at)?;
-        Ok(def)
+        ToolDefinition::build(
+            Parts {
+                name,
+                description,
+                input_schema,
+                schema_given,
+                strict,
+                source,
+                extra,
+            },
+            at,
+        )
     }
 
-    /// The checks every constructor runs: the name rule and the schema.
-    fn check(&self, at: &str) -> Result<(), ProtocolError> {
-        if let Err(problem) = validate_tool_name(&self.name) {
+    /// The checks every constructor runs (the name rule, then the schema
+    /// compiles), and the compiled schema.
+    fn build(p: Parts, at: &str) -> Result<ToolDefinition, ProtocolError> {
+        if let Err(problem) = validate_tool_name(&p.name) {
             return Err(ProtocolError::InvalidToolName {
                 at: ptr(at, "name"),
-                name: self.name.clone(),
+                name: p.name,
                 problem,
             });
         }
         let schema_at = ptr(
             at,
-            match self.source {
+            match p.source {
                 Vendor::Anthropic => "input_schema",
                 _ => "parameters",
             },
         );
-        if !matches!(self.input_schema, Value::Object(_) | Value::Bool(_)) {
-            return Err(ProtocolError::SchemaDoesNotCompile {
+        let compiled = CompiledSchema::compile(&p.input_schema).map_err(|error| {
+            ProtocolError::SchemaDoesNotCompile {
                 at: schema_at,
-                tool: self.name.clone(),
-                reason: format!(
-                    "a JSON Schema is an object or a boolean, found {}",
-                    json_type(&self.input_schema)
-                ),
-            });
-        }
-        Ok(())
+                tool: p.name.clone(),
+                error,
+            }
+        })?;
+        Ok(ToolDefinition {
+            name: p.name,
+            description: p.description,
+            input_schema: p.input_schema,
+            schema_given: p.schema_given,
+            strict: p.strict,
+            source: p.source,
+            extra: p.extra,
+            extra_outer: Map::new(),
+            compiled,
+        })
+    }
+
+    /// The input schema, compiled (once, when the definition was built):
+    /// validate finished arguments with it, or check them as they stream
+    /// with [`CompiledSchema::stream_check`].
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use tooljson::protocol::ToolDefinition;
+    /// let def = ToolDefinition::new("get_weather", None, json!({
+    ///     "type": "object",
+    ///     "properties": {"unit": {"enum": ["celsius", "fahrenheit"]}},
+    ///     "required": ["location"]
+    /// }))?;
+    /// let args = tooljson::from_str(r#"{"unit": "kelvin"}"#)?;
+    /// let violations = def.compiled_schema().validate(&args).unwrap_err();
+    /// assert_eq!(violations.len(), 2);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn compiled_schema(&self) -> &CompiledSchema {
+        &self.compiled
     }
 
     /// The tool's name.
@@ -445,6 +480,17 @@ impl<'de> serde::Deserialize<'de> for ToolDefinition {
         let v = Value::deserialize(d)?;
         ToolDefinition::from_vendor_json(&v).map_err(serde::de::Error::custom)
     }
+}
+
+/// The members of a definition before its checks.
+struct Parts {
+    name: String,
+    description: Option<String>,
+    input_schema: Value,
+    schema_given: bool,
+    strict: Option<bool>,
+    source: Vendor,
+    extra: Map<String, Value>,
 }
 
 /// Which shape a tool-list entry has.

@@ -75,8 +75,8 @@ pub enum ProtocolError {
         at: String,
         /// The tool's name.
         tool: String,
-        /// What the schema compiler said.
-        reason: String,
+        /// What the schema compiler said, and where in the schema.
+        error: crate::schema::SchemaError,
     },
     /// Two tools in one set share a name.
     DuplicateTool {
@@ -128,13 +128,9 @@ impl fmt::Display for ProtocolError {
                 "tool name {name:?} at {} is refused by the vendors: {problem}",
                 at(a)
             ),
-            ProtocolError::SchemaDoesNotCompile {
-                at: a,
-                tool,
-                reason,
-            } => write!(
+            ProtocolError::SchemaDoesNotCompile { at: a, tool, error } => write!(
                 f,
-                "the schema of tool {tool:?} at {} does not compile: {reason}",
+                "the schema of tool {tool:?} at {} does not compile: {error}",
                 at(a)
             ),
             ProtocolError::DuplicateTool { at: a, name } => {
@@ -153,7 +149,14 @@ impl fmt::Display for ProtocolError {
     }
 }
 
-impl std::error::Error for ProtocolError {}
+impl std::error::Error for ProtocolError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            ProtocolError::SchemaDoesNotCompile { error, .. } => Some(error),
+            _ => None,
+        }
+    }
+}
 
 /// The JSON type of a value, worded for messages: `"a string"`, `"an object"`.
 pub(crate) fn json_type(v: &serde_json::Value) -> &'static str {

@@ -5,6 +5,115 @@
 //! This layer works on complete JSON (`serde_json::Value`): request bodies,
 //! finished assistant turns, reply messages. Streaming belongs to the vendor
 //! adapters; this layer is what they check finished calls against.
+//!
+//! # Terminology map
+//!
+//! | concept | Anthropic Messages | OpenAI Chat Completions | OpenAI Responses | tooljson |
+//! |---|---|---|---|---|
+//! | tool list | `tools: [{name, description, input_schema}]` | `tools: [{type: "function", function: {name, description, parameters, strict}}]` | `tools: [{type: "function", name, description, parameters, strict}]` (flat) | `ToolDefinition`, `ToolSet` |
+//! | schema field | `input_schema` | `function.parameters` | `parameters` | `input_schema()`, `compiled_schema()` |
+//! | tool name rule | `^[a-zA-Z0-9_-]{1,64}$` | same | same | `validate_tool_name` |
+//! | the model calls a tool | content block `{type: "tool_use", id: "toolu_…", name, input: {…}}` | `message.tool_calls[]`: `{id: "call_…", type: "function", function: {name, arguments}}` | output item `{type: "function_call", id: "fc_…", call_id: "call_…", name, arguments}` | `ToolCall` in an `AssistantTurn` |
+//! | arguments | an object | a JSON **string** | a JSON **string** | `Arguments` (value + exact text, or raw invalid text) |
+//! | stopped to call tools | `stop_reason: "tool_use"` | `finish_reason: "tool_calls"` | `status: "completed"` with `function_call` items | `StopReason::ToolUse` |
+//! | cut short | `stop_reason: "max_tokens"` | `finish_reason: "length"` | `status: "incomplete"`, `incomplete_details.reason: "max_output_tokens"` | `StopReason::MaxTokens` |
+//! | tool result | `{type: "tool_result", tool_use_id, content, is_error?}` blocks, **all results of a turn in one `role: "user"` message** | **one** `{role: "tool", tool_call_id, content}` message **per call** | one `{type: "function_call_output", call_id, output}` item per call | `ToolResult`, `ToolResults` |
+//! | result content | a string or blocks (text, image, …) | a string or text parts | a string or `input_text` / `input_image` parts | `ResultContent` |
+//! | error result | `is_error: true` | no flag: the content says it (here: starts with `Error: `) | no flag: same | `ToolResult::is_error`, `ERROR_PREFIX` |
+//! | invalid input sent back | `input: {"INVALID_JSON": "<raw text>"}` | the raw `arguments` string | the raw `arguments` string | `Arguments::Invalid` |
+//! | choice: the model decides | `{type: "auto"}` | `"auto"` | `"auto"` | `ToolChoice::Auto` |
+//! | choice: must call some tool | `{type: "any"}` | `"required"` | `"required"` | `ToolChoice::Any` |
+//! | choice: this tool | `{type: "tool", name}` | `{type: "function", function: {name}}` | `{type: "function", name}` | `ToolChoice::Tool(name)` |
+//! | choice: no tools | `{type: "none"}` | `"none"` | `"none"` | `ToolChoice::None` |
+//! | parallel calls off | `tool_choice.disable_parallel_tool_use: true` | `parallel_tool_calls: false` | `parallel_tool_calls: false` | `ToolSet::parallel_tool_calls() == Some(false)` |
+//!
+//! # Example: one exchange, two vendors
+//!
+//! ```
+//! use serde_json::json;
+//! use tooljson::protocol::{AssistantTurn, ToolOutcome, ToolSet, Vendor};
+//!
+//! // The tools of a request, in any vendor's shape; each schema is compiled once.
+//! let tools = ToolSet::from_request_json(&json!({
+//!     "tools": [{"name": "get_weather", "description": "Get the current weather",
+//!                "input_schema": {"type": "object",
+//!                                 "properties": {"location": {"type": "string"}},
+//!                                 "required": ["location"]}}],
+//!     "tool_choice": {"type": "any", "disable_parallel_tool_use": true}
+//! }))?;
+//!
+//! // A finished assistant turn (here from Anthropic).
+//! let turn = AssistantTurn::from_anthropic(&json!({
+//!     "role": "assistant",
+//!     "content": [{"type": "tool_use", "id": "toolu_01", "name": "get_weather",
+//!                  "input": {"location": 7}}],
+//!     "stop_reason": "tool_use"
+//! }))?;
+//! tools.check_choice(&turn.called_names()).expect("tool_choice obeyed");
+//!
+//! // Run each call, or answer it with an is_error result the model can act on.
+//! let outcomes = turn.calls().map(|call| {
+//!     let outcome = match tools.check_call(call) {
+//!         Ok(()) => ToolOutcome::text("15 degrees"),
+//!         Err(problem) => ToolOutcome::error(problem.message()),
+//!     };
+//!     (call.id.clone(), outcome)
+//! });
+//! let reply = turn.reply(outcomes).expect("one result per call");
+//!
+//! // The same exchange in OpenAI Chat terms.
+//! let chat_turn = turn.to_openai_chat();
+//! assert_eq!(chat_turn["finish_reason"], "tool_calls");
+//! assert_eq!(chat_turn["message"]["tool_calls"][0]["function"]["arguments"], r#"{"location":7}"#);
+//! let chat_reply = reply.to_vendor(Vendor::OpenAiChat);
+//! assert_eq!(chat_reply[0]["role"], "tool");
+//! assert_eq!(chat_reply[0]["tool_call_id"], "toolu_01");
+//! assert!(chat_reply[0]["content"].as_str().unwrap()
+//!     .starts_with("Error: The tool input does not match the input schema of get_weather"));
+//! // ... and back: the Anthropic JSON is what it was.
+//! let back = AssistantTurn::from_openai_chat(&chat_turn)?;
+//! assert_eq!(back.to_anthropic(), turn.to_anthropic());
+//! # Ok::<(), tooljson::protocol::ProtocolError>(())
+//! ```
+//!
+//! # What crosses between vendors, and what stays behind
+//!
+//! Read and written back for the **same** vendor, every shape is the same JSON (members this layer
+//! does not model are kept). Across vendors, call ids, tool names, argument values, text, the order of
+//! the calls and the order of the texts, `is_error`, the stop reasons `tool_use` / `end_turn` /
+//! `max_tokens` / `refusal`, the four `tool_choice` postures and the parallel flag all survive
+//! Anthropic → OpenAI → Anthropic (and every other pair; property-tested). The differences, and what
+//! is kept:
+//!
+//! - **Text interleaved with calls**: Anthropic content blocks and Responses output items are one
+//!   ordered list; Chat has `content` and `tool_calls` apart. Through Chat the texts keep their order
+//!   and the calls theirs, but not their interleaving (models write text first, which crosses intact).
+//! - **Argument text**: kept exactly for OpenAI → OpenAI. Through Anthropic (an object) it is
+//!   re-written as compact JSON with the same value. Empty text means `{}` and comes back as `"{}"`.
+//! - **Invalid argument text** (broken, or cut off by `max_tokens`) crosses Anthropic in the documented
+//!   `{"INVALID_JSON": "<raw text>"}` wrapper and is read back as the raw text.
+//! - **`is_error` through OpenAI**: OpenAI has no flag, so an error result's text gets the prefix
+//!   `Error: ` and a result whose text starts with it reads back as an error. Hence a *successful*
+//!   result whose text starts with `Error: ` comes back flagged, and an explicit `is_error: false`
+//!   comes back absent.
+//! - **Stop reasons**: `stop_sequence` is `"stop"` in Chat and comes back as `end_turn`. Responses has no
+//!   stop reason: it is read from `status` and whether there are `function_call` items.
+//! - **Vendor-only members** are kept for their own vendor and left out for the others: Anthropic
+//!   message `id` / `model` / `usage`, `thinking` and server-tool blocks, `cache_control`,
+//!   `eager_input_streaming`; Chat `refusal` / `annotations` / `logprobs`; Responses item ids
+//!   (`fc_…`, `msg_…`), `status` and `reasoning` items. Server and hosted tools in `tools` stay as they
+//!   were given.
+//! - **Non-text result parts** (images, documents) are passed through verbatim, so nothing is dropped,
+//!   but a vendor that has no such part (Chat tool messages take text only) will refuse them.
+//! - Blocks **after the `tool_result` blocks** in an Anthropic user message (a text, say) are kept
+//!   for Anthropic only; OpenAI replies carry just the results.
+//! - A function declared **without `parameters`** gets `{"type":"object","properties":{}}` as
+//!   Anthropic's required `input_schema`, and keeps it on the way back.
+//!
+//! Errors are typed values (`ProtocolError`, `ChoiceViolation`, `CorrelationError`, `CallProblem`),
+//! never panics: a definition without a name, a schema that does not compile, a name the vendors
+//! refuse, a `tool_choice` naming an undeclared tool, a result for an unknown call id, a call without
+//! a result, a duplicate.
 
 mod choice;
 mod definition;
@@ -24,7 +133,10 @@ pub use result::{
     CorrelationError, ERROR_PREFIX, ResultContent, ResultPart, ToolOutcome, ToolResult,
     ToolResults, correlate,
 };
-pub use retry::{CallProblem, MAX_ECHOED_INPUT, parse_error_message, parse_error_result};
+pub use retry::{
+    CallProblem, MAX_ECHOED_INPUT, parse_error_message, parse_error_result, violations_message,
+    violations_result,
+};
 
 use std::fmt;
 use std::str::FromStr;

@@ -5,6 +5,7 @@
 use std::fmt;
 
 use crate::error::ErrorCode;
+use crate::schema::Violation;
 
 use super::choice::ToolSet;
 use super::message::{Arguments, ToolCall, invalid_json_input};
@@ -33,6 +34,19 @@ pub enum CallProblem {
         /// The parse error: what, where, path.
         error: crate::Error,
     },
+    /// The argument text is JSON but holds a number beyond `f64`
+    /// (`1e400`), which no JSON library the tool could use will read.
+    NumberOutOfRange {
+        /// The raw text.
+        raw: String,
+    },
+    /// The arguments are JSON but break the tool's input schema.
+    SchemaViolations {
+        /// The tool's name.
+        tool: String,
+        /// Every violation, in the schema's order.
+        violations: Vec<Violation>,
+    },
 }
 
 impl CallProblem {
@@ -52,6 +66,17 @@ impl CallProblem {
                 }
             ),
             CallProblem::InvalidJson { raw, error } => parse_error_message(raw, error),
+            CallProblem::NumberOutOfRange { raw } => format!(
+                "The tool input holds a number too large to represent, so the tool was not run.\n\
+                 expected: numbers within the range of a 64-bit float\n\
+                 input received: {}\n\
+                 Call the tool again with smaller numbers (or the number as a string if the \
+                 schema allows it).",
+                echo(raw)
+            ),
+            CallProblem::SchemaViolations { tool, violations } => {
+                violations_message(tool, violations)
+            }
         }
     }
 
@@ -66,6 +91,12 @@ impl fmt::Display for CallProblem {
         match self {
             CallProblem::UnknownTool { name, .. } => write!(f, "unknown tool {name:?}"),
             CallProblem::InvalidJson { error, .. } => write!(f, "invalid arguments: {error}"),
+            CallProblem::NumberOutOfRange { .. } => f.write_str("a number out of range"),
+            CallProblem::SchemaViolations { tool, violations } => write!(
+                f,
+                "the arguments break the schema of {tool:?} ({} violation(s))",
+                violations.len()
+            ),
         }
     }
 }
@@ -128,19 +159,7 @@ pub fn parse_error_message(raw: &str, error: &crate::Error) -> String {
     } else {
         "The tool input is not valid JSON, so the tool was not run."
     };
-    let echo = if raw.len() > MAX_ECHOED_INPUT {
-        let mut cut = MAX_ECHOED_INPUT;
-        while !raw.is_char_boundary(cut) {
-            cut -= 1;
-        }
-        format!(
-            "{} (the first {cut} of {} bytes)",
-            invalid_json_input(raw.get(..cut).unwrap_or_default()),
-            raw.len()
-        )
-    } else {
-        invalid_json_input(raw).to_string()
-    };
+    let echo = echo(raw);
     format!(
         "{what}\n\
          problem: {} at line {} column {} (byte {})\n\
@@ -158,6 +177,75 @@ pub fn parse_error_message(raw: &str, error: &crate::Error) -> String {
         } else {
             path.as_str()
         },
+    )
+}
+
+/// The input echoed in the `{"INVALID_JSON": "<raw text>"}` form, cut to at
+/// most [`MAX_ECHOED_INPUT`] bytes at a character boundary.
+fn echo(raw: &str) -> String {
+    if raw.len() > MAX_ECHOED_INPUT {
+        let mut cut = MAX_ECHOED_INPUT;
+        while !raw.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        format!(
+            "{} (the first {cut} of {} bytes)",
+            invalid_json_input(raw.get(..cut).unwrap_or_default()),
+            raw.len()
+        )
+    } else {
+        invalid_json_input(raw).to_string()
+    }
+}
+
+/// The retry text for arguments that break the tool's schema: one line per
+/// violation with its path and the schema's "expected X, found Y".
+///
+/// # Examples
+///
+/// ```
+/// use serde_json::json;
+/// use tooljson::protocol::{violations_message, ToolDefinition};
+/// let def = ToolDefinition::new("get_weather", None, json!({
+///     "type": "object",
+///     "properties": {"location": {"type": "string"}, "unit": {"enum": ["celsius", "fahrenheit"]}},
+///     "required": ["location"]
+/// }))?;
+/// let args = tooljson::from_str(r#"{"unit": "kelvin"}"#)?;
+/// let violations = def.compiled_schema().validate(&args).unwrap_err();
+/// assert_eq!(violations_message("get_weather", &violations),
+///     "The tool input does not match the input schema of get_weather, so the tool was not run.\n\
+///      - path / (the top level): expected required property \"location\", found an object without it\n\
+///      - path /unit: expected one of \"celsius\", \"fahrenheit\", found \"kelvin\"\n\
+///      Call the tool again with input that matches the schema.");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn violations_message(tool: &str, violations: &[Violation]) -> String {
+    let mut out = format!(
+        "The tool input does not match the input schema of {tool}, so the tool was not run.\n"
+    );
+    for v in violations {
+        let path = v.instance_path.to_string();
+        out.push_str(&format!(
+            "- path {}: {}\n",
+            if path.is_empty() {
+                "/ (the top level)"
+            } else {
+                path.as_str()
+            },
+            v.message
+        ));
+    }
+    out.push_str("Call the tool again with input that matches the schema.");
+    out
+}
+
+/// The `is_error` result for arguments that break the schema (see
+/// [`violations_message`]).
+pub fn violations_result(call_id: &str, tool: &str, violations: &[Violation]) -> ToolResult {
+    ToolResult::new(
+        call_id,
+        ToolOutcome::error(violations_message(tool, violations)),
     )
 }
 
@@ -184,24 +272,51 @@ pub fn parse_error_result(call_id: &str, raw: &str, error: &crate::Error) -> Too
 }
 
 impl ToolSet {
-    /// Checks a finished call before running it: the tool is declared and
-    /// the arguments are JSON.
+    /// Checks a finished call before running it: the tool is declared, the
+    /// arguments are JSON, and they match the tool's compiled schema.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use tooljson::protocol::{Arguments, CallProblem, ToolCall, ToolSet};
+    /// let set = ToolSet::from_request_json(&json!([{
+    ///     "name": "get_weather",
+    ///     "input_schema": {"type": "object", "properties": {"location": {"type": "string"}}, "required": ["location"]}
+    /// }]))?;
+    /// let call = ToolCall::new("toolu_1", "get_weather", Arguments::from_text(r#"{"location": 7}"#));
+    /// let Err(CallProblem::SchemaViolations { violations, .. }) = set.check_call(&call) else { panic!() };
+    /// assert_eq!(violations[0].to_string(), "/location: expected string, found number 7");
+    /// let retry = set.retry_result(&call).unwrap();
+    /// assert!(retry.is_error);
+    /// assert!(retry.content.text().contains("- path /location: expected string, found number 7"));
+    /// # Ok::<(), tooljson::protocol::ProtocolError>(())
+    /// ```
     pub fn check_call(&self, call: &ToolCall) -> Result<(), CallProblem> {
-        if self.get(&call.name).is_none() {
+        let Some(def) = self.get(&call.name) else {
             return Err(CallProblem::UnknownTool {
                 name: call.name.clone(),
                 available: self.tools().iter().map(|t| t.name().to_owned()).collect(),
             });
-        }
-        if let Arguments::Invalid(raw) = &call.arguments
-            && let Err(error) = crate::from_str(raw)
-        {
-            return Err(CallProblem::InvalidJson {
-                raw: raw.clone(),
-                error,
-            });
-        }
-        Ok(())
+        };
+        let value = match &call.arguments {
+            Arguments::Invalid(raw) => {
+                return Err(match crate::from_str(raw) {
+                    Err(error) => CallProblem::InvalidJson {
+                        raw: raw.clone(),
+                        error,
+                    },
+                    Ok(_) => CallProblem::NumberOutOfRange { raw: raw.clone() },
+                });
+            }
+            Arguments::Json { value, .. } => value,
+        };
+        def.compiled_schema()
+            .validate(&crate::Value::from(value.clone()))
+            .map_err(|violations| CallProblem::SchemaViolations {
+                tool: def.name().to_owned(),
+                violations,
+            })
     }
 
     /// The `is_error` result to send instead of running `call`, if
