@@ -1092,8 +1092,8 @@ impl ToolCallStream {
     /// hidden in [`ToolCall::partial`] until complete), a name not among the
     /// tools makes the call [`CallStatus::Invalid`], and at the end the
     /// calls are checked against `tool_choice` and the parallel flag
-    /// ([`CallEvent::StreamFinished`]'s `choice_error`). Schemas are
-    /// compiled once, here.
+    /// ([`CallEvent::StreamFinished`]'s `choice_error`). Each schema was
+    /// compiled once, when the [`ToolSet`] was built.
     ///
     /// ```
     /// use tooljson::protocol::ToolSet;

@@ -13,11 +13,12 @@ use crate::schema::{CompiledSchema, StreamCheck};
 
 use super::{CallError, CallKind, ToolCall};
 
-/// The request's tools with each schema compiled once.
+/// The request's tools; each definition holds its schema compiled once
+/// (cheap clones share it), indexed by name here.
 #[derive(Debug)]
 pub(crate) struct Tools {
     pub(crate) set: ToolSet,
-    schemas: HashMap<String, Result<CompiledSchema, String>>,
+    schemas: HashMap<String, CompiledSchema>,
 }
 
 impl Tools {
@@ -25,10 +26,7 @@ impl Tools {
         let schemas = set
             .tools()
             .iter()
-            .map(|t| {
-                let compiled = CompiledSchema::compile(t.input_schema()).map_err(|e| e.to_string());
-                (t.name().to_owned(), compiled)
-            })
+            .map(|t| (t.name().to_owned(), t.compiled_schema().clone()))
             .collect();
         Tools { set, schemas }
     }
@@ -43,7 +41,7 @@ pub(crate) struct CallCheck {
 }
 
 /// Before the call's first byte: find its tool and start the stream check.
-/// Returns an error that dooms the call (unknown tool, bad schema).
+/// Returns an error that dooms the call (an unknown tool).
 pub(crate) fn prepare(call: &mut ToolCall, tools: Option<&Arc<Tools>>) -> Option<CallError> {
     if call.check.prepared {
         return None;
@@ -56,11 +54,7 @@ pub(crate) fn prepare(call: &mut ToolCall, tools: Option<&Arc<Tools>>) -> Option
     let name = call.name.clone().unwrap_or_default();
     match tools.schemas.get(&name) {
         None => Some(CallError::UnknownTool(name)),
-        Some(Err(e)) => Some(CallError::Schema {
-            instance_path: crate::Path::root(),
-            message: format!("the schema of tool {name:?} does not compile: {e}"),
-        }),
-        Some(Ok(schema)) => {
+        Some(schema) => {
             call.check.stream = Some(schema.stream_check());
             let held = schema.clone();
             call.parser
