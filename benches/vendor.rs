@@ -1,5 +1,7 @@
-//! End to end: SSE transcript bytes of a streaming response to finished
-//! tool calls, in MB/s of transcript. Each vendor's framing carries the same
+//! End to end: SSE transcript bytes of a streaming response to finished,
+//! validated tool calls, in MB/s of transcript (`validated`: with the
+//! request's tools, so a schema stream check runs beside every call and the
+//! final value is checked; `unvalidated`: without). Each vendor's framing carries the same
 //! arguments (a write-file call and a parallel-edits call) in 16-byte
 //! deltas; the body is fed in 1400-byte network-sized reads. Every bench
 //! checks its answer first: both calls complete, their values equal
@@ -14,6 +16,7 @@ use std::time::Duration;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use serde_json::json;
+use tooljson::protocol::ToolSet;
 use tooljson::vendor::{CallStatus, ToolCallStream};
 
 /// Cuts `text` into pieces of about `n` bytes on character boundaries.
@@ -100,10 +103,30 @@ fn responses(calls: &[(&str, &str)], delta: usize) -> String {
     sse(&ev, true)
 }
 
+fn tools() -> ToolSet {
+    ToolSet::from_request_json(&json!({"tools": [
+        {"name": "write_file", "input_schema": {"type": "object", "properties": {
+            "path": {"type": "string", "minLength": 1}, "content": {"type": "string"}},
+            "required": ["path", "content"], "additionalProperties": false}},
+        {"name": "apply_edits", "input_schema": {"type": "object", "properties": {
+            "edits": {"type": "array", "items": {"type": "object", "properties": {
+                "file": {"type": "string"}, "line": {"type": "integer", "minimum": 0},
+                "old": {"type": "string"}, "new": {"type": "string"},
+                "confidence": {"type": "number", "minimum": 0, "maximum": 1}},
+                "required": ["file", "line", "old", "new"]}}},
+            "required": ["edits"]}}],
+        "tool_choice": {"type": "any"}}))
+    .unwrap()
+}
+
 /// The whole pipeline: bytes in network-sized reads, events drained, calls
-/// finished. Returns the number of complete calls.
-fn replay(body: &[u8], read: usize) -> usize {
+/// finished (and validated when `tools` is given). Returns the number of
+/// complete calls.
+fn replay(body: &[u8], read: usize, tools: Option<&ToolSet>) -> usize {
     let mut s = ToolCallStream::new();
+    if let Some(t) = tools {
+        s = s.with_tools(t.clone());
+    }
     let mut events = 0usize;
     for piece in body.chunks(read) {
         s.feed(piece).unwrap();
@@ -118,8 +141,8 @@ fn replay(body: &[u8], read: usize) -> usize {
         .count()
 }
 
-fn check(body: &[u8], calls: &[(&str, &str)]) {
-    let mut s = ToolCallStream::new();
+fn check(body: &[u8], calls: &[(&str, &str)], tools: &ToolSet) {
+    let mut s = ToolCallStream::new().with_tools(tools.clone());
     for piece in body.chunks(1400) {
         s.feed(piece).unwrap();
     }
@@ -130,7 +153,9 @@ fn check(body: &[u8], calls: &[(&str, &str)]) {
         assert_eq!(c.name(), Some(*name));
         let want: serde_json::Value = serde_json::from_str(args).unwrap();
         assert_eq!(c.value().unwrap().to_serde_json().unwrap(), want);
+        assert!(c.errors().is_empty());
     }
+    assert_eq!(s.choice_error(), None);
 }
 
 fn bench(c: &mut Criterion) {
@@ -140,6 +165,7 @@ fn bench(c: &mut Criterion) {
         ("write_file", write.as_str()),
         ("apply_edits", edits.as_str()),
     ];
+    let tools = tools();
     let mut group = c.benchmark_group("vendor_end_to_end");
     group.sample_size(20);
     group.warm_up_time(Duration::from_secs(1));
@@ -150,14 +176,20 @@ fn bench(c: &mut Criterion) {
         ("openai_responses", responses(&calls, 16)),
     ] {
         let body = body.into_bytes();
-        check(&body, &calls);
-        assert_eq!(replay(&body, 1400), 2);
+        check(&body, &calls, &tools);
+        assert_eq!(replay(&body, 1400, Some(&tools)), 2);
+        assert_eq!(replay(&body, 1400, None), 2);
         group.throughput(Throughput::Bytes(body.len() as u64));
-        group.bench_with_input(
-            BenchmarkId::new(vendor, format!("{}KiB", body.len() / 1024)),
-            &body,
-            |b, body| b.iter(|| replay(body, 1400)),
-        );
+        for (mode, t) in [("validated", Some(&tools)), ("unvalidated", None)] {
+            group.bench_with_input(
+                BenchmarkId::new(
+                    format!("{vendor}/{mode}"),
+                    format!("{}KiB", body.len() / 1024),
+                ),
+                &body,
+                |b, body| b.iter(|| replay(body, 1400, t)),
+            );
+        }
     }
     group.finish();
 }

@@ -261,7 +261,7 @@ fn bare_tooljson_replays_the_demo() {
     assert!(text.contains("    path: \"docs/PLAN.md\""), "{text}");
     assert!(
         text.trim_end()
-            .ends_with("stream finished: tool_use · anthropic · 2 call(s)"),
+            .ends_with("stream finished: tool_use · anthropic · 2 call(s) · validated"),
         "{text}"
     );
 }
@@ -277,4 +277,80 @@ fn preview_shows_truncated_calls_with_their_reason() {
     );
     assert!(text.contains("    path: \"notes/todo.md\""), "{text}");
     assert!(text.contains("! response ended during the call"), "{text}");
+}
+
+fn temp_file(name: &str, text: &str) -> String {
+    let p = std::env::temp_dir().join(format!("tooljson-vendor-cli-{}-{name}", std::process::id()));
+    std::fs::write(&p, text).unwrap();
+    p.display().to_string()
+}
+
+#[test]
+fn tools_validate_calls_and_tool_choice() {
+    let demo = corpus("demo-parallel-write.sse");
+    let o = run(&[
+        "replay",
+        "--ndjson",
+        "--tools",
+        &corpus("demo-tools.json"),
+        &demo,
+    ]);
+    assert_eq!(code(&o), 0, "{}", String::from_utf8_lossy(&o.stderr));
+    let lines = ndjson(&o);
+    assert!(
+        of(&lines, "call_finished")
+            .iter()
+            .all(|f| f["status"] == "complete")
+    );
+    assert_eq!(lines.last().unwrap()["choice_error"], J::Null);
+
+    // A schema the write_file call breaks: timeout_s too small is not it;
+    // here `overwrite` must be a string, so the call is invalid.
+    let strict = temp_file(
+        "strict.json",
+        r#"{"tools": [
+        {"name": "write_file", "input_schema": {"type": "object", "properties": {"overwrite": {"type": "string"}}}},
+        {"name": "run_command", "input_schema": {"type": "object"}}]}"#,
+    );
+    let o = run(&["replay", "--ndjson", "--tools", &strict, &demo]);
+    assert_eq!(code(&o), 3);
+    let lines = ndjson(&o);
+    let doomed = of(&lines, "call_doomed");
+    assert_eq!(doomed.len(), 1);
+    assert_eq!(doomed[0]["name"], "write_file");
+    let f: Vec<&J> = of(&lines, "call_finished")
+        .into_iter()
+        .filter(|f| f["name"] == "write_file")
+        .collect();
+    assert_eq!(f[0]["status"], "invalid");
+    assert_eq!(f[0]["arguments"], J::Null);
+    assert!(
+        f[0]["errors"][0]
+            .as_str()
+            .unwrap()
+            .starts_with("/overwrite: expected string"),
+        "{}",
+        f[0]["errors"]
+    );
+
+    // An unknown tool, and tool_choice none.
+    let only_run = temp_file(
+        "none.json",
+        r#"{"tools": [{"name": "run_command", "input_schema": {"type": "object"}}], "tool_choice": {"type": "none"}}"#,
+    );
+    let o = run(&["replay", "--ndjson", "--tools", &only_run, &demo]);
+    assert_eq!(code(&o), 3);
+    let lines = ndjson(&o);
+    let f: Vec<&J> = of(&lines, "call_finished")
+        .into_iter()
+        .filter(|f| f["name"] == "write_file")
+        .collect();
+    assert_eq!(f[0]["status"], "invalid");
+    assert!(f[0]["errors"][0].as_str().unwrap().contains("unknown tool"));
+    assert!(lines.last().unwrap()["choice_error"].is_string());
+
+    // A tools file that is not JSON: usage error.
+    let bad = temp_file("bad.json", "{not json");
+    assert_eq!(code(&run(&["replay", "--tools", &bad, &demo])), 2);
+    assert_eq!(code(&run(&["replay", "--tools"])), 2);
 }

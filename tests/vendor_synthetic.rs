@@ -410,3 +410,62 @@ fn invalid_json_is_doomed_early() {
     assert_eq!(s.calls()[0].status(), CallStatus::Invalid);
     assert_eq!(s.calls()[0].arguments_text(), "{\"a\": trux}");
 }
+
+#[test]
+fn schema_check_dooms_early_and_holds_enum_strings() {
+    use tooljson::protocol::ToolSet;
+    let tools = ToolSet::from_request_json(
+        &json!({"tools": [{"type": "function", "function": {"name": "set",
+        "parameters": {"type": "object", "properties": {
+            "unit": {"enum": ["celsius", "fahrenheit"]},
+            "n": {"type": "integer", "maximum": 10}}}}}],
+        "tool_choice": "required"}),
+    )
+    .unwrap();
+    let chunk = |args: &str| {
+        format!(
+            "data: {}\n\n",
+            json!({"object":"chat.completion.chunk","choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"call_1","function":{"name":"set","arguments":args}}]}}]})
+        )
+    };
+    let mut s = ToolCallStream::new().with_tools(tools.clone());
+    s.feed(chunk(r#"{"unit": "cels"#).as_bytes()).unwrap();
+    // The enum string is held back until complete.
+    assert_eq!(s.calls()[0].partial().unwrap().to_string(), "{}");
+    s.feed(chunk(r#"ius", "n": 11, "#).as_bytes()).unwrap();
+    assert_eq!(
+        s.calls()[0]
+            .partial()
+            .unwrap()
+            .get("unit")
+            .unwrap()
+            .as_str(),
+        Some("celsius")
+    );
+    // n = 11 > maximum: certain before the block ends.
+    let events: Vec<CallEvent> = s.drain_events().collect();
+    assert!(
+        events
+            .iter()
+            .any(|e| matches!(e, CallEvent::CallDoomed { .. }))
+    );
+    assert_eq!(s.calls()[0].status(), CallStatus::Streaming);
+    s.feed(chunk("\"x\": 1}").as_bytes()).unwrap();
+    s.feed(format!("data: {}\n\ndata: [DONE]\n\n", json!({"object":"chat.completion.chunk","choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]})).as_bytes()).unwrap();
+    s.finish().unwrap();
+    assert_eq!(s.calls()[0].status(), CallStatus::Invalid);
+    assert_eq!(
+        s.calls()[0].errors().len(),
+        1,
+        "{:?}",
+        s.calls()[0].errors()
+    );
+    assert!(s.calls()[0].errors()[0].to_string().starts_with("/n: "));
+    assert_eq!(s.choice_error(), None);
+
+    // tool_choice required and no call at all.
+    let mut s = ToolCallStream::new().with_tools(tools);
+    s.feed(format!("data: {}\n\ndata: [DONE]\n\n", json!({"object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"hi"},"finish_reason":"stop"}]})).as_bytes()).unwrap();
+    s.finish().unwrap();
+    assert!(s.choice_error().unwrap().contains("requires a tool call"));
+}

@@ -106,41 +106,102 @@
 //! assert_eq!(call.value().unwrap()["path"].as_str(), Some("src/main.rs"));
 //! # Ok::<(), tooljson::vendor::StreamError>(())
 //! ```
+//!
+//! # Example: a client loop with the request's tools
+//!
+//! The same code as the README's: the request body gives the tools (any of
+//! the three vendors' shapes), the response body arrives in pieces, complete
+//! client calls are run, and anything else goes back to the model as an
+//! error.
+//!
+//! ```
+//! use tooljson::protocol::ToolSet;
+//! use tooljson::vendor::{CallEvent, CallStatus, ToolCallStream};
+//!
+//! let request = serde_json::json!({
+//!     "model": "gpt-4.1",
+//!     "tools": [{"type": "function", "function": {"name": "get_weather",
+//!         "parameters": {"type": "object", "required": ["city"],
+//!             "properties": {"city": {"type": "string"}, "unit": {"enum": ["c", "f"]}}}}}],
+//!     "tool_choice": "required"
+//! });
+//! let mut stream = ToolCallStream::new().with_tools(ToolSet::from_request_json(&request)?);
+//!
+//! // The HTTP response body as it arrives (reqwest: `while let Some(chunk) = resp.chunk().await?`).
+//! let body = concat!(
+//!     "data: {\"object\":\"chat.completion.chunk\",\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":",
+//!     "[{\"index\":0,\"id\":\"call_1\",\"type\":\"function\",\"function\":{\"name\":\"get_weather\",\"arguments\":\"\"}}]}}]}\n\n",
+//!     "data: {\"object\":\"chat.completion.chunk\",\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":",
+//!     "[{\"index\":0,\"function\":{\"arguments\":\"{\\\"city\\\": \\\"Par\"}}]}}]}\n\n",
+//!     "data: {\"object\":\"chat.completion.chunk\",\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":",
+//!     "[{\"index\":0,\"function\":{\"arguments\":\"is\\\", \\\"unit\\\": \\\"c\\\"}\"}}]}}]}\n\n",
+//!     "data: {\"object\":\"chat.completion.chunk\",\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"tool_calls\"}]}\n\n",
+//!     "data: [DONE]\n\n",
+//! );
+//! let mut shown = Vec::new();
+//! for chunk in body.as_bytes().chunks(50) {
+//!     stream.feed(chunk)?;
+//!     while let Some(event) = stream.next_event() {
+//!         match event {
+//!             // Live preview: the partial arguments, never taken back.
+//!             CallEvent::ArgumentsAppended { call, .. } => {
+//!                 if let Some(p) = stream.calls()[call].partial() {
+//!                     shown.push(p.to_string());
+//!                 }
+//!             }
+//!             CallEvent::CallDoomed { call, error } => eprintln!("call {call} cannot succeed: {error}"),
+//!             CallEvent::StreamFinished { choice_error: Some(e), .. } => eprintln!("tool_choice: {e}"),
+//!             _ => {}
+//!         }
+//!     }
+//! }
+//! stream.finish()?;
+//!
+//! let mut results = Vec::new();
+//! for call in stream.calls() {
+//!     let result = match call.status() {
+//!         // Complete: parsed strictly, schema-checked, the vendor ended the block.
+//!         CallStatus::Complete if call.is_executable() => {
+//!             let args = call.value().expect("complete calls have a value");
+//!             format!("weather in {}: 21°{}", args["city"].as_str().unwrap_or("?"), args["unit"].as_str().unwrap_or("c"))
+//!         }
+//!         // Truncated, aborted or invalid: never run; tell the model why.
+//!         _ => {
+//!             let why: Vec<String> = call.errors().iter().map(|e| e.to_string()).collect();
+//!             format!("error: {} (arguments: {})", why.join("; "), call.invalid_json_wrapper())
+//!         }
+//!     };
+//!     results.push((call.id().unwrap_or_default().to_owned(), result));
+//! }
+//! assert_eq!(results, [("call_1".to_owned(), "weather in Paris: 21°c".to_owned())]);
+//! assert_eq!(stream.choice_error(), None);
+//! // The `enum` field stayed hidden until complete; the city grew in place.
+//! assert!(shown.contains(&r#"{"city":"Par"}"#.to_owned()));
+//! assert!(!shown.iter().any(|s| s.contains(r#""unit":"""#)));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 mod anthropic;
 mod openai_chat;
 mod openai_responses;
+#[cfg(feature = "stream")]
+pub mod stream;
+mod validate;
 
 use std::collections::VecDeque;
 use std::fmt;
+use std::sync::Arc;
 
 use crate::error::Error;
 use crate::partial::{EventSink, PartialNode, PartialParser, ValueEvent};
 use crate::path::Path;
+use crate::protocol::ToolSet;
 use crate::sse;
 use crate::value::Value;
 
-/// Which vendor's event model a stream follows.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Vendor {
-    /// Anthropic Messages (`POST /v1/messages`, `"stream": true`).
-    Anthropic,
-    /// OpenAI Chat Completions (`chat.completion.chunk`).
-    OpenAiChat,
-    /// OpenAI Responses (`response.*` events).
-    OpenAiResponses,
-}
+pub use crate::protocol::Vendor;
 
 impl Vendor {
-    /// A short name: `anthropic`, `openai-chat`, `openai-responses`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Vendor::Anthropic => "anthropic",
-            Vendor::OpenAiChat => "openai-chat",
-            Vendor::OpenAiResponses => "openai-responses",
-        }
-    }
-
     /// Guesses the vendor from one event (its SSE event name, if any, and its
     /// data). `None` when the event says nothing (`[DONE]`, not JSON, or an
     /// unknown shape).
@@ -194,12 +255,6 @@ impl Vendor {
             return Some(Vendor::OpenAiChat);
         }
         None
-    }
-}
-
-impl fmt::Display for Vendor {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
     }
 }
 
@@ -572,6 +627,8 @@ pub struct ToolCall {
     item_id: Option<String>,
     /// Bytes fed past the parser's failure are kept in `text` only.
     parser_failed: bool,
+    /// The schema check, when the stream has tools.
+    check: validate::CallCheck,
 }
 
 impl ToolCall {
@@ -590,6 +647,7 @@ impl ToolCall {
             placeholder: None,
             item_id: None,
             parser_failed: false,
+            check: validate::CallCheck::default(),
         }
     }
 
@@ -699,6 +757,8 @@ pub(crate) struct Calls {
     max_calls: usize,
     stop: Option<StopReason>,
     malformed: usize,
+    tools: Option<Arc<validate::Tools>>,
+    choice_error: Option<String>,
 }
 
 impl Calls {
@@ -709,6 +769,8 @@ impl Calls {
             max_calls,
             stop: None,
             malformed: 0,
+            tools: None,
+            choice_error: None,
         }
     }
 
@@ -805,13 +867,27 @@ impl Calls {
         if c.kind == CallKind::Custom || c.parser_failed {
             return;
         }
+        if let Some(e) = validate::prepare(c, self.tools.as_ref()) {
+            self.doom(n, e);
+        }
+        let Some(c) = self.calls.get_mut(n) else {
+            return;
+        };
         let mut sink = ValueEvents {
             call: n,
             queue: &mut self.events,
         };
-        if let Err(e) = c.parser.feed(text.as_bytes(), &mut sink) {
+        let fed = match &mut c.check.stream {
+            Some(check) => c.parser.feed_observed(text.as_bytes(), &mut sink, check),
+            None => c.parser.feed(text.as_bytes(), &mut sink),
+        };
+        let certain = validate::newly_certain(c);
+        if let Err(e) = fed {
             c.parser_failed = true;
             self.doom(n, CallError::Json(e));
+        }
+        for e in certain {
+            self.doom(n, e);
         }
     }
 
@@ -845,8 +921,19 @@ impl Calls {
                 call: n,
                 queue: &mut self.events,
             };
-            match c.parser.finish(&mut sink) {
-                Ok(()) => c.value = c.parser.value().cloned(),
+            let finished = match &mut c.check.stream {
+                Some(check) => c.parser.finish_observed(&mut sink, check),
+                None => c.parser.finish(&mut sink),
+            };
+            match finished {
+                Ok(()) => {
+                    c.value = c.parser.value().cloned();
+                    let mut errors = validate::newly_certain(c);
+                    errors.extend(validate::verdict(c));
+                    for e in errors {
+                        self.doom(n, e);
+                    }
+                }
                 Err(e) => {
                     c.parser_failed = true;
                     self.doom(n, CallError::Json(e));
@@ -919,9 +1006,14 @@ impl Calls {
         };
         self.cut_open(status, &stop);
         self.stop = Some(stop.clone());
+        let choice_error = self
+            .tools
+            .as_ref()
+            .and_then(|t| validate::check_choice(t, &self.calls));
+        self.choice_error = choice_error.clone();
         self.events.push_back(CallEvent::StreamFinished {
             stop_reason: stop,
-            choice_error: None,
+            choice_error,
         });
     }
 
@@ -991,6 +1083,50 @@ impl ToolCallStream {
     pub fn with_max_calls(mut self, max: usize) -> ToolCallStream {
         self.calls.max_calls = max;
         self
+    }
+
+    /// Validates against the request's tools: each finished client call
+    /// against its tool's compiled schema (a [`crate::schema::StreamCheck`]
+    /// runs beside the partial tree, so a violation dooms the call at the
+    /// byte where it is certain, and strings under `enum` / `const` stay
+    /// hidden in [`ToolCall::partial`] until complete), a name not among the
+    /// tools makes the call [`CallStatus::Invalid`], and at the end the
+    /// calls are checked against `tool_choice` and the parallel flag
+    /// ([`CallEvent::StreamFinished`]'s `choice_error`). Each schema was
+    /// compiled once, when the [`ToolSet`] was built.
+    ///
+    /// ```
+    /// use tooljson::protocol::ToolSet;
+    /// use tooljson::vendor::{CallStatus, ToolCallStream};
+    /// let tools = ToolSet::from_request_json(&serde_json::json!({"tools": [{"name": "add",
+    ///     "input_schema": {"type": "object", "properties": {"a": {"type": "integer"}}, "required": ["a"]}}],
+    ///     "tool_choice": {"type": "any"}}))?;
+    /// let mut s = ToolCallStream::new().with_tools(tools);
+    /// s.feed_event(None, r#"{"type":"message_start","message":{"id":"m","content":[]}}"#)?;
+    /// s.feed_event(None, r#"{"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"t","name":"add","input":{}}}"#)?;
+    /// s.feed_event(None, r#"{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"{\"a\": \"x\"}"}}"#)?;
+    /// s.feed_event(None, r#"{"type":"content_block_stop","index":0}"#)?;
+    /// s.feed_event(None, r#"{"type":"message_stop"}"#)?;
+    /// let call = &s.calls()[0];
+    /// assert_eq!(call.status(), CallStatus::Invalid);
+    /// assert_eq!(call.errors()[0].to_string(), "/a: expected integer, found a string");
+    /// assert_eq!(s.choice_error(), None);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn with_tools(mut self, tools: ToolSet) -> ToolCallStream {
+        self.calls.tools = Some(Arc::new(validate::Tools::new(tools)));
+        self
+    }
+
+    /// The request's tools, when given.
+    pub fn tools(&self) -> Option<&ToolSet> {
+        self.calls.tools.as_deref().map(|t| &t.set)
+    }
+
+    /// The `tool_choice` violation found at the end of the response, when
+    /// tools were given.
+    pub fn choice_error(&self) -> Option<&str> {
+        self.calls.choice_error.as_deref()
     }
 
     /// Uses this event-stream decoder (e.g. with another line bound).

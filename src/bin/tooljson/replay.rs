@@ -51,12 +51,14 @@ use crate::{Failure, parse_chunk, read_input};
 pub const DEMO: &[u8] = include_bytes!("../../../corpus/transcripts/demo-parallel-write.sse");
 
 const REPLAY_USAGE: &str = "\
-usage: tooljson replay [--ndjson] [--chunk N] [FILE]
+usage: tooljson replay [--tools TOOLS.json] [--ndjson] [--chunk N] [FILE]
 
 replays a streaming response (Anthropic Messages, OpenAI Chat Completions or OpenAI
 Responses; SSE, or one event JSON per line) from FILE or stdin, fed in chunks of N
 bytes (default: whole lines, as recorded); prints a live preview of the tool calls,
-or with --ndjson one JSON event per line.
+or with --ndjson one JSON event per line. --tools takes a request body (Anthropic,
+OpenAI Chat or Responses: tools, tool_choice, parallel flag) or a bare tools array, and
+validates every call against its tool's schema and the response against tool_choice.
 
 exit codes: 0 every call complete and valid, 3 a call truncated/aborted/invalid or the
 response cut short, 1 a malformed stream, 2 usage or I/O error";
@@ -76,6 +78,7 @@ fn write_failure(e: std::io::Error) -> Failure {
 }
 
 struct Options {
+    tools: Option<tooljson::protocol::ToolSet>,
     ndjson: bool,
     chunk: Option<usize>,
     file: Option<String>,
@@ -84,6 +87,7 @@ struct Options {
 /// `tooljson replay ...`
 pub fn run(args: Vec<String>) -> Result<(), Failure> {
     let mut opts = Options {
+        tools: None,
         ndjson: false,
         chunk: None,
         file: None,
@@ -92,6 +96,12 @@ pub fn run(args: Vec<String>) -> Result<(), Failure> {
     while let Some(a) = it.next() {
         match a.as_str() {
             "--ndjson" => opts.ndjson = true,
+            "--tools" => {
+                let path = it
+                    .next()
+                    .ok_or_else(|| usage("error: --tools needs a file"))?;
+                opts.tools = Some(load_tools(&read_input(Some(&path))?, &path)?);
+            }
             "--chunk" => opts.chunk = Some(parse_chunk(it.next()).map_err(|f| usage(f.message))?),
             "-h" | "--help" => {
                 println!("{REPLAY_USAGE}");
@@ -111,6 +121,7 @@ pub fn run(args: Vec<String>) -> Result<(), Failure> {
 /// Bare `tooljson`: the demo, as a live preview.
 pub fn demo() -> Result<(), Failure> {
     let opts = Options {
+        tools: Some(demo_tools()?),
         ndjson: false,
         chunk: None,
         file: None,
@@ -118,11 +129,32 @@ pub fn demo() -> Result<(), Failure> {
     replay(DEMO, &opts)
 }
 
+/// The demo's tool definitions (synthetic, beside the demo transcript).
+const DEMO_TOOLS: &[u8] = include_bytes!("../../../corpus/transcripts/demo-tools.json");
+
+fn demo_tools() -> Result<tooljson::protocol::ToolSet, Failure> {
+    load_tools(DEMO_TOOLS, "the bundled demo tools")
+}
+
+/// Reads `--tools`: a request body of any of the three vendors (its `tools`,
+/// `tool_choice`, parallel flag) or a bare tools array.
+fn load_tools(bytes: &[u8], what: &str) -> Result<tooljson::protocol::ToolSet, Failure> {
+    let bad = |m: String| Failure {
+        code: 2,
+        message: format!("error: {what}: {m}"),
+    };
+    let v: serde_json::Value = serde_json::from_slice(bytes).map_err(|e| bad(e.to_string()))?;
+    tooljson::protocol::ToolSet::from_request_json(&v).map_err(|e| bad(e.to_string()))
+}
+
 fn replay(input: &[u8], opts: &Options) -> Result<(), Failure> {
     let stdout = std::io::stdout();
     let live = !opts.ndjson && stdout.is_terminal();
     let mut out = std::io::BufWriter::new(stdout.lock());
     let mut stream = ToolCallStream::new();
+    if let Some(t) = &opts.tools {
+        stream = stream.with_tools(t.clone());
+    }
     let mut screen = Screen::default();
     let mut fatal = None;
 
@@ -163,6 +195,10 @@ fn replay(input: &[u8], opts: &Options) -> Result<(), Failure> {
     emit(&mut stream, opts, &mut out)?;
     if !opts.ndjson {
         screen.draw(&stream, &mut out, live)?;
+        if let Some(e) = stream.choice_error() {
+            let l = format!("tool_choice not met: {e}");
+            writeln!(out, "{}", paint(live, "31", &l)).map_err(write_failure)?;
+        }
     }
     out.flush().map_err(write_failure)?;
     drop(out);
@@ -194,6 +230,12 @@ fn replay(input: &[u8], opts: &Options) -> Result<(), Failure> {
         .filter(|c| c.status() != CallStatus::Complete)
         .count();
     let stop_ok = stream.stop_reason().is_some_and(StopReason::is_normal);
+    if let Some(e) = stream.choice_error() {
+        return Err(Failure {
+            code: 3,
+            message: format!("error: tool_choice: {e}"),
+        });
+    }
     if bad_calls > 0 || !stop_ok {
         let stop = stream
             .stop_reason()
@@ -499,9 +541,14 @@ fn frame(stream: &ToolCallStream, width: usize, ansi: bool) -> Vec<String> {
             }
         }
     }
+    let checked = if stream.tools().is_some() {
+        " · validated"
+    } else {
+        ""
+    };
     let foot = match stream.stop_reason() {
         Some(r) => format!(
-            "stream finished: {r} · {} · {} call(s)",
+            "stream finished: {r} · {} · {} call(s){checked}",
             stream.vendor().map(|v| v.as_str()).unwrap_or("?"),
             stream.calls().len()
         ),

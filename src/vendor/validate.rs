@@ -1,0 +1,111 @@
+//! The validation hook, in one place: a request's [`ToolSet`] compiled once
+//! per stream; per call, a [`StreamCheck`] beside the partial tree (so a
+//! doomed call is flagged at the byte where it is certain), `enum` / `const`
+//! strings held back in the partial view, the final verdict at the end of the
+//! block, unknown tool names, and the `tool_choice` check at the end of the
+//! response.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use crate::protocol::ToolSet;
+use crate::schema::{CompiledSchema, StreamCheck};
+
+use super::{CallError, CallKind, ToolCall};
+
+/// The request's tools; each definition holds its schema compiled once
+/// (cheap clones share it), indexed by name here.
+#[derive(Debug)]
+pub(crate) struct Tools {
+    pub(crate) set: ToolSet,
+    schemas: HashMap<String, CompiledSchema>,
+}
+
+impl Tools {
+    pub(crate) fn new(set: ToolSet) -> Tools {
+        let schemas = set
+            .tools()
+            .iter()
+            .map(|t| (t.name().to_owned(), t.compiled_schema().clone()))
+            .collect();
+        Tools { set, schemas }
+    }
+}
+
+/// Per-call state of the check.
+#[derive(Debug, Default)]
+pub(crate) struct CallCheck {
+    prepared: bool,
+    pub(crate) stream: Option<StreamCheck>,
+    reported: usize,
+}
+
+/// Before the call's first byte: find its tool and start the stream check.
+/// Returns an error that dooms the call (an unknown tool).
+pub(crate) fn prepare(call: &mut ToolCall, tools: Option<&Arc<Tools>>) -> Option<CallError> {
+    if call.check.prepared {
+        return None;
+    }
+    call.check.prepared = true;
+    let tools = tools?;
+    if call.kind != CallKind::Client {
+        return None; // server, MCP and custom tools have no client schema here
+    }
+    let name = call.name.clone().unwrap_or_default();
+    match tools.schemas.get(&name) {
+        None => Some(CallError::UnknownTool(name)),
+        Some(schema) => {
+            call.check.stream = Some(schema.stream_check());
+            let held = schema.clone();
+            call.parser
+                .hold_strings(move |path| held.holds_string_at(path));
+            None
+        }
+    }
+}
+
+/// Violations the stream check became certain of since the last call.
+pub(crate) fn newly_certain(call: &mut ToolCall) -> Vec<CallError> {
+    let Some(check) = &call.check.stream else {
+        return Vec::new();
+    };
+    let new: Vec<CallError> = check.violations()[call.check.reported..]
+        .iter()
+        .map(|v| CallError::Schema {
+            instance_path: v.violation.instance_path.clone(),
+            message: v.violation.message.clone(),
+        })
+        .collect();
+    call.check.reported = check.violations().len();
+    new
+}
+
+/// The final verdict once the parser finished: every violation not yet
+/// reported.
+pub(crate) fn verdict(call: &mut ToolCall) -> Vec<CallError> {
+    let Some(check) = call.check.stream.take() else {
+        return Vec::new();
+    };
+    let reported = call.check.reported;
+    match check.finish() {
+        Ok(()) => Vec::new(),
+        Err(vs) => vs
+            .into_iter()
+            .skip(reported)
+            .map(|v| CallError::Schema {
+                instance_path: v.instance_path,
+                message: v.message,
+            })
+            .collect(),
+    }
+}
+
+/// The `tool_choice` (and parallel flag) check over the calls the model made.
+pub(crate) fn check_choice(tools: &Tools, calls: &[ToolCall]) -> Option<String> {
+    let names: Vec<&str> = calls
+        .iter()
+        .filter(|c| matches!(c.kind, CallKind::Client | CallKind::Custom))
+        .map(|c| c.name.as_deref().unwrap_or_default())
+        .collect();
+    tools.set.check_choice(&names).err().map(|e| e.to_string())
+}
