@@ -1,4 +1,5 @@
-//! The `tooljson` command line: `parse`, and (bare) the bundled demo.
+//! The `tooljson` command line: `parse`, `validate`, `replay`, and (bare)
+//! the bundled demo.
 //!
 //! Exit codes are a contract: 0 success, 1 invalid or truncated input,
 //! 2 usage or I/O error, 3 a schema violation or a call that did not complete.
@@ -25,9 +26,14 @@ commands:
                                check FILE (or stdin) against a JSON Schema; prints one line per
                                violation, `<instance pointer>: <message>`; with --chunk, streams in
                                N-byte chunks and adds `first violation certain at byte <offset>`
+  replay [--tools TOOLS.json] [--ndjson] [--chunk N] [FILE]
+                               replay a recorded vendor stream (SSE) from FILE (or stdin): a live
+                               preview of the tool calls, or --ndjson one event per line; --tools
+                               validates the calls against a request's tools and tool_choice
+  (no command)                 replay the bundled demo transcript as a live preview
 
 exit codes: 0 ok, 1 invalid or truncated JSON, 2 usage or I/O error or a schema that does not
-compile, 3 schema violations";
+compile, 3 schema violations or a call that is truncated, aborted or invalid";
 
 /// A command's failure: its exit code and the line for stderr.
 pub struct Failure {
