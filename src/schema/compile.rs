@@ -1428,12 +1428,55 @@ fn possible_types(node: &Node, types: &[u8]) -> u8 {
     t
 }
 
+/// How deeply a schema document's arrays and objects may nest. The compiler
+/// and the validator follow subschemas recursively, so this bounds their
+/// stack use (about 256 subschema levels; real tool schemas stay under 20).
+/// JSON text parsed with the default limits is already capped at 128.
+pub const MAX_SCHEMA_DEPTH: usize = 512;
+
+/// The nesting depth of `v`, counted without recursion.
+fn nesting_depth(v: &Value) -> usize {
+    let mut deepest = 0;
+    let mut stack: Vec<(&Value, usize)> = vec![(v, 1)];
+    while let Some((v, d)) = stack.pop() {
+        match v {
+            Value::Object(m) => {
+                deepest = deepest.max(d);
+                stack.extend(m.iter().map(|(_, c)| (c, d + 1)));
+            }
+            Value::Array(a) => {
+                deepest = deepest.max(d);
+                stack.extend(a.iter().map(|c| (c, d + 1)));
+            }
+            _ => {}
+        }
+    }
+    deepest
+}
+
 /// Compiles `root` (retrieved as `root_uri`, or the default) with `resources`.
 pub(crate) fn compile(
     root: &Value,
     resources: &[(String, Value)],
     opts: &Options,
 ) -> Result<Program, SchemaError> {
+    for (name, doc) in
+        std::iter::once((ROOT_URI, root)).chain(resources.iter().map(|(u, v)| (u.as_str(), v)))
+    {
+        let depth = nesting_depth(doc);
+        if depth > MAX_SCHEMA_DEPTH {
+            return Err(SchemaError::new(
+                if name == ROOT_URI {
+                    String::new()
+                } else {
+                    name.to_owned()
+                },
+                format!(
+                    "the schema nests {depth} arrays/objects deep; the limit is {MAX_SCHEMA_DEPTH}"
+                ),
+            ));
+        }
+    }
     let mut c = Compiler {
         opts,
         docs: Vec::with_capacity(1 + resources.len()),

@@ -75,6 +75,7 @@ mod validate;
 use std::fmt;
 use std::sync::Arc;
 
+pub use compile::MAX_SCHEMA_DEPTH;
 pub use stream::{StreamCheck, StreamViolation};
 
 use crate::{Path, PathRef, Value};
