@@ -17,6 +17,8 @@ fn check_for(target: &str) -> Option<fn(&[u8])> {
         "partial" => checks::partial,
         "sse" => checks::sse,
         "vendor" => checks::vendor,
+        "schema" => checks::schema,
+        "protocol" => checks::protocol,
         _ => return None,
     })
 }

@@ -704,3 +704,161 @@ pub fn vendor(input: &[u8]) {
         String::from_utf8_lossy(doc)
     );
 }
+
+/// Target `schema`: bytes up to the first NUL are a schema (JSON text), the
+/// rest an instance; the plan's chunk sizes (taken from the instance part's
+/// first bytes, see [`plan`]) cut the instance. Compiling any schema returns
+/// `Ok` or a `SchemaError`; when both parse and the schema compiles, the
+/// stream check fed in chunks ends with the same verdict as `validate` and
+/// `is_valid`, and reports no violation on a valid instance.
+pub fn schema(input: &[u8]) {
+    use tooljson::CompiledSchema;
+    let (schema_text, rest) = match input.iter().position(|&b| b == 0) {
+        Some(i) => (&input[..i], &input[i + 1..]),
+        None => (input, &b""[..]),
+    };
+    let Ok(schema_value) = tooljson::from_slice(schema_text) else {
+        return;
+    };
+    let assert_formats = schema_text.len() % 2 == 0;
+    let Ok(schema) = CompiledSchema::builder()
+        .assert_formats(assert_formats)
+        .build_value(&schema_value)
+    else {
+        return;
+    };
+    let plan = plan(rest);
+    let Ok(instance) = tooljson::from_slice(plan.doc) else {
+        return;
+    };
+    let verdict = schema.validate(&instance);
+    assert_eq!(
+        verdict.is_ok(),
+        schema.is_valid(&instance),
+        "is_valid != validate"
+    );
+    // Known, documented (README, schema section): with a repeated key the
+    // stream check checks every occurrence while the final value keeps the
+    // last, so it may be stricter than `validate`; found by this target
+    // (corpus/crashes/schema/repeated-key-stricter-stream). Such documents
+    // only need to run without a panic.
+    if has_duplicate_key(plan.doc, Limits::default()) {
+        let mut check = schema.stream_check();
+        let mut parser = Parser::new();
+        let _ = parser.feed(plan.doc, &mut check);
+        let _ = parser.finish(&mut check);
+        let _ = check.finish();
+        return;
+    }
+    let ranges = chunk_ranges(plan.doc.len(), &plan.sizes);
+    let mut first = None;
+    for r in [vec![(0, plan.doc.len())], ranges] {
+        let mut check = schema.stream_check();
+        let mut parser = Parser::new();
+        for &(a, b) in &r {
+            parser.feed(&plan.doc[a..b], &mut check).unwrap();
+        }
+        parser.finish(&mut check).unwrap();
+        let offsets: Vec<u64> = check.violations().iter().map(|v| v.offset).collect();
+        if verdict.is_ok() {
+            assert!(
+                offsets.is_empty(),
+                "stream violation on a valid instance: {:?}",
+                check
+                    .violations()
+                    .iter()
+                    .map(|v| v.violation.to_string())
+                    .collect::<Vec<_>>()
+            );
+        }
+        // Known limit (README, schema section): a string piece holding an
+        // escape is reported at the end of that piece, and where pieces end
+        // depends on the chunking; found by this target
+        // (corpus/crashes/schema/escaped-string-max-length-offset). Offsets
+        // must agree for text without escapes.
+        let escapes = plan.doc.contains(&b'\\');
+        match &first {
+            None => first = Some(check.first_violation_offset()),
+            Some(f) if !escapes => assert_eq!(
+                *f,
+                check.first_violation_offset(),
+                "first violation offset depends on chunking"
+            ),
+            Some(_) => {}
+        }
+        assert_eq!(
+            check.finish().is_ok(),
+            verdict.is_ok(),
+            "stream verdict != validate"
+        );
+    }
+}
+
+/// Target `protocol`: any JSON text read as an assistant turn, a results
+/// message and a request's tools of each vendor gives `Ok` or a typed error;
+/// what is read writes back to JSON that reads back to the same JSON (a
+/// fixed point after one round).
+pub fn protocol(input: &[u8]) {
+    use tooljson::protocol::{AssistantTurn, ToolResults, ToolSet, Vendor};
+    let Ok(v) = serde_json::from_slice::<serde_json::Value>(input) else {
+        return;
+    };
+    for vendor in [
+        Vendor::Anthropic,
+        Vendor::OpenAiChat,
+        Vendor::OpenAiResponses,
+    ] {
+        if let Ok(turn) = AssistantTurn::from_vendor(vendor, &v) {
+            let once = turn.to_vendor(vendor);
+            let again = AssistantTurn::from_vendor(vendor, &once).unwrap_or_else(|e| {
+                panic!("{vendor:?} turn written by us does not read back: {e}\n{once}")
+            });
+            assert_eq!(
+                again.to_vendor(vendor),
+                once,
+                "{vendor:?} turn is not a fixed point"
+            );
+            for other in [
+                Vendor::Anthropic,
+                Vendor::OpenAiChat,
+                Vendor::OpenAiResponses,
+            ] {
+                let there = turn.to_vendor(other);
+                AssistantTurn::from_vendor(other, &there).unwrap_or_else(|e| {
+                    panic!("{vendor:?} turn as {other:?} does not read back: {e}\n{there}")
+                });
+            }
+        }
+        let messages: Vec<serde_json::Value> = match &v {
+            serde_json::Value::Array(a) => a.clone(),
+            other => vec![other.clone()],
+        };
+        if let Ok(results) = ToolResults::from_vendor(vendor, &messages) {
+            let once = results.to_vendor(vendor);
+            let again = ToolResults::from_vendor(vendor, &once).unwrap_or_else(|e| {
+                panic!("{vendor:?} results written by us do not read back: {e}")
+            });
+            assert_eq!(
+                again.to_vendor(vendor),
+                once,
+                "{vendor:?} results are not a fixed point"
+            );
+        }
+    }
+    if let Ok(tools) = ToolSet::from_request_json(&v) {
+        for vendor in [
+            Vendor::Anthropic,
+            Vendor::OpenAiChat,
+            Vendor::OpenAiResponses,
+        ] {
+            let once = tools.to_request_json(vendor);
+            let again = ToolSet::from_request_json(&once)
+                .unwrap_or_else(|e| panic!("tools as {vendor:?} do not read back: {e}\n{once}"));
+            assert_eq!(
+                again.to_request_json(vendor),
+                once,
+                "tools as {vendor:?}: not a fixed point"
+            );
+        }
+    }
+}
