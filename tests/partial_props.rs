@@ -3,6 +3,10 @@
 //! depend on the chunking, and the last snapshot is the final value, which
 //! is what serde_json reads.
 
+#[path = "common/checks.rs"]
+mod checks;
+
+use checks::{extends, merge_appends as normalize};
 use proptest::prelude::*;
 use tooljson::Value;
 use tooljson::partial::{NodeRef, OwnedValueEvent, PartialNode, PartialParser};
@@ -46,85 +50,6 @@ fn cut(len: usize, cuts: &[usize]) -> Vec<usize> {
     points.sort();
     points.dedup();
     points
-}
-
-/// Whether `next` is a monotone extension of `prev`.
-fn extends(prev: NodeRef<'_>, next: NodeRef<'_>) -> Result<(), String> {
-    if let Some(pv) = prev.as_complete() {
-        return match next.as_complete() {
-            Some(nv) if nv == pv => Ok(()),
-            _ => Err(format!("complete value {pv} changed")),
-        };
-    }
-    let NodeRef::Partial(p) = prev else {
-        unreachable!("a Value view is complete")
-    };
-    match p {
-        PartialNode::String(s) => match next.as_str() {
-            Some(t) if t.starts_with(s.as_str()) => Ok(()),
-            other => Err(format!("string {s:?} became {other:?}")),
-        },
-        PartialNode::Array(items) => {
-            for (i, item) in items.iter().enumerate() {
-                let n = child_item(next, i).ok_or_else(|| format!("item {i} vanished"))?;
-                extends(NodeRef::Partial(item), n)?;
-            }
-            Ok(())
-        }
-        PartialNode::Object(members) => {
-            for (i, (k, m)) in members.iter().enumerate() {
-                let (nk, n) =
-                    child_member(next, i).ok_or_else(|| format!("member {k:?} vanished"))?;
-                if nk != *k {
-                    return Err(format!("member {i} key {k:?} became {nk:?}"));
-                }
-                extends(NodeRef::Partial(m), n)?;
-            }
-            Ok(())
-        }
-        PartialNode::Complete(_) => unreachable!(),
-    }
-}
-
-fn child_item(n: NodeRef<'_>, i: usize) -> Option<NodeRef<'_>> {
-    match n {
-        NodeRef::Partial(PartialNode::Array(items)) => items.get(i).map(NodeRef::Partial),
-        NodeRef::Partial(PartialNode::Complete(Value::Array(a)))
-        | NodeRef::Value(Value::Array(a)) => a.get(i).map(NodeRef::Value),
-        _ => None,
-    }
-}
-
-fn child_member(n: NodeRef<'_>, i: usize) -> Option<(String, NodeRef<'_>)> {
-    match n {
-        NodeRef::Partial(PartialNode::Object(m)) => {
-            m.get(i).map(|(k, v)| (k.clone(), NodeRef::Partial(v)))
-        }
-        NodeRef::Partial(PartialNode::Complete(Value::Object(m)))
-        | NodeRef::Value(Value::Object(m)) => m
-            .get_index(i)
-            .map(|(k, v)| (k.to_owned(), NodeRef::Value(v))),
-        _ => None,
-    }
-}
-
-/// Joins consecutive `Appended` events on the same path, which is the only
-/// place the chunking may show.
-fn normalize(events: Vec<OwnedValueEvent>) -> Vec<OwnedValueEvent> {
-    let mut out: Vec<OwnedValueEvent> = Vec::new();
-    for e in events {
-        if let (
-            Some(OwnedValueEvent::Appended { path: p0, text: t0 }),
-            OwnedValueEvent::Appended { path, text },
-        ) = (out.last_mut(), &e)
-            && p0 == path
-        {
-            t0.push_str(text);
-            continue;
-        }
-        out.push(e);
-    }
-    out
 }
 
 fn run(doc: &[u8], points: &[usize], keep_tree: bool) -> (Vec<OwnedValueEvent>, Option<Value>) {

@@ -17,7 +17,7 @@ mod common;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use tooljson::{CompiledSchema, Parser, SchemaError, Value};
+use tooljson::{CompiledSchema, Parser};
 
 /// Instances known to disagree with their label: (file#index, reason). The
 /// test fails on any other disagreement and on an entry that stops
@@ -27,22 +27,7 @@ const KNOWN_DISAGREEMENTS: &[(&str, &str)] = &[
     // instance that disagreed, MCPspec---CompleteRequest.json#2, now agrees.
 ];
 
-/// Ours: the builder with format assertion on, draft from `$schema`.
-fn compile(schema: &Value) -> Result<CompiledSchema, SchemaError> {
-    CompiledSchema::builder()
-        .assert_formats(true)
-        .build_value(schema)
-}
-
-/// The refusal's kind: the message up to its first detail (quote or colon).
-fn reason_kind(e: &SchemaError) -> String {
-    let m = e.message();
-    m.split([':', '"', '`'])
-        .next()
-        .unwrap_or(m)
-        .trim()
-        .to_owned()
-}
+use common::{compile_asserting_formats as compile, refusal_kind as reason_kind};
 
 /// The stream check's final verdict on `text` fed in `chunk`-byte pieces;
 /// `Err` if the parser fails or the check reports a violation as certain on

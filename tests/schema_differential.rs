@@ -18,7 +18,7 @@ mod common;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use tooljson::{CompiledSchema, SchemaError, Value};
+use tooljson::{CompiledSchema, Value};
 
 /// Why the two validators disagree on an instance. Each one is documented
 /// with the cause; a disagreement that fits none fails the test.
@@ -45,22 +45,7 @@ impl Category {
     }
 }
 
-/// Ours: the builder with format assertion on, draft from `$schema`.
-fn compile_ours(schema: &Value) -> Result<CompiledSchema, SchemaError> {
-    CompiledSchema::builder()
-        .assert_formats(true)
-        .build_value(schema)
-}
-
-/// The refusal's kind: the message up to its first detail (quote or colon).
-fn reason_kind(e: &SchemaError) -> String {
-    let m = e.message();
-    m.split([':', '"', '`'])
-        .next()
-        .unwrap_or(m)
-        .trim()
-        .to_owned()
-}
+use common::{compile_asserting_formats as compile_ours, refusal_kind as reason_kind};
 
 struct Disagreement {
     file: String,

@@ -33,3 +33,24 @@ pub fn files_in(dir: &std::path::Path) -> Vec<(String, Vec<u8>)> {
     out.sort();
     out
 }
+
+/// The schema tests' compile: the builder with format assertion on, the
+/// draft from `$schema`.
+pub fn compile_asserting_formats(
+    schema: &tooljson::Value,
+) -> Result<tooljson::CompiledSchema, tooljson::SchemaError> {
+    tooljson::CompiledSchema::builder()
+        .assert_formats(true)
+        .build_value(schema)
+}
+
+/// A compile refusal's kind: the message up to its first detail (quote or
+/// colon), for counting refusals by reason.
+pub fn refusal_kind(e: &tooljson::SchemaError) -> String {
+    let m = e.message();
+    m.split([':', '"', '`'])
+        .next()
+        .unwrap_or(m)
+        .trim()
+        .to_owned()
+}
