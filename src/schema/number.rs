@@ -71,7 +71,10 @@ impl<'a> Dec<'a> {
             };
             let es = i;
             while i < b.len() && b[i].is_ascii_digit() {
-                exp = (exp * 10 + i64::from(b[i] - b'0')).min(EXP_CAP);
+                exp = exp
+                    .saturating_mul(10)
+                    .saturating_add(i64::from(b[i] - b'0'))
+                    .min(EXP_CAP);
                 i += 1;
             }
             if i == es {
@@ -387,6 +390,21 @@ mod tests {
         assert_eq!(cmp("1e400", "1e399"), Ordering::Greater);
         assert_eq!(cmp("0.30000000000000004", "0.3"), Ordering::Greater);
         assert_eq!(cmp("100", "99.999"), Ordering::Greater);
+    }
+
+    #[test]
+    fn exponents_past_i64_saturate() {
+        // Found by the schema fuzz target: a 20-digit exponent overflowed.
+        let huge = "1e99999999999999999999999";
+        assert_eq!(cmp(huge, "1e400"), Ordering::Greater);
+        assert_eq!(cmp("-1e99999999999999999999999", "-1e400"), Ordering::Less);
+        assert_eq!(cmp("1e-99999999999999999999999", "1e-400"), Ordering::Less);
+        assert!(Dec::parse(huge).unwrap().is_integer());
+        assert!(
+            Dec::parse(huge)
+                .unwrap()
+                .is_multiple_of(&Dec::parse("1e-99999999999999999999").unwrap())
+        );
     }
 
     #[test]
