@@ -122,7 +122,86 @@ fn recursive_schema_over_a_very_deep_instance_fails_closed() {
         t.elapsed()
     );
     assert!(errs[0].message.contains("nesting"), "{}", errs[0]);
-    // Known bug, not fixed: the stream check has no such bound and accepts
-    // this instance, so its verdict differs from `validate` here (README,
-    // robustness section).
+    // The stream check counts nesting as the validator does and fails
+    // closed at the same node: same verdict, same first message.
+    let streamed = stream_check_unlimited(&s, &inst_text(10_000));
+    let first = &streamed.as_ref().unwrap_err()[0];
+    assert_eq!(first.message, errs[0].message);
+    assert_eq!(first.instance_path, errs[0].instance_path);
+    // Just inside the bound both accept.
+    let shallow = inst_text(200);
+    assert!(s.is_valid(&parse_unlimited(&shallow)));
+    assert_eq!(stream_check_unlimited(&s, &shallow), Ok(()));
+}
+
+/// `{"a":{"a":...1...}}`, `levels` deep.
+fn inst_text(levels: usize) -> String {
+    let mut inst = String::from("1");
+    for _ in 0..levels {
+        inst = format!(r#"{{"a":{inst}}}"#);
+    }
+    inst
+}
+
+fn stream_check_unlimited(
+    s: &CompiledSchema,
+    text: &str,
+) -> Result<(), Vec<tooljson::schema::Violation>> {
+    let limits = Limits {
+        max_depth: 1_000_000,
+        ..Limits::default()
+    };
+    let mut p = Parser::with_limits(limits);
+    let mut check = s.stream_check();
+    for chunk in text.as_bytes().chunks(7) {
+        p.feed(chunk, &mut check).unwrap();
+    }
+    p.finish(&mut check).unwrap();
+    check.finish()
+}
+
+#[test]
+fn a_long_ref_chain_fails_closed_in_validate_and_the_stream_check() {
+    // 2,000 definitions, each a `$ref` to the next: the schema is shallow
+    // (compiles), but following it nests 2,000 applications. Both the
+    // validator and the stream check stop at the same bound, without
+    // exhausting the stack, and agree.
+    let n = 2_000;
+    let mut defs = serde_json::Map::new();
+    for i in 0..n {
+        let next = if i + 1 == n {
+            json!({"type": "integer"})
+        } else {
+            json!({"$ref": format!("#/$defs/d{}", i + 1)})
+        };
+        defs.insert(format!("d{i}"), next);
+    }
+    let s = CompiledSchema::compile(&json!({"$ref": "#/$defs/d0", "$defs": defs})).unwrap();
+    let t = Instant::now();
+    let errs = s.validate(&tooljson::from_str("5").unwrap()).unwrap_err();
+    assert!(errs[0].message.contains("nesting"), "{}", errs[0]);
+    let streamed = stream_check_unlimited(&s, "5").unwrap_err();
+    assert_eq!(streamed[0].message, errs[0].message);
+    println!(
+        "| `$ref` chain of 2,000 definitions | invalid: {} | {:?} |",
+        errs[0],
+        t.elapsed()
+    );
+    // A chain inside the bound is followed to its end.
+    let mut defs = serde_json::Map::new();
+    for i in 0..100 {
+        defs.insert(
+            format!("d{i}"),
+            if i == 99 {
+                json!({"type": "integer"})
+            } else {
+                json!({"$ref": format!("#/$defs/d{}", i + 1)})
+            },
+        );
+    }
+    let s = CompiledSchema::compile(&json!({"$ref": "#/$defs/d0", "$defs": defs})).unwrap();
+    assert!(s.is_valid(&tooljson::from_str("5").unwrap()));
+    assert!(!s.is_valid(&tooljson::from_str("\"x\"").unwrap()));
+    assert_eq!(stream_check_unlimited(&s, "5"), Ok(()));
+    assert!(stream_check_unlimited(&s, "\"x\"").is_err());
 }

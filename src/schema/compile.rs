@@ -239,6 +239,10 @@ struct Compiler<'a> {
     dyn_anchors: HashMap<String, Vec<(String, &'a Value)>>,
     bases: HashMap<usize, Base>,
     memo: HashMap<usize, NodeId>,
+    /// `$ref` targets allocated but not compiled yet: compiled from this
+    /// worklist, not by recursion, so a chain of thousands of references
+    /// does not grow the stack.
+    pending: Vec<(NodeId, Place<'a>)>,
     nodes: Vec<Option<Node>>,
     resources: HashMap<String, u32>,
     ignored: Vec<String>,
@@ -617,8 +621,19 @@ impl<'a> Compiler<'a> {
         let id = self.nodes.len() as NodeId;
         self.nodes.push(None);
         self.memo.insert(key, id);
-        self.fill(id, place)?;
+        self.pending.push((id, place));
         Ok(id)
+    }
+
+    /// Compiles pending `$ref` targets until only the first `keep` remain.
+    fn drain(&mut self, keep: usize) -> Result<(), SchemaError> {
+        while self.pending.len() > keep {
+            let Some((id, place)) = self.pending.pop() else {
+                break;
+            };
+            self.fill(id, place)?;
+        }
+        Ok(())
     }
 
     fn sub(
@@ -1287,13 +1302,18 @@ impl<'a> Compiler<'a> {
                     draft,
                 });
                 let mark = self.nodes.len() as NodeId;
+                let keep = self.pending.len();
                 let place = Place {
                     value: v,
                     base: b.uri,
                     draft: b.draft,
                     loc: format!("{res_uri}#{frag}"),
                 };
-                match self.compile_ref(place) {
+                let compiled = match self.compile_ref(place) {
+                    Ok(n) => self.drain(keep).map(|()| n),
+                    Err(e) => Err(e),
+                };
+                match compiled {
                     Ok(n) => {
                         let r = self.resource_index(&res_uri);
                         candidates.push((r, n));
@@ -1304,6 +1324,7 @@ impl<'a> Compiler<'a> {
                         // then fails on its own: roll this attempt back.
                         self.nodes.truncate(mark as usize);
                         self.memo.retain(|_, id| *id < mark);
+                        self.pending.truncate(keep);
                     }
                 }
             }
@@ -1485,6 +1506,7 @@ pub(crate) fn compile(
         dyn_anchors: HashMap::new(),
         bases: HashMap::new(),
         memo: HashMap::new(),
+        pending: Vec::new(),
         nodes: Vec::new(),
         resources: HashMap::new(),
         ignored: Vec::new(),
@@ -1519,6 +1541,7 @@ pub(crate) fn compile(
             loc: String::new(),
         },
     )?;
+    c.drain(0)?;
     let mut nodes: Vec<Node> = Vec::with_capacity(c.nodes.len());
     for n in c.nodes {
         match n {

@@ -28,7 +28,7 @@
 //! for tool arguments.
 
 use super::compile::{Kw, NodeId, Program, T_ARR, T_OBJ, T_STR};
-use super::validate::{At, Validator, show_str, type_names, unknown_key_message};
+use super::validate::{At, MAX_DEPTH, Validator, show_str, type_names, unknown_key_message};
 use super::{CompiledSchema, Violation};
 use crate::parser::{Location, Token, TokenSink, ValueBuilder};
 use crate::{Path, PathRef, Segment, Value};
@@ -54,6 +54,8 @@ struct App {
     flags: u8,
     /// `required` names seen so far (names past 64 are decided at the close).
     req_bits: u64,
+    /// The validator's nesting depth for this node (see `MAX_DEPTH`).
+    depth: u32,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -243,18 +245,37 @@ impl StreamCheck {
         }
     }
 
-    /// Pushes `node` and its conjunctive closure (`$ref`, `allOf`).
-    fn expand(&mut self, node: NodeId) {
+    /// Pushes `node` and its conjunctive closure (`$ref`, `allOf`), with the
+    /// depth the validator would check it at. Past [`MAX_DEPTH`] the node
+    /// fails closed, as in `validate`, and is not expanded further.
+    fn expand(&mut self, node: NodeId, depth: u32, at: &Location<'_>) {
+        if depth > MAX_DEPTH {
+            let v = self.violation(
+                node,
+                "$ref",
+                at.path.to_path(),
+                format!("expected schema nesting of at most {MAX_DEPTH} levels, found deeper"),
+            );
+            self.report(at.offset, v);
+            self.apps.push(App {
+                node,
+                flags: DOOMED,
+                req_bits: 0,
+                depth,
+            });
+            return;
+        }
         self.apps.push(App {
             node,
             flags: 0,
             req_bits: 0,
+            depth,
         });
         let prog = self.schema.prog.clone();
         for kw in prog.node(node).kws.iter() {
             match kw {
-                Kw::Ref(n) => self.expand(*n),
-                Kw::AllOf(list) => list.iter().for_each(|n| self.expand(*n)),
+                Kw::Ref(n) => self.expand(*n, depth + 1, at),
+                Kw::AllOf(list) => list.iter().for_each(|n| self.expand(*n, depth + 1, at)),
                 _ => {}
             }
         }
@@ -282,7 +303,7 @@ impl StreamCheck {
             let node = prog.node(app.node);
             for kw in node.kws.iter() {
                 if !expanded(kw) && pick(kw, app.flags) {
-                    val.keyword::<true>(node, kw, v, &At::ROOT, None, 1, &mut errs);
+                    val.keyword::<true>(node, kw, v, &At::ROOT, None, app.depth, &mut errs);
                 }
             }
         }
@@ -383,7 +404,7 @@ impl StreamCheck {
                             None => it.rest,
                         };
                         if let Some(n) = child {
-                            self.expand(n);
+                            self.expand(n, app.depth + 1, at);
                         }
                     }
                     _ => {}
@@ -438,7 +459,7 @@ impl StreamCheck {
                         let val = Validator { prog: &prog };
                         let kv = Value::String(key.to_owned());
                         let mut sub = Vec::new();
-                        if !val.check::<true>(*n, &kv, &At::ROOT, None, 1, &mut sub) {
+                        if !val.check::<true>(*n, &kv, &At::ROOT, None, app.depth + 1, &mut sub) {
                             let why = sub
                                 .first()
                                 .map_or(String::new(), |s| format!(": {}", s.message));
@@ -452,12 +473,12 @@ impl StreamCheck {
                         let mut matched = false;
                         if let Some(n) = o.prop(key) {
                             matched = true;
-                            self.expand(n);
+                            self.expand(n, app.depth + 1, at);
                         }
                         for (p, n) in o.patterns.iter() {
                             if p.regex.is_match(key) {
                                 matched = true;
-                                self.expand(*n);
+                                self.expand(*n, app.depth + 1, at);
                             }
                         }
                         if !matched && let Some(n) = o.additional {
@@ -472,7 +493,7 @@ impl StreamCheck {
                                 );
                                 self.report(at.offset, v);
                             } else {
-                                self.expand(n);
+                                self.expand(n, app.depth + 1, at);
                             }
                         }
                     }
@@ -494,7 +515,7 @@ impl StreamCheck {
                 self.apps.clear();
                 self.pending_start = 0;
                 let root = self.prog().root;
-                self.expand(root);
+                self.expand(root, 0, at);
             }
         }
         let range = (self.pending_start, self.apps.len());
