@@ -1,6 +1,7 @@
 //! Hand-written checkers for the formats that can be asserted: RFC 3339
 //! `date-time`, `date`, `time`; RFC 5321 `email` (dot-atom or quoted local
-//! part, host name or address literal); RFC 1123 `hostname`; `ipv4`, `ipv6`
+//! part, host name or address literal); RFC 1123 `hostname` (A-labels Punycode-decoded and checked
+//! against IDNA2008: `super::idna`); `ipv4`, `ipv6`
 //! (RFC 4291 text forms, no zone); RFC 3986 `uri` and `uri-reference`;
 //! RFC 4122 `uuid`; RFC 6901 `json-pointer`, `relative-json-pointer`;
 //! `regex` (ECMA-262 through our translation). Each is a plain function
@@ -187,8 +188,13 @@ fn hostname(s: &str) -> bool {
             && b.iter().all(|c| c.is_ascii_alphanumeric() || *c == b'-')
             && b[0] != b'-'
             && b[b.len() - 1] != b'-'
-            // "--" in positions 3-4 is reserved for A-labels ("xn--").
-            && !(b.len() >= 4 && &b[2..4] == b"--" && !b[..2].eq_ignore_ascii_case(b"xn"))
+            // "--" in positions 3-4 is reserved for A-labels ("xn--"),
+            // which must decode to a valid U-label (RFC 5891).
+            && if b.len() >= 4 && &b[2..4] == b"--" {
+                b[..2].eq_ignore_ascii_case(b"xn") && super::idna::a_label_ok(&label[4..])
+            } else {
+                true
+            }
     })
 }
 

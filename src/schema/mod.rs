@@ -67,6 +67,7 @@
 mod compile;
 mod ecma;
 mod format;
+mod idna;
 mod number;
 mod stream;
 mod uri;

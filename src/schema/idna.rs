@@ -1,0 +1,327 @@
+//! A-labels of the `hostname` format: RFC 3492 Punycode decoding and the
+//! IDNA2008 rules (RFC 5891 section 4.2, RFC 5892) on the decoded U-label.
+//!
+//! What is checked on the U-label: it really has non-ASCII text and no
+//! `--` in positions 3-4; it does not begin with a combining mark; every
+//! code point is a lowercase or caseless letter, digit or combining mark
+//! (the general-category core of RFC 5892's `PVALID`), one of the
+//! section 2.6 exceptions that are `PVALID`, or a `CONTEXTJ` / `CONTEXTO`
+//! code point whose rule holds (ZERO WIDTH JOINER and NON-JOINER after a
+//! virama, MIDDLE DOT between two `l`, Greek KERAIA before Greek, Hebrew
+//! GERESH and GERSHAYIM after Hebrew, KATAKANA MIDDLE DOT in a label with
+//! Hiragana, Katakana or Han, Arabic-Indic digits not mixed with the
+//! extended ones); the section 2.6 `DISALLOWED` exceptions are refused.
+//!
+//! Approximations, stated: the derived property table is approximated by
+//! general category (a compatibility character that NFKC would change, such
+//! as the ligature U+FB01, is not refused), and the NON-JOINER's joining
+//! context counts any letter of a cursive-joining script as dual-joining
+//! (Unicode's `Joining_Type` table is not carried). Script and category
+//! lookups use the `regex` crate's Unicode tables.
+
+use std::sync::OnceLock;
+
+use regex::Regex;
+
+/// Whether `label` (the part after `xn--`) decodes to a valid U-label.
+pub(crate) fn a_label_ok(label: &str) -> bool {
+    match punycode_decode(label) {
+        Some(u) => u_label_ok(&u),
+        None => false,
+    }
+}
+
+const BASE: u32 = 36;
+const T_MIN: u32 = 1;
+const T_MAX: u32 = 26;
+const SKEW: u32 = 38;
+const DAMP: u32 = 700;
+
+fn adapt(delta: u32, points: u32, first: bool) -> u32 {
+    let mut delta = if first { delta / DAMP } else { delta / 2 };
+    delta += delta / points.max(1);
+    let mut k = 0;
+    while delta > ((BASE - T_MIN) * T_MAX) / 2 {
+        delta /= BASE - T_MIN;
+        k += BASE;
+    }
+    k + (BASE - T_MIN + 1) * delta / (delta + SKEW)
+}
+
+/// RFC 3492 decoding; `None` for text that is not Punycode (overflow
+/// included). Labels are at most 63 bytes, so the output is short.
+pub(crate) fn punycode_decode(input: &str) -> Option<Vec<char>> {
+    let (basic, extended) = match input.rfind('-') {
+        Some(i) => (&input[..i], &input[i + 1..]),
+        None => ("", input),
+    };
+    if !basic.is_ascii() {
+        return None;
+    }
+    let mut out: Vec<char> = basic.chars().collect();
+    let mut n: u32 = 128;
+    let mut i: u32 = 0;
+    let mut bias: u32 = 72;
+    let mut digits = extended.bytes().peekable();
+    while digits.peek().is_some() {
+        let old_i = i;
+        let mut w: u32 = 1;
+        let mut k = BASE;
+        loop {
+            let c = digits.next()?;
+            let digit = u32::from(match c {
+                b'a'..=b'z' => c - b'a',
+                b'A'..=b'Z' => c - b'A',
+                b'0'..=b'9' => c - b'0' + 26,
+                _ => return None,
+            });
+            i = i.checked_add(digit.checked_mul(w)?)?;
+            let t = if k <= bias {
+                T_MIN
+            } else if k >= bias + T_MAX {
+                T_MAX
+            } else {
+                k - bias
+            };
+            if digit < t {
+                break;
+            }
+            w = w.checked_mul(BASE - t)?;
+            k = k.checked_add(BASE)?;
+        }
+        let len = u32::try_from(out.len()).ok()? + 1;
+        bias = adapt(i - old_i, len, old_i == 0);
+        n = n.checked_add(i / len)?;
+        i %= len;
+        let ch = char::from_u32(n)?;
+        out.insert(i as usize, ch);
+        i += 1;
+    }
+    Some(out)
+}
+
+/// One lazily built Unicode class; a class that fails to build (it cannot:
+/// the patterns are constants) makes every lookup fail closed.
+fn class(cell: &'static OnceLock<Option<Regex>>, pattern: &str, c: char) -> Option<bool> {
+    let re = cell.get_or_init(|| Regex::new(pattern).ok()).as_ref()?;
+    let mut buf = [0u8; 4];
+    Some(re.is_match(c.encode_utf8(&mut buf)))
+}
+
+static MARK: OnceLock<Option<Regex>> = OnceLock::new();
+static PVALID_CORE: OnceLock<Option<Regex>> = OnceLock::new();
+static TRANSPARENT: OnceLock<Option<Regex>> = OnceLock::new();
+static JOINING: OnceLock<Option<Regex>> = OnceLock::new();
+static GREEK: OnceLock<Option<Regex>> = OnceLock::new();
+static HEBREW: OnceLock<Option<Regex>> = OnceLock::new();
+static KANA_HAN: OnceLock<Option<Regex>> = OnceLock::new();
+
+fn is_mark(c: char) -> Option<bool> {
+    class(&MARK, r"^\p{M}$", c)
+}
+
+/// Code points with canonical combining class 9 (virama), Unicode 14.
+const VIRAMAS: &[(u32, u32)] = &[
+    (0x094D, 0x094D),
+    (0x09CD, 0x09CD),
+    (0x0A4D, 0x0A4D),
+    (0x0ACD, 0x0ACD),
+    (0x0B4D, 0x0B4D),
+    (0x0BCD, 0x0BCD),
+    (0x0C4D, 0x0C4D),
+    (0x0CCD, 0x0CCD),
+    (0x0D3B, 0x0D3C),
+    (0x0D4D, 0x0D4D),
+    (0x0DCA, 0x0DCA),
+    (0x0E3A, 0x0E3A),
+    (0x0EBA, 0x0EBA),
+    (0x0F84, 0x0F84),
+    (0x1039, 0x103A),
+    (0x1714, 0x1715),
+    (0x1734, 0x1734),
+    (0x17D2, 0x17D2),
+    (0x1A60, 0x1A60),
+    (0x1B44, 0x1B44),
+    (0x1BAA, 0x1BAB),
+    (0x1BF2, 0x1BF3),
+    (0x2D7F, 0x2D7F),
+    (0xA806, 0xA806),
+    (0xA82C, 0xA82C),
+    (0xA8C4, 0xA8C4),
+    (0xA953, 0xA953),
+    (0xA9C0, 0xA9C0),
+    (0xAAF6, 0xAAF6),
+    (0xABED, 0xABED),
+    (0x10A3F, 0x10A3F),
+    (0x11046, 0x11046),
+    (0x11070, 0x11070),
+    (0x1107F, 0x1107F),
+    (0x110B9, 0x110B9),
+    (0x11133, 0x11134),
+    (0x111C0, 0x111C0),
+    (0x11235, 0x11235),
+    (0x112EA, 0x112EA),
+    (0x1134D, 0x1134D),
+    (0x11442, 0x11442),
+    (0x114C2, 0x114C2),
+    (0x115BF, 0x115BF),
+    (0x1163F, 0x1163F),
+    (0x116B6, 0x116B6),
+    (0x1172B, 0x1172B),
+    (0x11839, 0x11839),
+    (0x1193D, 0x1193E),
+    (0x119E0, 0x119E0),
+    (0x11A34, 0x11A34),
+    (0x11A47, 0x11A47),
+    (0x11A99, 0x11A99),
+    (0x11C3F, 0x11C3F),
+    (0x11D44, 0x11D45),
+    (0x11D97, 0x11D97),
+];
+
+fn is_virama(c: char) -> bool {
+    let cp = u32::from(c);
+    VIRAMAS.iter().any(|&(lo, hi)| (lo..=hi).contains(&cp))
+}
+
+/// RFC 5892 section 2.6 exceptions that are `PVALID`.
+const EXCEPT_PVALID: &[char] = &[
+    '\u{00DF}', '\u{03C2}', '\u{06FD}', '\u{06FE}', '\u{0F0B}', '\u{3007}',
+];
+
+/// RFC 5892 section 2.6 exceptions that are `DISALLOWED`.
+const EXCEPT_DISALLOWED: &[char] = &[
+    '\u{0640}', '\u{07FA}', '\u{302E}', '\u{302F}', '\u{3031}', '\u{3032}', '\u{3033}', '\u{3034}',
+    '\u{3035}', '\u{303B}',
+];
+
+/// The NON-JOINER's regular-expression context (RFC 5892 appendix A.1),
+/// with joining types approximated as described in the module docs.
+fn zwnj_joins(label: &[char], at: usize) -> Option<bool> {
+    let mut before = at;
+    let left = loop {
+        if before == 0 {
+            break false;
+        }
+        before -= 1;
+        let c = label[before];
+        if class(&TRANSPARENT, r"^[\p{Mn}\p{Me}\p{Cf}]$", c)? {
+            continue;
+        }
+        break joining(c)?;
+    };
+    let mut after = at + 1;
+    let right = loop {
+        let Some(&c) = label.get(after) else {
+            break false;
+        };
+        after += 1;
+        if class(&TRANSPARENT, r"^[\p{Mn}\p{Me}\p{Cf}]$", c)? {
+            continue;
+        }
+        break joining(c)?;
+    };
+    Some(left && right)
+}
+
+fn joining(c: char) -> Option<bool> {
+    class(
+        &JOINING,
+        r"^[\p{Arabic}\p{Syriac}\p{Nko}\p{Mongolian}\p{Mandaic}\p{Manichaean}\p{Psalter_Pahlavi}\p{Adlam}\p{Hanifi_Rohingya}\p{Sogdian}\p{Phags_Pa}&&\p{L}]$",
+        c,
+    )
+}
+
+fn u_label_ok(label: &[char]) -> bool {
+    u_label_check(label).unwrap_or(false)
+}
+
+fn u_label_check(label: &[char]) -> Option<bool> {
+    if label.is_empty() || label.iter().all(char::is_ascii) {
+        // An A-label encodes non-ASCII text.
+        return Some(false);
+    }
+    if label.get(2..4) == Some(&['-', '-'][..])
+        || label.first() == Some(&'-')
+        || label.last() == Some(&'-')
+    {
+        return Some(false);
+    }
+    if is_mark(label[0])? {
+        return Some(false);
+    }
+    let has_arabic_indic = label.iter().any(|c| ('\u{0660}'..='\u{0669}').contains(c));
+    let has_extended = label.iter().any(|c| ('\u{06F0}'..='\u{06F9}').contains(c));
+    for (i, &c) in label.iter().enumerate() {
+        let prev = i.checked_sub(1).and_then(|j| label.get(j)).copied();
+        let next = label.get(i + 1).copied();
+        let ok = match c {
+            'a'..='z' | '0'..='9' | '-' => true,
+            _ if EXCEPT_DISALLOWED.contains(&c) => false,
+            _ if EXCEPT_PVALID.contains(&c) => true,
+            '\u{200D}' => prev.is_some_and(is_virama),
+            '\u{200C}' => prev.is_some_and(is_virama) || zwnj_joins(label, i)?,
+            '\u{00B7}' => prev == Some('l') && next == Some('l'),
+            '\u{0375}' => match next {
+                Some(n) => class(&GREEK, r"^\p{Greek}$", n)?,
+                None => false,
+            },
+            '\u{05F3}' | '\u{05F4}' => match prev {
+                Some(p) => class(&HEBREW, r"^\p{Hebrew}$", p)?,
+                None => false,
+            },
+            '\u{30FB}' => {
+                let mut any = false;
+                for &o in label {
+                    if class(&KANA_HAN, r"^[\p{Hiragana}\p{Katakana}\p{Han}]$", o)? {
+                        any = true;
+                        break;
+                    }
+                }
+                any
+            }
+            '\u{0660}'..='\u{0669}' => !has_extended,
+            '\u{06F0}'..='\u{06F9}' => !has_arabic_indic,
+            _ => class(&PVALID_CORE, r"^[\p{Ll}\p{Lo}\p{Lm}\p{Nd}\p{Mn}\p{Mc}]$", c)?,
+        };
+        if !ok {
+            return Some(false);
+        }
+    }
+    Some(true)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn punycode_round_trips_known_labels() {
+        // RFC 3492 section 7.1 (A) Arabic (Egyptian), lowercased.
+        let arabic: String = punycode_decode("egbpdaj6bu4bxfgehfvwxn")
+            .unwrap()
+            .into_iter()
+            .collect();
+        assert_eq!(
+            arabic,
+            "\u{0644}\u{064A}\u{0647}\u{0645}\u{0627}\u{0628}\u{062A}\u{0643}\u{0644}\u{0645}\u{0648}\u{0634}\u{0639}\u{0631}\u{0628}\u{064A}\u{061F}"
+        );
+        let mixed: String = punycode_decode("bcher-kva").unwrap().into_iter().collect();
+        assert_eq!(mixed, "bücher");
+        assert_eq!(punycode_decode("X"), None);
+        assert_eq!(
+            punycode_decode("99999999999999"),
+            None,
+            "overflow is refused"
+        );
+    }
+
+    #[test]
+    fn u_label_rules() {
+        assert!(a_label_ok("bcher-kva"));
+        assert!(!a_label_ok("abc-"), "all-ASCII is not an A-label");
+        assert!(!a_label_ok("hello-zed"), "leading nonspacing mark");
+        assert!(a_label_ok("ll-0ea"), "MIDDLE DOT between l's");
+        assert!(!a_label_ok("al-0ea"));
+    }
+}
