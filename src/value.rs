@@ -361,6 +361,19 @@ impl Map {
         None
     }
 
+    /// Builds a map from members whose keys are known to be distinct (a
+    /// serde_json map's): no duplicate search per member.
+    fn from_distinct(entries: Vec<(String, Value)>) -> Self {
+        let mut m = Map {
+            entries,
+            index: None,
+        };
+        if m.entries.len() > INDEX_AT {
+            m.rebuild_index();
+        }
+        m
+    }
+
     fn rebuild_index(&mut self) {
         let mut ix = HashMap::with_capacity(self.entries.len());
         for (i, (k, _)) in self.entries.iter().enumerate() {
@@ -761,16 +774,29 @@ impl From<serde_json::Value> for Value {
             }
             serde_json::Value::String(s) => Value::String(s),
             serde_json::Value::Array(a) => Value::Array(a.into_iter().map(Value::from).collect()),
-            serde_json::Value::Object(m) => {
-                Value::Object(m.into_iter().map(|(k, v)| (k, Value::from(v))).collect())
-            }
+            serde_json::Value::Object(m) => Value::Object(Map::from_distinct(
+                m.into_iter().map(|(k, v)| (k, Value::from(v))).collect(),
+            )),
         }
     }
 }
 
 impl From<&serde_json::Value> for Value {
+    /// Converts by reference: only strings and keys are copied (a schema
+    /// compiled from a `serde_json::Value` is not cloned first).
     fn from(j: &serde_json::Value) -> Self {
-        Value::from(j.clone())
+        match j {
+            serde_json::Value::Null => Value::Null,
+            serde_json::Value::Bool(b) => Value::Bool(*b),
+            serde_json::Value::Number(n) => {
+                Value::Number(Number::from_valid_lexeme(n.to_string().as_bytes()))
+            }
+            serde_json::Value::String(s) => Value::String(s.clone()),
+            serde_json::Value::Array(a) => Value::Array(a.iter().map(Value::from).collect()),
+            serde_json::Value::Object(m) => Value::Object(Map::from_distinct(
+                m.iter().map(|(k, v)| (k.clone(), Value::from(v))).collect(),
+            )),
+        }
     }
 }
 

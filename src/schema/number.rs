@@ -343,10 +343,47 @@ pub(crate) fn quick_i64(lexeme: &str) -> Option<i64> {
 /// Exact order of an instance lexeme against a schema number.
 #[inline]
 pub(crate) fn cmp_lexeme(lexeme: &str, bound: &SchemaNumber) -> Option<Ordering> {
-    if let (Some(b), Some(a)) = (bound.int, quick_i64(lexeme)) {
-        return Some(a.cmp(&b));
+    if let Some(b) = bound.int {
+        if let Some(a) = quick_i64(lexeme) {
+            return Some(a.cmp(&b));
+        }
+        if let Some(o) = quick_decimal_cmp(lexeme, b) {
+            return Some(o);
+        }
     }
     Some(Dec::parse(lexeme)?.cmp(&bound.dec()))
+}
+
+/// Orders a plain decimal lexeme `-?I.F` (I of at most 18 digits, no
+/// exponent) against an integer without parsing it as a decimal: the value
+/// lies within one of its integer part `I`.
+#[inline]
+fn quick_decimal_cmp(lexeme: &str, b: i64) -> Option<Ordering> {
+    let dot = lexeme.find('.')?;
+    let (int, frac) = (&lexeme[..dot], lexeme.get(dot + 1..)?);
+    if frac.is_empty() || !frac.bytes().all(|c| c.is_ascii_digit()) {
+        return None;
+    }
+    let neg = int.starts_with('-');
+    let ip = quick_i64(int)?;
+    let frac_zero = frac.bytes().all(|c| c == b'0');
+    Some(if !neg {
+        // ip <= v < ip + 1, and v == ip only when the fraction is zero.
+        match ip.cmp(&b) {
+            Ordering::Less => Ordering::Less,
+            Ordering::Greater => Ordering::Greater,
+            Ordering::Equal if frac_zero => Ordering::Equal,
+            Ordering::Equal => Ordering::Greater,
+        }
+    } else {
+        // ip - 1 < v <= ip (ip = -I, also for "-0.5").
+        match ip.cmp(&b) {
+            Ordering::Greater => Ordering::Greater,
+            Ordering::Less => Ordering::Less,
+            Ordering::Equal if frac_zero => Ordering::Equal,
+            Ordering::Equal => Ordering::Less,
+        }
+    })
 }
 
 /// Exact numeric equality of two lexemes (`1` equals `1.0` and `1e0`).
@@ -390,6 +427,41 @@ mod tests {
         assert_eq!(cmp("1e400", "1e399"), Ordering::Greater);
         assert_eq!(cmp("0.30000000000000004", "0.3"), Ordering::Greater);
         assert_eq!(cmp("100", "99.999"), Ordering::Greater);
+    }
+
+    #[test]
+    fn quick_decimal_order_matches_exact_order() {
+        let lexemes = [
+            "0.5",
+            "-0.5",
+            "-0.0",
+            "0.0",
+            "1.0",
+            "-1.0",
+            "2500.5",
+            "-2500.5",
+            "0.999",
+            "-0.999",
+            "1.000001",
+            "-1.000001",
+            "59999.99",
+            "60000.0",
+            "60000.01",
+            "-60000.01",
+        ];
+        for l in lexemes {
+            for b in [-60001, -60000, -2501, -2500, -1, 0, 1, 2, 2500, 2501, 60000] {
+                let exact = Dec::parse(l)
+                    .unwrap()
+                    .cmp(&Dec::parse(&b.to_string()).unwrap());
+                assert_eq!(quick_decimal_cmp(l, b), Some(exact), "{l} vs {b}");
+                let bound = SchemaNumber::new(&b.to_string()).unwrap();
+                assert_eq!(cmp_lexeme(l, &bound), Some(exact), "{l} vs {b}");
+            }
+        }
+        assert_eq!(quick_decimal_cmp("1e5", 3), None);
+        assert_eq!(quick_decimal_cmp("1.5e5", 3), None);
+        assert_eq!(quick_decimal_cmp("1234567890123456789.5", 3), None);
     }
 
     #[test]
