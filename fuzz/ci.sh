@@ -74,7 +74,15 @@ for target in $TARGETS; do
     mkdir -p "$work" "$seeds" "$artifacts"
     before=0
     echo "== fuzz $target for ${per}s"
-    "${CARGO[@]}" fuzz run "${FLAGS[@]}" "$target" "$work" "$seeds" -- \
+    extra=()
+    # The recorded vendor transcripts (../shared, never copied into the
+    # repository) seed the SSE and vendor targets too, so mutated real
+    # streams are fuzzed.
+    shared="${TOOLJSON_TESTDATA:-$ROOT/../shared/testdata}/vendor-streams"
+    if [ -d "$shared" ] && { [ "$target" = vendor ] || [ "$target" = sse ]; }; then
+        extra=("$shared")
+    fi
+    "${CARGO[@]}" fuzz run "${FLAGS[@]}" "$target" "$work" "$seeds" "${extra[@]}" -- \
         -max_total_time="$per" -max_len=4096 -rss_limit_mb=2048 -timeout=10 \
         -print_final_stats=1 >"/tmp/tooljson-fuzz-$target.log" 2>&1
     rc=$?

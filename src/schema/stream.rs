@@ -98,6 +98,13 @@ struct Frame {
 #[derive(Debug)]
 pub struct StreamCheck {
     schema: CompiledSchema,
+    st: CheckState,
+}
+
+/// The check's state, apart from the schema it reads (so that no handler
+/// clones the shared program to read it while the state changes).
+#[derive(Debug)]
+struct CheckState {
     frames: Vec<Frame>,
     apps: Vec<App>,
     /// Where the applications of the value about to begin start in `apps`.
@@ -159,8 +166,7 @@ fn prefix_path(base: &Path, v: Violation) -> Violation {
 impl StreamCheck {
     pub(crate) fn new(schema: CompiledSchema) -> StreamCheck {
         let whole = schema.program().has_dynamic;
-        StreamCheck {
-            schema,
+        let st = CheckState {
             frames: Vec::new(),
             apps: Vec::new(),
             pending_start: 0,
@@ -175,30 +181,36 @@ impl StreamCheck {
             whole,
             last_offset: 0,
             pending_fix: None,
-        }
+        };
+        StreamCheck { schema, st }
     }
 
     /// The violations certain so far, in the order they became certain.
     pub fn violations(&self) -> &[StreamViolation] {
-        &self.violations
+        &self.st.violations
     }
 
     /// The offset at which the first violation became certain.
     pub fn first_violation_offset(&self) -> Option<u64> {
-        self.violations.first().map(|v| v.offset)
+        self.st.violations.first().map(|v| v.offset)
     }
 
     /// Whether some violation is already certain (the call can be stopped).
     pub fn is_doomed(&self) -> bool {
-        !self.violations.is_empty()
+        !self.st.violations.is_empty()
     }
 
     /// The final verdict, once the parser has finished without error: equal
     /// to `validate` of the final value. A stream that ended before its root
     /// value closed is reported as one violation.
     pub fn finish(self) -> Result<(), Vec<Violation>> {
-        let mut out: Vec<Violation> = self.violations.into_iter().map(|v| v.violation).collect();
-        if !self.root_done && out.is_empty() {
+        let mut out: Vec<Violation> = self
+            .st
+            .violations
+            .into_iter()
+            .map(|v| v.violation)
+            .collect();
+        if !self.st.root_done && out.is_empty() {
             out.push(Violation {
                 instance_path: Path::root(),
                 schema_path: String::new(),
@@ -212,23 +224,21 @@ impl StreamCheck {
 
     /// Forgets everything seen, to check another stream with the same schema.
     pub fn reset(&mut self) {
-        self.frames.clear();
-        self.apps.clear();
-        self.pending_start = 0;
-        self.builders.clear();
-        self.string.clear();
-        self.string_apps = None;
-        self.violations.clear();
-        self.root_started = false;
-        self.root_done = false;
-        self.last_offset = 0;
-        self.pending_fix = None;
+        self.st.frames.clear();
+        self.st.apps.clear();
+        self.st.pending_start = 0;
+        self.st.builders.clear();
+        self.st.string.clear();
+        self.st.string_apps = None;
+        self.st.violations.clear();
+        self.st.root_started = false;
+        self.st.root_done = false;
+        self.st.last_offset = 0;
+        self.st.pending_fix = None;
     }
+}
 
-    fn prog(&self) -> &Program {
-        self.schema.program()
-    }
-
+impl CheckState {
     fn report(&mut self, offset: u64, v: Violation) {
         self.violations.push(StreamViolation {
             offset,
@@ -236,10 +246,17 @@ impl StreamCheck {
         });
     }
 
-    fn violation(&self, node: NodeId, kw: &str, path: Path, message: String) -> Violation {
+    fn violation(
+        &self,
+        sc: &CompiledSchema,
+        node: NodeId,
+        kw: &str,
+        path: Path,
+        message: String,
+    ) -> Violation {
         Violation {
             instance_path: path,
-            schema_path: format!("{}/{kw}", self.prog().node(node).loc),
+            schema_path: format!("{}/{kw}", sc.program().node(node).loc),
             keyword: kw.to_owned(),
             message,
         }
@@ -248,9 +265,10 @@ impl StreamCheck {
     /// Pushes `node` and its conjunctive closure (`$ref`, `allOf`), with the
     /// depth the validator would check it at. Past [`MAX_DEPTH`] the node
     /// fails closed, as in `validate`, and is not expanded further.
-    fn expand(&mut self, node: NodeId, depth: u32, at: &Location<'_>) {
+    fn expand(&mut self, sc: &CompiledSchema, node: NodeId, depth: u32, at: &Location<'_>) {
         if depth > MAX_DEPTH {
             let v = self.violation(
+                sc,
                 node,
                 "$ref",
                 at.path.to_path(),
@@ -271,11 +289,11 @@ impl StreamCheck {
             req_bits: 0,
             depth,
         });
-        let prog = self.schema.prog.clone();
+        let prog = sc.program();
         for kw in prog.node(node).kws.iter() {
             match kw {
-                Kw::Ref(n) => self.expand(*n, depth + 1, at),
-                Kw::AllOf(list) => list.iter().for_each(|n| self.expand(*n, depth + 1, at)),
+                Kw::Ref(n) => self.expand(sc, *n, depth + 1, at),
+                Kw::AllOf(list) => list.iter().for_each(|n| self.expand(sc, *n, depth + 1, at)),
                 _ => {}
             }
         }
@@ -284,14 +302,15 @@ impl StreamCheck {
     /// Runs the validator on a finished (sub)value for the keywords `pick` selects.
     fn run_keywords(
         &mut self,
+        sc: &CompiledSchema,
         range: (usize, usize),
         v: &Value,
         path: PathRef<'_>,
         offset: u64,
         pick: impl Fn(&Kw, u8) -> bool,
     ) {
-        let prog = self.schema.prog.clone();
-        let val = Validator { prog: &prog };
+        let prog = sc.program();
+        let val = Validator { prog };
         let mut errs = Vec::new();
         for i in range.0..range.1 {
             let Some(app) = self.apps.get(i).copied() else {
@@ -318,8 +337,8 @@ impl StreamCheck {
     }
 
     /// First byte of a value: type checks against every application.
-    fn begin_checks(&mut self, bit: u8, found: &str, at: &Location<'_>) {
-        let prog = self.schema.prog.clone();
+    fn begin_checks(&mut self, sc: &CompiledSchema, bit: u8, found: &str, at: &Location<'_>) {
+        let prog = sc.program();
         for i in self.pending_start..self.apps.len() {
             let app = self.apps[i];
             let node = prog.node(app.node);
@@ -354,7 +373,7 @@ impl StreamCheck {
             } else {
                 format!("expected {expected}, found {found}")
             };
-            let v = self.violation(app.node, kw_name, at.path.to_path(), msg);
+            let v = self.violation(sc, app.node, kw_name, at.path.to_path(), msg);
             self.report(at.offset, v);
             if let Some(a) = self.apps.get_mut(i) {
                 a.flags |= DOOMED;
@@ -363,7 +382,7 @@ impl StreamCheck {
     }
 
     /// A value begins inside an array: count it and push its applications.
-    fn array_item(&mut self, at: &Location<'_>) {
+    fn array_item(&mut self, sc: &CompiledSchema, at: &Location<'_>) {
         let Some(f) = self.frames.last_mut() else {
             return;
         };
@@ -373,7 +392,7 @@ impl StreamCheck {
         let (s, e) = (f.apps_start, f.apps_end);
         self.apps.truncate(e);
         self.pending_start = e;
-        let prog = self.schema.prog.clone();
+        let prog = sc.program();
         for i in s..e {
             let app = self.apps[i];
             if app.flags & DOOMED != 0 {
@@ -388,6 +407,7 @@ impl StreamCheck {
                         let mut p = at.path.to_path();
                         p.pop();
                         let v = self.violation(
+                            sc,
                             app.node,
                             "maxItems",
                             p,
@@ -404,7 +424,7 @@ impl StreamCheck {
                             None => it.rest,
                         };
                         if let Some(n) = child {
-                            self.expand(n, app.depth + 1, at);
+                            self.expand(sc, n, app.depth + 1, at);
                         }
                     }
                     _ => {}
@@ -413,7 +433,7 @@ impl StreamCheck {
         }
     }
 
-    fn key(&mut self, key: &str, at: &Location<'_>) {
+    fn key(&mut self, sc: &CompiledSchema, key: &str, at: &Location<'_>) {
         let Some(f) = self.frames.last_mut() else {
             return;
         };
@@ -422,7 +442,7 @@ impl StreamCheck {
         let (s, e) = (f.apps_start, f.apps_end);
         self.apps.truncate(e);
         self.pending_start = e;
-        let prog = self.schema.prog.clone();
+        let prog = sc.program();
         for i in s..e {
             let app = self.apps[i];
             if app.flags & DOOMED != 0 {
@@ -438,6 +458,7 @@ impl StreamCheck {
                         let mut p = at.path.to_path();
                         p.pop();
                         let v = self.violation(
+                            sc,
                             app.node,
                             "maxProperties",
                             p,
@@ -456,7 +477,7 @@ impl StreamCheck {
                         }
                     }
                     Kw::PropertyNames(n) => {
-                        let val = Validator { prog: &prog };
+                        let val = Validator { prog };
                         let kv = Value::String(key.to_owned());
                         let mut sub = Vec::new();
                         if !val.check::<true>(*n, &kv, &At::ROOT, None, app.depth + 1, &mut sub) {
@@ -465,7 +486,7 @@ impl StreamCheck {
                                 .map_or(String::new(), |s| format!(": {}", s.message));
                             let mut p = at.path.to_path();
                             p.pop();
-                            let v = self.violation(app.node, "propertyNames", p, format!("expected property names valid against propertyNames, found {}{why}", show_str(key)));
+                            let v = self.violation(sc, app.node, "propertyNames", p, format!("expected property names valid against propertyNames, found {}{why}", show_str(key)));
                             self.report(at.offset, v);
                         }
                     }
@@ -473,12 +494,12 @@ impl StreamCheck {
                         let mut matched = false;
                         if let Some(n) = o.prop(key) {
                             matched = true;
-                            self.expand(n, app.depth + 1, at);
+                            self.expand(sc, n, app.depth + 1, at);
                         }
                         for (p, n) in o.patterns.iter() {
                             if p.regex.is_match(key) {
                                 matched = true;
-                                self.expand(*n, app.depth + 1, at);
+                                self.expand(sc, *n, app.depth + 1, at);
                             }
                         }
                         if !matched && let Some(n) = o.additional {
@@ -486,6 +507,7 @@ impl StreamCheck {
                                 let mut p = at.path.to_path();
                                 p.pop();
                                 let v = self.violation(
+                                    sc,
                                     app.node,
                                     "additionalProperties",
                                     p,
@@ -493,7 +515,7 @@ impl StreamCheck {
                                 );
                                 self.report(at.offset, v);
                             } else {
-                                self.expand(n, app.depth + 1, at);
+                                self.expand(sc, n, app.depth + 1, at);
                             }
                         }
                     }
@@ -503,9 +525,9 @@ impl StreamCheck {
         }
     }
 
-    fn value_begin(&mut self, token: Token<'_>, at: &Location<'_>) {
+    fn value_begin(&mut self, sc: &CompiledSchema, token: Token<'_>, at: &Location<'_>) {
         match self.frames.last().map(|f| f.kind) {
-            Some(Kind::Array) => self.array_item(at),
+            Some(Kind::Array) => self.array_item(sc, at),
             Some(Kind::Object) => {}
             None => {
                 if self.root_started {
@@ -514,8 +536,8 @@ impl StreamCheck {
                 self.root_started = true;
                 self.apps.clear();
                 self.pending_start = 0;
-                let root = self.prog().root;
-                self.expand(root, 0, at);
+                let root = sc.program().root;
+                self.expand(sc, root, 0, at);
             }
         }
         let range = (self.pending_start, self.apps.len());
@@ -526,8 +548,8 @@ impl StreamCheck {
                 } else {
                     (T_ARR, Kind::Array, "an array")
                 };
-                self.begin_checks(bit, found, at);
-                let prog = self.schema.prog.clone();
+                self.begin_checks(sc, bit, found, at);
+                let prog = sc.program();
                 let buffered = self.apps[range.0..range.1].iter().any(|a| {
                     a.flags & DOOMED == 0
                         && prog.node(a.node).kws.iter().any(|k| buffered_kw(k, kind))
@@ -547,8 +569,8 @@ impl StreamCheck {
                 self.pending_start = range.1;
             }
             Token::StringBegin => {
-                self.begin_checks(T_STR, "a string", at);
-                let prog = self.schema.prog.clone();
+                self.begin_checks(sc, T_STR, "a string", at);
+                let prog = sc.program();
                 self.keep_string = self.apps[range.0..range.1].iter().any(|a| {
                     a.flags & DOOMED == 0
                         && prog.node(a.node).kws.iter().any(|k| {
@@ -562,16 +584,22 @@ impl StreamCheck {
             }
             Token::Number(n) => {
                 let v = Value::Number(crate::Number::from_valid_lexeme(n.as_bytes()));
-                self.scalar_done(range, &v, at);
+                self.scalar_done(sc, range, &v, at);
             }
-            Token::Bool(b) => self.scalar_done(range, &Value::Bool(b), at),
-            Token::Null => self.scalar_done(range, &Value::Null, at),
+            Token::Bool(b) => self.scalar_done(sc, range, &Value::Bool(b), at),
+            Token::Null => self.scalar_done(sc, range, &Value::Null, at),
             _ => {}
         }
     }
 
-    fn scalar_done(&mut self, range: (usize, usize), v: &Value, at: &Location<'_>) {
-        self.run_keywords(range, v, at.path, at.offset, |_, _| true);
+    fn scalar_done(
+        &mut self,
+        sc: &CompiledSchema,
+        range: (usize, usize),
+        v: &Value,
+        at: &Location<'_>,
+    ) {
+        self.run_keywords(sc, range, v, at.path, at.offset, |_, _| true);
         self.apps.truncate(range.0);
         self.pending_start = range.0;
         if self.frames.is_empty() {
@@ -624,7 +652,7 @@ impl StreamCheck {
         }
     }
 
-    fn string_part(&mut self, part: &str, at: &Location<'_>) {
+    fn string_part(&mut self, sc: &CompiledSchema, part: &str, at: &Location<'_>) {
         let Some(range) = self.string_apps else {
             return;
         };
@@ -638,7 +666,7 @@ impl StreamCheck {
         if self.keep_string {
             self.string.push_str(part);
         }
-        let prog = self.schema.prog.clone();
+        let prog = sc.program();
         for i in range.0..range.1 {
             let app = self.apps[i];
             if app.flags & DOOMED != 0 {
@@ -660,6 +688,7 @@ impl StreamCheck {
                             .map_or(part.len(), |(b, c)| b + c.len_utf8());
                         let offset = self.offset_in_part(part, end, at, self.violations.len());
                         let v = self.violation(
+                            sc,
                             app.node,
                             "maxLength",
                             at.path.to_path(),
@@ -704,6 +733,7 @@ impl StreamCheck {
                             _ => ("const", listed.join(", ")),
                         };
                         let v = self.violation(
+                            sc,
                             app.node,
                             name,
                             at.path.to_path(),
@@ -720,7 +750,7 @@ impl StreamCheck {
         }
     }
 
-    fn string_end(&mut self, at: &Location<'_>) {
+    fn string_end(&mut self, sc: &CompiledSchema, at: &Location<'_>) {
         let Some(range) = self.string_apps.take() else {
             return;
         };
@@ -728,10 +758,10 @@ impl StreamCheck {
         let path = at.path;
         if !self.keep_string {
             // Only lengths are checked: decide them from the count.
-            self.lengths_at_end(range, path, at.offset);
+            self.lengths_at_end(sc, range, path, at.offset);
         }
         let kept = self.keep_string;
-        self.run_keywords(range, &v, path, at.offset, |kw, flags| match kw {
+        self.run_keywords(sc, range, &v, path, at.offset, |kw, flags| match kw {
             Kw::Type(_) => false,
             Kw::MinLength(_) | Kw::MaxLength(_) if !kept => false,
             Kw::MaxLength(_) => flags & MAX_LEN_DONE == 0,
@@ -750,8 +780,14 @@ impl StreamCheck {
     }
 
     /// `minLength` / `maxLength` of a string that was not kept, from its count.
-    fn lengths_at_end(&mut self, range: (usize, usize), path: PathRef<'_>, offset: u64) {
-        let prog = self.schema.prog.clone();
+    fn lengths_at_end(
+        &mut self,
+        sc: &CompiledSchema,
+        range: (usize, usize),
+        path: PathRef<'_>,
+        offset: u64,
+    ) {
+        let prog = sc.program();
         let n = self.string_chars;
         let plural = |k: u64| if k == 1 { "character" } else { "characters" };
         for i in range.0..range.1 {
@@ -773,20 +809,20 @@ impl StreamCheck {
                     ),
                     _ => continue,
                 };
-                let v = self.violation(app.node, msg.0, path.to_path(), msg.1);
+                let v = self.violation(sc, app.node, msg.0, path.to_path(), msg.1);
                 self.report(offset, v);
             }
         }
     }
 
-    fn container_end(&mut self, at: &Location<'_>) {
+    fn container_end(&mut self, sc: &CompiledSchema, at: &Location<'_>) {
         let Some(f) = self.frames.pop() else { return };
         let value = if f.buffered {
             self.builders.pop().and_then(ValueBuilder::into_value)
         } else {
             None
         };
-        let prog = self.schema.prog.clone();
+        let prog = sc.program();
         let path = at.path;
         for i in f.apps_start..f.apps_end.min(self.apps.len()) {
             let app = self.apps[i];
@@ -799,6 +835,7 @@ impl StreamCheck {
                         for (j, name) in names.iter().enumerate() {
                             if app.req_bits & (1 << j) == 0 {
                                 let v = self.violation(
+                                    sc,
                                     app.node,
                                     "required",
                                     path.to_path(),
@@ -832,16 +869,21 @@ impl StreamCheck {
                     _ => None,
                 };
                 if let Some((name, m)) = msg {
-                    let v = self.violation(app.node, name, path.to_path(), m);
+                    let v = self.violation(sc, app.node, name, path.to_path(), m);
                     self.report(at.offset, v);
                 }
             }
         }
         if let Some(v) = value {
             let kind = f.kind;
-            self.run_keywords((f.apps_start, f.apps_end), &v, path, at.offset, |kw, _| {
-                buffered_kw(kw, kind)
-            });
+            self.run_keywords(
+                sc,
+                (f.apps_start, f.apps_end),
+                &v,
+                path,
+                at.offset,
+                |kw, _| buffered_kw(kw, kind),
+            );
         }
         self.apps.truncate(f.apps_start);
         self.pending_start = f.apps_start;
@@ -850,7 +892,7 @@ impl StreamCheck {
         }
     }
 
-    fn whole_token(&mut self, token: Token<'_>, at: &Location<'_>) {
+    fn whole_token(&mut self, sc: &CompiledSchema, token: Token<'_>, at: &Location<'_>) {
         if self.root_done {
             return;
         }
@@ -862,7 +904,7 @@ impl StreamCheck {
             b.token(token, at);
             if let Some(v) = b.value() {
                 self.root_done = true;
-                if let Err(errs) = self.schema.validate(v) {
+                if let Err(errs) = sc.validate(v) {
                     for e in errs {
                         self.report(at.offset, e);
                     }
@@ -874,8 +916,14 @@ impl StreamCheck {
 
 impl TokenSink for StreamCheck {
     fn token(&mut self, token: Token<'_>, at: &Location<'_>) {
+        self.st.token(&self.schema, token, at);
+    }
+}
+
+impl CheckState {
+    fn token(&mut self, sc: &CompiledSchema, token: Token<'_>, at: &Location<'_>) {
         if self.whole {
-            self.whole_token(token, at);
+            self.whole_token(sc, token, at);
             return;
         }
         if self.root_done {
@@ -896,12 +944,12 @@ impl TokenSink for StreamCheck {
             | Token::Bool(_)
             | Token::Null => {
                 // A builder this opens is fed the token by `value_begin`.
-                self.value_begin(token, at);
+                self.value_begin(sc, token, at);
             }
-            Token::Key(k) => self.key(k, at),
-            Token::StringPart(s) => self.string_part(s, at),
-            Token::StringEnd => self.string_end(at),
-            Token::ObjectEnd | Token::ArrayEnd => self.container_end(at),
+            Token::Key(k) => self.key(sc, k, at),
+            Token::StringPart(s) => self.string_part(sc, s, at),
+            Token::StringEnd => self.string_end(sc, at),
+            Token::ObjectEnd | Token::ArrayEnd => self.container_end(sc, at),
         }
         self.last_offset = at.offset;
     }
