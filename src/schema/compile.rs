@@ -44,20 +44,36 @@ pub(crate) struct Pattern {
 pub(crate) struct ObjectKw {
     /// `properties`, sorted by key.
     pub(crate) props: Box<[(Box<str>, NodeId)]>,
+    /// `key_tag` of each name in `props`, in the same order: a lookup
+    /// compares whole names only where the tags agree.
+    pub(crate) tags: Box<[u32]>,
     pub(crate) patterns: Box<[(Pattern, NodeId)]>,
     pub(crate) additional: Option<NodeId>,
     /// Whether `additional` is the `false` schema (an unknown key fails at once).
     pub(crate) additional_false: bool,
 }
 
+/// Length, first and last byte of a property name, packed: names that
+/// differ in any of them never need a byte-wise comparison.
+#[inline]
+pub(crate) fn key_tag(key: &str) -> u32 {
+    let b = key.as_bytes();
+    let len = u32::try_from(b.len().min(0xFFFF)).unwrap_or(0xFFFF);
+    let first = b.first().copied().map_or(0, u32::from);
+    let last = b.last().copied().map_or(0, u32::from);
+    (len << 16) ^ (first << 8) ^ last
+}
+
 impl ObjectKw {
     #[inline]
     pub(crate) fn prop(&self, key: &str) -> Option<NodeId> {
-        if self.props.len() <= 8 {
-            self.props
+        if self.props.len() <= 64 {
+            let tag = key_tag(key);
+            self.tags
                 .iter()
-                .find(|(k, _)| &**k == key)
-                .map(|(_, n)| *n)
+                .zip(self.props.iter())
+                .find(|(t, (k, _))| **t == tag && &**k == key)
+                .map(|(_, (_, n))| *n)
         } else {
             self.props
                 .binary_search_by(|(k, _)| (**k).cmp(key))
@@ -855,6 +871,7 @@ impl<'a> Compiler<'a> {
 
         let mut obj = ObjectKw {
             props: Box::new([]),
+            tags: Box::new([]),
             patterns: Box::new([]),
             additional: None,
             additional_false: false,
@@ -997,6 +1014,7 @@ impl<'a> Compiler<'a> {
                         }
                         props.sort_by(|a, b| a.0.cmp(&b.0));
                         props.dedup_by(|a, b| a.0 == b.0);
+                        obj.tags = props.iter().map(|(k, _)| key_tag(k)).collect();
                         obj.props = props.into();
                         has_obj = true;
                     }
