@@ -747,3 +747,181 @@ fn memory_per_waiting_stream() {
     );
     assert!(tree_heap > events_heap, "the tree costs something");
 }
+
+/// An Anthropic response whose tool call arrives as one `input_json_delta`
+/// per byte of `args`.
+fn anthropic_one_byte_deltas(args: &str) -> Vec<u8> {
+    let mut body = String::new();
+    body.push_str("event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"msg_1\",\"type\":\"message\",\"role\":\"assistant\",\"content\":[],\"model\":\"m\",\"stop_reason\":null,\"usage\":{\"input_tokens\":1,\"output_tokens\":1}}}\n\n");
+    body.push_str("event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":{\"type\":\"tool_use\",\"id\":\"toolu_1\",\"name\":\"write_file\",\"input\":{}}}\n\n");
+    for c in args.chars() {
+        let delta = serde_json::to_string(&c.to_string()).unwrap();
+        body.push_str("event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"input_json_delta\",\"partial_json\":");
+        body.push_str(&delta);
+        body.push_str("}}\n\n");
+    }
+    body.push_str(
+        "event: content_block_stop\ndata: {\"type\":\"content_block_stop\",\"index\":0}\n\n",
+    );
+    body.push_str("event: message_delta\ndata: {\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"tool_use\"},\"usage\":{\"output_tokens\":5}}\n\n");
+    body.push_str("event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n");
+    body.into_bytes()
+}
+
+#[test]
+fn a_stream_of_one_byte_sse_events() {
+    use tooljson::sse::Decoder;
+    use tooljson::vendor::{CallStatus, ToolCallStream};
+    let _g = lock();
+    // The SSE decoder alone: 1,000,000 events of one data byte each.
+    let body = "data: x\n\n".repeat(1_000_000).into_bytes();
+    for chunk in [4096, 1] {
+        let ((events, bytes), peak, took) = measure(|| {
+            let mut d = Decoder::new();
+            let (mut events, mut bytes) = (0usize, 0usize);
+            let mut on = |e: tooljson::sse::Event<'_>| {
+                events += 1;
+                bytes += e.data.len();
+            };
+            for piece in body.chunks(chunk) {
+                d.feed(piece, &mut on).unwrap();
+            }
+            d.finish_flush(&mut on);
+            (events, bytes)
+        });
+        assert_eq!((events, bytes), (1_000_000, 1_000_000));
+        assert!(peak < 4 << 10, "decoder state grew to {peak} bytes");
+        row(
+            "1,000,000 one-byte SSE events (`data: x`, 9 MB)",
+            &format!("sse::Decoder, {}", chunk_name(chunk)),
+            "1,000,000 events, none lost; the decoder keeps only the open line",
+            peak,
+            took,
+        );
+    }
+    // A vendor stream: a 64 KiB write-file call, one delta event per byte.
+    let content: String = (0..2_000)
+        .map(|i| format!("line {i}: let x = \"{}\";\n", i % 97))
+        .collect::<String>()
+        .chars()
+        .take(64 * 1024 - 64)
+        .collect();
+    let args =
+        serde_json::to_string(&serde_json::json!({"path": "src/big.rs", "content": content}))
+            .unwrap();
+    let body = anthropic_one_byte_deltas(&args);
+    let expected: serde_json::Value = serde_json::from_str(&args).unwrap();
+    for chunk in [4096, 7] {
+        let (value, peak, took) = measure(|| {
+            let mut s = ToolCallStream::new();
+            for piece in body.chunks(chunk) {
+                s.feed(piece).unwrap();
+                while s.next_event().is_some() {}
+            }
+            s.finish().unwrap();
+            while s.next_event().is_some() {}
+            let call = &s.calls()[0];
+            assert_eq!(call.status(), CallStatus::Complete);
+            call.value().unwrap().to_serde_json().unwrap()
+        });
+        assert_eq!(value, expected);
+        // The raw argument text, its parsed value and the partial tree are
+        // each about the size of the arguments: memory follows the
+        // arguments, not the 8x larger event stream.
+        assert!(
+            peak < 8 * args.len() + (256 << 10),
+            "{peak} bytes for {} bytes of arguments in {} bytes of SSE",
+            args.len(),
+            body.len()
+        );
+        row(
+            &format!(
+                "a {} KiB tool call as {} one-byte `input_json_delta` events ({:.1} MB of SSE)",
+                args.len() >> 10,
+                args.chars().count(),
+                body.len() as f64 / 1e6
+            ),
+            &format!("ToolCallStream, {}", chunk_name(chunk)),
+            "call complete, value equal to serde_json's parse of the arguments",
+            peak,
+            took,
+        );
+    }
+}
+
+#[test]
+fn an_sse_line_with_no_end() {
+    use tooljson::sse::{Decoder, SseError};
+    use tooljson::vendor::{StreamError, ToolCallStream};
+    let _g = lock();
+    // 100 MB of one `data:` line that never ends, fed in 64 KiB chunks: the
+    // decoder fails at its line bound (16 MiB by default) instead of
+    // buffering the rest, and keeps failing with the same error.
+    let piece = vec![b'a'; 64 << 10];
+    let total = 100_000_000usize;
+    let (err, peak, took) = measure(|| {
+        let mut d = Decoder::new();
+        d.feed(b"data: ", &mut |_| {}).unwrap();
+        let mut fed = 6usize;
+        while fed < total {
+            if let Err(e) = d.feed(&piece, &mut |_| {}) {
+                assert_eq!(d.feed(b"\n\n", &mut |_| {}), Err(e.clone()), "stays failed");
+                return (e, fed);
+            }
+            fed += piece.len();
+        }
+        panic!("100 MB line accepted");
+    });
+    let (err, fed) = err;
+    match &err {
+        SseError::LineTooLong { limit, offset } => {
+            assert_eq!(*limit, tooljson::sse::DEFAULT_MAX_LINE_BYTES);
+            assert!(*offset as usize <= fed + piece.len(), "{err}");
+        }
+        other => panic!("{other}"),
+    }
+    assert!(fed < 17 << 20, "failed only after {fed} bytes");
+    assert!(peak < 40 << 20, "peak {peak}");
+    row(
+        "an SSE line with no end (100 MB offered)",
+        "sse::Decoder, 64 KiB chunks",
+        &format!(
+            "`{err}` after {:.1} MiB; later feeds give the same error",
+            fed as f64 / (1 << 20) as f64
+        ),
+        peak,
+        took,
+    );
+    // Through the vendor layer, with a smaller bound: a fatal stream error,
+    // and the open call is aborted, not completed.
+    let (status, peak, took) = measure(|| {
+        let mut s = ToolCallStream::new().with_sse_decoder(Decoder::with_max_line_bytes(1 << 20));
+        let head = anthropic_one_byte_deltas("{\"a\":1}");
+        let text = String::from_utf8(head).unwrap();
+        let cut = text.find("event: content_block_stop").unwrap();
+        s.feed(&text.as_bytes()[..cut]).unwrap();
+        s.feed(b"event: content_block_delta\ndata: ").unwrap();
+        let mut result = Ok(());
+        for _ in 0..64 {
+            result = s.feed(&piece);
+            if result.is_err() {
+                break;
+            }
+        }
+        let e = result.unwrap_err();
+        assert!(
+            matches!(e, StreamError::Sse(SseError::LineTooLong { .. })),
+            "{e}"
+        );
+        assert_eq!(s.feed(b"\n\n").unwrap_err(), e, "stays failed");
+        s.calls()[0].status()
+    });
+    assert_ne!(status, tooljson::vendor::CallStatus::Complete);
+    row(
+        "the same inside a vendor stream, line bound 1 MiB",
+        "ToolCallStream, 64 KiB chunks",
+        &format!("fatal `StreamError::Sse(LineTooLong)`; the open call ends {status:?}"),
+        peak,
+        took,
+    );
+}
