@@ -251,6 +251,8 @@ pub struct Parser {
     line_start: u64,
     finished: bool,
     failed: Option<Error>,
+    /// `finished || failed.is_some()`: one test on the fast path.
+    blocked: bool,
 }
 
 impl Default for Parser {
@@ -290,6 +292,7 @@ impl Parser {
             line_start: 0,
             finished: false,
             failed: None,
+            blocked: false,
         }
     }
 
@@ -366,6 +369,15 @@ impl Parser {
         chunk: &str,
         sink: &mut S,
     ) -> Result<(), Error> {
+        if chunk.len() <= FAST_STRING_CHUNK
+            && self.state == State::Str
+            && self.str_state == StrState::Normal
+            && !self.in_key
+            && !self.blocked
+            && self.string_chunk(chunk.as_bytes(), Some(chunk), sink)
+        {
+            return Ok(());
+        }
         self.feed_checked(chunk.as_bytes(), chunk, sink)
     }
 
@@ -374,6 +386,18 @@ impl Parser {
     /// value is complete), or the error at the first byte that cannot be
     /// JSON; after an error every call returns that error again.
     pub fn feed<S: TokenSink + ?Sized>(&mut self, chunk: &[u8], sink: &mut S) -> Result<(), Error> {
+        // A small chunk in the middle of a string value's plain text (the
+        // common case when a vendor streams a long argument) is handed on
+        // as it is, without going through the state machine.
+        if chunk.len() <= FAST_STRING_CHUNK
+            && self.state == State::Str
+            && self.str_state == StrState::Normal
+            && !self.in_key
+            && !self.blocked
+            && self.string_chunk(chunk, None, sink)
+        {
+            return Ok(());
+        }
         // One SIMD pass over a chunk that is not tiny: string runs and number
         // lexemes in its valid prefix (as vendor deltas, which are decoded
         // JSON strings, are valid whole) are sliced out with no more checks.
@@ -383,6 +407,45 @@ impl Parser {
             ""
         };
         self.feed_checked(chunk, text, sink)
+    }
+
+    /// The fast path for a chunk that is entirely plain text inside a
+    /// string value (no quote, backslash, control byte or split character;
+    /// ASCII when not already known to be valid UTF-8): hands it to the sink
+    /// as one `StringPart`, exactly as the state machine would, and returns
+    /// `true`; returns `false` having done nothing otherwise (the caller then
+    /// takes the general path, which also reports any limit error).
+    #[inline]
+    fn string_chunk<S: TokenSink + ?Sized>(
+        &mut self,
+        chunk: &[u8],
+        valid: Option<&str>,
+        sink: &mut S,
+    ) -> bool {
+        let n = chunk.len();
+        let (end, ascii) = scan_string_run(chunk);
+        if end != n {
+            return false;
+        }
+        let text = match valid {
+            Some(t) => t,
+            None if ascii => match std::str::from_utf8(chunk) {
+                Ok(t) => t,
+                Err(_) => return false,
+            },
+            None => return false,
+        };
+        let len = self.str_len + n;
+        let end_offset = self.offset + n as u64;
+        if len > self.limits.max_string_bytes || end_offset > self.limits.max_input_bytes {
+            return false;
+        }
+        self.str_len = len;
+        self.offset = end_offset;
+        if n > 0 {
+            emit!(self, sink, Token::StringPart(text), end_offset);
+        }
+        true
     }
 
     fn feed_checked<S: TokenSink + ?Sized>(
@@ -416,6 +479,7 @@ impl Parser {
         };
         if let Err(e) = &result {
             self.failed = Some(e.clone());
+            self.blocked = true;
         }
         result
     }
@@ -431,6 +495,7 @@ impl Parser {
             return Err(self.error_at(ErrorCode::AfterFinish, self.offset));
         }
         self.finished = true;
+        self.blocked = true;
         let result = self.finish_inner(sink);
         if let Err(e) = &result {
             self.failed = Some(e.clone());
@@ -1272,14 +1337,13 @@ impl Parser {
 
 /// Finds the end of a run of plain string bytes: the first `"`, `\\` or
 /// control byte (or the end of `b`), and whether the run is all ASCII.
-/// Eight bytes at a time (SWAR), as the run is usually long; the tail is
-/// padded to a whole word.
-#[inline]
+/// Eight bytes at a time (SWAR), as the run is usually long; the tail (and a
+/// short input, such as a small chunk) byte by byte through a class table.
+#[inline(always)]
 fn scan_string_run(b: &[u8]) -> (usize, bool) {
     let mut high = 0u64;
-    let mut words = b.chunks_exact(8);
     let mut i = 0;
-    for chunk in &mut words {
+    while let Some(chunk) = b.get(i..i + 8) {
         let mut word = [0u8; 8];
         word.copy_from_slice(chunk);
         let w = u64::from_le_bytes(word);
@@ -1293,25 +1357,38 @@ fn scan_string_run(b: &[u8]) -> (usize, bool) {
         high |= w;
         i += 8;
     }
-    let tail = words.remainder();
-    // Pad with a harmless ASCII letter, so the padding never stops the run.
-    let mut word = [b'a'; 8];
-    word[..tail.len()].copy_from_slice(tail);
-    let w = u64::from_le_bytes(word);
-    let special = special_bytes(w);
-    let k = if special != 0 {
-        (special.trailing_zeros() / 8) as usize
-    } else {
-        8
-    };
-    let k = k.min(tail.len());
-    if k < 8 {
-        high |= w & ((1u64 << (k * 8)) - 1);
-    } else {
-        high |= w;
+    let mut non_ascii = 0u8;
+    while let Some(&x) = b.get(i) {
+        let class = STRING_CLASS[x as usize];
+        if class == SPECIAL {
+            break;
+        }
+        non_ascii |= class;
+        i += 1;
     }
-    (i + k, high & HIGHS == 0)
+    (i, high & HIGHS == 0 && non_ascii == 0)
 }
+
+/// [`STRING_CLASS`] of a byte that ends a plain string run.
+const SPECIAL: u8 = 2;
+
+/// Per byte: 0 for plain ASCII, 1 for a non-ASCII byte, [`SPECIAL`] for `"`,
+/// `\\` and control bytes.
+static STRING_CLASS: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut i = 0;
+    while i < 256 {
+        t[i] = if i < 0x20 || i == b'"' as usize || i == b'\\' as usize {
+            SPECIAL
+        } else if i >= 0x80 {
+            1
+        } else {
+            0
+        };
+        i += 1;
+    }
+    t
+};
 
 const ONES: u64 = 0x0101_0101_0101_0101;
 const HIGHS: u64 = 0x8080_8080_8080_8080;
@@ -1332,6 +1409,10 @@ fn special_bytes(w: u64) -> u64 {
 /// front; in shorter ones each string run is handled on its own (see
 /// [`SHORT_RUN`]), which costs less than a validation call per chunk.
 const VALIDATE_AT: usize = 16;
+
+/// Chunks up to this long that continue a string value's plain text take
+/// [`Parser::string_chunk`], which skips the state machine.
+const FAST_STRING_CHUNK: usize = 64;
 
 /// ASCII string runs up to this long that were not validated up front are
 /// copied byte by byte rather than validated.
