@@ -244,7 +244,9 @@ pub struct Parser {
     utf8_len: u8,
     utf8_need: u8,
     utf8_start: u64,
-    num_buf: SmallVec<[u8; 32]>,
+    /// The head of a number that ran to the end of a chunk (ASCII only,
+    /// kept as a `String` so that the lexeme needs no validation).
+    num_buf: String,
     num_len: usize,
     offset: u64,
     line: u64,
@@ -285,7 +287,7 @@ impl Parser {
             utf8_len: 0,
             utf8_need: 0,
             utf8_start: 0,
-            num_buf: SmallVec::new(),
+            num_buf: String::new(),
             num_len: 0,
             offset: 0,
             line: 1,
@@ -351,8 +353,10 @@ impl Parser {
         let mut fresh = Parser::with_limits(self.limits);
         fresh.duplicate_keys = self.duplicate_keys;
         std::mem::swap(&mut fresh.scratch, &mut self.scratch);
+        std::mem::swap(&mut fresh.num_buf, &mut self.num_buf);
         std::mem::swap(&mut fresh.spare_keys, &mut self.spare_keys);
         fresh.scratch.clear();
+        fresh.num_buf.clear();
         for seg in self.path.drain(..) {
             if let Segment::Key(mut k) = seg {
                 k.clear();
@@ -448,40 +452,56 @@ impl Parser {
         true
     }
 
+    #[inline]
     fn feed_checked<S: TokenSink + ?Sized>(
         &mut self,
         chunk: &[u8],
         text: &str,
         sink: &mut S,
     ) -> Result<(), Error> {
-        if let Some(e) = &self.failed {
-            return Err(e.clone());
-        }
-        if self.finished {
-            let e = self.error_at(ErrorCode::AfterFinish, self.offset);
-            return Err(e);
+        if self.blocked {
+            return Err(self.stopped());
         }
         let room = self.limits.max_input_bytes.saturating_sub(self.offset);
-        let result = if (chunk.len() as u64) > room {
+        let over = (chunk.len() as u64) > room;
+        let (c, t) = if over {
             let allowed = room as usize;
-            let text = text.get(..allowed.min(text.len())).unwrap_or("");
-            self.run(&chunk[..allowed], text, sink).and_then(|()| {
-                Err(self.error_at(
-                    ErrorCode::LimitExceeded {
-                        kind: LimitKind::InputBytes,
-                        limit: self.limits.max_input_bytes,
-                    },
-                    self.offset,
-                ))
-            })
+            (
+                chunk.get(..allowed).unwrap_or(&[]),
+                text.get(..allowed.min(text.len())).unwrap_or(""),
+            )
         } else {
-            self.run(chunk, text, sink)
+            (chunk, text)
         };
+        let mut result = self.run(c, t, sink);
+        if over && result.is_ok() {
+            result = Err(self.error_at(
+                ErrorCode::LimitExceeded {
+                    kind: LimitKind::InputBytes,
+                    limit: self.limits.max_input_bytes,
+                },
+                self.offset,
+            ));
+        }
         if let Err(e) = &result {
-            self.failed = Some(e.clone());
-            self.blocked = true;
+            self.fail(e);
         }
         result
+    }
+
+    /// The error of a parser that an error or `finish()` stopped.
+    #[cold]
+    fn stopped(&self) -> Error {
+        match &self.failed {
+            Some(e) => e.clone(),
+            None => self.error_at(ErrorCode::AfterFinish, self.offset),
+        }
+    }
+
+    #[cold]
+    fn fail(&mut self, e: &Error) {
+        self.failed = Some(e.clone());
+        self.blocked = true;
     }
 
     /// Ends the input. Emits a number that ran to the end, then returns `Ok`
@@ -507,8 +527,7 @@ impl Parser {
         if let State::Num(ns) = self.state
             && ns.is_terminal()
         {
-            let lexeme = std::str::from_utf8(&self.num_buf).unwrap_or("0");
-            emit!(self, sink, Token::Number(lexeme), self.offset);
+            emit!(self, sink, Token::Number(&self.num_buf), self.offset);
             self.num_buf.clear();
             self.num_len = 0;
             self.value_done();
@@ -646,7 +665,7 @@ impl Parser {
                     }
                     if i == n {
                         self.state = State::Num(ns);
-                        self.num_buf.extend_from_slice(&c[num_start..n]);
+                        push_ascii(&mut self.num_buf, c.get(num_start..n).unwrap_or(&[]));
                         break;
                     }
                     let b = c[i];
@@ -667,9 +686,8 @@ impl Parser {
                         };
                         emit!(self, sink, Token::Number(lexeme), off);
                     } else {
-                        self.num_buf.extend_from_slice(&c[..i]);
-                        let lexeme = std::str::from_utf8(&self.num_buf).unwrap_or("0");
-                        emit!(self, sink, Token::Number(lexeme), off);
+                        push_ascii(&mut self.num_buf, c.get(..i).unwrap_or(&[]));
+                        emit!(self, sink, Token::Number(&self.num_buf), off);
                         self.num_buf.clear();
                     }
                     self.num_len = 0;
@@ -1212,13 +1230,12 @@ impl Parser {
                             let k = self.limits.max_string_bytes + end - self.str_len;
                             return Err(self.string_limit(base + (i + k + 1) as u64));
                         }
-                        let chars = run.iter().map(|&b| char::from(b));
                         if self.in_key {
                             if let Some(Segment::Key(k)) = self.path.last_mut() {
-                                k.extend(chars);
+                                push_ascii(k, run);
                             }
                         } else {
-                            self.scratch.extend(chars);
+                            push_ascii(&mut self.scratch, run);
                         }
                         ("", 0)
                     } else if ascii {
@@ -1483,6 +1500,19 @@ fn scan_number(b: &[u8]) -> Option<usize> {
         return None;
     }
     Some(i)
+}
+
+/// Appends ASCII bytes (a number's head, a short string run known to be
+/// ASCII) to `s`, one by one: cheaper for a few bytes than a validation
+/// call.
+#[inline(always)]
+fn push_ascii(s: &mut String, bytes: &[u8]) {
+    s.reserve(bytes.len());
+    for &b in bytes {
+        // The mask (a no-op on ASCII) tells the compiler each char is one
+        // byte long.
+        s.push(char::from(b & 0x7f));
+    }
 }
 
 /// The length of the UTF-8 sequence that `lead` starts (2 to 4 for the
