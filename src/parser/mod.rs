@@ -414,8 +414,8 @@ impl Parser {
     }
 
     /// The fast path for a chunk that is entirely plain text inside a
-    /// string value (no quote, backslash, control byte or split character;
-    /// ASCII when not already known to be valid UTF-8): hands it to the sink
+    /// string value (no quote, backslash, control byte, invalid UTF-8 or
+    /// character split at its end): hands it to the sink
     /// as one `StringPart`, exactly as the state machine would, and returns
     /// `true`; returns `false` having done nothing otherwise (the caller then
     /// takes the general path, which also reports any limit error).
@@ -427,17 +427,16 @@ impl Parser {
         sink: &mut S,
     ) -> bool {
         let n = chunk.len();
-        let (end, ascii) = scan_string_run(chunk);
+        let (end, _) = scan_string_run(chunk);
         if end != n {
             return false;
         }
         let text = match valid {
             Some(t) => t,
-            None if ascii => match std::str::from_utf8(chunk) {
+            None => match std::str::from_utf8(chunk) {
                 Ok(t) => t,
                 Err(_) => return false,
             },
-            None => return false,
         };
         let len = self.str_len + n;
         let end_offset = self.offset + n as u64;
@@ -1466,12 +1465,7 @@ fn scan_number(b: &[u8]) -> Option<usize> {
     let mut i = usize::from(b.first() == Some(&b'-'));
     match b.get(i)? {
         b'0' => i += 1,
-        b'1'..=b'9' => {
-            i += 1;
-            while matches!(b.get(i), Some(b'0'..=b'9')) {
-                i += 1;
-            }
-        }
+        b'1'..=b'9' => i = skip_digits(b, i + 1),
         _ => return None,
     }
     if b.get(i) == Some(&b'.') {
@@ -1479,9 +1473,7 @@ fn scan_number(b: &[u8]) -> Option<usize> {
         if !matches!(b.get(i), Some(b'0'..=b'9')) {
             return None;
         }
-        while matches!(b.get(i), Some(b'0'..=b'9')) {
-            i += 1;
-        }
+        i = skip_digits(b, i + 1);
     }
     if matches!(b.get(i), Some(b'e' | b'E')) {
         i += 1;
@@ -1491,15 +1483,42 @@ fn scan_number(b: &[u8]) -> Option<usize> {
         if !matches!(b.get(i), Some(b'0'..=b'9')) {
             return None;
         }
-        while matches!(b.get(i), Some(b'0'..=b'9')) {
-            i += 1;
-        }
+        i = skip_digits(b, i + 1);
     }
     let next = *b.get(i)?;
     if next.is_ascii_alphanumeric() || matches!(next, b'.' | b'+' | b'-') {
         return None;
     }
     Some(i)
+}
+
+/// The index of the first byte at or after `i` that is not an ASCII digit
+/// (or `b.len()`): eight bytes at a time where eight are left.
+#[inline(always)]
+fn skip_digits(b: &[u8], mut i: usize) -> usize {
+    // Short runs (a small integer) end at once.
+    if !matches!(b.get(i), Some(b'0'..=b'9')) {
+        return i;
+    }
+    while let Some(chunk) = b.get(i..i + 8) {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        let w = u64::from_le_bytes(word);
+        // High bit of each byte below '0', or above '9' (or not ASCII);
+        // exact for the lowest such byte, as borrows and carries only run
+        // upwards from bytes that are flagged themselves.
+        let below = w.wrapping_sub(ONES * b'0' as u64) & !w;
+        let above = w.wrapping_add(ONES * (0x80 - b':' as u64)) | w;
+        let flags = (below | above) & HIGHS;
+        if flags != 0 {
+            return i + (flags.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    while matches!(b.get(i), Some(b'0'..=b'9')) {
+        i += 1;
+    }
+    i
 }
 
 /// Appends ASCII bytes (a number's head, a short string run known to be

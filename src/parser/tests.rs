@@ -333,3 +333,26 @@ fn small_string_chunks_take_the_fast_path_with_the_same_results() {
         }
     }
 }
+
+#[test]
+fn digit_runs_stop_at_the_first_non_digit() {
+    // Every byte value after every run length, checked against a
+    // byte-by-byte scan, with digits and other bytes after it too.
+    for stop in 0..=255u8 {
+        for pos in 0..20 {
+            for start in 0..3 {
+                let mut s = b"-1.".to_vec();
+                s.extend(std::iter::repeat_n(b'7', pos));
+                s.push(stop);
+                s.extend_from_slice(b"12\xc3\xa9345678");
+                let naive = s[start..]
+                    .iter()
+                    .position(|b| !b.is_ascii_digit())
+                    .map_or(s.len(), |p| p + start);
+                assert_eq!(skip_digits(&s, start), naive, "{stop} after {pos}");
+            }
+        }
+    }
+    assert_eq!(skip_digits(b"", 0), 0);
+    assert_eq!(skip_digits(b"123456789012", 0), 12);
+}
