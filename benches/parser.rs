@@ -213,6 +213,19 @@ fn bench(c: &mut Criterion) {
             });
         }
 
+        // Events only, like actson: a sink that counts tokens.
+        assert_eq!(
+            common::tooljson_events_chunked(bytes, 4),
+            events,
+            "tooljson events of {name} in 4-byte chunks"
+        );
+        let key = format!("{name}/tooljson_events/4");
+        g.bench_function("tooljson_events/4", |b| {
+            timed(b, &key, || {
+                common::tooljson_events_chunked(black_box(bytes), 4)
+            })
+        });
+
         let key = format!("{name}/serde_json/whole");
         g.bench_function("serde_json/whole", |b| {
             timed(b, &key, || {
@@ -253,6 +266,7 @@ fn summary() {
     println!("|---|---|---:|---:|");
     let mut rows = vec!["tooljson/whole".to_owned()];
     rows.extend(CHUNKS.iter().map(|c| format!("tooljson/{c}")));
+    rows.push("tooljson_events/4".to_owned());
     rows.push("serde_json/whole".to_owned());
     rows.push("actson/whole".to_owned());
     rows.extend(CHUNKS.iter().map(|c| format!("actson/{c}")));
@@ -269,19 +283,20 @@ fn summary() {
         }
     }
     println!(
-        "\n| document | whole vs serde_json (>= 1.0) | 16 B vs own whole (>= 0.8) | 4 B vs actson 4 B (>= 1.0) |"
+        "\n| document | whole vs serde_json (>= 1.0) | 16 B vs own whole (>= 0.8) | 4 B vs actson 4 B (>= 1.0) | 4 B events only vs actson 4 B (>= 1.0) |"
     );
-    println!("|---|---:|---:|---:|");
+    println!("|---|---:|---:|---:|---:|");
     for (name, _) in docs() {
         let ratio = |num: &str, den: &str| match (time(name, num), time(name, den)) {
             (Some(n), Some(d)) => format!("{:.2}", n / d),
             _ => "-".to_owned(),
         };
         println!(
-            "| {name} | {} | {} | {} |",
+            "| {name} | {} | {} | {} | {} |",
             ratio("serde_json/whole", "tooljson/whole"),
             ratio("tooljson/whole", "tooljson/16"),
             ratio("actson/4", "tooljson/4"),
+            ratio("actson/4", "tooljson_events/4"),
         );
     }
 }
@@ -308,9 +323,9 @@ fn interleaved(rounds: usize, mut a: impl FnMut(), mut b: impl FnMut()) -> f64 {
 fn interleaved_summary() {
     println!("\n## target ratios, interleaved A/B (best of 30 rounds each)\n");
     println!(
-        "| document | whole vs serde_json (>= 1.0) | 16 B vs own whole (>= 0.8) | 4 B vs actson 4 B (>= 1.0) |"
+        "| document | whole vs serde_json (>= 1.0) | 16 B vs own whole (>= 0.8) | 4 B vs actson 4 B (>= 1.0) | 4 B events only vs actson 4 B (>= 1.0) |"
     );
-    println!("|---|---:|---:|---:|");
+    println!("|---|---:|---:|---:|---:|");
     for (name, doc) in docs() {
         let b = doc.as_bytes();
         let ours_whole = || {
@@ -335,7 +350,16 @@ fn interleaved_summary() {
                 black_box(common::actson_chunked(black_box(b), 4));
             },
         );
-        println!("| {name} | {whole:.2} | {sixteen:.2} | {four:.2} |");
+        let four_events = interleaved(
+            30,
+            || {
+                black_box(common::tooljson_events_chunked(black_box(b), 4));
+            },
+            || {
+                black_box(common::actson_chunked(black_box(b), 4));
+            },
+        );
+        println!("| {name} | {whole:.2} | {sixteen:.2} | {four:.2} | {four_events:.2} |");
     }
 }
 

@@ -132,6 +132,31 @@ pub fn tooljson_chunked(doc: &[u8], chunk: usize) -> tooljson::Value {
     b.into_value().unwrap()
 }
 
+/// Parses with tooljson in `chunk`-byte pieces into a sink that only counts
+/// events, as actson reports them: one per key, scalar and container begin
+/// or end; a string counts once (at its end), whatever its parts.
+pub fn tooljson_events_chunked(doc: &[u8], chunk: usize) -> usize {
+    struct Count(usize);
+    impl tooljson::TokenSink for Count {
+        #[inline]
+        fn token(&mut self, t: tooljson::Token<'_>, _at: &tooljson::parser::Location<'_>) {
+            if !matches!(
+                t,
+                tooljson::Token::StringBegin | tooljson::Token::StringPart(_)
+            ) {
+                self.0 += 1;
+            }
+        }
+    }
+    let mut p = tooljson::Parser::new();
+    let mut count = Count(0);
+    for c in doc.chunks(chunk) {
+        p.feed(c, &mut count).unwrap();
+    }
+    p.finish(&mut count).unwrap();
+    count.0
+}
+
 /// Feeds actson's push parser `chunk`-byte pieces and counts its events.
 pub fn actson_chunked(doc: &[u8], chunk: usize) -> usize {
     use actson::feeder::PushJsonFeeder;

@@ -244,13 +244,17 @@ pub struct Parser {
     utf8_len: u8,
     utf8_need: u8,
     utf8_start: u64,
-    num_buf: SmallVec<[u8; 32]>,
+    /// The head of a number that ran to the end of a chunk (ASCII only,
+    /// kept as a `String` so that the lexeme needs no validation).
+    num_buf: String,
     num_len: usize,
     offset: u64,
     line: u64,
     line_start: u64,
     finished: bool,
     failed: Option<Error>,
+    /// `finished || failed.is_some()`: one test on the fast path.
+    blocked: bool,
 }
 
 impl Default for Parser {
@@ -283,13 +287,14 @@ impl Parser {
             utf8_len: 0,
             utf8_need: 0,
             utf8_start: 0,
-            num_buf: SmallVec::new(),
+            num_buf: String::new(),
             num_len: 0,
             offset: 0,
             line: 1,
             line_start: 0,
             finished: false,
             failed: None,
+            blocked: false,
         }
     }
 
@@ -348,8 +353,10 @@ impl Parser {
         let mut fresh = Parser::with_limits(self.limits);
         fresh.duplicate_keys = self.duplicate_keys;
         std::mem::swap(&mut fresh.scratch, &mut self.scratch);
+        std::mem::swap(&mut fresh.num_buf, &mut self.num_buf);
         std::mem::swap(&mut fresh.spare_keys, &mut self.spare_keys);
         fresh.scratch.clear();
+        fresh.num_buf.clear();
         for seg in self.path.drain(..) {
             if let Segment::Key(mut k) = seg {
                 k.clear();
@@ -366,6 +373,15 @@ impl Parser {
         chunk: &str,
         sink: &mut S,
     ) -> Result<(), Error> {
+        if chunk.len() <= FAST_STRING_CHUNK
+            && self.state == State::Str
+            && self.str_state == StrState::Normal
+            && !self.in_key
+            && !self.blocked
+            && self.string_chunk(chunk.as_bytes(), Some(chunk), sink)
+        {
+            return Ok(());
+        }
         self.feed_checked(chunk.as_bytes(), chunk, sink)
     }
 
@@ -374,6 +390,18 @@ impl Parser {
     /// value is complete), or the error at the first byte that cannot be
     /// JSON; after an error every call returns that error again.
     pub fn feed<S: TokenSink + ?Sized>(&mut self, chunk: &[u8], sink: &mut S) -> Result<(), Error> {
+        // A small chunk in the middle of a string value's plain text (the
+        // common case when a vendor streams a long argument) is handed on
+        // as it is, without going through the state machine.
+        if chunk.len() <= FAST_STRING_CHUNK
+            && self.state == State::Str
+            && self.str_state == StrState::Normal
+            && !self.in_key
+            && !self.blocked
+            && self.string_chunk(chunk, None, sink)
+        {
+            return Ok(());
+        }
         // One SIMD pass over a chunk that is not tiny: string runs and number
         // lexemes in its valid prefix (as vendor deltas, which are decoded
         // JSON strings, are valid whole) are sliced out with no more checks.
@@ -385,39 +413,94 @@ impl Parser {
         self.feed_checked(chunk, text, sink)
     }
 
+    /// The fast path for a chunk that is entirely plain text inside a
+    /// string value (no quote, backslash, control byte, invalid UTF-8 or
+    /// character split at its end): hands it to the sink
+    /// as one `StringPart`, exactly as the state machine would, and returns
+    /// `true`; returns `false` having done nothing otherwise (the caller then
+    /// takes the general path, which also reports any limit error).
+    #[inline]
+    fn string_chunk<S: TokenSink + ?Sized>(
+        &mut self,
+        chunk: &[u8],
+        valid: Option<&str>,
+        sink: &mut S,
+    ) -> bool {
+        let n = chunk.len();
+        let (end, _) = scan_string_run(chunk);
+        if end != n {
+            return false;
+        }
+        let text = match valid {
+            Some(t) => t,
+            None => match std::str::from_utf8(chunk) {
+                Ok(t) => t,
+                Err(_) => return false,
+            },
+        };
+        let len = self.str_len + n;
+        let end_offset = self.offset + n as u64;
+        if len > self.limits.max_string_bytes || end_offset > self.limits.max_input_bytes {
+            return false;
+        }
+        self.str_len = len;
+        self.offset = end_offset;
+        if n > 0 {
+            emit!(self, sink, Token::StringPart(text), end_offset);
+        }
+        true
+    }
+
+    #[inline]
     fn feed_checked<S: TokenSink + ?Sized>(
         &mut self,
         chunk: &[u8],
         text: &str,
         sink: &mut S,
     ) -> Result<(), Error> {
-        if let Some(e) = &self.failed {
-            return Err(e.clone());
-        }
-        if self.finished {
-            let e = self.error_at(ErrorCode::AfterFinish, self.offset);
-            return Err(e);
+        if self.blocked {
+            return Err(self.stopped());
         }
         let room = self.limits.max_input_bytes.saturating_sub(self.offset);
-        let result = if (chunk.len() as u64) > room {
+        let over = (chunk.len() as u64) > room;
+        let (c, t) = if over {
             let allowed = room as usize;
-            let text = text.get(..allowed.min(text.len())).unwrap_or("");
-            self.run(&chunk[..allowed], text, sink).and_then(|()| {
-                Err(self.error_at(
-                    ErrorCode::LimitExceeded {
-                        kind: LimitKind::InputBytes,
-                        limit: self.limits.max_input_bytes,
-                    },
-                    self.offset,
-                ))
-            })
+            (
+                chunk.get(..allowed).unwrap_or(&[]),
+                text.get(..allowed.min(text.len())).unwrap_or(""),
+            )
         } else {
-            self.run(chunk, text, sink)
+            (chunk, text)
         };
+        let mut result = self.run(c, t, sink);
+        if over && result.is_ok() {
+            result = Err(self.error_at(
+                ErrorCode::LimitExceeded {
+                    kind: LimitKind::InputBytes,
+                    limit: self.limits.max_input_bytes,
+                },
+                self.offset,
+            ));
+        }
         if let Err(e) = &result {
-            self.failed = Some(e.clone());
+            self.fail(e);
         }
         result
+    }
+
+    /// The error of a parser that an error or `finish()` stopped.
+    #[cold]
+    fn stopped(&self) -> Error {
+        match &self.failed {
+            Some(e) => e.clone(),
+            None => self.error_at(ErrorCode::AfterFinish, self.offset),
+        }
+    }
+
+    #[cold]
+    fn fail(&mut self, e: &Error) {
+        self.failed = Some(e.clone());
+        self.blocked = true;
     }
 
     /// Ends the input. Emits a number that ran to the end, then returns `Ok`
@@ -431,6 +514,7 @@ impl Parser {
             return Err(self.error_at(ErrorCode::AfterFinish, self.offset));
         }
         self.finished = true;
+        self.blocked = true;
         let result = self.finish_inner(sink);
         if let Err(e) = &result {
             self.failed = Some(e.clone());
@@ -442,8 +526,7 @@ impl Parser {
         if let State::Num(ns) = self.state
             && ns.is_terminal()
         {
-            let lexeme = std::str::from_utf8(&self.num_buf).unwrap_or("0");
-            emit!(self, sink, Token::Number(lexeme), self.offset);
+            emit!(self, sink, Token::Number(&self.num_buf), self.offset);
             self.num_buf.clear();
             self.num_len = 0;
             self.value_done();
@@ -581,7 +664,7 @@ impl Parser {
                     }
                     if i == n {
                         self.state = State::Num(ns);
-                        self.num_buf.extend_from_slice(&c[num_start..n]);
+                        push_ascii(&mut self.num_buf, c.get(num_start..n).unwrap_or(&[]));
                         break;
                     }
                     let b = c[i];
@@ -602,9 +685,8 @@ impl Parser {
                         };
                         emit!(self, sink, Token::Number(lexeme), off);
                     } else {
-                        self.num_buf.extend_from_slice(&c[..i]);
-                        let lexeme = std::str::from_utf8(&self.num_buf).unwrap_or("0");
-                        emit!(self, sink, Token::Number(lexeme), off);
+                        push_ascii(&mut self.num_buf, c.get(..i).unwrap_or(&[]));
+                        emit!(self, sink, Token::Number(&self.num_buf), off);
                         self.num_buf.clear();
                     }
                     self.num_len = 0;
@@ -1147,13 +1229,12 @@ impl Parser {
                             let k = self.limits.max_string_bytes + end - self.str_len;
                             return Err(self.string_limit(base + (i + k + 1) as u64));
                         }
-                        let chars = run.iter().map(|&b| char::from(b));
                         if self.in_key {
                             if let Some(Segment::Key(k)) = self.path.last_mut() {
-                                k.extend(chars);
+                                push_ascii(k, run);
                             }
                         } else {
-                            self.scratch.extend(chars);
+                            push_ascii(&mut self.scratch, run);
                         }
                         ("", 0)
                     } else if ascii {
@@ -1272,14 +1353,13 @@ impl Parser {
 
 /// Finds the end of a run of plain string bytes: the first `"`, `\\` or
 /// control byte (or the end of `b`), and whether the run is all ASCII.
-/// Eight bytes at a time (SWAR), as the run is usually long; the tail is
-/// padded to a whole word.
-#[inline]
+/// Eight bytes at a time (SWAR), as the run is usually long; the tail (and a
+/// short input, such as a small chunk) byte by byte through a class table.
+#[inline(always)]
 fn scan_string_run(b: &[u8]) -> (usize, bool) {
     let mut high = 0u64;
-    let mut words = b.chunks_exact(8);
     let mut i = 0;
-    for chunk in &mut words {
+    while let Some(chunk) = b.get(i..i + 8) {
         let mut word = [0u8; 8];
         word.copy_from_slice(chunk);
         let w = u64::from_le_bytes(word);
@@ -1293,25 +1373,38 @@ fn scan_string_run(b: &[u8]) -> (usize, bool) {
         high |= w;
         i += 8;
     }
-    let tail = words.remainder();
-    // Pad with a harmless ASCII letter, so the padding never stops the run.
-    let mut word = [b'a'; 8];
-    word[..tail.len()].copy_from_slice(tail);
-    let w = u64::from_le_bytes(word);
-    let special = special_bytes(w);
-    let k = if special != 0 {
-        (special.trailing_zeros() / 8) as usize
-    } else {
-        8
-    };
-    let k = k.min(tail.len());
-    if k < 8 {
-        high |= w & ((1u64 << (k * 8)) - 1);
-    } else {
-        high |= w;
+    let mut non_ascii = 0u8;
+    while let Some(&x) = b.get(i) {
+        let class = STRING_CLASS[x as usize];
+        if class == SPECIAL {
+            break;
+        }
+        non_ascii |= class;
+        i += 1;
     }
-    (i + k, high & HIGHS == 0)
+    (i, high & HIGHS == 0 && non_ascii == 0)
 }
+
+/// [`STRING_CLASS`] of a byte that ends a plain string run.
+const SPECIAL: u8 = 2;
+
+/// Per byte: 0 for plain ASCII, 1 for a non-ASCII byte, [`SPECIAL`] for `"`,
+/// `\\` and control bytes.
+static STRING_CLASS: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut i = 0;
+    while i < 256 {
+        t[i] = if i < 0x20 || i == b'"' as usize || i == b'\\' as usize {
+            SPECIAL
+        } else if i >= 0x80 {
+            1
+        } else {
+            0
+        };
+        i += 1;
+    }
+    t
+};
 
 const ONES: u64 = 0x0101_0101_0101_0101;
 const HIGHS: u64 = 0x8080_8080_8080_8080;
@@ -1332,6 +1425,10 @@ fn special_bytes(w: u64) -> u64 {
 /// front; in shorter ones each string run is handled on its own (see
 /// [`SHORT_RUN`]), which costs less than a validation call per chunk.
 const VALIDATE_AT: usize = 16;
+
+/// Chunks up to this long that continue a string value's plain text take
+/// [`Parser::string_chunk`], which skips the state machine.
+const FAST_STRING_CHUNK: usize = 64;
 
 /// ASCII string runs up to this long that were not validated up front are
 /// copied byte by byte rather than validated.
@@ -1368,12 +1465,7 @@ fn scan_number(b: &[u8]) -> Option<usize> {
     let mut i = usize::from(b.first() == Some(&b'-'));
     match b.get(i)? {
         b'0' => i += 1,
-        b'1'..=b'9' => {
-            i += 1;
-            while matches!(b.get(i), Some(b'0'..=b'9')) {
-                i += 1;
-            }
-        }
+        b'1'..=b'9' => i = skip_digits(b, i + 1),
         _ => return None,
     }
     if b.get(i) == Some(&b'.') {
@@ -1381,9 +1473,7 @@ fn scan_number(b: &[u8]) -> Option<usize> {
         if !matches!(b.get(i), Some(b'0'..=b'9')) {
             return None;
         }
-        while matches!(b.get(i), Some(b'0'..=b'9')) {
-            i += 1;
-        }
+        i = skip_digits(b, i + 1);
     }
     if matches!(b.get(i), Some(b'e' | b'E')) {
         i += 1;
@@ -1393,15 +1483,55 @@ fn scan_number(b: &[u8]) -> Option<usize> {
         if !matches!(b.get(i), Some(b'0'..=b'9')) {
             return None;
         }
-        while matches!(b.get(i), Some(b'0'..=b'9')) {
-            i += 1;
-        }
+        i = skip_digits(b, i + 1);
     }
     let next = *b.get(i)?;
     if next.is_ascii_alphanumeric() || matches!(next, b'.' | b'+' | b'-') {
         return None;
     }
     Some(i)
+}
+
+/// The index of the first byte at or after `i` that is not an ASCII digit
+/// (or `b.len()`): eight bytes at a time where eight are left.
+#[inline(always)]
+fn skip_digits(b: &[u8], mut i: usize) -> usize {
+    // Short runs (a small integer) end at once.
+    if !matches!(b.get(i), Some(b'0'..=b'9')) {
+        return i;
+    }
+    while let Some(chunk) = b.get(i..i + 8) {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        let w = u64::from_le_bytes(word);
+        // High bit of each byte below '0', or above '9' (or not ASCII);
+        // exact for the lowest such byte, as borrows and carries only run
+        // upwards from bytes that are flagged themselves.
+        let below = w.wrapping_sub(ONES * b'0' as u64) & !w;
+        let above = w.wrapping_add(ONES * (0x80 - b':' as u64)) | w;
+        let flags = (below | above) & HIGHS;
+        if flags != 0 {
+            return i + (flags.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    while matches!(b.get(i), Some(b'0'..=b'9')) {
+        i += 1;
+    }
+    i
+}
+
+/// Appends ASCII bytes (a number's head, a short string run known to be
+/// ASCII) to `s`, one by one: cheaper for a few bytes than a validation
+/// call.
+#[inline(always)]
+fn push_ascii(s: &mut String, bytes: &[u8]) {
+    s.reserve(bytes.len());
+    for &b in bytes {
+        // The mask (a no-op on ASCII) tells the compiler each char is one
+        // byte long.
+        s.push(char::from(b & 0x7f));
+    }
 }
 
 /// The length of the UTF-8 sequence that `lead` starts (2 to 4 for the

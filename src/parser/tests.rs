@@ -252,3 +252,107 @@ fn value_builder_keeps_first_or_last_of_repeated_keys() {
     assert_eq!(v.as_object().unwrap().len(), 40);
     assert_eq!(v.as_object().unwrap().get_index(7).unwrap().0, "k7");
 }
+
+#[test]
+fn small_string_chunks_take_the_fast_path_with_the_same_results() {
+    // Tokens, offsets and limit errors are those of the state machine,
+    // through `feed` and `feed_str`, and a parser stopped by an error or by
+    // `finish()` inside a string stays stopped.
+    let run = |doc: &str, chunk: usize, limits: Limits, strs: bool| {
+        let mut p = Parser::with_limits(limits);
+        let mut out: Vec<(OwnedToken, u64)> = Vec::new();
+        let mut sink = |t: Token<'_>, at: &Location<'_>| out.push((t.to_owned_token(), at.offset));
+        let mut r = Ok(());
+        let mut rest = doc;
+        while !rest.is_empty() {
+            let mut cut = chunk.min(rest.len());
+            while !rest.is_char_boundary(cut) {
+                cut += 1;
+            }
+            let (c, tail) = rest.split_at(cut);
+            rest = tail;
+            r = if strs {
+                p.feed_str(c, &mut sink)
+            } else {
+                p.feed(c.as_bytes(), &mut sink)
+            };
+            if r.is_err() {
+                break;
+            }
+        }
+        let r = r
+            .and_then(|()| p.finish(&mut sink))
+            .map_err(|e| (e.to_string(), e.offset()));
+        let again = p.feed(b"abc", &mut ()).map_err(|e| e.to_string());
+        let mut joined: Vec<(OwnedToken, u64)> = Vec::new();
+        for (t, off) in out {
+            if let (OwnedToken::StringPart(s), Some((OwnedToken::StringPart(last), last_off))) =
+                (&t, joined.last_mut())
+            {
+                last.push_str(s);
+                *last_off = 0;
+                continue;
+            }
+            // Where a string is cut into parts (and so their offsets)
+            // depends on the chunking.
+            let off = if matches!(t, OwnedToken::StringPart(_)) {
+                0
+            } else {
+                off
+            };
+            joined.push((t, off));
+        }
+        if r.is_err() {
+            // Which parts precede an error depends on the chunking.
+            joined.retain(|(t, _)| !matches!(t, OwnedToken::StringPart(_)));
+        }
+        (joined, r, again.is_err())
+    };
+    let doc = "{\"k\":\"abcdefghijklmnopqrstuvwxyz caf\u{e9} \\n ok\",\"n\":[\"x\"]}";
+    for limits in [
+        Limits::default(),
+        Limits {
+            max_string_bytes: 20,
+            ..Limits::default()
+        },
+        Limits {
+            max_input_bytes: 17,
+            ..Limits::default()
+        },
+    ] {
+        let whole = run(doc, doc.len(), limits, false);
+        assert!(whole.2, "a stopped parser refuses more input");
+        for chunk in 1..=20 {
+            for strs in [false, true] {
+                assert_eq!(
+                    run(doc, chunk, limits, strs),
+                    whole,
+                    "{limits:?} by {chunk} (str: {strs})"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn digit_runs_stop_at_the_first_non_digit() {
+    // Every byte value after every run length, checked against a
+    // byte-by-byte scan, with digits and other bytes after it too.
+    for stop in 0..=255u8 {
+        for pos in 0..20 {
+            for start in 0..3 {
+                let mut s = b"-1.".to_vec();
+                s.extend(std::iter::repeat_n(b'7', pos));
+                s.push(stop);
+                s.extend_from_slice(b"12\xc3\xa9345678");
+                let naive = s[start..]
+                    .iter()
+                    .position(|b| !b.is_ascii_digit())
+                    .map_or(s.len(), |p| p + start);
+                assert_eq!(skip_digits(&s, start), naive, "{stop} after {pos}");
+            }
+        }
+    }
+    assert_eq!(skip_digits(b"", 0), 0);
+    assert_eq!(skip_digits(b"123456789012", 0), 12);
+}
