@@ -317,6 +317,28 @@ mod tests {
     }
 
     #[test]
+    fn any_label_gives_a_verdict() {
+        // Deterministic pseudo-random labels over the Punycode alphabet and
+        // a few others: decoding and the U-label checks never panic.
+        let alphabet = b"abcdefghijklmnopqrstuvwxyzXN0123456789--";
+        let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+        let mut accepted = 0;
+        for _ in 0..20_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let len = (x % 24) as usize;
+            let label: String = (0..len)
+                .map(|i| alphabet[((x >> (i % 8 * 8)) as usize + i) % alphabet.len()] as char)
+                .collect();
+            if a_label_ok(&label) {
+                accepted += 1;
+            }
+        }
+        assert!(accepted < 20_000);
+    }
+
+    #[test]
     fn u_label_rules() {
         assert!(a_label_ok("bcher-kva"));
         assert!(!a_label_ok("abc-"), "all-ASCII is not an A-label");
