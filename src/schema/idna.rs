@@ -24,8 +24,9 @@ use std::sync::OnceLock;
 use regex::Regex;
 
 /// Whether `label` (the part after `xn--`) decodes to a valid U-label.
+/// Host names compare case-insensitively, so ASCII is lowercased first.
 pub(crate) fn a_label_ok(label: &str) -> bool {
-    match punycode_decode(label) {
+    match punycode_decode(&label.to_ascii_lowercase()) {
         Some(u) => u_label_ok(&u),
         None => false,
     }
@@ -341,6 +342,10 @@ mod tests {
     #[test]
     fn u_label_rules() {
         assert!(a_label_ok("bcher-kva"));
+        assert!(
+            a_label_ok("Bcher-KVA"),
+            "case-insensitive, as host names are"
+        );
         assert!(!a_label_ok("abc-"), "all-ASCII is not an A-label");
         assert!(!a_label_ok("hello-zed"), "leading nonspacing mark");
         assert!(a_label_ok("ll-0ea"), "MIDDLE DOT between l's");
