@@ -13,7 +13,8 @@
 //! - `whole`: serde_json whole / tooljson whole (target >= 1.0),
 //! - `16B`: tooljson whole / tooljson in 16-byte chunks (target >= 0.8),
 //! - `4B vs actson`: actson in 4-byte chunks / tooljson in 4-byte chunks
-//!   (target >= 1.0).
+//!   (target >= 1.0), building a `Value`, and again with tooljson feeding a
+//!   counting sink (events only, as actson).
 //!
 //! Each ratio is a speed ratio (higher is better for tooljson). The same
 //! three ratios are then measured once more with the two contenders run in
@@ -24,108 +25,125 @@
 //!
 //! ### Parser speed (issue 2)
 //!
-//! Command (one run, every row and both ratio tables):
+//! Command (one run, every row and all ratio tables):
 //!
 //!     cargo bench --bench parser -- --warm-up-time 1 --measurement-time 3
 //!
 //! `benches/parser.rs` checks every answer before timing it (our `Value` equals serde_json's for
-//! the whole document and every chunk size; actson's event count equals the count the oracle value
-//! implies). Documents: 64 KiB, from `benches/common/mod.rs`. Built with `[profile.bench]`
-//! (one codegen unit, fat LTO) — it applies to serde_json and actson in the same binary alike.
-//! Machine: 2 shared cores, load average ~14 during the run (other engineers' builds), so
-//! rows measured minutes apart saw very different loads; the interleaved ratios below are the
-//! ones to trust, the per-row table is indicative only.
+//! the whole document and every chunk size; actson's event count, and tooljson's events-only
+//! count, equal the count the oracle value implies). Documents: 64 KiB, from
+//! `benches/common/mod.rs`. Built with `[profile.bench]` (one codegen unit, fat LTO) — it applies
+//! to serde_json and actson in the same binary alike. `tooljson_events/4` feeds the parser
+//! 4-byte chunks into a sink that only counts tokens (no `Value`), the like-for-like comparison
+//! with actson, which emits events only. Machine: 2 shared cores, load average 4.0–5.3 during
+//! the run (other engineers' builds and a fuzz job), so rows measured minutes apart saw
+//! different loads; the interleaved ratios are the ones to trust, the per-row table is
+//! indicative only.
 //!
-//! Per-row medians (time per document, MB/s), run of 2026-12-03 08:24–08:45 UTC:
+//! Per-row medians (time per document, MB/s), run of 2026-12-03 11:18–11:30 UTC:
 //!
 //! | document | row | time per doc | MB/s |
 //! |---|---|---:|---:|
-//! | write_file (66406 B) | tooljson/whole | 448.3 µs | 148 |
-//! | write_file (66406 B) | tooljson/1 | 7476.5 µs | 9 |
-//! | write_file (66406 B) | tooljson/4 | 3264.0 µs | 20 |
-//! | write_file (66406 B) | tooljson/16 | 1202.8 µs | 55 |
-//! | write_file (66406 B) | tooljson/64 | 635.2 µs | 105 |
-//! | write_file (66406 B) | tooljson/4096 | 465.6 µs | 143 |
-//! | write_file (66406 B) | serde_json/whole | 551.9 µs | 120 |
-//! | write_file (66406 B) | actson/whole | 1647.1 µs | 40 |
-//! | write_file (66406 B) | actson/1 | 1798.0 µs | 37 |
-//! | write_file (66406 B) | actson/4 | 1857.3 µs | 36 |
-//! | write_file (66406 B) | actson/16 | 1390.0 µs | 48 |
-//! | write_file (66406 B) | actson/64 | 1764.9 µs | 38 |
-//! | write_file (66406 B) | actson/4096 | 1146.5 µs | 58 |
-//! | parallel_edits (65581 B) | tooljson/whole | 1532.1 µs | 43 |
-//! | parallel_edits (65581 B) | tooljson/1 | 7550.7 µs | 9 |
-//! | parallel_edits (65581 B) | tooljson/4 | 2277.3 µs | 29 |
-//! | parallel_edits (65581 B) | tooljson/16 | 1266.8 µs | 52 |
-//! | parallel_edits (65581 B) | tooljson/64 | 1253.0 µs | 52 |
-//! | parallel_edits (65581 B) | tooljson/4096 | 1016.6 µs | 65 |
-//! | parallel_edits (65581 B) | serde_json/whole | 826.0 µs | 79 |
-//! | parallel_edits (65581 B) | actson/whole | 597.4 µs | 110 |
-//! | parallel_edits (65581 B) | actson/1 | 1314.8 µs | 50 |
-//! | parallel_edits (65581 B) | actson/4 | 830.1 µs | 79 |
-//! | parallel_edits (65581 B) | actson/16 | 1173.5 µs | 56 |
-//! | parallel_edits (65581 B) | actson/64 | 722.3 µs | 91 |
-//! | parallel_edits (65581 B) | actson/4096 | 1200.1 µs | 55 |
-//! | numbers (65546 B) | tooljson/whole | 867.0 µs | 76 |
-//! | numbers (65546 B) | tooljson/1 | 5391.5 µs | 12 |
-//! | numbers (65546 B) | tooljson/4 | 2029.2 µs | 32 |
-//! | numbers (65546 B) | tooljson/16 | 1600.5 µs | 41 |
-//! | numbers (65546 B) | tooljson/64 | 713.0 µs | 92 |
-//! | numbers (65546 B) | tooljson/4096 | 711.5 µs | 92 |
-//! | numbers (65546 B) | serde_json/whole | 617.3 µs | 106 |
-//! | numbers (65546 B) | actson/whole | 1304.9 µs | 50 |
-//! | numbers (65546 B) | actson/1 | 1853.9 µs | 35 |
-//! | numbers (65546 B) | actson/4 | 1293.7 µs | 51 |
-//! | numbers (65546 B) | actson/16 | 1046.1 µs | 63 |
-//! | numbers (65546 B) | actson/64 | 1074.3 µs | 61 |
-//! | numbers (65546 B) | actson/4096 | 1038.1 µs | 63 |
-//! | nested_config (65747 B) | tooljson/whole | 1671.8 µs | 39 |
-//! | nested_config (65747 B) | tooljson/1 | 4841.4 µs | 14 |
-//! | nested_config (65747 B) | tooljson/4 | 3852.1 µs | 17 |
-//! | nested_config (65747 B) | tooljson/16 | 2437.6 µs | 27 |
-//! | nested_config (65747 B) | tooljson/64 | 3033.5 µs | 22 |
-//! | nested_config (65747 B) | tooljson/4096 | 2422.2 µs | 27 |
-//! | nested_config (65747 B) | serde_json/whole | 2002.5 µs | 33 |
-//! | nested_config (65747 B) | actson/whole | 641.3 µs | 103 |
-//! | nested_config (65747 B) | actson/1 | 2307.3 µs | 28 |
-//! | nested_config (65747 B) | actson/4 | 810.7 µs | 81 |
-//! | nested_config (65747 B) | actson/16 | 687.5 µs | 96 |
-//! | nested_config (65747 B) | actson/64 | 480.8 µs | 137 |
-//! | nested_config (65747 B) | actson/4096 | 730.3 µs | 90 |
+//! | write_file (66406 B) | tooljson/whole | 193.1 µs | 344 |
+//! | write_file (66406 B) | tooljson/1 | 1934.1 µs | 34 |
+//! | write_file (66406 B) | tooljson/4 | 777.1 µs | 85 |
+//! | write_file (66406 B) | tooljson/16 | 439.5 µs | 151 |
+//! | write_file (66406 B) | tooljson/64 | 301.4 µs | 220 |
+//! | write_file (66406 B) | tooljson/4096 | 208.3 µs | 319 |
+//! | write_file (66406 B) | tooljson_events/4 | 552.9 µs | 120 |
+//! | write_file (66406 B) | serde_json/whole | 257.2 µs | 258 |
+//! | write_file (66406 B) | actson/whole | 585.4 µs | 113 |
+//! | write_file (66406 B) | actson/1 | 1247.7 µs | 53 |
+//! | write_file (66406 B) | actson/4 | 718.5 µs | 92 |
+//! | write_file (66406 B) | actson/16 | 592.1 µs | 112 |
+//! | write_file (66406 B) | actson/64 | 578.1 µs | 115 |
+//! | write_file (66406 B) | actson/4096 | 560.7 µs | 118 |
+//! | parallel_edits (65581 B) | tooljson/whole | 517.8 µs | 127 |
+//! | parallel_edits (65581 B) | tooljson/1 | 1935.6 µs | 34 |
+//! | parallel_edits (65581 B) | tooljson/4 | 941.7 µs | 70 |
+//! | parallel_edits (65581 B) | tooljson/16 | 956.4 µs | 69 |
+//! | parallel_edits (65581 B) | tooljson/64 | 630.7 µs | 104 |
+//! | parallel_edits (65581 B) | tooljson/4096 | 631.8 µs | 104 |
+//! | parallel_edits (65581 B) | tooljson_events/4 | 582.9 µs | 112 |
+//! | parallel_edits (65581 B) | serde_json/whole | 664.9 µs | 99 |
+//! | parallel_edits (65581 B) | actson/whole | 607.4 µs | 108 |
+//! | parallel_edits (65581 B) | actson/1 | 1241.4 µs | 53 |
+//! | parallel_edits (65581 B) | actson/4 | 669.3 µs | 98 |
+//! | parallel_edits (65581 B) | actson/16 | 620.1 µs | 106 |
+//! | parallel_edits (65581 B) | actson/64 | 551.3 µs | 119 |
+//! | parallel_edits (65581 B) | actson/4096 | 522.6 µs | 125 |
+//! | numbers (65546 B) | tooljson/whole | 457.4 µs | 143 |
+//! | numbers (65546 B) | tooljson/1 | 1639.2 µs | 40 |
+//! | numbers (65546 B) | tooljson/4 | 1080.3 µs | 61 |
+//! | numbers (65546 B) | tooljson/16 | 883.2 µs | 74 |
+//! | numbers (65546 B) | tooljson/64 | 650.5 µs | 101 |
+//! | numbers (65546 B) | tooljson/4096 | 467.3 µs | 140 |
+//! | numbers (65546 B) | tooljson_events/4 | 904.7 µs | 72 |
+//! | numbers (65546 B) | serde_json/whole | 720.3 µs | 91 |
+//! | numbers (65546 B) | actson/whole | 721.5 µs | 91 |
+//! | numbers (65546 B) | actson/1 | 1332.1 µs | 49 |
+//! | numbers (65546 B) | actson/4 | 839.7 µs | 78 |
+//! | numbers (65546 B) | actson/16 | 761.7 µs | 86 |
+//! | numbers (65546 B) | actson/64 | 746.2 µs | 88 |
+//! | numbers (65546 B) | actson/4096 | 702.3 µs | 93 |
+//! | nested_config (65747 B) | tooljson/whole | 1568.4 µs | 42 |
+//! | nested_config (65747 B) | tooljson/1 | 2622.5 µs | 25 |
+//! | nested_config (65747 B) | tooljson/4 | 1954.6 µs | 34 |
+//! | nested_config (65747 B) | tooljson/16 | 1645.8 µs | 40 |
+//! | nested_config (65747 B) | tooljson/64 | 1490.9 µs | 44 |
+//! | nested_config (65747 B) | tooljson/4096 | 1547.4 µs | 42 |
+//! | nested_config (65747 B) | tooljson_events/4 | 619.2 µs | 106 |
+//! | nested_config (65747 B) | serde_json/whole | 1348.7 µs | 49 |
+//! | nested_config (65747 B) | actson/whole | 424.8 µs | 155 |
+//! | nested_config (65747 B) | actson/1 | 1231.7 µs | 53 |
+//! | nested_config (65747 B) | actson/4 | 646.0 µs | 102 |
+//! | nested_config (65747 B) | actson/16 | 546.6 µs | 120 |
+//! | nested_config (65747 B) | actson/64 | 539.0 µs | 122 |
+//! | nested_config (65747 B) | actson/4096 | 590.6 µs | 111 |
 //!
-//! Ratios from those medians (disturbed by the load changing between rows; e.g. parallel_edits
-//! in 16-byte chunks came out faster than whole):
+//! Ratios from those medians:
 //!
-//! | document | whole vs serde_json (>= 1.0) | 16 B vs own whole (>= 0.8) | 4 B vs actson 4 B (>= 1.0) |
-//! |---|---:|---:|---:|
-//! | write_file | 1.23 | 0.37 | 0.57 |
-//! | parallel_edits | 0.54 | 1.21 | 0.36 |
-//! | numbers | 0.71 | 0.54 | 0.64 |
-//! | nested_config | 1.20 | 0.69 | 0.21 |
+//! | document | whole vs serde_json (>= 1.0) | 16 B vs own whole (>= 0.8) | 4 B vs actson 4 B (>= 1.0) | 4 B events only vs actson 4 B (>= 1.0) |
+//! |---|---:|---:|---:|---:|
+//! | write_file | 1.33 | 0.44 | 0.92 | 1.30 |
+//! | parallel_edits | 1.28 | 0.54 | 0.71 | 1.15 |
+//! | numbers | 1.57 | 0.52 | 0.78 | 0.93 |
+//! | nested_config | 0.86 | 0.95 | 0.33 | 1.04 |
 //!
 //! Target ratios from the same run, each contender pair run in turn (A, B, A, B …, best of 30
 //! rounds each); speed ratios, higher is better for tooljson:
 //!
-//! | document | whole vs serde_json (>= 1.0) | 16 B vs own whole (>= 0.8) | 4 B vs actson 4 B (>= 1.0) |
-//! |---|---:|---:|---:|
-//! | write_file | 1.50 | 0.40 | 0.55 |
-//! | parallel_edits | 1.04 | 0.58 | 0.45 |
-//! | numbers | 0.91 | 0.46 | 0.60 |
-//! | nested_config | 0.98 | 0.81 | 0.31 |
+//! | document | whole vs serde_json (>= 1.0) | 16 B vs own whole (>= 0.8) | 4 B vs actson 4 B (>= 1.0) | 4 B events only vs actson 4 B (>= 1.0) |
+//! |---|---:|---:|---:|---:|
+//! | write_file | 1.22 | 0.41 | 0.89 | 1.35 |
+//! | parallel_edits | 0.98 | 0.70 | 0.54 | 1.20 |
+//! | numbers | 1.03 | 0.52 | 0.75 | 0.96 |
+//! | nested_config | 0.91 | 0.85 | 0.34 | 1.05 |
 //!
-//! Verdict, honestly:
+//! Instruction counts (callgrind, per 64 KiB document, fat LTO, `Value` building unless noted;
+//! before → after this round of work):
+//!
+//! | document | whole | serde_json whole | 16 B | 4 B | 4 B events only | actson 4 B |
+//! |---|---:|---:|---:|---:|---:|---:|
+//! | write_file | 1.17 M → 1.23 M | 1.29 M | 2.77 M → 2.66 M | 6.86 M → 4.78 M | 6.03 M → 3.84 M | 4.98 M |
+//! | parallel_edits | 3.05 M → 3.13 M | 3.07 M | 4.48 M → 4.38 M | 8.20 M → 6.24 M | 6.13 M → 4.15 M | 4.97 M |
+//! | numbers | 2.44 M → 2.40 M | 2.51 M | 5.60 M → 5.03 M | 8.70 M → 6.89 M | 7.70 M → 5.89 M | 5.94 M |
+//! | nested_config | 6.91 M → 7.01 M | 6.70 M | 7.97 M → 7.98 M | 10.90 M → 9.71 M | 6.32 M → 5.08 M | 5.11 M |
+//!
+//! Verdict, honestly (interleaved figures):
 //! - fed whole building `Value` vs serde_json building its `Value` (>= 1.0): **met** for write_file
-//!   (1.50) and parallel_edits (1.04); **not met** for numbers (0.91) and nested_config (0.98,
-//!   within noise of 1.0). Instruction counts (callgrind, whole doc → value, including drop) agree:
-//!   write_file 1.16 M vs serde_json 1.29 M, parallel_edits 3.05 M vs 3.07 M, numbers 2.48 M vs
-//!   2.51 M, nested_config 6.94 M vs 6.71 M (fat LTO); before this work they were 1.08x, 1.26x,
-//!   1.55x and 1.16x slower.
-//! - 16-byte chunks >= 0.8x own whole speed: **met only for nested_config** (0.81); **not met** for
-//!   write_file (0.40), parallel_edits (0.58), numbers (0.46).
-//! - 64 KiB in 4-byte chunks vs actson (>= 1.0): **not met** (0.55, 0.45, 0.60, 0.31).
-//!   Every fed chunk costs a UTF-8 check (or a byte copy) and at least one `StringPart` handed to
-//!   the sink and appended by the builder; in safe Rust that is several hundred instructions per
-//!   small chunk, where actson only buffers.
+//!   (1.22) and numbers (1.03); **not met** for parallel_edits (0.98, within noise: 1.28 from the
+//!   medians) and nested_config (0.91; 7.01 M vs 6.70 M instructions, most of them allocation of
+//!   the many small keys, strings and maps).
+//! - 16-byte chunks >= 0.8x own whole speed: **met for nested_config** (0.85); **not met** for
+//!   write_file (0.41), parallel_edits (0.70), numbers (0.52). Each 16-byte chunk still costs a
+//!   UTF-8 check, a pass through the state machine and a `StringPart` copied into the builder's
+//!   string, a few hundred instructions that a whole document pays once.
+//! - 64 KiB in 4-byte chunks vs actson: building a `Value`, **not met** (0.89, 0.54, 0.75, 0.34):
+//!   the builder's allocations and string appends come on top of parsing, and actson builds
+//!   nothing. Events only (the like-for-like row): **met** for write_file (1.35), parallel_edits
+//!   (1.20) and nested_config (1.05); **not met** for numbers (0.96, where 5.89 M vs 5.94 M
+//!   instructions: a number split across chunks is resumed byte by byte).
 
 mod common;
 

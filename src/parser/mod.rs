@@ -14,6 +14,13 @@
 //! - A string run is found with `memchr2` (`"` or `\`), checked for control
 //!   bytes and validated with `simdutf8`; an incomplete UTF-8 sequence is only
 //!   legal at the very end of a chunk.
+//! - A small chunk (up to 64 bytes) that falls wholly inside a string
+//!   value's plain text is handed on as one `StringPart` by
+//!   `Parser::string_chunk` before the state machine is entered: the common
+//!   case of a vendor streaming a long argument a few bytes at a time.
+//!   Short ASCII runs of chunks too small to validate up front (and the head
+//!   of a number cut by a chunk's end, kept as an ASCII `String`) are copied
+//!   byte by byte, which is cheaper than a UTF-8 check of a few bytes.
 //! - A number is emitted when the byte after it arrives, or at `finish()`;
 //!   literals when their last letter arrives, since nothing can extend them.
 //! - After an error the parser is poisoned: every later call returns the same
