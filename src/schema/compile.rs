@@ -58,7 +58,7 @@ pub(crate) struct ObjectKw {
 #[inline]
 pub(crate) fn key_tag(key: &str) -> u32 {
     let b = key.as_bytes();
-    let len = u32::try_from(b.len().min(0xFFFF)).unwrap_or(0xFFFF);
+    let len = b.len().min(0xFFFF) as u32;
     let first = b.first().copied().map_or(0, u32::from);
     let last = b.last().copied().map_or(0, u32::from);
     (len << 16) ^ (first << 8) ^ last

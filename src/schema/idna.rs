@@ -206,7 +206,7 @@ fn zwnj_joins(label: &[char], at: usize) -> Option<bool> {
         }
         before -= 1;
         let c = label[before];
-        if class(&TRANSPARENT, r"^[\p{Mn}\p{Me}\p{Cf}]$", c)? {
+        if transparent(c)? {
             continue;
         }
         break joining(c)?;
@@ -217,12 +217,16 @@ fn zwnj_joins(label: &[char], at: usize) -> Option<bool> {
             break false;
         };
         after += 1;
-        if class(&TRANSPARENT, r"^[\p{Mn}\p{Me}\p{Cf}]$", c)? {
+        if transparent(c)? {
             continue;
         }
         break joining(c)?;
     };
     Some(left && right)
+}
+
+fn transparent(c: char) -> Option<bool> {
+    class(&TRANSPARENT, r"^[\p{Mn}\p{Me}\p{Cf}]$", c)
 }
 
 fn joining(c: char) -> Option<bool> {

@@ -368,22 +368,13 @@ fn quick_decimal_cmp(lexeme: &str, b: i64) -> Option<Ordering> {
     let neg = int.starts_with('-');
     let ip = quick_i64(int)?;
     let frac_zero = frac.bytes().all(|c| c == b'0');
-    Some(if !neg {
-        // ip <= v < ip + 1, and v == ip only when the fraction is zero.
-        match ip.cmp(&b) {
-            Ordering::Less => Ordering::Less,
-            Ordering::Greater => Ordering::Greater,
-            Ordering::Equal if frac_zero => Ordering::Equal,
-            Ordering::Equal => Ordering::Greater,
-        }
-    } else {
-        // ip - 1 < v <= ip (ip = -I, also for "-0.5").
-        match ip.cmp(&b) {
-            Ordering::Greater => Ordering::Greater,
-            Ordering::Less => Ordering::Less,
-            Ordering::Equal if frac_zero => Ordering::Equal,
-            Ordering::Equal => Ordering::Less,
-        }
+    // The value lies strictly between the integer part and the next integer
+    // away from zero unless the fraction is zero, so only a tie with `b`
+    // needs the sign.
+    Some(match ip.cmp(&b) {
+        Ordering::Equal if !frac_zero && neg => Ordering::Less,
+        Ordering::Equal if !frac_zero => Ordering::Greater,
+        o => o,
     })
 }
 
