@@ -850,4 +850,22 @@ impl PartialParser {
     pub fn parser(&self) -> &Parser {
         &self.parser
     }
+
+    /// Sets the duplicate-key policy of the parser and of the tree (see
+    /// [`DuplicateKeys`]); meant to be called before the first fragment, as
+    /// objects already open keep no record of their earlier keys.
+    ///
+    /// ```
+    /// use tooljson::parser::DuplicateKeys;
+    /// use tooljson::partial::PartialParser;
+    /// let mut p = PartialParser::new();
+    /// p.set_duplicate_keys(DuplicateKeys::Error);
+    /// let err = p.feed(br#"{"a": 1, "a": 2}"#, &mut ()).unwrap_err();
+    /// assert_eq!(err.to_string(), r#"duplicate key "a" at line 1 column 12 (at /a)"#);
+    /// # Ok::<(), tooljson::Error>(())
+    /// ```
+    pub fn set_duplicate_keys(&mut self, policy: DuplicateKeys) {
+        self.parser.set_duplicate_keys(policy);
+        self.tree.duplicate_keys = policy;
+    }
 }

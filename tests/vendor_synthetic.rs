@@ -469,3 +469,87 @@ fn schema_check_dooms_early_and_holds_enum_strings() {
     s.finish().unwrap();
     assert!(s.choice_error().unwrap().contains("requires a tool call"));
 }
+
+/// A repeated key in a call checked against a schema: by default the call is
+/// invalid at the repeat (so the verdict is never one `validate` of a value
+/// would contradict); the policy can be chosen, with its stated effect.
+#[test]
+fn repeated_keys_in_validated_calls() {
+    use tooljson::parser::DuplicateKeys;
+    use tooljson::protocol::ToolSet;
+    use tooljson::vendor::CallError;
+    let tools = ToolSet::from_request_json(&json!({"tools": [{"name": "set",
+        "input_schema": {"type": "object", "properties": {"a": {"type": "integer"}}}}]}))
+    .unwrap();
+    let run = |stream: ToolCallStream, args: &str| {
+        let mut s = stream;
+        let sse = format!(
+            "data: {}\n\ndata: {}\n\ndata: {}\n\ndata: {}\n\n",
+            json!({"type":"message_start","message":{"id":"m","content":[]}}),
+            json!({"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"t","name":"set","input":{}}}),
+            json!({"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":args}}),
+            json!({"type":"content_block_stop","index":0}),
+        );
+        for piece in sse.as_bytes().chunks(5) {
+            s.feed(piece).unwrap();
+        }
+        s.finish().unwrap();
+        s
+    };
+    let args = r#"{"a": 1, "a": 2}"#;
+
+    // With tools: DuplicateKeys::Error, the parser's error at the repeat.
+    let s = run(ToolCallStream::new().with_tools(tools.clone()), args);
+    let call = &s.calls()[0];
+    assert_eq!(call.status(), CallStatus::Invalid);
+    assert_eq!(call.errors().len(), 1, "{:?}", call.errors());
+    let CallError::Json(e) = &call.errors()[0] else {
+        panic!("expected a JSON error, got {:?}", call.errors());
+    };
+    assert_eq!(
+        e.to_string(),
+        r#"duplicate key "a" at line 1 column 12 (at /a)"#
+    );
+    assert_eq!(e.offset(), 11);
+    assert!(call.value().is_none());
+
+    // Without tools: the last value wins, as in serde_json.
+    let s = run(ToolCallStream::new(), args);
+    assert_eq!(s.calls()[0].status(), CallStatus::Complete);
+    assert_eq!(s.calls()[0].value().unwrap().to_string(), r#"{"a":2}"#);
+
+    // Chosen explicitly, with tools: first wins, and the value is checked.
+    let s = run(
+        ToolCallStream::new()
+            .with_tools(tools.clone())
+            .with_duplicate_keys(DuplicateKeys::FirstWins),
+        args,
+    );
+    assert_eq!(s.calls()[0].status(), CallStatus::Complete);
+    assert_eq!(s.calls()[0].value().unwrap().to_string(), r#"{"a":1}"#);
+
+    // The stated cost of LastWins with a schema: every occurrence is
+    // checked, so a replaced value that breaks the schema still counts.
+    let s = run(
+        ToolCallStream::new()
+            .with_tools(tools.clone())
+            .with_duplicate_keys(DuplicateKeys::LastWins),
+        r#"{"a": "x", "a": 2}"#,
+    );
+    assert_eq!(s.calls()[0].status(), CallStatus::Invalid);
+    assert_eq!(
+        s.calls()[0].errors()[0].to_string(),
+        "/a: expected integer, found a string"
+    );
+    // Under the default, that document stops at the repeat instead.
+    let s = run(
+        ToolCallStream::new().with_tools(tools),
+        r#"{"a": "x", "a": 2}"#,
+    );
+    assert_eq!(s.calls()[0].status(), CallStatus::Invalid);
+    assert!(
+        matches!(s.calls()[0].errors().last(), Some(CallError::Json(_))),
+        "{:?}",
+        s.calls()[0].errors()
+    );
+}

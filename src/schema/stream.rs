@@ -25,7 +25,7 @@
 //! the verdict cannot change. A repeated key (the parser's default keeps the
 //! last value) is checked at every occurrence, so the stream check can be
 //! stricter than `validate` on such documents; use `DuplicateKeys::Error`
-//! for tool arguments.
+//! for tool arguments (the vendor layer does, for every call it checks).
 
 use super::compile::{Kw, NodeId, Program, T_ARR, T_OBJ, T_STR};
 use super::validate::{At, MAX_DEPTH, Validator, show_str, type_names, unknown_key_message};

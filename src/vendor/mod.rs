@@ -193,6 +193,7 @@ use std::fmt;
 use std::sync::Arc;
 
 use crate::error::Error;
+use crate::parser::DuplicateKeys;
 use crate::partial::{EventSink, PartialNode, PartialParser, ValueEvent};
 use crate::path::Path;
 use crate::protocol::ToolSet;
@@ -759,6 +760,8 @@ pub(crate) struct Calls {
     malformed: usize,
     tools: Option<Arc<validate::Tools>>,
     choice_error: Option<String>,
+    /// `None`: `Error` for calls checked against a schema, else `LastWins`.
+    duplicate_keys: Option<DuplicateKeys>,
 }
 
 impl Calls {
@@ -771,6 +774,7 @@ impl Calls {
             malformed: 0,
             tools: None,
             choice_error: None,
+            duplicate_keys: None,
         }
     }
 
@@ -867,7 +871,7 @@ impl Calls {
         if c.kind == CallKind::Custom || c.parser_failed {
             return;
         }
-        if let Some(e) = validate::prepare(c, self.tools.as_ref()) {
+        if let Some(e) = validate::prepare(c, self.tools.as_ref(), self.duplicate_keys) {
             self.doom(n, e);
         }
         let Some(c) = self.calls.get_mut(n) else {
@@ -882,12 +886,16 @@ impl Calls {
             None => c.parser.feed(text.as_bytes(), &mut sink),
         };
         let certain = validate::newly_certain(c);
-        if let Err(e) = fed {
+        if fed.is_err() {
             c.parser_failed = true;
-            self.doom(n, CallError::Json(e));
         }
+        // Violations certain in this fragment came before the byte where
+        // the parser stopped: in the order they happened.
         for e in certain {
             self.doom(n, e);
+        }
+        if let Err(e) = fed {
+            self.doom(n, CallError::Json(e));
         }
     }
 
@@ -1115,6 +1123,35 @@ impl ToolCallStream {
     /// ```
     pub fn with_tools(mut self, tools: ToolSet) -> ToolCallStream {
         self.calls.tools = Some(Arc::new(validate::Tools::new(tools)));
+        self
+    }
+
+    /// Sets what a key repeated within one object of a call's arguments
+    /// does (see [`DuplicateKeys`]). By default a call checked against a
+    /// tool's schema (see [`with_tools`](ToolCallStream::with_tools)) uses
+    /// [`DuplicateKeys::Error`]: the call becomes [`CallStatus::Invalid`]
+    /// with the parser's `duplicate key` error at the repeated key, so an
+    /// ambiguous call is sent back rather than guessed at, and the schema
+    /// verdict is exactly what `validate` says of the arguments. Other calls
+    /// keep the last value, as `serde_json` and `JSON.parse` do. Under
+    /// `LastWins` or `FirstWins` with a schema, every occurrence is checked,
+    /// so the stream check can be stricter than `validate` of the value.
+    ///
+    /// ```
+    /// use tooljson::parser::DuplicateKeys;
+    /// use tooljson::vendor::{CallStatus, ToolCallStream};
+    /// let mut s = ToolCallStream::new().with_duplicate_keys(DuplicateKeys::FirstWins);
+    /// s.feed_event(None, r#"{"type":"message_start","message":{"id":"m","content":[]}}"#)?;
+    /// s.feed_event(None, r#"{"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"t","name":"add","input":{}}}"#)?;
+    /// s.feed_event(None, r#"{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"{\"a\": 1, \"a\": 2}"}}"#)?;
+    /// s.feed_event(None, r#"{"type":"content_block_stop","index":0}"#)?;
+    /// let call = &s.calls()[0];
+    /// assert_eq!(call.status(), CallStatus::Complete);
+    /// assert_eq!(call.value().unwrap().to_string(), r#"{"a":1}"#);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn with_duplicate_keys(mut self, policy: DuplicateKeys) -> ToolCallStream {
+        self.calls.duplicate_keys = Some(policy);
         self
     }
 

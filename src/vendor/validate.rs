@@ -8,6 +8,7 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
+use crate::parser::DuplicateKeys;
 use crate::protocol::ToolSet;
 use crate::schema::{CompiledSchema, StreamCheck};
 
@@ -42,11 +43,18 @@ pub(crate) struct CallCheck {
 
 /// Before the call's first byte: find its tool and start the stream check.
 /// Returns an error that dooms the call (an unknown tool).
-pub(crate) fn prepare(call: &mut ToolCall, tools: Option<&Arc<Tools>>) -> Option<CallError> {
+pub(crate) fn prepare(
+    call: &mut ToolCall,
+    tools: Option<&Arc<Tools>>,
+    duplicate_keys: Option<DuplicateKeys>,
+) -> Option<CallError> {
     if call.check.prepared {
         return None;
     }
     call.check.prepared = true;
+    if let Some(policy) = duplicate_keys {
+        call.parser.set_duplicate_keys(policy);
+    }
     let tools = tools?;
     if call.kind != CallKind::Client {
         return None; // server, MCP and custom tools have no client schema here
@@ -55,6 +63,10 @@ pub(crate) fn prepare(call: &mut ToolCall, tools: Option<&Arc<Tools>>) -> Option
     match tools.schemas.get(&name) {
         None => Some(CallError::UnknownTool(name)),
         Some(schema) => {
+            // A repeated key makes the call invalid unless asked otherwise,
+            // so that the stream check's verdict is `validate`'s.
+            call.parser
+                .set_duplicate_keys(duplicate_keys.unwrap_or(DuplicateKeys::Error));
             call.check.stream = Some(schema.stream_check());
             let held = schema.clone();
             call.parser
