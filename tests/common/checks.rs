@@ -629,9 +629,44 @@ pub fn sse(input: &[u8]) {
     );
 }
 
-fn run_vendor(doc: &[u8], ranges: &[(usize, usize)]) -> String {
+/// Tools under the names the recorded transcripts and seeds call, with
+/// schemas that some of their arguments break: the vendor target runs each
+/// input with and without them.
+fn fuzz_tools() -> &'static tooljson::protocol::ToolSet {
+    static TOOLS: std::sync::OnceLock<tooljson::protocol::ToolSet> = std::sync::OnceLock::new();
+    TOOLS.get_or_init(|| {
+        let s = |props: serde_json::Value, required: serde_json::Value| {
+            serde_json::json!({"type": "object", "properties": props, "required": required,
+                "additionalProperties": false})
+        };
+        let tools = serde_json::json!({"tools": [
+            {"name": "get_weather", "input_schema": s(serde_json::json!({
+                "location": {"type": "string", "maxLength": 40},
+                "unit": {"enum": ["celsius", "fahrenheit"]}}), serde_json::json!(["location"]))},
+            {"name": "write_file", "input_schema": s(serde_json::json!({
+                "path": {"type": "string", "pattern": "^[A-Za-z0-9_./-]+$"},
+                "content": {"type": "string"}}), serde_json::json!(["path", "content"]))},
+            {"name": "get_capital", "input_schema": s(serde_json::json!({
+                "country": {"type": "string", "minLength": 2}}), serde_json::json!(["country"]))},
+            {"name": "echo", "input_schema": {"type": "object"}},
+            {"name": "final_result", "input_schema": {"type": "object", "minProperties": 1,
+                "maxProperties": 3, "additionalProperties": {"type": ["string", "number", "array"],
+                "items": {"type": "integer", "minimum": 0}}}},
+            {"name": "write_sql", "input_schema": {"type": "object", "properties": {
+                "query": {"type": "string", "maxLength": 200}},
+                "oneOf": [{"required": ["query"]}, {"required": ["sql"]}]}}
+        ]});
+        tooljson::protocol::ToolSet::from_request_json(&tools).expect("the fuzz tools compile")
+    })
+}
+
+fn run_vendor(doc: &[u8], ranges: &[(usize, usize)], with_tools: bool) -> String {
     use std::fmt::Write;
+    use tooljson::vendor::{CallError, CallStatus};
     let mut s = tooljson::vendor::ToolCallStream::new();
+    if with_tools {
+        s = s.with_tools(fuzz_tools().clone());
+    }
     let mut out = String::new();
     let mut result = Ok(());
     for &(a, b) in ranges {
@@ -683,26 +718,71 @@ fn run_vendor(doc: &[u8], ranges: &[(usize, usize)]) -> String {
         ) {
             assert!(!c.is_executable());
         }
+        // With tools, the schema verdict is the one `validate` gives.
+        let schema = fuzz_tools()
+            .tools()
+            .iter()
+            .find(|t| Some(t.name()) == c.name())
+            .map(|t| t.compiled_schema());
+        if let (true, Some(schema)) = (with_tools, schema) {
+            let schema_errors = c
+                .errors()
+                .iter()
+                .filter(|e| matches!(e, CallError::Schema { .. }))
+                .count();
+            if c.status() == CallStatus::Complete {
+                let v = c.value().expect("a complete call has its value");
+                assert_eq!(schema_errors, 0, "a complete call with schema errors");
+                assert_eq!(
+                    schema.validate(v).map_err(|vs| vs.len()),
+                    Ok(()),
+                    "a complete call whose value breaks its schema: {:?}",
+                    c.arguments_text()
+                );
+            }
+            let only_schema = c
+                .errors()
+                .iter()
+                .all(|e| matches!(e, CallError::Schema { .. }));
+            if schema_errors > 0
+                && only_schema
+                && c.status() == CallStatus::Invalid
+                && c.kind() == tooljson::vendor::CallKind::Client
+                && !c.arguments_text().trim().is_empty()
+                && let Ok(v) = tooljson::from_str(c.arguments_text())
+            {
+                assert!(
+                    schema.validate(&v).is_err(),
+                    "schema errors on arguments that validate: {:?} {:?}",
+                    c.arguments_text(),
+                    c.errors()
+                );
+            }
+        }
     }
     out
 }
 
 /// The vendor adapters (vendor detected from the stream) on arbitrary bytes
-/// and mutated transcripts: no panic, the events and final calls do not
-/// depend on the chunking, and only a complete call has a final value, equal
-/// to its argument text parsed.
+/// and mutated transcripts, with and without a set of tools: no panic, the
+/// events and final calls do not depend on the chunking, only a complete
+/// call has a final value, equal to its argument text parsed, and a call's
+/// schema verdict is `validate`'s (complete: its value validates; invalid
+/// by schema errors alone: its arguments do not).
 pub fn vendor(input: &[u8]) {
     let plan = plan(input);
     let doc = plan.doc;
-    let whole = run_vendor(doc, &[(0, doc.len())]);
     let ranges = chunk_ranges(doc.len(), &plan.sizes);
-    let split = run_vendor(doc, &ranges);
-    assert_eq!(
-        whole,
-        split,
-        "vendor outcome depends on chunking for {:?} in {ranges:?}",
-        String::from_utf8_lossy(doc)
-    );
+    for with_tools in [false, true] {
+        let whole = run_vendor(doc, &[(0, doc.len())], with_tools);
+        let split = run_vendor(doc, &ranges, with_tools);
+        assert_eq!(
+            whole,
+            split,
+            "vendor outcome (tools: {with_tools}) depends on chunking for {:?} in {ranges:?}",
+            String::from_utf8_lossy(doc)
+        );
+    }
 }
 
 /// Target `schema`: bytes up to the first NUL are a schema (JSON text), the
