@@ -724,7 +724,11 @@ fn run_vendor(doc: &[u8], ranges: &[(usize, usize)], with_tools: bool) -> String
             .iter()
             .find(|t| Some(t.name()) == c.name())
             .map(|t| t.compiled_schema());
-        if let (true, Some(schema)) = (with_tools, schema) {
+        // (Only client calls have a client schema; a custom call's value is
+        // its free text.)
+        if let (true, Some(schema), tooljson::vendor::CallKind::Client) =
+            (with_tools, schema, c.kind())
+        {
             let schema_errors = c
                 .errors()
                 .iter()
@@ -747,7 +751,6 @@ fn run_vendor(doc: &[u8], ranges: &[(usize, usize)], with_tools: bool) -> String
             if schema_errors > 0
                 && only_schema
                 && c.status() == CallStatus::Invalid
-                && c.kind() == tooljson::vendor::CallKind::Client
                 && !c.arguments_text().trim().is_empty()
                 && let Ok(v) = tooljson::from_str(c.arguments_text())
             {
