@@ -33,11 +33,34 @@ pub(crate) const T_ARR: u8 = 32;
 pub(crate) const T_OBJ: u8 = 64;
 pub(crate) const T_ALL: u8 = 127;
 
-/// A compiled `pattern` / `patternProperties` regular expression.
+/// A compiled `pattern` / `patternProperties` regular expression. Its
+/// syntax (and, for a heavy pattern, its size) was checked when the schema
+/// compiled; the matcher itself is built on first use, once, shared by every
+/// thread (a schema's patterns are often never used: a request declares many
+/// tools and the model calls one or two).
 #[derive(Debug)]
 pub(crate) struct Pattern {
     pub(crate) source: Box<str>,
-    pub(crate) regex: regex::Regex,
+    translated: Box<str>,
+    regex: std::sync::OnceLock<Option<regex::Regex>>,
+}
+
+impl Pattern {
+    /// Whether `s` matches. A build that fails on first use (which the
+    /// compile-time checks leave no known way to reach) matches nothing:
+    /// `pattern` then fails closed.
+    #[inline]
+    pub(crate) fn is_match(&self, s: &str) -> bool {
+        self.regex
+            .get_or_init(|| super::ecma::build(&self.translated).ok())
+            .as_ref()
+            .is_some_and(|r| r.is_match(s))
+    }
+
+    #[cfg(test)]
+    pub(crate) fn is_built(&self) -> bool {
+        self.regex.get().is_some()
+    }
 }
 
 #[derive(Debug)]
@@ -721,11 +744,18 @@ impl<'a> Compiler<'a> {
     }
 
     fn pattern(&mut self, src: &str, loc: &str, kw: &str) -> Result<Option<Pattern>, SchemaError> {
-        match super::ecma::compile(src) {
-            Ok(regex) => Ok(Some(Pattern {
-                source: src.into(),
-                regex,
-            })),
+        match super::ecma::check(src) {
+            Ok(checked) => {
+                let regex = std::sync::OnceLock::new();
+                if let Some(built) = checked.built {
+                    let _ = regex.set(Some(built));
+                }
+                Ok(Some(Pattern {
+                    source: src.into(),
+                    translated: checked.translated.into(),
+                    regex,
+                }))
+            }
             Err(e) => {
                 self.bad(loc, kw, format!("pattern {src:?}: {e}"))?;
                 Ok(None)
@@ -1579,4 +1609,72 @@ pub(crate) fn compile(
         ignored: c.ignored,
         has_dynamic: c.has_dynamic,
     })
+}
+
+#[cfg(test)]
+mod lazy_pattern_tests {
+    use super::{Kw, Pattern};
+    use crate::schema::CompiledSchema;
+
+    fn patterns(s: &CompiledSchema) -> Vec<&Pattern> {
+        let mut out = Vec::new();
+        for node in s.program().nodes.iter() {
+            for kw in node.kws.iter() {
+                match kw {
+                    Kw::Pattern(p) => out.push(&**p),
+                    Kw::Object(o) => out.extend(o.patterns.iter().map(|(p, _)| p)),
+                    _ => {}
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn patterns_are_built_on_first_use_and_checked_at_compile() {
+        let s = CompiledSchema::from_json_str(
+            r#"{"properties": {"a": {"pattern": "^x+$"}, "b": {"pattern": "^y$"}},
+                "patternProperties": {"^z": {"type": "integer"}}}"#,
+        )
+        .unwrap();
+        let ps = patterns(&s);
+        assert_eq!(ps.len(), 3);
+        assert!(ps.iter().all(|p| !p.is_built()), "built at compile time");
+        assert!(s.is_valid(&crate::from_str(r#"{"a": "xx"}"#).unwrap()));
+        assert!(!s.is_valid(&crate::from_str(r#"{"a": "xy"}"#).unwrap()));
+        // Only the patterns that were used got built ("a"'s, and the
+        // patternProperties one that every key is tried against).
+        let unbuilt: Vec<&str> = patterns(&s)
+            .iter()
+            .filter(|p| !p.is_built())
+            .map(|p| &*p.source)
+            .collect();
+        assert_eq!(unbuilt, ["^y$"]);
+        // The others still give the right answers when first used, from
+        // several threads at once.
+        std::thread::scope(|t| {
+            for _ in 0..4 {
+                t.spawn(|| {
+                    assert!(!s.is_valid(&crate::from_str(r#"{"b": "yy", "z1": "s"}"#).unwrap()));
+                    assert!(s.is_valid(&crate::from_str(r#"{"b": "y", "z1": 2}"#).unwrap()));
+                });
+            }
+        });
+        assert!(patterns(&s).iter().all(|p| p.is_built()));
+
+        // Syntax errors are still found when the schema compiles...
+        let e = CompiledSchema::from_json_str(r#"{"pattern": "a(b"}"#).unwrap_err();
+        assert!(
+            e.to_string().contains("not a supported regular expression"),
+            "{e}"
+        );
+        // ... and so is a pattern too big to build, which is built at once.
+        let e = CompiledSchema::from_json_str(r#"{"pattern": "(?:\\w{1000}){1000}"}"#).unwrap_err();
+        assert!(e.to_string().contains("size limit"), "{e}");
+        let heavy = CompiledSchema::from_json_str(r#"{"pattern": "^(?:ab{50}){100}$"}"#).unwrap();
+        assert!(
+            patterns(&heavy)[0].is_built(),
+            "a heavy pattern is built at once"
+        );
+    }
 }

@@ -247,21 +247,82 @@ fn escape(chars: &[char], at: usize, in_class: bool) -> Result<(String, usize), 
     })
 }
 
+/// The `regex` crate's bound on a compiled program, in bytes.
+const SIZE_LIMIT: usize = 8 << 20;
+
+/// Patterns whose [`weight`] is at most this are built on first use; heavier
+/// ones are built at once, so that a pattern too big for [`SIZE_LIMIT`]
+/// fails when the schema compiles, never later.
+const LAZY_WEIGHT: u64 = 4096;
+
 /// Compiles an ECMA-262 pattern with the `regex` crate.
 pub(crate) fn compile(pattern: &str) -> Result<regex::Regex, String> {
-    let translated = translate(pattern)?;
-    regex::RegexBuilder::new(&translated)
-        .size_limit(8 << 20)
+    build(&translate(pattern)?)
+}
+
+/// Builds an already translated pattern.
+pub(crate) fn build(translated: &str) -> Result<regex::Regex, String> {
+    regex::RegexBuilder::new(translated)
+        .size_limit(SIZE_LIMIT)
         .build()
         .map_err(|e| match e {
-            regex::Error::Syntax(s) => {
-                format!(
-                    "not a supported regular expression: {}",
-                    s.lines().last().unwrap_or("")
-                )
-            }
+            regex::Error::Syntax(s) => syntax_message(&s),
             other => other.to_string(),
         })
+}
+
+fn syntax_message(s: &str) -> String {
+    format!(
+        "not a supported regular expression: {}",
+        s.lines().last().unwrap_or("")
+    )
+}
+
+/// A checked pattern: its translation, and the built regex when it was
+/// built at once (heavy patterns).
+pub(crate) struct Checked {
+    pub(crate) translated: String,
+    pub(crate) built: Option<regex::Regex>,
+}
+
+/// Translates and parses an ECMA-262 pattern, which finds every error that
+/// building it would (syntax here, size through [`LAZY_WEIGHT`]), without
+/// building the matcher, which costs some ten times more; heavy patterns are
+/// built at once.
+pub(crate) fn check(pattern: &str) -> Result<Checked, String> {
+    let translated = translate(pattern)?;
+    // The same parser, with the same defaults, as `RegexBuilder` uses.
+    let hir = regex_syntax::ParserBuilder::new()
+        .build()
+        .parse(&translated)
+        .map_err(|e| syntax_message(&e.to_string()))?;
+    let built = if weight(&hir) > LAZY_WEIGHT {
+        Some(build(&translated)?)
+    } else {
+        None
+    };
+    Ok(Checked { translated, built })
+}
+
+/// A bound on the size of the program a pattern compiles to, in rough units
+/// (a literal byte, a class range, an assertion): repetitions multiply.
+/// Recursion is bounded by the parser's nesting limit.
+fn weight(hir: &regex_syntax::hir::Hir) -> u64 {
+    use regex_syntax::hir::{Class, HirKind};
+    match hir.kind() {
+        HirKind::Empty | HirKind::Look(_) => 1,
+        HirKind::Literal(l) => l.0.len() as u64,
+        HirKind::Class(Class::Unicode(c)) => c.ranges().len() as u64 * 4,
+        HirKind::Class(Class::Bytes(c)) => c.ranges().len() as u64,
+        HirKind::Repetition(r) => {
+            let times = r.max.unwrap_or(r.min.saturating_add(1)).max(1);
+            weight(&r.sub).saturating_mul(u64::from(times))
+        }
+        HirKind::Capture(c) => weight(&c.sub),
+        HirKind::Concat(subs) | HirKind::Alternation(subs) => {
+            subs.iter().map(weight).fold(0u64, u64::saturating_add)
+        }
+    }
 }
 
 #[cfg(test)]

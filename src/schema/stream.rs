@@ -497,7 +497,7 @@ impl CheckState {
                             self.expand(sc, n, app.depth + 1, at);
                         }
                         for (p, n) in o.patterns.iter() {
-                            if p.regex.is_match(key) {
+                            if p.is_match(key) {
                                 matched = true;
                                 self.expand(sc, *n, app.depth + 1, at);
                             }
@@ -985,7 +985,7 @@ fn nodes_at(prog: &Program, path: PathRef<'_>) -> Vec<NodeId> {
                             close(prog, c, &mut next);
                         }
                         for (p, c) in o.patterns.iter() {
-                            if p.regex.is_match(k) {
+                            if p.is_match(k) {
                                 matched = true;
                                 close(prog, *c, &mut next);
                             }

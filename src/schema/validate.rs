@@ -380,7 +380,7 @@ impl<'p> Validator<'p> {
             }
             Kw::Pattern(p) => {
                 let Value::String(s) = v else { return true };
-                if !p.regex.is_match(s) {
+                if !p.is_match(s) {
                     fail!(
                         "pattern",
                         "expected a string matching the pattern {}, found {}",
@@ -415,7 +415,7 @@ impl<'p> Validator<'p> {
                         }
                     }
                     for (p, n) in o.patterns.iter() {
-                        if p.regex.is_match(k) {
+                        if p.is_match(k) {
                             matched = true;
                             if !self.check::<ALL>(*n, item, &at.key(k), scope, d, errs) {
                                 ok = false;
@@ -770,7 +770,7 @@ impl<'p> Validator<'p> {
                     for ((k, _), s) in m.iter().zip(seen.iter_mut()) {
                         if o.additional.is_some()
                             || o.prop(k).is_some()
-                            || o.patterns.iter().any(|(p, _)| p.regex.is_match(k))
+                            || o.patterns.iter().any(|(p, _)| p.is_match(k))
                         {
                             *s = true;
                         }
