@@ -642,6 +642,10 @@ impl<E: EventSink + ?Sized, O: TokenSink + ?Sized> TokenSink for TreeSink<'_, '_
         self.observer.token(token, at);
         self.tree.handle(token, at, self.events);
     }
+
+    fn wants_exact_string_offsets(&self) -> bool {
+        self.observer.wants_exact_string_offsets()
+    }
 }
 
 /// A [`Parser`] with a partial tree: feed argument fragments, read the

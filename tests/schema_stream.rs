@@ -155,3 +155,68 @@ fn doomed_calls_are_caught_before_the_end() {
     let full = schema.validate(&v).unwrap_err();
     assert_eq!(errs.len(), full.len(), "{errs:?} vs {full:?}");
 }
+
+/// Escapes inside a string under `maxLength` and `enum`: the violation is
+/// placed at the exact byte, whatever the chunking, directly, through the
+/// partial tree's observer hook, and never early through a sink that does
+/// not pass on the exact-offset request.
+#[test]
+fn offsets_inside_escaped_strings_are_exact_at_every_chunking() {
+    let schema = CompiledSchema::compile(&json!({"properties": {
+        "s": {"maxLength": 3},
+        "e": {"enum": ["a\nb", "a\nbc"]}
+    }}))
+    .unwrap();
+    // "s": a, \n, b, then é (as \u00e9) is the 4th character.
+    let s_doc = r#"{"s": "a\nb\u00e9c\"d"}"#;
+    let s_at = s_doc.find(r"\u00e9").unwrap() + 6;
+    // "e": after "a\n", "c" fits no option.
+    let e_doc = r#"{"e": "a\ncd\t"}"#;
+    let e_at = e_doc.find("cd").unwrap() + 1;
+    // A surrogate pair is one character: the 4th, ending after its second
+    // escape.
+    let p_doc = r#"{"s": "a\"\\\uD83D\uDE00"}"#;
+    let p_at = p_doc.find(r"\uDE00").unwrap() + 6;
+    for (doc, at) in [(s_doc, s_at), (e_doc, e_at), (p_doc, p_at)] {
+        let text = doc.as_bytes();
+        assert!(!schema.is_valid(&tooljson::from_str(doc).unwrap()));
+        for n in 1..=text.len() {
+            let cuts = vec![n; text.len() / n + 1];
+            let (ok, offsets) = stream(&schema, text, &cuts);
+            assert!(!ok);
+            assert_eq!(
+                offsets.first(),
+                Some(&(at as u64)),
+                "{doc} in chunks of {n}"
+            );
+
+            let mut check = schema.stream_check();
+            let mut partial = PartialParser::new();
+            for piece in text.chunks(n) {
+                partial.feed_observed(piece, &mut (), &mut check).unwrap();
+            }
+            partial.finish_observed(&mut (), &mut check).unwrap();
+            assert_eq!(
+                check.first_violation_offset(),
+                Some(at as u64),
+                "{doc} observed, {n}"
+            );
+
+            // A closure that does not pass the request on: late or exact.
+            let mut check = schema.stream_check();
+            let mut p = Parser::new();
+            let mut wrap = |t: tooljson::Token<'_>, l: &tooljson::parser::Location<'_>| {
+                tooljson::TokenSink::token(&mut check, t, l)
+            };
+            for piece in text.chunks(n) {
+                p.feed(piece, &mut wrap).unwrap();
+            }
+            p.finish(&mut wrap).unwrap();
+            let first = check.first_violation_offset().unwrap();
+            assert!(
+                first >= at as u64,
+                "{doc} early through a wrapper: {first} < {at}"
+            );
+        }
+    }
+}

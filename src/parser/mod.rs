@@ -262,6 +262,9 @@ pub struct Parser {
     failed: Option<Error>,
     /// `finished || failed.is_some()`: one test on the fast path.
     blocked: bool,
+    /// The sink asked for exact string-piece offsets
+    /// ([`TokenSink::wants_exact_string_offsets`]).
+    exact_strings: bool,
 }
 
 impl Default for Parser {
@@ -302,6 +305,7 @@ impl Parser {
             finished: false,
             failed: None,
             blocked: false,
+            exact_strings: false,
         }
     }
 
@@ -397,6 +401,7 @@ impl Parser {
     /// value is complete), or the error at the first byte that cannot be
     /// JSON; after an error every call returns that error again.
     pub fn feed<S: TokenSink + ?Sized>(&mut self, chunk: &[u8], sink: &mut S) -> Result<(), Error> {
+        self.exact_strings = sink.wants_exact_string_offsets();
         // A small chunk in the middle of a string value's plain text (the
         // common case when a vendor streams a long argument) is handed on
         // as it is, without going through the state machine.
@@ -1052,6 +1057,14 @@ impl Parser {
         Ok(())
     }
 
+    /// Hands `scratch` on at once when the sink wants exact piece offsets.
+    #[inline(always)]
+    fn settle<S: TokenSink + ?Sized>(&mut self, sink: &mut S, at: u64) {
+        if self.exact_strings {
+            self.flush(sink, at);
+        }
+    }
+
     /// Hands decoded text gathered in `scratch` to the sink.
     #[inline]
     fn flush<S: TokenSink + ?Sized>(&mut self, sink: &mut S, off: u64) {
@@ -1104,6 +1117,7 @@ impl Parser {
                         return Err(self.error_at(ErrorCode::InvalidUtf8, self.utf8_start));
                     };
                     self.push_text(s, base + i as u64)?;
+                    self.settle(sink, base + i as u64);
                     self.utf8_len = 0;
                     self.str_state = StrState::Normal;
                     continue;
@@ -1141,6 +1155,7 @@ impl Parser {
                     };
                     i += 1;
                     self.push_char(ch, base + i as u64)?;
+                    self.settle(sink, base + i as u64);
                     self.str_state = StrState::Normal;
                     continue;
                 }
@@ -1177,12 +1192,14 @@ impl Parser {
                         (None, _) => {
                             let ch = char::from_u32(code as u32).unwrap_or('\u{FFFD}');
                             self.push_char(ch, at)?;
+                            self.settle(sink, at);
                         }
                         (Some(hi), 0xDC00..=0xDFFF) => {
                             let cp =
                                 0x10000 + (((hi as u32) - 0xD800) << 10) + (code as u32 - 0xDC00);
                             let ch = char::from_u32(cp).unwrap_or('\u{FFFD}');
                             self.push_char(ch, at)?;
+                            self.settle(sink, at);
                         }
                         (Some(hi), _) => {
                             return Err(self.error_at(ErrorCode::LoneSurrogate(hi), at - 1));
@@ -1287,6 +1304,7 @@ impl Parser {
                             emit!(self, sink, Token::StringPart(text), at);
                         }
                     }
+                    self.settle(sink, base + (i + end - carry) as u64);
                     if carry > 0 {
                         let tail = &run[run.len() - carry..];
                         self.utf8[..carry].copy_from_slice(tail);
@@ -1348,6 +1366,7 @@ impl Parser {
                         };
                         i += 2;
                         self.push_char(ch, base + i as u64)?;
+                        self.settle(sink, base + i as u64);
                     }
                     _ => {
                         return Err(self.error_at(ErrorCode::ControlCharacterInString(b), off));

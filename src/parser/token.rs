@@ -110,6 +110,43 @@ pub struct Location<'a> {
 pub trait TokenSink {
     /// Called once per token, in document order.
     fn token(&mut self, token: Token<'_>, at: &Location<'_>);
+
+    /// Whether this sink needs every [`Token::StringPart`]'s offset to map
+    /// exactly onto the input. By default (`false`) the parser joins plain
+    /// text and decoded escapes into one piece per chunk, whose offset is
+    /// the end of the chunk or the closing quote. When `true`, each escaped
+    /// character (and each character completed across chunks) is a piece of
+    /// its own, ending just past its last input byte, and every other piece
+    /// is plain text whose bytes are exactly the input bytes just before its
+    /// offset. The schema stream check asks for this when it has string
+    /// lengths or `enum` / `const` strings to place; it costs one more token
+    /// per escape. A sink that wraps another should pass the question on.
+    ///
+    /// ```
+    /// use tooljson::{Parser, Token, TokenSink};
+    /// use tooljson::parser::Location;
+    /// struct Pieces(Vec<(String, u64)>);
+    /// impl TokenSink for Pieces {
+    ///     fn token(&mut self, t: Token<'_>, at: &Location<'_>) {
+    ///         if let Token::StringPart(s) = t {
+    ///             self.0.push((s.to_owned(), at.offset));
+    ///         }
+    ///     }
+    ///     fn wants_exact_string_offsets(&self) -> bool {
+    ///         true
+    ///     }
+    /// }
+    /// let mut pieces = Pieces(Vec::new());
+    /// let mut p = Parser::new();
+    /// p.feed(br#""ab\ncd""#, &mut pieces)?;
+    /// p.finish(&mut pieces)?;
+    /// let expected = [("ab", 3), ("\n", 5), ("cd", 7)].map(|(s, o)| (s.to_owned(), o));
+    /// assert_eq!(pieces.0, expected);
+    /// # Ok::<(), tooljson::Error>(())
+    /// ```
+    fn wants_exact_string_offsets(&self) -> bool {
+        false
+    }
 }
 
 impl<F: FnMut(Token<'_>, &Location<'_>)> TokenSink for F {

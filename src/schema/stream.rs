@@ -618,9 +618,20 @@ impl CheckState {
     /// is shorter than the text); a trailing surplus `d` is assumed to lie
     /// before `end` (late, never early) and is corrected by
     /// `fix_pending` once the next token shows it was a split or the quote.
+    /// With exact piece offsets (which this check asks the parser for) a
+    /// piece is plain text mapping 1:1 or a single escaped character, so
+    /// every offset is exact.
     fn offset_in_part(&mut self, part: &str, end: usize, at: &Location<'_>, index: usize) -> u64 {
         let raw = at.offset.saturating_sub(self.last_offset);
         let len = part.len() as u64;
+        if raw > len && part.chars().nth(1).is_none() {
+            // One character from more bytes: an escape, handed on alone and
+            // ending at this offset when the parser was asked for exact
+            // offsets (`wants_exact_string_offsets`), as it always is here
+            // unless a wrapping sink did not pass the question on; in that
+            // case this is late by the surplus, never early.
+            return at.offset;
+        }
         if raw >= len {
             let d = raw - len;
             if d > 0 {
@@ -917,6 +928,10 @@ impl CheckState {
 impl TokenSink for StreamCheck {
     fn token(&mut self, token: Token<'_>, at: &Location<'_>) {
         self.st.token(&self.schema, token, at);
+    }
+
+    fn wants_exact_string_offsets(&self) -> bool {
+        self.schema.program().string_offsets
     }
 }
 

@@ -854,20 +854,16 @@ pub fn schema(input: &[u8]) {
                     .collect::<Vec<_>>()
             );
         }
-        // Known limit (README, schema section): a string piece holding an
-        // escape is reported at the end of that piece, and where pieces end
-        // depends on the chunking; found by this target
-        // (corpus/crashes/schema/escaped-string-max-length-offset). Offsets
-        // must agree for text without escapes.
-        let escapes = plan.doc.contains(&b'\\');
+        // Escapes included: the check asks the parser for exact piece
+        // offsets (an escape inside a string once made this depend on the
+        // chunking: corpus/crashes/schema/escaped-string-max-length-offset).
         match &first {
             None => first = Some(check.first_violation_offset()),
-            Some(f) if !escapes => assert_eq!(
+            Some(f) => assert_eq!(
                 *f,
                 check.first_violation_offset(),
                 "first violation offset depends on chunking"
             ),
-            Some(_) => {}
         }
         assert_eq!(
             check.finish().is_ok(),

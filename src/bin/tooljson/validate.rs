@@ -76,16 +76,15 @@ pub fn run(args: Vec<String>) -> Result<(), Failure> {
     let mut first_certain = None;
     match chunk {
         Some(n) => {
-            let mut check = schema.stream_check();
-            let mut both = |t: tooljson::Token<'_>, at: &tooljson::Location<'_>| {
-                tooljson::TokenSink::token(&mut builder, t, at);
-                tooljson::TokenSink::token(&mut check, t, at);
+            let mut both = Both {
+                builder: &mut builder,
+                check: schema.stream_check(),
             };
             for piece in input.chunks(n) {
                 parser.feed(piece, &mut both).map_err(invalid_json)?;
             }
             parser.finish(&mut both).map_err(invalid_json)?;
-            first_certain = check.first_violation_offset();
+            first_certain = both.check.first_violation_offset();
         }
         None => {
             parser.feed(&input, &mut builder).map_err(invalid_json)?;
@@ -117,4 +116,22 @@ pub fn run(args: Vec<String>) -> Result<(), Failure> {
             if violations.len() == 1 { "" } else { "s" }
         ),
     })
+}
+
+/// The value builder and the stream check on one pass; the check's request
+/// for exact string-piece offsets is passed on to the parser.
+struct Both<'a> {
+    builder: &'a mut ValueBuilder,
+    check: tooljson::StreamCheck,
+}
+
+impl tooljson::TokenSink for Both<'_> {
+    fn token(&mut self, t: tooljson::Token<'_>, at: &tooljson::Location<'_>) {
+        self.builder.token(t, at);
+        self.check.token(t, at);
+    }
+
+    fn wants_exact_string_offsets(&self) -> bool {
+        self.check.wants_exact_string_offsets()
+    }
 }
