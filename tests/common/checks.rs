@@ -108,11 +108,27 @@ pub struct Recorder {
     pub seen: Vec<Seen>,
     /// The value under construction.
     pub builder: ValueBuilder,
+    /// Ask for exact string-piece offsets, and record every piece in
+    /// `pieces` as (text, previous token's offset, its offset).
+    pub exact: bool,
+    /// The string pieces, when `exact`.
+    pub pieces: Vec<(String, u64, u64)>,
+    last: u64,
 }
 
 impl tooljson::TokenSink for Recorder {
+    fn wants_exact_string_offsets(&self) -> bool {
+        self.exact
+    }
+
     fn token(&mut self, token: Token<'_>, at: &tooljson::Location<'_>) {
         self.builder.token(token, at);
+        if self.exact {
+            if let Token::StringPart(s) = token {
+                self.pieces.push((s.to_owned(), self.last, at.offset));
+            }
+            self.last = at.offset;
+        }
         if let Token::StringPart(s) = token {
             if let Some(Seen {
                 token: OwnedToken::StringPart(prev),
@@ -166,9 +182,23 @@ pub fn run_parser(
     policy: DuplicateKeys,
     as_str: bool,
 ) -> Outcome {
+    run_parser_with(doc, ranges, limits, policy, as_str, false).0
+}
+
+/// [`run_parser`], optionally with a sink that asks for exact string-piece
+/// offsets; returns the pieces it saw too.
+pub fn run_parser_with(
+    doc: &[u8],
+    ranges: &[(usize, usize)],
+    limits: Limits,
+    policy: DuplicateKeys,
+    as_str: bool,
+    exact: bool,
+) -> (Outcome, Vec<(String, u64, u64)>) {
     let mut p = new_parser(limits, policy);
     let mut rec = Recorder {
         builder: ValueBuilder::with_duplicate_keys(policy),
+        exact,
         ..Recorder::default()
     };
     let mut result = Ok(());
@@ -198,9 +228,41 @@ pub fn run_parser(
             .cloned()
             .expect("finish() returned Ok but no root value was built")
     });
-    Outcome {
-        seen: rec.seen,
-        result,
+    (
+        Outcome {
+            seen: rec.seen,
+            result,
+        },
+        rec.pieces,
+    )
+}
+
+/// With exact piece offsets, every string piece is either the input bytes
+/// just before its offset, or one character whose input bytes (from the
+/// previous token's offset) are an escape that decodes to it.
+fn check_exact_pieces(doc: &[u8], pieces: &[(String, u64, u64)]) {
+    for (text, from, to) in pieces {
+        let raw = doc
+            .get(*from as usize..*to as usize)
+            .unwrap_or_else(|| panic!("piece {text:?} at {from}..{to} outside the input"));
+        if raw == text.as_bytes() {
+            continue;
+        }
+        assert_eq!(
+            text.chars().count(),
+            1,
+            "a piece of several characters not 1:1 with its input bytes: {text:?} from {:?} in {:?}",
+            String::from_utf8_lossy(raw),
+            String::from_utf8_lossy(doc)
+        );
+        let quoted = [&b"\""[..], raw, &b"\""[..]].concat();
+        assert_eq!(
+            tooljson::from_slice(&quoted).ok(),
+            Some(Value::String(text.clone())),
+            "the bytes before a one-character piece {text:?} are not its escape: {:?} in {:?}",
+            String::from_utf8_lossy(raw),
+            String::from_utf8_lossy(doc)
+        );
     }
 }
 
@@ -216,6 +278,13 @@ pub fn chunked(input: &[u8]) {
     let ranges = chunk_ranges(doc.len(), &plan.sizes);
     let split = run_parser(doc, &ranges, limits, plan.policy, false);
     compare(&whole, &split, "bytes", doc, &ranges);
+    // A sink asking for exact string-piece offsets: the same tokens (pieces
+    // merged) and value, and pieces that map exactly onto the input.
+    let (exact, pieces) = run_parser_with(doc, &ranges, limits, plan.policy, false, true);
+    compare(&whole, &exact, "exact pieces", doc, &ranges);
+    if exact.result.is_ok() {
+        check_exact_pieces(doc, &pieces);
+    }
     if std::str::from_utf8(doc).is_ok() {
         let str_ranges = char_ranges(doc, &ranges);
         let split = run_parser(doc, &str_ranges, limits, plan.policy, true);
