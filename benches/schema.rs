@@ -124,6 +124,10 @@ impl TokenSink for Both<'_> {
         self.builder.token(token, at);
         self.check.token(token, at);
     }
+
+    fn exact_string_offsets_from(&self) -> Option<usize> {
+        self.check.exact_string_offsets_from()
+    }
 }
 
 fn parse_plain(text: &[u8]) -> usize {

@@ -643,8 +643,8 @@ impl<E: EventSink + ?Sized, O: TokenSink + ?Sized> TokenSink for TreeSink<'_, '_
         self.tree.handle(token, at, self.events);
     }
 
-    fn wants_exact_string_offsets(&self) -> bool {
-        self.observer.wants_exact_string_offsets()
+    fn exact_string_offsets_from(&self) -> Option<usize> {
+        self.observer.exact_string_offsets_from()
     }
 }
 

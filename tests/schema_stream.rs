@@ -164,7 +164,8 @@ fn doomed_calls_are_caught_before_the_end() {
 fn offsets_inside_escaped_strings_are_exact_at_every_chunking() {
     let schema = CompiledSchema::compile(&json!({"properties": {
         "s": {"maxLength": 3},
-        "e": {"enum": ["a\nb", "a\nbc"]}
+        "e": {"enum": ["a\nb", "a\nbc"]},
+        "t": {"maxLength": 5}
     }}))
     .unwrap();
     // "s": a, \n, b, then é (as \u00e9) is the 4th character.
@@ -177,7 +178,19 @@ fn offsets_inside_escaped_strings_are_exact_at_every_chunking() {
     // escape.
     let p_doc = r#"{"s": "a\"\\\uD83D\uDE00"}"#;
     let p_at = p_doc.find(r"\uDE00").unwrap() + 6;
-    for (doc, at) in [(s_doc, s_at), (e_doc, e_at), (p_doc, p_at)] {
+    // Past the bound in plain text after escapes (exact offsets start at
+    // the bound: the pieces before it are joined as usual).
+    let t_doc = r#"{"t": "\n\"abcdefgh\n"}"#;
+    let t_at = t_doc.find("defgh").unwrap() + 1;
+    let u_doc = r#"{"t": "ab\u00e9\tc\u00e9\n"}"#;
+    let u_at = u_doc.rfind(r"\u00e9").unwrap() + 6;
+    for (doc, at) in [
+        (s_doc, s_at),
+        (e_doc, e_at),
+        (p_doc, p_at),
+        (t_doc, t_at),
+        (u_doc, u_at),
+    ] {
         let text = doc.as_bytes();
         assert!(!schema.is_valid(&tooljson::from_str(doc).unwrap()));
         for n in 1..=text.len() {

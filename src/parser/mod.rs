@@ -262,9 +262,12 @@ pub struct Parser {
     failed: Option<Error>,
     /// `finished || failed.is_some()`: one test on the fast path.
     blocked: bool,
-    /// The sink asked for exact string-piece offsets
-    /// ([`TokenSink::wants_exact_string_offsets`]).
-    exact_strings: bool,
+    /// From how many decoded bytes on the current string value's pieces
+    /// must have exact offsets ([`TokenSink::exact_string_offsets_from`],
+    /// asked just after each `StringBegin`).
+    exact_from: Option<usize>,
+    /// Where the escape being decoded began (its backslash).
+    esc_start: u64,
 }
 
 impl Default for Parser {
@@ -305,7 +308,8 @@ impl Parser {
             finished: false,
             failed: None,
             blocked: false,
-            exact_strings: false,
+            exact_from: None,
+            esc_start: 0,
         }
     }
 
@@ -401,7 +405,6 @@ impl Parser {
     /// value is complete), or the error at the first byte that cannot be
     /// JSON; after an error every call returns that error again.
     pub fn feed<S: TokenSink + ?Sized>(&mut self, chunk: &[u8], sink: &mut S) -> Result<(), Error> {
-        self.exact_strings = sink.wants_exact_string_offsets();
         // A small chunk in the middle of a string value's plain text (the
         // common case when a vendor streams a long argument) is handed on
         // as it is, without going through the state machine.
@@ -940,6 +943,7 @@ impl Parser {
             }
             b'"' => {
                 emit!(self, sink, Token::StringBegin, off + 1);
+                self.exact_from = sink.exact_string_offsets_from();
                 self.in_key = false;
                 self.str_len = 0;
                 self.str_state = StrState::Normal;
@@ -1057,12 +1061,33 @@ impl Parser {
         Ok(())
     }
 
-    /// Hands `scratch` on at once when the sink wants exact piece offsets.
+    /// Whether decoded text of `upcoming` more bytes reaches the point from
+    /// which the sink wants exact piece offsets: the text is then handed on
+    /// as a piece of its own (what `scratch` held before it first, at the
+    /// byte where it ended).
     #[inline(always)]
-    fn settle<S: TokenSink + ?Sized>(&mut self, sink: &mut S, at: u64) {
-        if self.exact_strings {
+    fn exact_for(&self, upcoming: usize) -> bool {
+        matches!(self.exact_from, Some(n) if self.str_len + upcoming >= n)
+    }
+
+    /// Appends an escaped character that ends at `at`: a piece of its own
+    /// when the sink wants exact offsets by now (see `exact_for`).
+    #[inline(always)]
+    fn push_escaped<S: TokenSink + ?Sized>(
+        &mut self,
+        sink: &mut S,
+        ch: char,
+        at: u64,
+    ) -> Result<(), Error> {
+        let exact = self.exact_for(ch.len_utf8());
+        if exact {
+            self.flush(sink, self.esc_start);
+        }
+        self.push_char(ch, at)?;
+        if exact {
             self.flush(sink, at);
         }
+        Ok(())
     }
 
     /// Hands decoded text gathered in `scratch` to the sink.
@@ -1116,8 +1141,13 @@ impl Parser {
                     let Ok(s) = std::str::from_utf8(&bytes[..need]) else {
                         return Err(self.error_at(ErrorCode::InvalidUtf8, self.utf8_start));
                     };
+                    // (The scratch is empty: it was handed on at the end
+                    // of the chunk that held the character's first bytes.)
+                    let exact = self.exact_for(need);
                     self.push_text(s, base + i as u64)?;
-                    self.settle(sink, base + i as u64);
+                    if exact {
+                        self.flush(sink, base + i as u64);
+                    }
                     self.utf8_len = 0;
                     self.str_state = StrState::Normal;
                     continue;
@@ -1154,8 +1184,14 @@ impl Parser {
                         }
                     };
                     i += 1;
+                    let exact = self.exact_for(ch.len_utf8());
+                    if exact {
+                        self.flush(sink, self.esc_start);
+                    }
                     self.push_char(ch, base + i as u64)?;
-                    self.settle(sink, base + i as u64);
+                    if exact {
+                        self.flush(sink, base + i as u64);
+                    }
                     self.str_state = StrState::Normal;
                     continue;
                 }
@@ -1191,15 +1227,13 @@ impl Parser {
                         }
                         (None, _) => {
                             let ch = char::from_u32(code as u32).unwrap_or('\u{FFFD}');
-                            self.push_char(ch, at)?;
-                            self.settle(sink, at);
+                            self.push_escaped(sink, ch, at)?;
                         }
                         (Some(hi), 0xDC00..=0xDFFF) => {
                             let cp =
                                 0x10000 + (((hi as u32) - 0xD800) << 10) + (code as u32 - 0xDC00);
                             let ch = char::from_u32(cp).unwrap_or('\u{FFFD}');
-                            self.push_char(ch, at)?;
-                            self.settle(sink, at);
+                            self.push_escaped(sink, ch, at)?;
                         }
                         (Some(hi), _) => {
                             return Err(self.error_at(ErrorCode::LoneSurrogate(hi), at - 1));
@@ -1242,6 +1276,10 @@ impl Parser {
                 let (end, ascii) = scan_string_run(rest);
                 if end > 0 {
                     let run = &rest[..end];
+                    let exact = self.exact_for(end);
+                    if exact {
+                        self.flush(sink, base + i as u64);
+                    }
                     let (text, carry) = if let Some(t) = cs.get(i..i + end) {
                         (t, 0)
                     } else if ascii && end <= SHORT_RUN {
@@ -1304,7 +1342,9 @@ impl Parser {
                             emit!(self, sink, Token::StringPart(text), at);
                         }
                     }
-                    self.settle(sink, base + (i + end - carry) as u64);
+                    if exact {
+                        self.flush(sink, base + (i + end - carry) as u64);
+                    }
                     if carry > 0 {
                         let tail = &run[run.len() - carry..];
                         self.utf8[..carry].copy_from_slice(tail);
@@ -1360,13 +1400,14 @@ impl Parser {
                             Some(b'f') => '\u{c}',
                             _ => {
                                 self.str_state = StrState::Escape;
+                                self.esc_start = off;
                                 i += 1;
                                 break;
                             }
                         };
+                        self.esc_start = off;
                         i += 2;
-                        self.push_char(ch, base + i as u64)?;
-                        self.settle(sink, base + i as u64);
+                        self.push_escaped(sink, ch, base + i as u64)?;
                     }
                     _ => {
                         return Err(self.error_at(ErrorCode::ControlCharacterInString(b), off));

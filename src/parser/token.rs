@@ -111,16 +111,21 @@ pub trait TokenSink {
     /// Called once per token, in document order.
     fn token(&mut self, token: Token<'_>, at: &Location<'_>);
 
-    /// Whether this sink needs every [`Token::StringPart`]'s offset to map
-    /// exactly onto the input. By default (`false`) the parser joins plain
-    /// text and decoded escapes into one piece per chunk, whose offset is
-    /// the end of the chunk or the closing quote. When `true`, each escaped
-    /// character (and each character completed across chunks) is a piece of
-    /// its own, ending just past its last input byte, and every other piece
-    /// is plain text whose bytes are exactly the input bytes just before its
-    /// offset. The schema stream check asks for this when it has string
-    /// lengths or `enum` / `const` strings to place; it costs one more token
-    /// per escape. A sink that wraps another should pass the question on.
+    /// Whether this sink needs exact [`Token::StringPart`] offsets in the
+    /// string value that has just begun, and from where: the parser asks
+    /// right after handing on each [`Token::StringBegin`], and the answer
+    /// holds until that string ends. `None` (the default): the parser joins
+    /// plain text and decoded escapes into one piece per chunk, whose offset
+    /// is the end of the chunk or the closing quote. `Some(n)`: once the
+    /// string's decoded text reaches `n` bytes, each escaped character (and
+    /// each character completed across chunks) is a piece of its own, ending
+    /// just past its last input byte, and every other piece is plain text
+    /// whose bytes are exactly the input bytes just before its offset. The
+    /// schema stream check asks for this in a string under `enum` / `const`
+    /// (from 0) or `maxLength` (from the maximum: no character before it
+    /// can break the bound), so that it places a violation at its exact
+    /// byte at every chunking; it costs one more token per escape past that
+    /// point. A sink that wraps another should pass the question on.
     ///
     /// ```
     /// use tooljson::{Parser, Token, TokenSink};
@@ -132,8 +137,8 @@ pub trait TokenSink {
     ///             self.0.push((s.to_owned(), at.offset));
     ///         }
     ///     }
-    ///     fn wants_exact_string_offsets(&self) -> bool {
-    ///         true
+    ///     fn exact_string_offsets_from(&self) -> Option<usize> {
+    ///         Some(0)
     ///     }
     /// }
     /// let mut pieces = Pieces(Vec::new());
@@ -144,8 +149,8 @@ pub trait TokenSink {
     /// assert_eq!(pieces.0, expected);
     /// # Ok::<(), tooljson::Error>(())
     /// ```
-    fn wants_exact_string_offsets(&self) -> bool {
-        false
+    fn exact_string_offsets_from(&self) -> Option<usize> {
+        None
     }
 }
 

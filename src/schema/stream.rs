@@ -125,6 +125,10 @@ struct CheckState {
     /// A violation placed late inside a string part: (index, exact offset,
     /// surplus bytes, the part's offset); see `offset_in_part`.
     pending_fix: Option<(usize, u64, u64, u64)>,
+    /// The string that has just begun is under `maxLength`, `enum` or
+    /// `const`: from how many decoded bytes on its pieces' offsets should be
+    /// exact.
+    exact_from: Option<usize>,
 }
 
 fn buffered_kw(kw: &Kw, kind: Kind) -> bool {
@@ -181,6 +185,7 @@ impl StreamCheck {
             whole,
             last_offset: 0,
             pending_fix: None,
+            exact_from: None,
         };
         StreamCheck { schema, st }
     }
@@ -235,6 +240,7 @@ impl StreamCheck {
         self.st.root_done = false;
         self.st.last_offset = 0;
         self.st.pending_fix = None;
+        self.st.exact_from = None;
     }
 }
 
@@ -578,6 +584,26 @@ impl CheckState {
                                 && !expanded(k)
                         })
                 });
+                // Exact piece offsets, for keywords that place a violation
+                // inside the string: from the start for `enum` / `const`,
+                // from the bound for `maxLength` (a character past it ends
+                // past that many decoded bytes).
+                self.exact_from = None;
+                if prog.string_offsets {
+                    for a in &self.apps[range.0..range.1] {
+                        if a.flags & DOOMED != 0 {
+                            continue;
+                        }
+                        for k in prog.node(a.node).kws.iter() {
+                            let from = match k {
+                                Kw::MaxLength(max) => usize::try_from(*max).unwrap_or(usize::MAX),
+                                Kw::Enum(_) | Kw::Const(_) => 0,
+                                _ => continue,
+                            };
+                            self.exact_from = Some(self.exact_from.map_or(from, |f| f.min(from)));
+                        }
+                    }
+                }
                 self.string.clear();
                 self.string_chars = 0;
                 self.string_apps = Some(range);
@@ -627,7 +653,7 @@ impl CheckState {
         if raw > len && part.chars().nth(1).is_none() {
             // One character from more bytes: an escape, handed on alone and
             // ending at this offset when the parser was asked for exact
-            // offsets (`wants_exact_string_offsets`), as it always is here
+            // offsets (`exact_string_offsets_from`), as it always is here
             // unless a wrapping sink did not pass the question on; in that
             // case this is late by the surplus, never early.
             return at.offset;
@@ -930,8 +956,8 @@ impl TokenSink for StreamCheck {
         self.st.token(&self.schema, token, at);
     }
 
-    fn wants_exact_string_offsets(&self) -> bool {
-        self.schema.program().string_offsets
+    fn exact_string_offsets_from(&self) -> Option<usize> {
+        self.st.exact_from
     }
 }
 

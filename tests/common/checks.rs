@@ -117,8 +117,8 @@ pub struct Recorder {
 }
 
 impl tooljson::TokenSink for Recorder {
-    fn wants_exact_string_offsets(&self) -> bool {
-        self.exact
+    fn exact_string_offsets_from(&self) -> Option<usize> {
+        self.exact.then_some(0)
     }
 
     fn token(&mut self, token: Token<'_>, at: &tooljson::Location<'_>) {

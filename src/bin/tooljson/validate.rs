@@ -131,7 +131,7 @@ impl tooljson::TokenSink for Both<'_> {
         self.check.token(t, at);
     }
 
-    fn wants_exact_string_offsets(&self) -> bool {
-        self.check.wants_exact_string_offsets()
+    fn exact_string_offsets_from(&self) -> Option<usize> {
+        self.check.exact_string_offsets_from()
     }
 }
