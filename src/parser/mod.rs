@@ -265,9 +265,8 @@ pub struct Parser {
     /// From how many decoded bytes on the current string value's pieces
     /// must have exact offsets ([`TokenSink::exact_string_offsets_from`],
     /// asked just after each `StringBegin`).
-    exact_from: Option<usize>,
-    /// Where the escape being decoded began (its backslash).
-    esc_start: u64,
+    /// (`usize::MAX` when it does not.)
+    exact_from: usize,
 }
 
 impl Default for Parser {
@@ -308,8 +307,7 @@ impl Parser {
             finished: false,
             failed: None,
             blocked: false,
-            exact_from: None,
-            esc_start: 0,
+            exact_from: usize::MAX,
         }
     }
 
@@ -943,7 +941,7 @@ impl Parser {
             }
             b'"' => {
                 emit!(self, sink, Token::StringBegin, off + 1);
-                self.exact_from = sink.exact_string_offsets_from();
+                self.exact_from = sink.exact_string_offsets_from().unwrap_or(usize::MAX);
                 self.in_key = false;
                 self.str_len = 0;
                 self.str_state = StrState::Normal;
@@ -1067,7 +1065,15 @@ impl Parser {
     /// byte where it ended).
     #[inline(always)]
     fn exact_for(&self, upcoming: usize) -> bool {
-        matches!(self.exact_from, Some(n) if self.str_len + upcoming >= n)
+        self.str_len.saturating_add(upcoming) >= self.exact_from
+    }
+
+    /// `flush`, out of the hot path: only sinks asking for exact offsets
+    /// come here.
+    #[cold]
+    #[inline(never)]
+    fn flush_exact<S: TokenSink + ?Sized>(&mut self, sink: &mut S, off: u64) {
+        self.flush(sink, off);
     }
 
     /// Appends an escaped character that ends at `at`: a piece of its own
@@ -1078,14 +1084,18 @@ impl Parser {
         sink: &mut S,
         ch: char,
         at: u64,
+        escape_len: u64,
+        exact_sink: bool,
     ) -> Result<(), Error> {
-        let exact = self.exact_for(ch.len_utf8());
+        let exact = exact_sink && self.exact_for(ch.len_utf8());
         if exact {
-            self.flush(sink, self.esc_start);
+            // Where the escape began, when that was in this chunk (otherwise
+            // the scratch is empty: it was handed on at the chunk's end).
+            self.flush_exact(sink, at.saturating_sub(escape_len));
         }
         self.push_char(ch, at)?;
         if exact {
-            self.flush(sink, at);
+            self.flush_exact(sink, at);
         }
         Ok(())
     }
@@ -1110,6 +1120,9 @@ impl Parser {
         sink: &mut S,
     ) -> Result<usize, Error> {
         let n = c.len();
+        // Whether this string's sink asked for exact piece offsets at all
+        // (kept in a register: the common answer, no, costs one branch).
+        let exact_sink = self.exact_from != usize::MAX;
         loop {
             match self.str_state {
                 StrState::Normal => {}
@@ -1143,10 +1156,10 @@ impl Parser {
                     };
                     // (The scratch is empty: it was handed on at the end
                     // of the chunk that held the character's first bytes.)
-                    let exact = self.exact_for(need);
+                    let exact = exact_sink && self.exact_for(need);
                     self.push_text(s, base + i as u64)?;
                     if exact {
-                        self.flush(sink, base + i as u64);
+                        self.flush_exact(sink, base + i as u64);
                     }
                     self.utf8_len = 0;
                     self.str_state = StrState::Normal;
@@ -1184,14 +1197,7 @@ impl Parser {
                         }
                     };
                     i += 1;
-                    let exact = self.exact_for(ch.len_utf8());
-                    if exact {
-                        self.flush(sink, self.esc_start);
-                    }
-                    self.push_char(ch, base + i as u64)?;
-                    if exact {
-                        self.flush(sink, base + i as u64);
-                    }
+                    self.push_escaped(sink, ch, base + i as u64, 2, exact_sink)?;
                     self.str_state = StrState::Normal;
                     continue;
                 }
@@ -1227,13 +1233,13 @@ impl Parser {
                         }
                         (None, _) => {
                             let ch = char::from_u32(code as u32).unwrap_or('\u{FFFD}');
-                            self.push_escaped(sink, ch, at)?;
+                            self.push_escaped(sink, ch, at, 6, exact_sink)?;
                         }
                         (Some(hi), 0xDC00..=0xDFFF) => {
                             let cp =
                                 0x10000 + (((hi as u32) - 0xD800) << 10) + (code as u32 - 0xDC00);
                             let ch = char::from_u32(cp).unwrap_or('\u{FFFD}');
-                            self.push_escaped(sink, ch, at)?;
+                            self.push_escaped(sink, ch, at, 12, exact_sink)?;
                         }
                         (Some(hi), _) => {
                             return Err(self.error_at(ErrorCode::LoneSurrogate(hi), at - 1));
@@ -1276,9 +1282,9 @@ impl Parser {
                 let (end, ascii) = scan_string_run(rest);
                 if end > 0 {
                     let run = &rest[..end];
-                    let exact = self.exact_for(end);
+                    let exact = exact_sink && self.exact_for(end);
                     if exact {
-                        self.flush(sink, base + i as u64);
+                        self.flush_exact(sink, base + i as u64);
                     }
                     let (text, carry) = if let Some(t) = cs.get(i..i + end) {
                         (t, 0)
@@ -1343,7 +1349,7 @@ impl Parser {
                         }
                     }
                     if exact {
-                        self.flush(sink, base + (i + end - carry) as u64);
+                        self.flush_exact(sink, base + (i + end - carry) as u64);
                     }
                     if carry > 0 {
                         let tail = &run[run.len() - carry..];
@@ -1400,14 +1406,12 @@ impl Parser {
                             Some(b'f') => '\u{c}',
                             _ => {
                                 self.str_state = StrState::Escape;
-                                self.esc_start = off;
                                 i += 1;
                                 break;
                             }
                         };
-                        self.esc_start = off;
                         i += 2;
-                        self.push_escaped(sink, ch, base + i as u64)?;
+                        self.push_escaped(sink, ch, base + i as u64, 2, exact_sink)?;
                     }
                     _ => {
                         return Err(self.error_at(ErrorCode::ControlCharacterInString(b), off));
