@@ -264,8 +264,7 @@ pub struct Parser {
     blocked: bool,
     /// From how many decoded bytes on the current string value's pieces
     /// must have exact offsets ([`TokenSink::exact_string_offsets_from`],
-    /// asked just after each `StringBegin`).
-    /// (`usize::MAX` when it does not.)
+    /// asked just after each `StringBegin`); `usize::MAX` for never.
     exact_from: usize,
 }
 

@@ -166,6 +166,38 @@ impl TokenSink for Vec<OwnedToken> {
     }
 }
 
+/// Two sinks on one pass (say a [`crate::ValueBuilder`] and a schema
+/// [`crate::StreamCheck`]): each token goes to the first, then the second,
+/// and a request for exact string-piece offsets is the earlier of theirs.
+///
+/// ```
+/// use tooljson::{CompiledSchema, Parser, ValueBuilder};
+/// let schema = CompiledSchema::from_json_str(r#"{"properties": {"s": {"maxLength": 2}}}"#)?;
+/// let mut both = (ValueBuilder::new(), schema.stream_check());
+/// let mut p = Parser::new();
+/// p.feed(br#"{"s": "a\tbc"}"#, &mut both)?;
+/// p.finish(&mut both)?;
+/// assert_eq!(both.1.first_violation_offset(), Some(11)); // just past "b"
+/// assert_eq!(both.0.value().unwrap().to_string(), r#"{"s":"a\tbc"}"#);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+impl<A: TokenSink, B: TokenSink> TokenSink for (A, B) {
+    fn token(&mut self, token: Token<'_>, at: &Location<'_>) {
+        self.0.token(token, at);
+        self.1.token(token, at);
+    }
+
+    fn exact_string_offsets_from(&self) -> Option<usize> {
+        match (
+            self.0.exact_string_offsets_from(),
+            self.1.exact_string_offsets_from(),
+        ) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
+}
+
 impl TokenSink for () {
     fn token(&mut self, _token: Token<'_>, _at: &Location<'_>) {}
 }

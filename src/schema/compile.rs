@@ -235,9 +235,6 @@ pub(crate) struct Program {
     pub(crate) root: NodeId,
     pub(crate) ignored: Vec<String>,
     pub(crate) has_dynamic: bool,
-    /// Some keyword places a violation inside a string (`maxLength`, `enum`,
-    /// `const`): the stream check then asks for exact piece offsets.
-    pub(crate) string_offsets: bool,
 }
 
 impl Program {
@@ -1606,17 +1603,11 @@ pub(crate) fn compile(
         }
     }
     finish(&mut nodes)?;
-    let string_offsets = nodes.iter().any(|n| {
-        n.kws
-            .iter()
-            .any(|k| matches!(k, Kw::MaxLength(_) | Kw::Enum(_) | Kw::Const(_)))
-    });
     Ok(Program {
         nodes: nodes.into(),
         root: 0,
         ignored: c.ignored,
         has_dynamic: c.has_dynamic,
-        string_offsets,
     })
 }
 

@@ -577,33 +577,34 @@ impl CheckState {
             Token::StringBegin => {
                 self.begin_checks(sc, T_STR, "a string", at);
                 let prog = sc.program();
-                self.keep_string = self.apps[range.0..range.1].iter().any(|a| {
-                    a.flags & DOOMED == 0
-                        && prog.node(a.node).kws.iter().any(|k| {
-                            !matches!(k, Kw::Type(_) | Kw::MinLength(_) | Kw::MaxLength(_))
-                                && !expanded(k)
-                        })
-                });
-                // Exact piece offsets, for keywords that place a violation
-                // inside the string: from the start for `enum` / `const`,
-                // from the bound for `maxLength` (a character past it ends
-                // past that many decoded bytes).
-                self.exact_from = None;
-                if prog.string_offsets {
-                    for a in &self.apps[range.0..range.1] {
-                        if a.flags & DOOMED != 0 {
-                            continue;
-                        }
-                        for k in prog.node(a.node).kws.iter() {
-                            let from = match k {
-                                Kw::MaxLength(max) => usize::try_from(*max).unwrap_or(usize::MAX),
-                                Kw::Enum(_) | Kw::Const(_) => 0,
-                                _ => continue,
-                            };
-                            self.exact_from = Some(self.exact_from.map_or(from, |f| f.min(from)));
-                        }
+                // One pass over the string's keywords: whether its text is
+                // kept (anything beyond the lengths needs it), and from where
+                // its pieces' offsets should be exact (from the start under
+                // `enum` / `const`, from the bound under `maxLength`: a
+                // character past it ends past that many decoded bytes).
+                let mut keep = false;
+                let mut exact_from: Option<usize> = None;
+                for a in &self.apps[range.0..range.1] {
+                    if a.flags & DOOMED != 0 {
+                        continue;
+                    }
+                    for k in prog.node(a.node).kws.iter() {
+                        let from = match k {
+                            Kw::Type(_) | Kw::MinLength(_) => continue,
+                            Kw::MaxLength(max) => usize::try_from(*max).unwrap_or(usize::MAX),
+                            _ => {
+                                keep |= !expanded(k);
+                                if !matches!(k, Kw::Enum(_) | Kw::Const(_)) {
+                                    continue;
+                                }
+                                0
+                            }
+                        };
+                        exact_from = Some(exact_from.map_or(from, |f| f.min(from)));
                     }
                 }
+                self.keep_string = keep;
+                self.exact_from = exact_from;
                 self.string.clear();
                 self.string_chars = 0;
                 self.string_apps = Some(range);

@@ -72,25 +72,25 @@ pub fn run(args: Vec<String>) -> Result<(), Failure> {
         message: format!("error: {e}"),
     };
     let mut parser = Parser::new();
-    let mut builder = ValueBuilder::new();
     let mut first_certain = None;
-    match chunk {
+    let builder = match chunk {
         Some(n) => {
-            let mut both = Both {
-                builder: &mut builder,
-                check: schema.stream_check(),
-            };
+            // The value and the stream check on one pass.
+            let mut both = (ValueBuilder::new(), schema.stream_check());
             for piece in input.chunks(n) {
                 parser.feed(piece, &mut both).map_err(invalid_json)?;
             }
             parser.finish(&mut both).map_err(invalid_json)?;
-            first_certain = both.check.first_violation_offset();
+            first_certain = both.1.first_violation_offset();
+            both.0
         }
         None => {
+            let mut builder = ValueBuilder::new();
             parser.feed(&input, &mut builder).map_err(invalid_json)?;
             parser.finish(&mut builder).map_err(invalid_json)?;
+            builder
         }
-    }
+    };
     let value = builder.into_value().unwrap_or_default();
     let Err(violations) = schema.validate(&value) else {
         return Ok(());
@@ -116,22 +116,4 @@ pub fn run(args: Vec<String>) -> Result<(), Failure> {
             if violations.len() == 1 { "" } else { "s" }
         ),
     })
-}
-
-/// The value builder and the stream check on one pass; the check's request
-/// for exact string-piece offsets is passed on to the parser.
-struct Both<'a> {
-    builder: &'a mut ValueBuilder,
-    check: tooljson::StreamCheck,
-}
-
-impl tooljson::TokenSink for Both<'_> {
-    fn token(&mut self, t: tooljson::Token<'_>, at: &tooljson::Location<'_>) {
-        self.builder.token(t, at);
-        self.check.token(t, at);
-    }
-
-    fn exact_string_offsets_from(&self) -> Option<usize> {
-        self.check.exact_string_offsets_from()
-    }
 }
