@@ -746,10 +746,10 @@ impl<'a> Compiler<'a> {
     fn pattern(&mut self, src: &str, loc: &str, kw: &str) -> Result<Option<Pattern>, SchemaError> {
         match super::ecma::check(src) {
             Ok(checked) => {
-                let regex = std::sync::OnceLock::new();
-                if let Some(built) = checked.built {
-                    let _ = regex.set(Some(built));
-                }
+                let regex = match checked.built {
+                    Some(built) => std::sync::OnceLock::from(Some(built)),
+                    None => std::sync::OnceLock::new(),
+                };
                 Ok(Some(Pattern {
                     source: src.into(),
                     translated: checked.translated.into(),

@@ -255,7 +255,9 @@ const SIZE_LIMIT: usize = 8 << 20;
 /// fails when the schema compiles, never later.
 const LAZY_WEIGHT: u64 = 4096;
 
-/// Compiles an ECMA-262 pattern with the `regex` crate.
+/// Compiles an ECMA-262 pattern with the `regex` crate at once (the tests'
+/// helper; schemas use [`check`] and build on first use).
+#[cfg(test)]
 pub(crate) fn compile(pattern: &str) -> Result<regex::Regex, String> {
     build(&translate(pattern)?)
 }

@@ -83,7 +83,8 @@ impl Format {
             Format::Uuid => uuid(s),
             Format::JsonPointer => json_pointer(s),
             Format::RelativeJsonPointer => relative_json_pointer(s),
-            Format::Regex => super::ecma::compile(s).is_ok(),
+            // Checked as a `pattern` is at compile time, without building it.
+            Format::Regex => super::ecma::check(s).is_ok(),
             Format::Duration => duration(s),
             Format::UriTemplate => uri_template(s),
         }
