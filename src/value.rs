@@ -245,14 +245,45 @@ pub(crate) fn is_number_lexeme(b: &[u8]) -> bool {
 /// ```
 #[derive(Clone, Debug, Default)]
 pub struct Map {
-    entries: Vec<(String, Value)>,
+    /// Keys of up to 24 bytes (nearly every key in tool arguments) are held
+    /// inline, so building an object allocates once for its members rather
+    /// than once per key.
+    entries: Vec<(Key, Value)>,
     /// Key → position, built once a map grows past [`INDEX_AT`] members;
     /// small maps (the common case in tool arguments) are searched linearly.
     /// Boxed, so that a `Map` (and a [`Value`]) stays small: the extra
     /// allocation is only made for large maps.
     #[allow(clippy::box_collection)]
-    index: Option<Box<HashMap<String, usize>>>,
+    index: Option<Box<HashMap<Key, usize>>>,
 }
+
+/// An object key: inline up to 24 bytes, on the heap beyond.
+pub(crate) type Key = compact_str::CompactString;
+
+/// The members of a [`Map`], by value, in order; from [`Map::into_iter`].
+#[derive(Debug)]
+pub struct IntoIter {
+    entries: std::vec::IntoIter<(Key, Value)>,
+}
+
+impl Iterator for IntoIter {
+    type Item = (String, Value);
+    #[inline]
+    fn next(&mut self) -> Option<(String, Value)> {
+        self.entries.next().map(|(k, v)| (k.into_string(), v))
+    }
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        self.entries.size_hint()
+    }
+}
+
+impl DoubleEndedIterator for IntoIter {
+    fn next_back(&mut self) -> Option<(String, Value)> {
+        self.entries.next_back().map(|(k, v)| (k.into_string(), v))
+    }
+}
+
+impl ExactSizeIterator for IntoIter {}
 
 /// Members above which a [`Map`] keeps a hash index.
 const INDEX_AT: usize = 24;
@@ -275,7 +306,7 @@ impl Map {
     /// the last value is kept (at the first one's position). Checks for
     /// repeats once, over the whole list, which is the cheap path when
     /// there are none.
-    pub(crate) fn from_members(members: Vec<(String, Value)>, first_wins: bool) -> Map {
+    pub(crate) fn from_members(members: Vec<(Key, Value)>, first_wins: bool) -> Map {
         if members.len() <= INDEX_AT {
             let repeated = members
                 .iter()
@@ -306,7 +337,7 @@ impl Map {
         let mut m = Map::with_capacity(members.len());
         for (k, v) in members {
             if !(first_wins && m.contains_key(&k)) {
-                m.insert(k, v);
+                m.insert_key(k, v);
             }
         }
         m
@@ -348,6 +379,10 @@ impl Map {
     /// Inserts a member; an existing key keeps its position and gets the new
     /// value, and the old one is returned.
     pub fn insert(&mut self, key: String, value: Value) -> Option<Value> {
+        self.insert_key(Key::from(key), value)
+    }
+
+    fn insert_key(&mut self, key: Key, value: Value) -> Option<Value> {
         if let Some(i) = self.position(&key) {
             return Some(std::mem::replace(&mut self.entries[i].1, value));
         }
@@ -363,7 +398,7 @@ impl Map {
 
     /// Builds a map from members whose keys are known to be distinct (a
     /// serde_json map's): no duplicate search per member.
-    fn from_distinct(entries: Vec<(String, Value)>) -> Self {
+    fn from_distinct(entries: Vec<(Key, Value)>) -> Self {
         let mut m = Map {
             entries,
             index: None,
@@ -425,6 +460,42 @@ impl Map {
     }
 }
 
+/// A map is torn down without recursion: the drop glue of a value nested
+/// thousands of levels deep (which the parser builds only when its depth
+/// limit is lifted) would otherwise overflow the stack.
+impl Drop for Map {
+    fn drop(&mut self) {
+        if !self.entries.iter().any(|(_, v)| has_members(v)) {
+            return;
+        }
+        let mut pending: Vec<Value> = self
+            .entries
+            .drain(..)
+            .map(|(_, v)| v)
+            .filter(has_members)
+            .collect();
+        while let Some(v) = pending.pop() {
+            match v {
+                Value::Array(mut items) => pending.extend(items.drain(..).filter(has_members)),
+                Value::Object(mut m) => {
+                    pending.extend(m.entries.drain(..).map(|(_, v)| v).filter(has_members))
+                }
+                _ => {}
+            }
+        }
+    }
+}
+
+/// Whether `v` is a container with something in it.
+#[inline]
+fn has_members(v: &Value) -> bool {
+    match v {
+        Value::Array(a) => !a.is_empty(),
+        Value::Object(m) => !m.entries.is_empty(),
+        _ => false,
+    }
+}
+
 impl PartialEq for Map {
     /// Equal when both have the same members, in any order (as JSON objects
     /// are compared).
@@ -437,9 +508,11 @@ impl Eq for Map {}
 
 impl IntoIterator for Map {
     type Item = (String, Value);
-    type IntoIter = std::vec::IntoIter<(String, Value)>;
-    fn into_iter(self) -> Self::IntoIter {
-        self.entries.into_iter()
+    type IntoIter = IntoIter;
+    fn into_iter(mut self) -> Self::IntoIter {
+        IntoIter {
+            entries: std::mem::take(&mut self.entries).into_iter(),
+        }
     }
 }
 
@@ -775,7 +848,9 @@ impl From<serde_json::Value> for Value {
             serde_json::Value::String(s) => Value::String(s),
             serde_json::Value::Array(a) => Value::Array(a.into_iter().map(Value::from).collect()),
             serde_json::Value::Object(m) => Value::Object(Map::from_distinct(
-                m.into_iter().map(|(k, v)| (k, Value::from(v))).collect(),
+                m.into_iter()
+                    .map(|(k, v)| (Key::from(k), Value::from(v)))
+                    .collect(),
             )),
         }
     }
@@ -794,7 +869,9 @@ impl From<&serde_json::Value> for Value {
             serde_json::Value::String(s) => Value::String(s.clone()),
             serde_json::Value::Array(a) => Value::Array(a.iter().map(Value::from).collect()),
             serde_json::Value::Object(m) => Value::Object(Map::from_distinct(
-                m.iter().map(|(k, v)| (k.clone(), Value::from(v))).collect(),
+                m.iter()
+                    .map(|(k, v)| (Key::new(k), Value::from(v)))
+                    .collect(),
             )),
         }
     }

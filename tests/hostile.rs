@@ -218,6 +218,44 @@ fn a_million_nested_brackets() {
 }
 
 #[test]
+fn a_value_nested_a_million_objects_deep_is_dropped_without_recursion() {
+    let _g = lock();
+    let levels = 1_000_000;
+    let mut doc = "{\"a\":".repeat(levels).into_bytes();
+    doc.push(b'0');
+    doc.extend(std::iter::repeat_n(b'}', levels));
+    let deep = Limits {
+        max_depth: 2_000_000,
+        ..Limits::default()
+    };
+    let ((), peak, took) = measure(|| {
+        let mut p = Parser::with_limits(deep);
+        let mut b = ValueBuilder::new();
+        p.feed(&doc, &mut b).unwrap();
+        p.finish(&mut b).unwrap();
+        let v = b.into_value().unwrap();
+        let mut depth = 0;
+        let mut at = &v;
+        while let Some(inner) = at.get("a") {
+            at = inner;
+            depth += 1;
+        }
+        assert_eq!(depth, levels);
+        assert_eq!(at.as_i64(), Some(0));
+        // On the test thread's 2 MiB stack: recursive drop glue, a few
+        // dozen bytes of stack per level, would overflow it.
+        drop(v);
+    });
+    row(
+        "1,000,000 nested objects `{\"a\":…}`",
+        "Parser + ValueBuilder, max_depth 2,000,000, value dropped",
+        "Ok; the value is torn down without recursion",
+        peak,
+        took,
+    );
+}
+
+#[test]
 fn a_hundred_megabyte_string() {
     let _g = lock();
     let mut doc = Vec::with_capacity(100_000_002);

@@ -100,6 +100,12 @@ impl Default for Limits {
 impl Limits {
     /// No bounds except memory (and `max_depth` of `usize::MAX`): only for
     /// trusted input.
+    ///
+    /// The parser keeps its own stack, so any depth parses. A [`Value`]
+    /// nested through objects is dropped without recursion too, but
+    /// cloning, comparing, writing or serializing a value recurses once per
+    /// level, as does dropping a chain of arrays directly inside arrays:
+    /// past some tens of thousands of levels those overflow the stack.
     pub fn unlimited() -> Self {
         Limits {
             max_depth: usize::MAX,
@@ -1638,7 +1644,7 @@ pub struct ValueBuilder {
     items: Vec<Value>,
     /// Members of all open objects, likewise; a key arrives as a member
     /// whose value (`Null` until then) is set when the value is complete.
-    members: Vec<(String, Value)>,
+    members: Vec<(crate::value::Key, Value)>,
     string: String,
     root: Option<Value>,
     first_wins: bool,
@@ -1697,7 +1703,7 @@ impl TokenSink for ValueBuilder {
         match token {
             Token::ObjectBegin => self.frames.push(Frame::Object(self.members.len())),
             Token::ArrayBegin => self.frames.push(Frame::Array(self.items.len())),
-            Token::Key(k) => self.members.push((k.to_owned(), Value::Null)),
+            Token::Key(k) => self.members.push((crate::value::Key::new(k), Value::Null)),
             Token::StringBegin => self.string.clear(),
             Token::StringPart(s) => self.string.push_str(s),
             Token::StringEnd => {
