@@ -17,6 +17,7 @@ use std::sync::OnceLock;
 
 use super::format::Format;
 use super::number::SchemaNumber;
+use super::sequence::ClassSequence;
 use super::{Draft, SchemaError, uri};
 use crate::{Map, Value};
 
@@ -33,16 +34,27 @@ pub(crate) const T_ARR: u8 = 32;
 pub(crate) const T_OBJ: u8 = 64;
 pub(crate) const T_ALL: u8 = 127;
 
-/// A compiled `pattern` / `patternProperties` regular expression. Its
-/// syntax (and, for a heavy pattern, its size) was checked when the schema
-/// compiled; the matcher itself is built on first use, once, shared by every
-/// thread (a schema's patterns are often never used: a request declares many
-/// tools and the model calls one or two).
+/// A compiled `pattern` / `patternProperties` regular expression.
+///
+/// A pattern that is an anchored sequence of character classes (the usual
+/// shape in tool schemas) is matched by [`ClassSequence`], with no regex.
+/// Any other is checked when the schema compiles (its syntax and, for a
+/// heavy pattern, its size), and its matcher is built on first use, once,
+/// shared by every thread (a schema's patterns are often never used: a
+/// request declares many tools and the model calls one or two).
 #[derive(Debug)]
 pub(crate) struct Pattern {
     pub(crate) source: Box<str>,
-    translated: Box<str>,
-    regex: std::sync::OnceLock<Option<regex::Regex>>,
+    matcher: Matcher,
+}
+
+#[derive(Debug)]
+enum Matcher {
+    Sequence(ClassSequence),
+    Regex {
+        translated: Box<str>,
+        regex: std::sync::OnceLock<Option<regex::Regex>>,
+    },
 }
 
 impl Pattern {
@@ -51,15 +63,28 @@ impl Pattern {
     /// `pattern` then fails closed.
     #[inline]
     pub(crate) fn is_match(&self, s: &str) -> bool {
-        self.regex
-            .get_or_init(|| super::ecma::build(&self.translated).ok())
-            .as_ref()
-            .is_some_and(|r| r.is_match(s))
+        match &self.matcher {
+            Matcher::Sequence(seq) => seq.is_match(s),
+            Matcher::Regex { translated, regex } => regex
+                .get_or_init(|| super::ecma::build(translated).ok())
+                .as_ref()
+                .is_some_and(|r| r.is_match(s)),
+        }
+    }
+
+    /// Whether no regex is left to build (a class sequence, or a regex
+    /// already built).
+    #[cfg(test)]
+    pub(crate) fn is_built(&self) -> bool {
+        match &self.matcher {
+            Matcher::Sequence(_) => true,
+            Matcher::Regex { regex, .. } => regex.get().is_some(),
+        }
     }
 
     #[cfg(test)]
-    pub(crate) fn is_built(&self) -> bool {
-        self.regex.get().is_some()
+    pub(crate) fn is_sequence(&self) -> bool {
+        matches!(self.matcher, Matcher::Sequence(_))
     }
 }
 
@@ -744,6 +769,12 @@ impl<'a> Compiler<'a> {
     }
 
     fn pattern(&mut self, src: &str, loc: &str, kw: &str) -> Result<Option<Pattern>, SchemaError> {
+        if let Some(seq) = ClassSequence::parse(src) {
+            return Ok(Some(Pattern {
+                source: src.into(),
+                matcher: Matcher::Sequence(seq),
+            }));
+        }
         match super::ecma::check(src) {
             Ok(checked) => {
                 let regex = match checked.built {
@@ -752,8 +783,10 @@ impl<'a> Compiler<'a> {
                 };
                 Ok(Some(Pattern {
                     source: src.into(),
-                    translated: checked.translated.into(),
-                    regex,
+                    matcher: Matcher::Regex {
+                        translated: checked.translated.into(),
+                        regex,
+                    },
                 }))
             }
             Err(e) => {
@@ -1633,12 +1666,16 @@ mod lazy_pattern_tests {
     #[test]
     fn patterns_are_built_on_first_use_and_checked_at_compile() {
         let s = CompiledSchema::from_json_str(
-            r#"{"properties": {"a": {"pattern": "^x+$"}, "b": {"pattern": "^y$"}},
-                "patternProperties": {"^z": {"type": "integer"}}}"#,
+            r#"{"properties": {"a": {"pattern": "^(x)+$"}, "b": {"pattern": "^(y)$"}},
+                "patternProperties": {"^(z)": {"type": "integer"}}}"#,
         )
         .unwrap();
         let ps = patterns(&s);
         assert_eq!(ps.len(), 3);
+        assert!(
+            ps.iter().all(|p| !p.is_sequence()),
+            "groups take the regex path"
+        );
         assert!(ps.iter().all(|p| !p.is_built()), "built at compile time");
         assert!(s.is_valid(&crate::from_str(r#"{"a": "xx"}"#).unwrap()));
         assert!(!s.is_valid(&crate::from_str(r#"{"a": "xy"}"#).unwrap()));
@@ -1649,7 +1686,7 @@ mod lazy_pattern_tests {
             .filter(|p| !p.is_built())
             .map(|p| &*p.source)
             .collect();
-        assert_eq!(unbuilt, ["^y$"]);
+        assert_eq!(unbuilt, ["^(y)$"]);
         // The others still give the right answers when first used, from
         // several threads at once.
         std::thread::scope(|t| {
@@ -1676,5 +1713,27 @@ mod lazy_pattern_tests {
             patterns(&heavy)[0].is_built(),
             "a heavy pattern is built at once"
         );
+    }
+
+    #[test]
+    fn class_sequences_need_no_regex_and_match_in_every_place() {
+        let s = CompiledSchema::from_json_str(
+            r#"{"properties": {"id": {"pattern": "^[a-z0-9_-]{3,32}$"}},
+                "patternProperties": {"^x-[a-z]+$": {"type": "integer"}},
+                "propertyNames": {"pattern": "^[a-z]"}}"#,
+        )
+        .unwrap();
+        let ps = patterns(&s);
+        assert_eq!(ps.len(), 3, "{ps:?}");
+        assert!(ps.iter().all(|p| p.is_sequence()), "{ps:?}");
+        let ok = |t: &str| s.is_valid(&crate::from_str(t).unwrap());
+        assert!(ok(r#"{"id": "dev_01", "x-a": 1}"#));
+        assert!(!ok(r#"{"id": "Dev_01"}"#), "pattern");
+        assert!(!ok(r#"{"x-a": "s"}"#), "patternProperties");
+        assert!(!ok(r#"{"Id": 1}"#), "propertyNames");
+        let v = crate::from_str(r#"{"id": "no", "x-b": []}"#).unwrap();
+        let errs = s.validate(&v).unwrap_err();
+        let kws: Vec<&str> = errs.iter().map(|e| e.keyword.as_str()).collect();
+        assert_eq!(kws, ["pattern", "type"], "{errs:?}");
     }
 }

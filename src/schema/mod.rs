@@ -69,6 +69,7 @@ mod ecma;
 mod format;
 mod idna;
 mod number;
+mod sequence;
 mod stream;
 mod uri;
 mod validate;
