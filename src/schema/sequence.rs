@@ -506,6 +506,38 @@ mod tests {
         }
     }
 
+    /// Pattern text from the characters that matter to the syntax: where
+    /// it is read here, the regex path must accept it too, and agree.
+    const SYNTAX: &[char] = &[
+        '^', '$', '\\', '.', '*', '+', '?', '(', ')', '[', ']', '{', '}', '|', '/', '-', ',', 'a',
+        'b', 'd', 'w', 's', 'D', 'u', 'x', '0', '1', '2', 'é',
+    ];
+
+    proptest! {
+        #![proptest_config(ProptestConfig {
+            cases: 20000,
+            failure_persistence: None,
+            ..ProptestConfig::default()
+        })]
+        #[test]
+        fn text_read_here_is_valid_ecma_with_the_same_meaning(
+            text in proptest::collection::vec(0..SYNTAX.len(), 0..10),
+            strings in proptest::collection::vec(
+                proptest::collection::vec(0..ALPHABET.len(), 0..6), 1..8),
+        ) {
+            let p: String = std::iter::once('^').chain(text.into_iter().map(|i| SYNTAX[i])).collect();
+            if let Some(seq) = ClassSequence::parse(&p) {
+                let re = crate::schema::ecma::compile(&p);
+                prop_assert!(re.is_ok(), "{} read here, refused by the regex path: {:?}", p, re);
+                let re = re.unwrap();
+                for s in strings {
+                    let s: String = s.into_iter().map(|i| ALPHABET[i]).collect();
+                    prop_assert_eq!(seq.is_match(&s), re.is_match(&s), "{} on {:?}", p, s);
+                }
+            }
+        }
+    }
+
     #[test]
     fn most_generated_patterns_are_read() {
         // The property above is only worth something if the fast path is
