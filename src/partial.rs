@@ -535,7 +535,7 @@ impl PartialTree {
                     events.event(ValueEvent::Completed { path, value: None })
                 }
                 Token::Number(n) => {
-                    let v = Value::Number(Number::from_valid_lexeme(n.as_bytes()));
+                    let v = Value::Number(Number::from_valid_lexeme(n));
                     events.event(ValueEvent::Completed {
                         path,
                         value: Some(&v),
@@ -605,7 +605,7 @@ impl PartialTree {
             }
             Token::Number(_) | Token::Bool(_) | Token::Null => {
                 let v = match token {
-                    Token::Number(n) => Value::Number(Number::from_valid_lexeme(n.as_bytes())),
+                    Token::Number(n) => Value::Number(Number::from_valid_lexeme(n)),
                     Token::Bool(b) => Value::Bool(b),
                     _ => Value::Null,
                 };

@@ -3,18 +3,17 @@
 //! `serde_json::Value`.
 
 use std::collections::HashMap;
-use std::fmt::{self, Write as _};
+use std::fmt;
 use std::ops::Index;
 
 use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
-use smallvec::SmallVec;
 
 /// A JSON number, kept as the exact text it was written as.
 ///
 /// `1.50` stays `1.50`, `1e400` stays `1e400` (it is not an error), and a
 /// 40-digit integer keeps all its digits; the accessors convert on demand.
-/// Lexemes of up to 22 bytes are stored inline (a `Number` is 24 bytes).
+/// Lexemes of up to 24 bytes are stored inline (a `Number` is 24 bytes).
 ///
 /// # Examples
 ///
@@ -29,62 +28,29 @@ use smallvec::SmallVec;
 /// ```
 #[derive(Clone)]
 pub struct Number {
-    repr: Repr,
-}
-
-/// Longest lexeme kept inline.
-const INLINE: usize = 22;
-
-/// A lexeme inline (the common case: 24 bytes in all, so a [`Value`] stays
-/// at 32 bytes), or boxed when longer. A lexeme is stored inline exactly
-/// when it fits, so equal lexemes have equal representations.
-#[derive(Clone)]
-enum Repr {
-    Inline { len: u8, buf: [u8; INLINE] },
-    Heap(Box<[u8]>),
+    /// The lexeme: inline up to 24 bytes, so a [`Value`] stays at 32 bytes.
+    lexeme: compact_str::CompactString,
 }
 
 impl Number {
     /// Wraps a lexeme that the parser has already checked against the grammar.
     #[inline]
-    pub(crate) fn from_valid_lexeme(lexeme: &[u8]) -> Number {
-        let repr = if lexeme.len() <= INLINE {
-            let mut buf = [0u8; INLINE];
-            // Fixed-size pieces, so that no call to memcpy is made for a
-            // few bytes.
-            let n = lexeme.len();
-            let mut k = 0;
-            while k + 8 <= n {
-                buf[k..k + 8].copy_from_slice(&lexeme[k..k + 8]);
-                k += 8;
-            }
-            while k < n {
-                buf[k] = lexeme[k];
-                k += 1;
-            }
-            Repr::Inline {
-                len: lexeme.len() as u8,
-                buf,
-            }
-        } else {
-            Repr::Heap(lexeme.into())
-        };
-        Number { repr }
+    pub(crate) fn from_valid_lexeme(lexeme: &str) -> Number {
+        Number {
+            lexeme: compact_str::CompactString::new(lexeme),
+        }
     }
 
     #[inline]
     fn bytes(&self) -> &[u8] {
-        match &self.repr {
-            Repr::Inline { len, buf } => buf.get(..*len as usize).unwrap_or(&[]),
-            Repr::Heap(b) => b,
-        }
+        self.lexeme.as_bytes()
     }
 
     /// Builds a number from its text, if the text is a JSON number (RFC 8259
     /// grammar: `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`).
     pub fn from_lexeme(lexeme: &str) -> Option<Number> {
         if is_number_lexeme(lexeme.as_bytes()) {
-            Some(Number::from_valid_lexeme(lexeme.as_bytes()))
+            Some(Number::from_valid_lexeme(lexeme))
         } else {
             None
         }
@@ -94,13 +60,12 @@ impl Number {
     /// (`1.0`, `0.1`, `1e300`). Returns `None` for NaN and infinities.
     pub fn from_f64(f: f64) -> Option<Number> {
         let n = serde_json::Number::from_f64(f)?;
-        Some(Number::from_valid_lexeme(n.to_string().as_bytes()))
+        Some(Number::from_valid_lexeme(&n.to_string()))
     }
 
     /// The number's text exactly as written.
     pub fn as_str(&self) -> &str {
-        // The lexeme is ASCII by construction, so this never takes the fallback.
-        std::str::from_utf8(self.bytes()).unwrap_or("0")
+        self.lexeme.as_str()
     }
 
     /// Whether the lexeme has no fraction and no exponent.
@@ -170,22 +135,14 @@ macro_rules! number_from_int {
     ($($t:ty),*) => {$(
         impl From<$t> for Number {
             fn from(n: $t) -> Self {
-                let mut buf = SmallVec::<[u8; INLINE]>::new();
-                let _ = write!(SmallWriter(&mut buf), "{n}");
-                Number::from_valid_lexeme(&buf)
+                Number {
+                    lexeme: compact_str::ToCompactString::to_compact_string(&n),
+                }
             }
         }
     )*};
 }
 number_from_int!(i8, i16, i32, i64, u8, u16, u32, u64, usize, isize);
-
-struct SmallWriter<'a>(&'a mut SmallVec<[u8; INLINE]>);
-impl fmt::Write for SmallWriter<'_> {
-    fn write_str(&mut self, s: &str) -> fmt::Result {
-        self.0.extend_from_slice(s.as_bytes());
-        Ok(())
-    }
-}
 
 /// Checks a complete lexeme against the RFC 8259 number grammar.
 pub(crate) fn is_number_lexeme(b: &[u8]) -> bool {
@@ -460,12 +417,28 @@ impl Map {
     }
 }
 
-/// A map is torn down without recursion: the drop glue of a value nested
-/// thousands of levels deep (which the parser builds only when its depth
-/// limit is lifted) would otherwise overflow the stack.
+thread_local! {
+    /// Maps being dropped on this thread, one inside the other.
+    static DROP_DEPTH: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+}
+
+/// Nesting of maps past which a drop stops recursing.
+const DROP_RECURSION: u32 = 256;
+
+/// A map nested a few levels deep is dropped by the usual drop glue; past
+/// [`DROP_RECURSION`] levels the rest is torn down without recursion, so a
+/// value nested thousands of levels deep (which the parser builds only when
+/// its depth limit is lifted) does not overflow the stack when dropped.
 impl Drop for Map {
     fn drop(&mut self) {
-        if !self.entries.iter().any(|(_, v)| has_members(v)) {
+        if self.entries.is_empty() {
+            return;
+        }
+        let depth = DROP_DEPTH.with(|d| d.get());
+        if depth < DROP_RECURSION {
+            DROP_DEPTH.with(|d| d.set(depth + 1));
+            drop(std::mem::take(&mut self.entries));
+            DROP_DEPTH.with(|d| d.set(depth));
             return;
         }
         let mut pending: Vec<Value> = self
@@ -843,7 +816,7 @@ impl From<serde_json::Value> for Value {
             serde_json::Value::Null => Value::Null,
             serde_json::Value::Bool(b) => Value::Bool(b),
             serde_json::Value::Number(n) => {
-                Value::Number(Number::from_valid_lexeme(n.to_string().as_bytes()))
+                Value::Number(Number::from_valid_lexeme(&n.to_string()))
             }
             serde_json::Value::String(s) => Value::String(s),
             serde_json::Value::Array(a) => Value::Array(a.into_iter().map(Value::from).collect()),
@@ -864,7 +837,7 @@ impl From<&serde_json::Value> for Value {
             serde_json::Value::Null => Value::Null,
             serde_json::Value::Bool(b) => Value::Bool(*b),
             serde_json::Value::Number(n) => {
-                Value::Number(Number::from_valid_lexeme(n.to_string().as_bytes()))
+                Value::Number(Number::from_valid_lexeme(&n.to_string()))
             }
             serde_json::Value::String(s) => Value::String(s.clone()),
             serde_json::Value::Array(a) => Value::Array(a.iter().map(Value::from).collect()),

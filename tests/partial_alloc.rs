@@ -2,6 +2,7 @@
 //! parser's scratch and path buffers are reused, and events borrow.
 
 use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use tooljson::partial::{PartialParser, ValueEvent};
@@ -10,9 +11,21 @@ struct Counting;
 
 static ALLOCS: AtomicUsize = AtomicUsize::new(0);
 
+thread_local! {
+    /// Set on the test's own thread: allocations made meanwhile by the test
+    /// harness's other threads are not counted.
+    static COUNTED: Cell<bool> = const { Cell::new(false) };
+}
+
+fn count() {
+    if COUNTED.try_with(Cell::get).unwrap_or(false) {
+        ALLOCS.fetch_add(1, Ordering::Relaxed);
+    }
+}
+
 unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        ALLOCS.fetch_add(1, Ordering::Relaxed);
+        count();
         // SAFETY: forwards the caller's layout to the system allocator.
         unsafe { System.alloc(layout) }
     }
@@ -21,7 +34,7 @@ unsafe impl GlobalAlloc for Counting {
         unsafe { System.dealloc(ptr, layout) }
     }
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        ALLOCS.fetch_add(1, Ordering::Relaxed);
+        count();
         // SAFETY: as for `dealloc`, and `new_size` is the caller's.
         unsafe { System.realloc(ptr, layout, new_size) }
     }
@@ -47,6 +60,7 @@ fn document() -> Vec<u8> {
 
 #[test]
 fn events_only_steady_state_allocates_nothing_per_chunk() {
+    COUNTED.with(|c| c.set(true));
     let doc = document();
     for chunk in [1usize, 4, 16, 64] {
         let mut p = PartialParser::events_only();

@@ -1719,7 +1719,7 @@ impl TokenSink for ValueBuilder {
                 };
                 self.add(Value::String(s));
             }
-            Token::Number(n) => self.add(Value::Number(Number::from_valid_lexeme(n.as_bytes()))),
+            Token::Number(n) => self.add(Value::Number(Number::from_valid_lexeme(n))),
             Token::Bool(b) => self.add(Value::Bool(b)),
             Token::Null => self.add(Value::Null),
             Token::ObjectEnd | Token::ArrayEnd => {

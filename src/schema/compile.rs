@@ -13,6 +13,9 @@
 #![allow(clippy::collapsible_match)]
 
 use std::collections::HashMap;
+use std::rc::Rc;
+
+use smallvec::SmallVec;
 use std::sync::OnceLock;
 
 use super::format::Format;
@@ -239,6 +242,9 @@ impl Kw {
 }
 
 /// A compiled subschema.
+/// A node's keywords while it compiles.
+type Kws = SmallVec<[Kw; 8]>;
+
 #[derive(Debug)]
 pub(crate) struct Node {
     /// Schema path of this subschema (JSON Pointer in the root document, or
@@ -281,14 +287,15 @@ const ROOT_URI: &str = "tooljson:///root.json";
 
 #[derive(Clone)]
 struct Base {
-    uri: String,
+    uri: Rc<str>,
     draft: Draft,
 }
 
 /// A schema location to compile: the value and the base it lives under.
 struct Place<'a> {
     value: &'a Value,
-    base: String,
+    /// Shared: it changes only at a `$id`, and every subschema has one.
+    base: Rc<str>,
     draft: Draft,
     loc: String,
 }
@@ -309,6 +316,9 @@ struct Compiler<'a> {
     pending: Vec<(NodeId, Place<'a>)>,
     nodes: Vec<Option<Node>>,
     resources: HashMap<String, u32>,
+    /// The last base looked up in `resources` and its index: nearly every
+    /// subschema has its parent's base, which is then not hashed again.
+    last_resource: Option<(Rc<str>, u32)>,
     ignored: Vec<String>,
     has_dynamic: bool,
     metas_loaded: bool,
@@ -331,12 +341,23 @@ fn draft_of(schema_uri: &str) -> Option<Draft> {
     }
 }
 
-fn escape_pointer(key: &str) -> String {
+/// `loc/key`, the key escaped as a JSON Pointer token, in one allocation.
+fn child_loc(loc: &str, key: &str) -> String {
+    let mut out = String::with_capacity(loc.len() + 1 + key.len());
+    out.push_str(loc);
+    out.push('/');
     if key.contains(['~', '/']) {
-        key.replace('~', "~0").replace('/', "~1")
+        for c in key.chars() {
+            match c {
+                '~' => out.push_str("~0"),
+                '/' => out.push_str("~1"),
+                c => out.push(c),
+            }
+        }
     } else {
-        key.to_owned()
+        out.push_str(key);
     }
+    out
 }
 
 fn strip_empty_fragment(u: String) -> String {
@@ -449,7 +470,7 @@ fn kind_of(v: &Value) -> &'static str {
 
 impl<'a> Compiler<'a> {
     fn err(&self, loc: &str, kw: &str, msg: impl Into<String>) -> SchemaError {
-        SchemaError::new(format!("{loc}/{}", escape_pointer(kw)), msg.into())
+        SchemaError::new(child_loc(loc, kw), msg.into())
     }
 
     /// A keyword with a malformed value: an error in strict mode, ignored (and
@@ -494,7 +515,7 @@ impl<'a> Compiler<'a> {
             self.bases.insert(
                 addr(v),
                 Base {
-                    uri: base.clone(),
+                    uri: base.as_str().into(),
                     draft,
                 },
             );
@@ -516,7 +537,7 @@ impl<'a> Compiler<'a> {
                 self.bases.insert(
                     addr(v),
                     Base {
-                        uri: base.clone(),
+                        uri: base.as_str().into(),
                         draft,
                     },
                 );
@@ -591,7 +612,7 @@ impl<'a> Compiler<'a> {
             return Err(self.err(loc, "$ref", format!("cannot resolve {reference:?} (no schema has the URI {doc_uri:?}; register it with SchemaBuilder::resource)")));
         };
         let root_base = self.base_at(root).cloned().unwrap_or(Base {
-            uri: doc_uri.clone(),
+            uri: doc_uri.as_str().into(),
             draft,
         });
         let in_root_doc = doc_uri == ROOT_URI || self.docs.first().is_some_and(|d| d.0 == doc_uri);
@@ -619,7 +640,7 @@ impl<'a> Compiler<'a> {
                     && !id.starts_with('#')
                 {
                     b = Base {
-                        uri: strip_empty_fragment(uri::resolve(&b.uri, id)),
+                        uri: strip_empty_fragment(uri::resolve(&b.uri, id)).into(),
                         draft: b.draft,
                     };
                 }
@@ -668,12 +689,21 @@ impl<'a> Compiler<'a> {
         }
     }
 
-    fn resource_index(&mut self, base: &str) -> u32 {
-        if let Some(&i) = self.resources.get(base) {
-            return i;
+    fn resource_index(&mut self, base: &Rc<str>) -> u32 {
+        if let Some((last, i)) = &self.last_resource
+            && (Rc::ptr_eq(last, base) || **last == **base)
+        {
+            return *i;
         }
-        let n = self.resources.len() as u32;
-        self.resources.insert(base.to_owned(), n);
+        let n = match self.resources.get(&**base) {
+            Some(&i) => i,
+            None => {
+                let n = self.resources.len() as u32;
+                self.resources.insert(base.to_string(), n);
+                n
+            }
+        };
+        self.last_resource = Some((base.clone(), n));
         n
     }
 
@@ -703,7 +733,7 @@ impl<'a> Compiler<'a> {
     fn sub(
         &mut self,
         v: &'a Value,
-        base: &str,
+        base: &Rc<str>,
         draft: Draft,
         loc: String,
     ) -> Result<NodeId, SchemaError> {
@@ -713,7 +743,7 @@ impl<'a> Compiler<'a> {
             id,
             Place {
                 value: v,
-                base: base.to_owned(),
+                base: base.clone(),
                 draft,
                 loc,
             },
@@ -849,11 +879,12 @@ impl<'a> Compiler<'a> {
         {
             let full = strip_empty_fragment(uri::resolve(&base, idv));
             let (u, _) = uri::split_fragment(&full);
-            base = u.to_owned();
+            base = u.into();
             resource_root = true;
         }
         let resource = self.resource_index(&base);
-        let mut kws: Vec<Kw> = Vec::new();
+        // On the stack until the node is done, then boxed at its size.
+        let mut kws: Kws = SmallVec::new();
 
         // `type` first: the cheapest check and the clearest message.
         if !ref_only && let Some(t) = m.get("type") {
@@ -912,7 +943,7 @@ impl<'a> Compiler<'a> {
         if ref_only {
             self.nodes[id as usize] = Some(Node {
                 loc: loc.into(),
-                kws: kws.into(),
+                kws: kws.into_boxed_slice(),
                 types: 0,
                 resource,
                 resource_root,
@@ -966,7 +997,7 @@ impl<'a> Compiler<'a> {
                 | "not"
                 | "if"
                 | "then"
-                | "else" => format!("{loc}/{}", escape_pointer(k)),
+                | "else" => child_loc(&loc, k),
                 _ => String::new(),
             };
             match k {
@@ -1066,12 +1097,7 @@ impl<'a> Compiler<'a> {
                         let mut props = Vec::with_capacity(pm.len());
                         for (pk, pv) in pm.iter() {
                             if self.schema_value(pv, &kl, pk)? {
-                                let n = self.sub(
-                                    pv,
-                                    &base,
-                                    draft,
-                                    format!("{kl}/{}", escape_pointer(pk)),
-                                )?;
+                                let n = self.sub(pv, &base, draft, child_loc(&kl, pk))?;
                                 props.push((Box::<str>::from(pk), n));
                             }
                         }
@@ -1094,12 +1120,7 @@ impl<'a> Compiler<'a> {
                             if self.schema_value(pv, &kl, pk)?
                                 && let Some(p) = self.pattern(pk, &loc, k)?
                             {
-                                let n = self.sub(
-                                    pv,
-                                    &base,
-                                    draft,
-                                    format!("{kl}/{}", escape_pointer(pk)),
-                                )?;
+                                let n = self.sub(pv, &base, draft, child_loc(&kl, pk))?;
                                 pats.push((p, n));
                             }
                         }
@@ -1161,12 +1182,7 @@ impl<'a> Compiler<'a> {
                                 ));
                             }
                             Value::Object(_) | Value::Bool(_) if k != "dependentRequired" => {
-                                let n = self.sub(
-                                    dv,
-                                    &base,
-                                    draft,
-                                    format!("{kl}/{}", escape_pointer(dk)),
-                                )?;
+                                let n = self.sub(dv, &base, draft, child_loc(&kl, dk))?;
                                 sch.push((Box::<str>::from(dk), n));
                             }
                             other => self.bad(
@@ -1348,7 +1364,7 @@ impl<'a> Compiler<'a> {
         }
         self.nodes[id as usize] = Some(Node {
             loc: loc.into(),
-            kws: kws.into(),
+            kws: kws.into_boxed_slice(),
             types: 0,
             resource,
             resource_root,
@@ -1362,7 +1378,7 @@ impl<'a> Compiler<'a> {
         base: &str,
         draft: Draft,
         loc: &str,
-        kws: &mut Vec<Kw>,
+        kws: &mut Kws,
     ) -> Result<(), SchemaError> {
         let place = self.resolve(base, draft, s, loc)?;
         let target_value = place.value;
@@ -1379,7 +1395,7 @@ impl<'a> Compiler<'a> {
             let list = self.dyn_anchors.get(frag).cloned().unwrap_or_default();
             for (res_uri, v) in list {
                 let b = self.base_at(v).cloned().unwrap_or(Base {
-                    uri: res_uri.clone(),
+                    uri: res_uri.as_str().into(),
                     draft,
                 });
                 let mark = self.nodes.len() as NodeId;
@@ -1396,7 +1412,7 @@ impl<'a> Compiler<'a> {
                 };
                 match compiled {
                     Ok(n) => {
-                        let r = self.resource_index(&res_uri);
+                        let r = self.resource_index(&Rc::from(res_uri.as_str()));
                         candidates.push((r, n));
                     }
                     Err(_) => {
@@ -1590,6 +1606,7 @@ pub(crate) fn compile(
         pending: Vec::new(),
         nodes: Vec::new(),
         resources: HashMap::new(),
+        last_resource: None,
         ignored: Vec::new(),
         has_dynamic: false,
         metas_loaded: false,
@@ -1609,7 +1626,7 @@ pub(crate) fn compile(
     }
     let base = match c.base_at(root) {
         Some(b) => b.uri.clone(),
-        None => ROOT_URI.to_owned(),
+        None => ROOT_URI.into(),
     };
     c.nodes.push(None);
     c.memo.insert(addr(root), 0);

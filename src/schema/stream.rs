@@ -610,7 +610,7 @@ impl CheckState {
                 self.string_apps = Some(range);
             }
             Token::Number(n) => {
-                let v = Value::Number(crate::Number::from_valid_lexeme(n.as_bytes()));
+                let v = Value::Number(crate::Number::from_valid_lexeme(n));
                 self.scalar_done(sc, range, &v, at);
             }
             Token::Bool(b) => self.scalar_done(sc, range, &Value::Bool(b), at),
