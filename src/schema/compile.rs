@@ -98,28 +98,94 @@ pub(crate) struct ObjectKw {
     /// `key_tag` of each name in `props`, in the same order: a lookup
     /// compares whole names only where the tags agree.
     pub(crate) tags: Box<[u32]>,
+    /// Where a name's tag lands in `slots`, when no two tags do.
+    pub(crate) slot_hash: Option<SlotHash>,
     pub(crate) patterns: Box<[(Pattern, NodeId)]>,
     pub(crate) additional: Option<NodeId>,
     /// Whether `additional` is the `false` schema (an unknown key fails at once).
     pub(crate) additional_false: bool,
 }
 
-/// Length, first and last byte of a property name, packed: names that
-/// differ in any of them never need a byte-wise comparison.
+/// A collision-free table from property-name tags to `props` positions,
+/// found when the schema compiles: a lookup is one multiply, one load and
+/// one name comparison, whatever the number of properties.
+#[derive(Debug)]
+pub(crate) struct SlotHash {
+    seed: u32,
+    shift: u32,
+    /// Position in `props` plus one; 0 for an empty slot.
+    slots: Box<[u8]>,
+}
+
+impl SlotHash {
+    #[inline]
+    fn slot(seed: u32, shift: u32, tag: u32) -> usize {
+        (tag.wrapping_mul(seed) >> shift) as usize
+    }
+
+    /// A table for `tags` (at most 255 of them), if one of a few multipliers
+    /// separates them in a table of at most 16 times their number.
+    fn find(tags: &[u32]) -> Option<SlotHash> {
+        const SEEDS: [u32; 8] = [
+            0x9E37_79B1,
+            0x85EB_CA77,
+            0xC2B2_AE3D,
+            0x27D4_EB2F,
+            0x1656_67B1,
+            0xD3A2_646C | 1,
+            0xFD70_46C5,
+            0xB55A_4F09,
+        ];
+        if tags.is_empty() || tags.len() > 255 {
+            return None;
+        }
+        let min_bits = (tags.len() * 2).next_power_of_two().trailing_zeros().max(1);
+        for bits in min_bits..=min_bits + 3 {
+            let size = 1usize << bits;
+            let shift = 32 - bits;
+            'seeds: for seed in SEEDS {
+                let mut slots = vec![0u8; size];
+                for (i, &t) in tags.iter().enumerate() {
+                    let at = &mut slots[Self::slot(seed, shift, t)];
+                    if *at != 0 {
+                        continue 'seeds;
+                    }
+                    *at = (i + 1) as u8;
+                }
+                return Some(SlotHash {
+                    seed,
+                    shift,
+                    slots: slots.into(),
+                });
+            }
+        }
+        None
+    }
+}
+
+/// Length, first, middle and last byte of a property name, packed: names
+/// that differ in any of them never need a byte-wise comparison.
 #[inline]
 pub(crate) fn key_tag(key: &str) -> u32 {
     let b = key.as_bytes();
-    let len = b.len().min(0xFFFF) as u32;
+    let len = b.len() as u32;
     let first = b.first().copied().map_or(0, u32::from);
+    let mid = b.get(b.len() / 2).copied().map_or(0, u32::from);
     let last = b.last().copied().map_or(0, u32::from);
-    (len << 16) ^ (first << 8) ^ last
+    (len << 24) ^ (first << 16) ^ (mid << 8) ^ last
 }
 
 impl ObjectKw {
     #[inline]
     pub(crate) fn prop(&self, key: &str) -> Option<NodeId> {
+        let tag = key_tag(key);
+        if let Some(h) = &self.slot_hash {
+            let i = usize::from(*h.slots.get(SlotHash::slot(h.seed, h.shift, tag))?);
+            let at = i.checked_sub(1)?;
+            let (k, n) = self.props.get(at)?;
+            return (self.tags.get(at) == Some(&tag) && &**k == key).then_some(*n);
+        }
         if self.props.len() <= 64 {
-            let tag = key_tag(key);
             self.tags
                 .iter()
                 .zip(self.props.iter())
@@ -966,6 +1032,7 @@ impl<'a> Compiler<'a> {
         let mut obj = ObjectKw {
             props: Box::new([]),
             tags: Box::new([]),
+            slot_hash: None,
             patterns: Box::new([]),
             additional: None,
             additional_false: false,
@@ -1104,6 +1171,7 @@ impl<'a> Compiler<'a> {
                         props.sort_by(|a, b| a.0.cmp(&b.0));
                         props.dedup_by(|a, b| a.0 == b.0);
                         obj.tags = props.iter().map(|(k, _)| key_tag(k)).collect();
+                        obj.slot_hash = SlotHash::find(&obj.tags);
                         obj.props = props.into();
                         has_obj = true;
                     }
@@ -1752,5 +1820,69 @@ mod lazy_pattern_tests {
         let errs = s.validate(&v).unwrap_err();
         let kws: Vec<&str> = errs.iter().map(|e| e.keyword.as_str()).collect();
         assert_eq!(kws, ["pattern", "type"], "{errs:?}");
+    }
+}
+
+#[cfg(test)]
+mod slot_hash_tests {
+    use super::{ObjectKw, SlotHash, key_tag};
+
+    fn object(names: &[String]) -> ObjectKw {
+        let mut props: Vec<(Box<str>, u32)> = names
+            .iter()
+            .enumerate()
+            .map(|(i, n)| (n.as_str().into(), i as u32))
+            .collect();
+        props.sort_by(|a, b| a.0.cmp(&b.0));
+        props.dedup_by(|a, b| a.0 == b.0);
+        let tags: Box<[u32]> = props.iter().map(|(k, _)| key_tag(k)).collect();
+        ObjectKw {
+            slot_hash: SlotHash::find(&tags),
+            tags,
+            props: props.into(),
+            patterns: Box::new([]),
+            additional: None,
+            additional_false: false,
+        }
+    }
+
+    #[test]
+    fn lookups_agree_with_a_search_with_and_without_a_table() {
+        let mut with_table = 0;
+        let mut rng = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = || {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            rng
+        };
+        for round in 0..300 {
+            let n = 1 + (next() % 40) as usize;
+            let names: Vec<String> = (0..n)
+                .map(|_| {
+                    let len = 1 + (next() % 12) as usize;
+                    (0..len)
+                        .map(|_| char::from(b'a' + (next() % 6) as u8))
+                        .collect()
+                })
+                .collect();
+            let o = object(&names);
+            with_table += usize::from(o.slot_hash.is_some());
+            for probe in
+                names
+                    .iter()
+                    .cloned()
+                    .chain(["zz".into(), String::new(), format!("{round}")])
+            {
+                let want = o.props.iter().find(|(k, _)| **k == *probe).map(|(_, n)| *n);
+                assert_eq!(o.prop(&probe), want, "{probe:?} in {names:?}");
+            }
+        }
+        // Both paths were taken: most sets get a table, sets with two names
+        // of the same tag do not.
+        assert!(
+            with_table > 100 && with_table < 300,
+            "{with_table} of 300 had a table"
+        );
     }
 }
