@@ -302,7 +302,15 @@ impl<'p> Validator<'p> {
                 }
             }
             Kw::Enum(opts) => {
-                if !opts.iter().any(|o| equal(o, v)) {
+                let found = match v {
+                    // The common case, a string among strings: compared in
+                    // place (lengths first), with no call per option.
+                    Value::String(s) => opts
+                        .iter()
+                        .any(|o| matches!(o, Value::String(t) if t.as_bytes() == s.as_bytes())),
+                    _ => opts.iter().any(|o| equal(o, v)),
+                };
+                if !found {
                     let mut list = String::new();
                     for (i, o) in opts.iter().enumerate().take(12) {
                         if i > 0 {
