@@ -319,20 +319,11 @@ fn summary() {
     }
 }
 
-/// The fastest of `rounds` timed runs of each of `a` and `b`, run in turn
-/// (a, b, a, b, ...) so that both see the same load on a shared machine;
-/// returns the speed ratio time(b) / time(a).
-fn interleaved(rounds: usize, mut a: impl FnMut(), mut b: impl FnMut()) -> f64 {
-    let (mut best_a, mut best_b) = (f64::MAX, f64::MAX);
-    for _ in 0..rounds {
-        let t = Instant::now();
-        a();
-        best_a = best_a.min(t.elapsed().as_secs_f64());
-        let t = Instant::now();
-        b();
-        best_b = best_b.min(t.elapsed().as_secs_f64());
-    }
-    best_b / best_a
+/// The speed ratio time(b) / time(a), best of `rounds` runs of each taken
+/// in turn (see `common::interleaved_best`).
+fn interleaved(rounds: usize, a: impl FnMut(), b: impl FnMut()) -> f64 {
+    let (a, b) = common::interleaved_best(rounds, 1, a, b);
+    b / a
 }
 
 /// The three target ratios again, each from an interleaved A/B run (best of

@@ -184,3 +184,28 @@ pub fn actson_chunked(doc: &[u8], chunk: usize) -> usize {
     }
     events
 }
+
+/// The fastest of `rounds` timed batches of `batch` runs each of `a` and
+/// `b`, the two taking turns (a, b, a, b, ...) so that both see the same
+/// load on a shared machine: `(seconds per run of a, seconds per run of b)`.
+pub fn interleaved_best(
+    rounds: usize,
+    batch: usize,
+    mut a: impl FnMut(),
+    mut b: impl FnMut(),
+) -> (f64, f64) {
+    let (mut best_a, mut best_b) = (f64::MAX, f64::MAX);
+    for _ in 0..rounds {
+        let t = std::time::Instant::now();
+        for _ in 0..batch {
+            a();
+        }
+        best_a = best_a.min(t.elapsed().as_secs_f64());
+        let t = std::time::Instant::now();
+        for _ in 0..batch {
+            b();
+        }
+        best_b = best_b.min(t.elapsed().as_secs_f64());
+    }
+    (best_a / batch as f64, best_b / batch as f64)
+}
