@@ -541,6 +541,10 @@ impl CheckState {
                 }
                 self.root_started = true;
                 self.apps.clear();
+                // Room for a tool schema's usual nesting at once, rather than
+                // growing 4, 8, 16 as the value opens.
+                self.apps.reserve(16);
+                self.frames.reserve(8);
                 self.pending_start = 0;
                 let root = sc.program().root;
                 self.expand(sc, root, 0, at);
