@@ -218,6 +218,8 @@ pub struct Map {
 pub(crate) type Key = compact_str::CompactString;
 
 /// The members of a [`Map`], by value, in order; from [`Map::into_iter`].
+/// Each key comes out as a `String` (a key of up to 24 bytes, held inline,
+/// is copied into one); iterate with [`Map::iter`] to borrow instead.
 #[derive(Debug)]
 pub struct IntoIter {
     entries: std::vec::IntoIter<(Key, Value)>,
@@ -434,11 +436,13 @@ impl Drop for Map {
         if self.entries.is_empty() {
             return;
         }
-        let depth = DROP_DEPTH.with(|d| d.get());
+        // (The counter has no destructor, so it is there even while the
+        // thread's other locals are dropped; if not, drop without recursion.)
+        let depth = DROP_DEPTH.try_with(|d| d.get()).unwrap_or(DROP_RECURSION);
         if depth < DROP_RECURSION {
-            DROP_DEPTH.with(|d| d.set(depth + 1));
+            let _ = DROP_DEPTH.try_with(|d| d.set(depth + 1));
             drop(std::mem::take(&mut self.entries));
-            DROP_DEPTH.with(|d| d.set(depth));
+            let _ = DROP_DEPTH.try_with(|d| d.set(depth));
             return;
         }
         let mut pending: Vec<Value> = self

@@ -245,3 +245,22 @@ fn cli_exit_codes() {
     assert!(err.contains("--schema"), "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Schemas, checks and values move between threads (a gateway compiles a
+/// request's tools once and checks calls on other tasks).
+#[test]
+fn schemas_checks_and_values_are_send_and_sync() {
+    fn shared<T: Send + Sync>() {}
+    shared::<tooljson::CompiledSchema>();
+    shared::<tooljson::schema::StreamCheck>();
+    shared::<tooljson::Value>();
+    shared::<tooljson::Map>();
+    let schema = tooljson::CompiledSchema::from_json_str(
+        r#"{"properties": {"id": {"pattern": "^[a-z]+$"}}}"#,
+    )
+    .unwrap();
+    let moved = std::thread::spawn(move || {
+        schema.is_valid(&tooljson::from_str(r#"{"id": "abc"}"#).unwrap())
+    });
+    assert!(moved.join().unwrap());
+}
