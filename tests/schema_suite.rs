@@ -7,7 +7,7 @@
 //!   formats as annotations (`format.json` must accept everything);
 //! - every draft 7 core file (`tests/draft7/*.json`, 127 cases), compiled as
 //!   draft-07 through the builder (the files carry no `$schema`);
-//! - the optional `bignum`, `float-overflow` and `ecmascript-regex` files;
+//! - the optional `bignum`, `float-overflow`, `ecmascript-regex` and `non-bmp-regex` files;
 //! - the optional format files for the nine asserted formats (date-time,
 //!   date, time, email, hostname, ipv4, ipv6, uri, uuid) with format
 //!   assertion on. The other format files (duration, idn-*, iri*, json-pointer,
@@ -325,9 +325,14 @@ fn json_schema_test_suite() {
     );
     let optional = list(
         "draft2020-12/optional",
-        Some(&["bignum", "float-overflow", "ecmascript-regex"]),
+        Some(&[
+            "bignum",
+            "float-overflow",
+            "ecmascript-regex",
+            "non-bmp-regex",
+        ]),
     );
-    assert_eq!(optional.len(), 3, "optional files missing: {optional:?}");
+    assert_eq!(optional.len(), 4, "optional files missing: {optional:?}");
     let parts = vec![
         Part {
             name: "draft 2020-12 core",
@@ -344,7 +349,7 @@ fn json_schema_test_suite() {
             required_cases: Some(127),
         },
         Part {
-            name: "2020-12 optional (bignum, float-overflow, ecmascript-regex)",
+            name: "2020-12 optional (bignum, float-overflow, ecmascript-regex, non-bmp-regex)",
             draft: Draft::Draft202012,
             formats: false,
             files: optional,
