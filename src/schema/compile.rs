@@ -319,6 +319,9 @@ pub(crate) struct Node {
     pub(crate) kws: Box<[Kw]>,
     /// Types an instance may have and still be valid (conservative).
     pub(crate) types: u8,
+    /// Whether a keyword applies other nodes in place (`$ref`, `allOf`):
+    /// the stream check then expands it.
+    pub(crate) expands: bool,
     /// The resource (for `$dynamicRef` scope) this node belongs to.
     pub(crate) resource: u32,
     /// Whether this node starts a resource (`$id` or a document root).
@@ -912,6 +915,7 @@ impl<'a> Compiler<'a> {
                     loc: loc.into(),
                     kws,
                     types: 0,
+                    expands: false,
                     resource: res,
                     resource_root,
                 });
@@ -1011,6 +1015,7 @@ impl<'a> Compiler<'a> {
                 loc: loc.into(),
                 kws: kws.into_boxed_slice(),
                 types: 0,
+                expands: false,
                 resource,
                 resource_root,
             });
@@ -1434,6 +1439,7 @@ impl<'a> Compiler<'a> {
             loc: loc.into(),
             kws: kws.into_boxed_slice(),
             types: 0,
+            expands: false,
             resource,
             resource_root,
         });
@@ -1573,6 +1579,10 @@ fn finish(nodes: &mut [Node]) -> Result<(), SchemaError> {
     }
     for (node, t) in nodes.iter_mut().zip(types) {
         node.types = t;
+        node.expands = node
+            .kws
+            .iter()
+            .any(|k| matches!(k, Kw::Ref(_) | Kw::AllOf(_)));
     }
     Ok(())
 }

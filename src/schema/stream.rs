@@ -296,7 +296,11 @@ impl CheckState {
             depth,
         });
         let prog = sc.program();
-        for kw in prog.node(node).kws.iter() {
+        let n = prog.node(node);
+        if !n.expands {
+            return;
+        }
+        for kw in n.kws.iter() {
             match kw {
                 Kw::Ref(n) => self.expand(sc, *n, depth + 1, at),
                 Kw::AllOf(list) => list.iter().for_each(|n| self.expand(sc, *n, depth + 1, at)),
@@ -328,6 +332,13 @@ impl CheckState {
             let node = prog.node(app.node);
             for kw in node.kws.iter() {
                 if !expanded(kw) && pick(kw, app.flags) {
+                    // The usual keyword, and one that passes, decided here;
+                    // the validator is called to word a failure.
+                    if let Kw::Type(mask) = kw
+                        && super::validate::type_matches(*mask, v)
+                    {
+                        continue;
+                    }
                     val.keyword::<true>(node, kw, v, &At::ROOT, None, app.depth, &mut errs);
                 }
             }
@@ -707,6 +718,11 @@ impl CheckState {
         };
         if self.keep_string {
             self.string.push_str(part);
+        }
+        // Only `maxLength`, `enum` and `const` look at a string's parts, and
+        // they are exactly the keywords that ask for exact offsets.
+        if self.exact_from.is_none() {
+            return;
         }
         let prog = sc.program();
         for i in range.0..range.1 {
