@@ -132,7 +132,7 @@ impl SlotHash {
             0xC2B2_AE3D,
             0x27D4_EB2F,
             0x1656_67B1,
-            0xD3A2_646C | 1,
+            0xD3A2_646D,
             0xFD70_46C5,
             0xB55A_4F09,
         ];

@@ -33,32 +33,10 @@ struct Class {
 impl Class {
     /// The class of the given ranges (in any order, overlapping or not),
     /// or of everything else when `negated`.
-    fn new(mut ranges: Vec<(u32, u32)>, negated: bool) -> Class {
-        ranges.sort_unstable();
-        let mut merged: Vec<(u32, u32)> = Vec::with_capacity(ranges.len());
-        for (lo, hi) in ranges {
-            match merged.last_mut() {
-                Some(last) if lo <= last.1.saturating_add(1) => last.1 = last.1.max(hi),
-                _ => merged.push((lo, hi)),
-            }
-        }
-        if negated {
-            let mut complement = Vec::with_capacity(merged.len() + 1);
-            let mut next = 0u32;
-            for &(lo, hi) in &merged {
-                if lo > next {
-                    complement.push((next, lo - 1));
-                }
-                next = hi.saturating_add(1);
-            }
-            if next <= 0x10FFFF {
-                complement.push((next, 0x10FFFF));
-            }
-            merged = complement;
-        }
+    fn new(ranges: Vec<(u32, u32)>, negated: bool) -> Class {
         let mut ascii = [0u64; 2];
         let mut high = Vec::new();
-        for (lo, hi) in merged {
+        for (lo, hi) in normalized(ranges, negated) {
             for c in lo..=hi.min(0x7F) {
                 ascii[(c >> 6) as usize] |= 1 << (c & 63);
             }
@@ -108,6 +86,34 @@ impl Class {
         }
         true
     }
+}
+
+/// `ranges` sorted and merged (disjoint, not adjacent), or their complement
+/// over all code points when `negated`.
+fn normalized(mut ranges: Vec<(u32, u32)>, negated: bool) -> Vec<(u32, u32)> {
+    ranges.sort_unstable();
+    let mut merged: Vec<(u32, u32)> = Vec::with_capacity(ranges.len());
+    for (lo, hi) in ranges {
+        match merged.last_mut() {
+            Some(last) if lo <= last.1.saturating_add(1) => last.1 = last.1.max(hi),
+            _ => merged.push((lo, hi)),
+        }
+    }
+    if !negated {
+        return merged;
+    }
+    let mut complement = Vec::with_capacity(merged.len() + 1);
+    let mut next = 0u32;
+    for &(lo, hi) in &merged {
+        if lo > next {
+            complement.push((next, lo - 1));
+        }
+        next = hi.saturating_add(1);
+    }
+    if next <= 0x10FFFF {
+        complement.push((next, 0x10FFFF));
+    }
+    complement
 }
 
 /// `\d`, `\w` and `\s` with their ECMA-262 meaning (ASCII digits and word
@@ -288,8 +294,7 @@ fn bracket(chars: &[char]) -> Option<(Class, usize)> {
                     if chars.get(i) == Some(&'-') && chars.get(i + 1) != Some(&']') {
                         return None;
                     }
-                    let class = Class::new(set, set_negated);
-                    ranges.extend(class_ranges(&class));
+                    ranges.extend(normalized(set, set_negated));
                     continue;
                 }
                 if !is_identity_escape(e) {
@@ -321,23 +326,6 @@ fn bracket(chars: &[char]) -> Option<(Class, usize)> {
         }
     }
     Some((Class::new(ranges, negated), i))
-}
-
-/// The ranges a class holds (ASCII bits back into ranges), to merge a set
-/// escape into a bracket class.
-fn class_ranges(class: &Class) -> Vec<(u32, u32)> {
-    let mut out: Vec<(u32, u32)> = Vec::new();
-    for c in 0..0x80u8 {
-        if class.contains_ascii(c) {
-            let c = u32::from(c);
-            match out.last_mut() {
-                Some(last) if last.1 + 1 == c => last.1 = c,
-                _ => out.push((c, c)),
-            }
-        }
-    }
-    out.extend(class.high.iter().copied());
-    out
 }
 
 /// Reads an optional quantifier: `(min, max, characters used)`; `None` for
