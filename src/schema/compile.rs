@@ -18,6 +18,7 @@ use std::rc::Rc;
 use smallvec::SmallVec;
 use std::sync::OnceLock;
 
+use super::automaton::PositionAutomaton;
 use super::format::Format;
 use super::number::SchemaNumber;
 use super::sequence::ClassSequence;
@@ -40,8 +41,9 @@ pub(crate) const T_ALL: u8 = 127;
 /// A compiled `pattern` / `patternProperties` regular expression.
 ///
 /// A pattern that is an anchored sequence of character classes (the usual
-/// shape in tool schemas) is matched by [`ClassSequence`], with no regex.
-/// Any other is checked when the schema compiles (its syntax and, for a
+/// shape in tool schemas) is matched by [`ClassSequence`], and one made of
+/// classes, groups, alternation and quantifiers in up to 64 positions by a
+/// [`PositionAutomaton`], both with no regex. Any other is checked when the schema compiles (its syntax and, for a
 /// heavy pattern, its size), and its matcher is built on first use, once,
 /// shared by every thread (a schema's patterns are often never used: a
 /// request declares many tools and the model calls one or two).
@@ -54,6 +56,7 @@ pub(crate) struct Pattern {
 #[derive(Debug)]
 enum Matcher {
     Sequence(ClassSequence),
+    Automaton(PositionAutomaton),
     Regex {
         translated: Box<str>,
         regex: std::sync::OnceLock<Option<regex::Regex>>,
@@ -68,6 +71,7 @@ impl Pattern {
     pub(crate) fn is_match(&self, s: &str) -> bool {
         match &self.matcher {
             Matcher::Sequence(seq) => seq.is_match(s),
+            Matcher::Automaton(a) => a.is_match(s),
             Matcher::Regex { translated, regex } => regex
                 .get_or_init(|| super::ecma::build(translated).ok())
                 .as_ref()
@@ -80,7 +84,7 @@ impl Pattern {
     #[cfg(test)]
     pub(crate) fn is_built(&self) -> bool {
         match &self.matcher {
-            Matcher::Sequence(_) => true,
+            Matcher::Sequence(_) | Matcher::Automaton(_) => true,
             Matcher::Regex { regex, .. } => regex.get().is_some(),
         }
     }
@@ -88,6 +92,11 @@ impl Pattern {
     #[cfg(test)]
     pub(crate) fn is_sequence(&self) -> bool {
         matches!(self.matcher, Matcher::Sequence(_))
+    }
+
+    #[cfg(test)]
+    pub(crate) fn is_automaton(&self) -> bool {
+        matches!(self.matcher, Matcher::Automaton(_))
     }
 }
 
@@ -872,6 +881,12 @@ impl<'a> Compiler<'a> {
             return Ok(Some(Pattern {
                 source: src.into(),
                 matcher: Matcher::Sequence(seq),
+            }));
+        }
+        if let Some(a) = PositionAutomaton::parse(src) {
+            return Ok(Some(Pattern {
+                source: src.into(),
+                matcher: Matcher::Automaton(a),
             }));
         }
         match super::ecma::check(src) {
@@ -1761,15 +1776,15 @@ mod lazy_pattern_tests {
     #[test]
     fn patterns_are_built_on_first_use_and_checked_at_compile() {
         let s = CompiledSchema::from_json_str(
-            r#"{"properties": {"a": {"pattern": "^(x)+$"}, "b": {"pattern": "^(y)$"}},
-                "patternProperties": {"^(z)": {"type": "integer"}}}"#,
+            r#"{"properties": {"a": {"pattern": "^\\bx+$"}, "b": {"pattern": "^\\by$"}},
+                "patternProperties": {"^\\bz": {"type": "integer"}}}"#,
         )
         .unwrap();
         let ps = patterns(&s);
         assert_eq!(ps.len(), 3);
         assert!(
-            ps.iter().all(|p| !p.is_sequence()),
-            "groups take the regex path"
+            ps.iter().all(|p| !p.is_sequence() && !p.is_automaton()),
+            "\\b takes the regex path"
         );
         assert!(ps.iter().all(|p| !p.is_built()), "built at compile time");
         assert!(s.is_valid(&crate::from_str(r#"{"a": "xx"}"#).unwrap()));
@@ -1781,7 +1796,7 @@ mod lazy_pattern_tests {
             .filter(|p| !p.is_built())
             .map(|p| &*p.source)
             .collect();
-        assert_eq!(unbuilt, ["^(y)$"]);
+        assert_eq!(unbuilt, [r"^\by$"]);
         // The others still give the right answers when first used, from
         // several threads at once.
         std::thread::scope(|t| {
@@ -1827,6 +1842,27 @@ mod lazy_pattern_tests {
         assert!(!ok(r#"{"x-a": "s"}"#), "patternProperties");
         assert!(!ok(r#"{"Id": 1}"#), "propertyNames");
         let v = crate::from_str(r#"{"id": "no", "x-b": []}"#).unwrap();
+        let errs = s.validate(&v).unwrap_err();
+        let kws: Vec<&str> = errs.iter().map(|e| e.keyword.as_str()).collect();
+        assert_eq!(kws, ["pattern", "type"], "{errs:?}");
+    }
+    #[test]
+    fn group_patterns_take_the_automaton_and_match_in_every_place() {
+        let s = CompiledSchema::from_json_str(
+            r#"{"properties": {"path": {"pattern": "^(/[a-z]+)+/?$"}},
+                "patternProperties": {"^(x|y)-[0-9]+$": {"type": "integer"}},
+                "propertyNames": {"pattern": "(a|x|y)"}}"#,
+        )
+        .unwrap();
+        let ps = patterns(&s);
+        assert_eq!(ps.len(), 3, "{ps:?}");
+        assert!(ps.iter().all(|p| p.is_automaton()), "{ps:?}");
+        let ok = |t: &str| s.is_valid(&crate::from_str(t).unwrap());
+        assert!(ok(r#"{"path": "/usr/lib/", "x-1": 1, "y-22": 2}"#));
+        assert!(!ok(r#"{"path": "/usr//lib"}"#), "pattern");
+        assert!(!ok(r#"{"x-1": "s"}"#), "patternProperties");
+        assert!(!ok(r#"{"bcd": 1}"#), "propertyNames");
+        let v = crate::from_str(r#"{"path": "usr", "y-0": []}"#).unwrap();
         let errs = s.validate(&v).unwrap_err();
         let kws: Vec<&str> = errs.iter().map(|e| e.keyword.as_str()).collect();
         assert_eq!(kws, ["pattern", "type"], "{errs:?}");

@@ -64,6 +64,7 @@
 //! ECMA-262 translated to the `regex` crate; look-around and back references
 //! fail compilation with a message naming them.
 
+mod automaton;
 mod compile;
 mod ecma;
 mod format;

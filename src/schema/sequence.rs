@@ -17,14 +17,14 @@
 
 /// The largest repetition count read here; larger ones go to the `regex`
 /// crate, which decides whether they fit its size limit.
-const MAX_COUNT: u32 = 1000;
+pub(super) const MAX_COUNT: u32 = 1000;
 
 /// "No upper bound", for `*`, `+` and `{n,}`.
-const UNBOUNDED: u32 = u32::MAX;
+pub(super) const UNBOUNDED: u32 = u32::MAX;
 
 /// A set of characters: a bitmap for ASCII, sorted disjoint ranges above.
 #[derive(Clone, Debug, PartialEq)]
-struct Class {
+pub(super) struct Class {
     ascii: [u64; 2],
     /// Ranges of code points from 0x80 up, sorted and disjoint.
     high: Box<[(u32, u32)]>,
@@ -33,7 +33,7 @@ struct Class {
 impl Class {
     /// The class of the given ranges (in any order, overlapping or not),
     /// or of everything else when `negated`.
-    fn new(ranges: Vec<(u32, u32)>, negated: bool) -> Class {
+    pub(super) fn new(ranges: Vec<(u32, u32)>, negated: bool) -> Class {
         let mut ascii = [0u64; 2];
         let mut high = Vec::new();
         for (lo, hi) in normalized(ranges, negated) {
@@ -50,7 +50,7 @@ impl Class {
         }
     }
 
-    fn one(c: char) -> Class {
+    pub(super) fn one(c: char) -> Class {
         Class::new(vec![(c as u32, c as u32)], false)
     }
 
@@ -59,8 +59,13 @@ impl Class {
         self.ascii[usize::from(b >> 6) & 1] >> (b & 63) & 1 == 1
     }
 
+    /// The ASCII bitmap: bit `c % 64` of word `c / 64` for each `c` held.
+    pub(super) fn ascii_words(&self) -> [u64; 2] {
+        self.ascii
+    }
+
     #[inline]
-    fn contains(&self, c: char) -> bool {
+    pub(super) fn contains(&self, c: char) -> bool {
         let u = c as u32;
         if u < 0x80 {
             return self.contains_ascii(u as u8);
@@ -118,7 +123,7 @@ fn normalized(mut ranges: Vec<(u32, u32)>, negated: bool) -> Vec<(u32, u32)> {
 
 /// `\d`, `\w` and `\s` with their ECMA-262 meaning (ASCII digits and word
 /// characters; ECMA white space and line terminators).
-fn class_escape(c: char) -> Option<(Vec<(u32, u32)>, bool)> {
+pub(super) fn class_escape(c: char) -> Option<(Vec<(u32, u32)>, bool)> {
     let digits = vec![(0x30, 0x39)];
     let word = vec![(0x30, 0x39), (0x41, 0x5A), (0x5F, 0x5F), (0x61, 0x7A)];
     let space = vec![
@@ -144,9 +149,14 @@ fn class_escape(c: char) -> Option<(Vec<(u32, u32)>, bool)> {
     })
 }
 
+/// `.`: anything but the four ECMA-262 line terminators.
+pub(super) fn dot() -> Class {
+    Class::new(vec![(0x0A, 0x0A), (0x0D, 0x0D), (0x2028, 0x2029)], true)
+}
+
 /// Characters that stand for themselves after a backslash (ECMA-262
 /// `SyntaxCharacter`, `/`, and `-`).
-fn is_identity_escape(c: char) -> bool {
+pub(super) fn is_identity_escape(c: char) -> bool {
     "^$\\.*+?()[]{}|/-".contains(c)
 }
 
@@ -204,7 +214,7 @@ impl ClassSequence {
                     i += used;
                     class
                 }
-                '.' => Class::new(vec![(0x0A, 0x0A), (0x0D, 0x0D), (0x2028, 0x2029)], true),
+                '.' => dot(),
                 '^' | '*' | '+' | '?' | '(' | ')' | '{' | '}' | '|' | ']' => return None,
                 c => Class::one(c),
             };
@@ -270,7 +280,7 @@ impl ClassSequence {
 
 /// Reads a bracket class after its `[`: the class and the characters used
 /// (the closing `]` included).
-fn bracket(chars: &[char]) -> Option<(Class, usize)> {
+pub(super) fn bracket(chars: &[char]) -> Option<(Class, usize)> {
     let mut i = 0;
     let negated = chars.first() == Some(&'^');
     if negated {
@@ -331,7 +341,7 @@ fn bracket(chars: &[char]) -> Option<(Class, usize)> {
 /// Reads an optional quantifier: `(min, max, characters used)`; `None` for
 /// a `{` that does not read as a quantifier (a literal in ECMA-262, left to
 /// the regex path), a count over [`MAX_COUNT`], or `min > max`.
-fn quantifier(chars: &[char]) -> Option<(u32, u32, usize)> {
+pub(super) fn quantifier(chars: &[char]) -> Option<(u32, u32, usize)> {
     match chars.first() {
         Some('?') => Some((0, 1, 1)),
         Some('*') => Some((0, UNBOUNDED, 1)),

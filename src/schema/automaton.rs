@@ -1,0 +1,586 @@
+//! `pattern`s built from character classes with groups, alternation and
+//! quantifiers, such as `^(/[A-Za-z0-9._-]+)+/?$`, `^(get|set)_[a-z]+$` or
+//! `[0-9]{3}`, matched by a position automaton (Glushkov's construction)
+//! run bit-parallel over a `u64`, with no regex built.
+//!
+//! Each character class in the (expanded) pattern is one position; the
+//! automaton's state is the set of positions that the text read so far can
+//! end on, and one character moves it to the positions that may follow any
+//! of them and whose class holds the character. That is exact for any
+//! regular expression over classes (no backtracking, no greedy guess), and
+//! costs a table load and a few `or`s per character.
+//!
+//! What is read here: classes (`[...]`, `\d` `\w` `\s` and their negations,
+//! `.`, literal characters and identity escapes, as [`super::sequence`]
+//! reads them), groups `(...)` and `(?:...)`, `|`, the quantifiers `?` `*`
+//! `+` `{n}` `{n,}` `{n,m}` (lazy or not: the same strings match), `^` as
+//! the first character and `$` as the last. Anything else (look-around,
+//! back references, `\b`, `\u`, named groups, anchors elsewhere, a `{` that
+//! is not a quantifier) and any pattern that needs more than 64 positions
+//! is left to the `regex` crate.
+
+use super::sequence::{
+    Class, MAX_COUNT, UNBOUNDED, bracket, class_escape, dot, is_identity_escape, quantifier,
+};
+
+/// Positions in one automaton (bits of a `u64`).
+const MAX_POSITIONS: usize = 64;
+
+/// Groups nested deeper than this are left to the `regex` crate.
+const MAX_NESTING: u32 = 32;
+
+/// A pattern read into a tree before positions are numbered.
+#[derive(Clone, Debug)]
+enum Ast {
+    Class(Class),
+    Concat(Vec<Ast>),
+    Alt(Vec<Ast>),
+    Repeat(Box<Ast>, u32, u32),
+}
+
+/// A matcher for one pattern: see the module documentation.
+#[derive(Clone, Debug)]
+pub(crate) struct PositionAutomaton {
+    /// The class of each position (for characters from U+0080 up).
+    classes: Box<[Class]>,
+    /// For each ASCII character, the positions whose class holds it.
+    ascii: Box<[u64; 128]>,
+    /// For each position, the positions that may come right after it.
+    follow: Box<[u64]>,
+    /// Positions a match may start with.
+    first: u64,
+    /// Positions a match may end with.
+    last: u64,
+    /// Whether the empty string matches the body.
+    nullable: bool,
+    /// `^`: the match must start at the start of the string.
+    anchored_start: bool,
+    /// `$`: the match must end at the end of the string.
+    anchored_end: bool,
+}
+
+/// First, last and nullable of a fragment of the automaton.
+#[derive(Clone, Copy)]
+struct Fragment {
+    nullable: bool,
+    first: u64,
+    last: u64,
+}
+
+const EMPTY: Fragment = Fragment {
+    nullable: true,
+    first: 0,
+    last: 0,
+};
+
+fn bits(mut set: u64) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (set != 0).then(|| {
+            let p = set.trailing_zeros() as usize;
+            set &= set - 1;
+            p
+        })
+    })
+}
+
+/// Numbers positions and gathers the follow sets.
+#[derive(Default)]
+struct Builder {
+    classes: Vec<Class>,
+    follow: Vec<u64>,
+}
+
+impl Builder {
+    fn build(&mut self, ast: &Ast) -> Option<Fragment> {
+        Some(match ast {
+            Ast::Class(c) => {
+                if self.classes.len() == MAX_POSITIONS {
+                    return None;
+                }
+                let p = 1u64 << self.classes.len();
+                self.classes.push(c.clone());
+                self.follow.push(0);
+                Fragment {
+                    nullable: false,
+                    first: p,
+                    last: p,
+                }
+            }
+            Ast::Concat(items) => {
+                let mut f = EMPTY;
+                for item in items {
+                    let g = self.build(item)?;
+                    f = self.then(f, g);
+                }
+                f
+            }
+            Ast::Alt(branches) => {
+                let mut f = Fragment {
+                    nullable: false,
+                    first: 0,
+                    last: 0,
+                };
+                for b in branches {
+                    let g = self.build(b)?;
+                    f.nullable |= g.nullable;
+                    f.first |= g.first;
+                    f.last |= g.last;
+                }
+                f
+            }
+            Ast::Repeat(x, min, max) => {
+                // x{min,max} as min copies of x, then either a loop (no
+                // upper bound) or max - min nested optional copies.
+                let mut f = EMPTY;
+                let copies = if *max == UNBOUNDED {
+                    min.saturating_sub(1)
+                } else {
+                    *min
+                };
+                for _ in 0..copies {
+                    let g = self.build(x)?;
+                    f = self.then(f, g);
+                }
+                if *max == UNBOUNDED {
+                    let mut g = self.build(x)?;
+                    for p in bits(g.last) {
+                        self.follow[p] |= g.first;
+                    }
+                    g.nullable |= *min == 0;
+                    f = self.then(f, g);
+                } else {
+                    // (x (x (x)?)?)?, built from the inside out.
+                    let mut tail = EMPTY;
+                    let mut chain: Vec<Fragment> = Vec::new();
+                    for _ in *min..*max {
+                        chain.push(self.build(x)?);
+                    }
+                    for g in chain.into_iter().rev() {
+                        tail = self.then(g, tail);
+                        tail.nullable = true;
+                    }
+                    f = self.then(f, tail);
+                }
+                f
+            }
+        })
+    }
+
+    /// `f` followed by `g`.
+    fn then(&mut self, f: Fragment, g: Fragment) -> Fragment {
+        for p in bits(f.last) {
+            self.follow[p] |= g.first;
+        }
+        Fragment {
+            nullable: f.nullable && g.nullable,
+            first: if f.nullable {
+                f.first | g.first
+            } else {
+                f.first
+            },
+            last: if g.nullable { f.last | g.last } else { g.last },
+        }
+    }
+}
+
+/// Reads the pattern's syntax into an [`Ast`].
+struct Reader<'a> {
+    chars: &'a [char],
+    i: usize,
+    depth: u32,
+}
+
+impl Reader<'_> {
+    fn peek(&self) -> Option<char> {
+        self.chars.get(self.i).copied()
+    }
+
+    /// Branches separated by `|`, up to a `)`, a `$` or the end.
+    fn alternation(&mut self) -> Option<Ast> {
+        let mut branches = vec![self.sequence()?];
+        while self.peek() == Some('|') {
+            self.i += 1;
+            branches.push(self.sequence()?);
+        }
+        Some(if branches.len() == 1 {
+            branches.pop()?
+        } else {
+            Ast::Alt(branches)
+        })
+    }
+
+    fn sequence(&mut self) -> Option<Ast> {
+        let mut items = Vec::new();
+        while let Some(c) = self.peek() {
+            if matches!(c, '|' | ')' | '$') {
+                break;
+            }
+            self.i += 1;
+            let atom = match c {
+                '(' => {
+                    if self.peek() == Some('?') {
+                        if self.chars.get(self.i + 1) != Some(&':') {
+                            return None;
+                        }
+                        self.i += 2;
+                    }
+                    self.depth += 1;
+                    if self.depth > MAX_NESTING {
+                        return None;
+                    }
+                    let inner = self.alternation()?;
+                    if self.peek() != Some(')') {
+                        return None;
+                    }
+                    self.i += 1;
+                    self.depth -= 1;
+                    inner
+                }
+                '[' => {
+                    let (class, used) = bracket(&self.chars[self.i..])?;
+                    self.i += used;
+                    Ast::Class(class)
+                }
+                '\\' => {
+                    let e = self.peek()?;
+                    self.i += 1;
+                    if let Some((ranges, negated)) = class_escape(e) {
+                        Ast::Class(Class::new(ranges, negated))
+                    } else if is_identity_escape(e) {
+                        Ast::Class(Class::one(e))
+                    } else {
+                        return None;
+                    }
+                }
+                '.' => Ast::Class(dot()),
+                '^' | '*' | '+' | '?' | '{' | '}' | ']' => return None,
+                c => Ast::Class(Class::one(c)),
+            };
+            let (min, max, used) = quantifier(&self.chars[self.i..])?;
+            self.i += used;
+            if used > 0 && self.peek() == Some('?') {
+                self.i += 1;
+            }
+            items.push(if used == 0 {
+                atom
+            } else {
+                Ast::Repeat(Box::new(atom), min, max)
+            });
+        }
+        Some(if items.len() == 1 {
+            items.pop()?
+        } else {
+            Ast::Concat(items)
+        })
+    }
+}
+
+/// Whether `ast` may need more than [`MAX_POSITIONS`] positions (a cheap
+/// bound, so that `a{1000}` is not expanded only to be refused).
+fn too_big(ast: &Ast) -> bool {
+    fn size(ast: &Ast) -> u64 {
+        match ast {
+            Ast::Class(_) => 1,
+            Ast::Concat(v) | Ast::Alt(v) => v.iter().map(size).fold(0, u64::saturating_add),
+            Ast::Repeat(x, min, max) => {
+                let n = if *max == UNBOUNDED {
+                    (*min).max(1)
+                } else {
+                    *max
+                };
+                size(x).saturating_mul(u64::from(n.min(MAX_COUNT)))
+            }
+        }
+    }
+    size(ast) > MAX_POSITIONS as u64
+}
+
+impl PositionAutomaton {
+    /// Reads `pattern` (ECMA-262 syntax) if it has a shape read here (see
+    /// the module documentation); `None` sends it to the `regex` crate.
+    pub(crate) fn parse(pattern: &str) -> Option<PositionAutomaton> {
+        let chars: Vec<char> = pattern.chars().collect();
+        let mut r = Reader {
+            chars: &chars,
+            i: 0,
+            depth: 0,
+        };
+        let anchored_start = r.peek() == Some('^');
+        if anchored_start {
+            r.i += 1;
+        }
+        let ast = r.alternation()?;
+        let anchored_end = r.peek() == Some('$');
+        if anchored_end {
+            r.i += 1;
+        }
+        if r.i != chars.len() {
+            return None;
+        }
+        // `^a|b$` anchors each branch on its own side only.
+        if (anchored_start || anchored_end) && matches!(ast, Ast::Alt(_)) {
+            return None;
+        }
+        if too_big(&ast) {
+            return None;
+        }
+        let mut b = Builder::default();
+        let f = b.build(&ast)?;
+        let mut ascii = Box::new([0u64; 128]);
+        for (p, class) in b.classes.iter().enumerate() {
+            for (word, &set) in class.ascii_words().iter().enumerate() {
+                for c in bits(set) {
+                    ascii[word * 64 + c] |= 1 << p;
+                }
+            }
+        }
+        Some(PositionAutomaton {
+            classes: b.classes.into(),
+            ascii,
+            follow: b.follow.into(),
+            first: f.first,
+            last: f.last,
+            nullable: f.nullable,
+            anchored_start,
+            anchored_end,
+        })
+    }
+
+    /// The positions whose class holds `c`.
+    #[inline]
+    fn holding(&self, c: char) -> u64 {
+        let u = c as u32;
+        if u < 128 {
+            return self.ascii[u as usize];
+        }
+        let mut set = 0;
+        for (p, class) in self.classes.iter().enumerate() {
+            if class.contains(c) {
+                set |= 1 << p;
+            }
+        }
+        set
+    }
+
+    /// Whether `s` holds a match (the whole of `s` with both anchors).
+    pub(crate) fn is_match(&self, s: &str) -> bool {
+        // `state`: positions the text read so far may end on; `start`:
+        // whether a match may (still) start here.
+        let mut state = 0u64;
+        let mut start = true;
+        if !self.anchored_end && self.nullable {
+            return true;
+        }
+        for c in s.chars() {
+            let mut reach = if start { self.first } else { 0 };
+            for p in bits(state) {
+                reach |= self.follow[p];
+            }
+            state = reach & self.holding(c);
+            start = !self.anchored_start;
+            if !self.anchored_end && (state & self.last != 0 || (start && self.nullable)) {
+                return true;
+            }
+            if state == 0 && !start {
+                return false;
+            }
+        }
+        state & self.last != 0 || (start && self.nullable)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::PositionAutomaton;
+    use proptest::prelude::*;
+
+    #[test]
+    fn shapes_that_are_read_and_shapes_left_to_regex() {
+        for p in [
+            r"^(/[A-Za-z0-9._-]+)+/?$",
+            r"^(get|set)_[a-z]+$",
+            r"[0-9]{3}",
+            r"^(?:ab|c)*$",
+            r"a|b",
+            r"^[a-z]*a$",
+            r"^()$",
+            r"^(|x)y$",
+            r"^[a-z0-9_-]{3,32}$",
+            r"^(a(b(c)?)?)?$",
+        ] {
+            assert!(PositionAutomaton::parse(p).is_some(), "{p}");
+        }
+        for p in [
+            r"^a|b$",       // anchors on one side of an alternation
+            r"^(?=a)",      // look-ahead
+            r"^(?<n>a)$",   // a named group
+            r"^(a)\1$",     // a back reference
+            r"^\bx",        // \b
+            r"^\u0041$",    // \u escape
+            r"^a{x}$",      // a literal `{`
+            r"^(a$",        // an unclosed group
+            r"^a)$",        // an unopened one
+            r"^a**$",       // a quantifier on a quantifier
+            r"^[a-z]{65}$", // more than 64 positions
+            r"^(a{8}){9}$", // the same, by nesting
+            r"^a{1000}$",   // refused before it is expanded
+            r"(^a)",        // `^` inside a group
+            r"^a$b",        // `$` not at the end
+            r"^[]$",        // the empty class
+        ] {
+            assert!(PositionAutomaton::parse(p).is_none(), "{p}");
+        }
+        let deep = format!("^{}a{}$", "(".repeat(40), ")".repeat(40));
+        assert!(PositionAutomaton::parse(&deep).is_none());
+    }
+
+    #[test]
+    fn matches_as_the_regex_path_does_on_examples() {
+        let cases = [
+            (r"^(/[A-Za-z0-9._-]+)+/?$", "/home/dev/project/src", true),
+            (r"^(/[A-Za-z0-9._-]+)+/?$", "/home/dev/", true),
+            (r"^(/[A-Za-z0-9._-]+)+/?$", "/", false),
+            (r"^(/[A-Za-z0-9._-]+)+/?$", "home", false),
+            (r"^(/[A-Za-z0-9._-]+)+/?$", "/a//b", false),
+            (r"^(get|set)_[a-z]+$", "get_name", true),
+            (r"^(get|set)_[a-z]+$", "put_name", false),
+            (r"[0-9]{3}", "ab1234", true),
+            (r"[0-9]{3}", "12a3", false),
+            (r"^[a-z]*a$", "banana", true),
+            (r"^[a-z]*a$", "bananas", false),
+            (r"a|b", "xxbxx", true),
+            (r"a|b", "xyz", false),
+            (r"^(|x)y$", "y", true),
+            (r"^(|x)y$", "xy", true),
+            (r"x*", "", true),
+            (r"^x*$", "", true),
+            (r"^x+$", "", false),
+            (r"^(a(b(c)?)?)?$", "ab", true),
+            (r"^(a(b(c)?)?)?$", "ac", false),
+            (r"^é.ü$", "éxü", true),
+            (r"^é.ü$", "é\u{2028}ü", false),
+            (r"^a{2,3}$", "aaaa", false),
+            (r"^(ab){2,}$", "ababab", true),
+            (r"^(ab){2,}$", "ab", false),
+        ];
+        for (p, s, want) in cases {
+            let a = PositionAutomaton::parse(p).unwrap();
+            let re = crate::schema::ecma::compile(p).unwrap();
+            assert_eq!(re.is_match(s), want, "regex: {p} on {s:?}");
+            assert_eq!(a.is_match(s), want, "automaton: {p} on {s:?}");
+        }
+    }
+
+    const ATOMS: &[&str] = &[
+        "a", "b", "é", r"\.", ".", r"\d", r"\w", r"\W", r"\s", "[a-c]", "[^a]", r"[\w-]", "[é-ü]",
+    ];
+    const QUANTIFIERS: &[&str] = &[
+        "", "", "", "?", "*", "+", "{2}", "{1,3}", "{0,}", "+?", "{0}",
+    ];
+    const ALPHABET: &[char] = &['a', 'b', 'c', '1', '-', '_', '.', ' ', 'é', '\n', 'ü'];
+
+    /// A random pattern tree, written out as ECMA-262 text.
+    fn tree() -> impl Strategy<Value = String> {
+        let leaf = (0..ATOMS.len(), 0..QUANTIFIERS.len())
+            .prop_map(|(a, q)| format!("{}{}", ATOMS[a], QUANTIFIERS[q]));
+        leaf.prop_recursive(4, 24, 4, |inner| {
+            prop_oneof![
+                proptest::collection::vec(inner.clone(), 1..4).prop_map(|v| v.concat()),
+                (
+                    proptest::collection::vec(inner.clone(), 1..4),
+                    0..QUANTIFIERS.len(),
+                    any::<bool>()
+                )
+                    .prop_map(|(v, q, plain)| format!(
+                        "({}{}){}",
+                        if plain { "" } else { "?:" },
+                        v.join("|"),
+                        QUANTIFIERS[q]
+                    )),
+            ]
+        })
+    }
+
+    proptest! {
+        // No regressions file: it would land outside the crate's layout;
+        // a failure prints its minimal input.
+        #![proptest_config(ProptestConfig {
+            cases: 3000,
+            failure_persistence: None,
+            ..ProptestConfig::default()
+        })]
+        /// Wherever a pattern is read here, it matches exactly the strings
+        /// the `regex` crate (through the ECMA translation) matches.
+        #[test]
+        fn agrees_with_the_regex_path(
+            body in tree(),
+            anchors in 0..4u8,
+            strings in proptest::collection::vec(
+                proptest::collection::vec(0..ALPHABET.len(), 0..9), 1..12),
+        ) {
+            let p = format!(
+                "{}{}{}",
+                if anchors & 1 == 1 { "^" } else { "" },
+                body,
+                if anchors & 2 == 2 { "$" } else { "" }
+            );
+            let re = crate::schema::ecma::compile(&p).unwrap();
+            if let Some(a) = PositionAutomaton::parse(&p) {
+                for s in strings {
+                    let s: String = s.into_iter().map(|i| ALPHABET[i]).collect();
+                    prop_assert_eq!(a.is_match(&s), re.is_match(&s), "{} on {:?}", p, s);
+                }
+            }
+        }
+    }
+
+    /// Pattern text from the characters that matter to the syntax: where
+    /// it is read here, the regex path must accept it too, and agree.
+    const SYNTAX: &[char] = &[
+        '^', '$', '\\', '.', '*', '+', '?', '(', ')', '[', ']', '{', '}', '|', ':', '-', ',', 'a',
+        'b', 'd', 'w', '0', '1', '2', 'é',
+    ];
+
+    proptest! {
+        #![proptest_config(ProptestConfig {
+            cases: 20000,
+            failure_persistence: None,
+            ..ProptestConfig::default()
+        })]
+        #[test]
+        fn text_read_here_is_valid_ecma_with_the_same_meaning(
+            text in proptest::collection::vec(0..SYNTAX.len(), 0..12),
+            strings in proptest::collection::vec(
+                proptest::collection::vec(0..ALPHABET.len(), 0..6), 1..8),
+        ) {
+            let p: String = text.into_iter().map(|i| SYNTAX[i]).collect();
+            if let Some(a) = PositionAutomaton::parse(&p) {
+                let re = crate::schema::ecma::compile(&p);
+                prop_assert!(re.is_ok(), "{} read here, refused by the regex path: {:?}", p, re);
+                let re = re.unwrap();
+                for s in strings {
+                    let s: String = s.into_iter().map(|i| ALPHABET[i]).collect();
+                    prop_assert_eq!(a.is_match(&s), re.is_match(&s), "{} on {:?}", p, s);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn most_generated_trees_are_read() {
+        // The properties above are only worth something if the automaton
+        // is used: count how many generated trees it reads.
+        use proptest::strategy::ValueTree;
+        let mut runner = proptest::test_runner::TestRunner::deterministic();
+        let strategy = super::tests::tree();
+        let (mut read, mut all) = (0, 0);
+        for _ in 0..500 {
+            let p = strategy.new_tree(&mut runner).unwrap().current();
+            all += 1;
+            if PositionAutomaton::parse(&format!("^{p}$")).is_some() {
+                read += 1;
+            }
+        }
+        assert!(read * 2 > all, "{read} of {all}");
+    }
+}
