@@ -19,11 +19,12 @@ use smallvec::SmallVec;
 use std::sync::OnceLock;
 
 use super::automaton::PositionAutomaton;
+use super::doc::{Doc, Obj};
 use super::format::Format;
 use super::number::SchemaNumber;
 use super::sequence::ClassSequence;
 use super::{Draft, SchemaError, uri};
-use crate::{Map, Value};
+use crate::Value;
 
 pub(crate) type NodeId = u32;
 
@@ -371,7 +372,7 @@ struct Base {
 
 /// A schema location to compile: the value and the base it lives under.
 struct Place<'a> {
-    value: &'a Value,
+    value: Doc<'a>,
     /// Shared: it changes only at a `$id`, and every subschema has one.
     base: Rc<str>,
     draft: Draft,
@@ -381,11 +382,11 @@ struct Place<'a> {
 struct Compiler<'a> {
     opts: &'a Options,
     /// Documents: (retrieval URI, root, indexed yet).
-    docs: Vec<(String, &'a Value, bool)>,
-    ids: HashMap<String, &'a Value>,
-    anchors: HashMap<String, &'a Value>,
+    docs: Vec<(String, Doc<'a>, bool)>,
+    ids: HashMap<String, Doc<'a>>,
+    anchors: HashMap<String, Doc<'a>>,
     /// "uri#name" of each `$dynamicAnchor`, and per name the list of those.
-    dyn_anchors: HashMap<String, Vec<(String, &'a Value)>>,
+    dyn_anchors: HashMap<String, Vec<(String, Doc<'a>)>>,
     bases: HashMap<usize, Base>,
     memo: HashMap<usize, NodeId>,
     /// `$ref` targets allocated but not compiled yet: compiled from this
@@ -402,8 +403,8 @@ struct Compiler<'a> {
     metas_loaded: bool,
 }
 
-fn addr(v: &Value) -> usize {
-    v as *const Value as usize
+fn addr(v: Doc<'_>) -> usize {
+    v.addr()
 }
 
 fn draft_of(schema_uri: &str) -> Option<Draft> {
@@ -535,15 +536,8 @@ const MAPS: &[&str] = &[
 /// Keywords that affect validity but are not implemented: refused in strict mode.
 const UNSUPPORTED: &[&str] = &["$recursiveRef"];
 
-fn kind_of(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
+fn kind_of(v: Doc<'_>) -> &'static str {
+    v.kind_of()
 }
 
 impl<'a> Compiler<'a> {
@@ -574,15 +568,15 @@ impl<'a> Compiler<'a> {
         }
     }
 
-    fn index(&mut self, v: &'a Value, base: &str, draft: Draft, doc_root: bool) {
-        let Value::Object(m) = v else {
+    fn index(&mut self, v: Doc<'a>, base: &str, draft: Draft, doc_root: bool) {
+        let Some(m) = v.as_object() else {
             if doc_root {
                 self.ids.entry(base.to_owned()).or_insert(v);
             }
             return;
         };
         let mut draft = draft;
-        if let Some(Value::String(s)) = m.get("$schema")
+        if let Some(s) = m.get("$schema").and_then(Doc::as_str)
             && let Some(d) = draft_of(s)
         {
             draft = d;
@@ -598,7 +592,7 @@ impl<'a> Compiler<'a> {
                 },
             );
         }
-        if let Some(Value::String(id)) = m.get("$id")
+        if let Some(id) = m.get("$id").and_then(Doc::as_str)
             && !(draft == Draft::Draft7 && m.contains_key("$ref"))
         {
             if draft == Draft::Draft7 && id.starts_with('#') {
@@ -621,13 +615,13 @@ impl<'a> Compiler<'a> {
                 );
             }
         }
-        if let Some(Value::String(a)) = m.get("$anchor") {
+        if let Some(a) = m.get("$anchor").and_then(Doc::as_str) {
             self.anchors.insert(format!("{base}#{a}"), v);
         }
-        if let Some(Value::String(a)) = m.get("$dynamicAnchor") {
+        if let Some(a) = m.get("$dynamicAnchor").and_then(Doc::as_str) {
             self.anchors.entry(format!("{base}#{a}")).or_insert(v);
             self.dyn_anchors
-                .entry(a.clone())
+                .entry(a.to_owned())
                 .or_default()
                 .push((base.clone(), v));
         }
@@ -635,23 +629,23 @@ impl<'a> Compiler<'a> {
             if SINGLE.contains(&k) {
                 self.index(sub, &base, draft, false);
             } else if k == "items" {
-                match sub {
-                    Value::Array(a) => a.iter().for_each(|s| self.index(s, &base, draft, false)),
-                    s => self.index(s, &base, draft, false),
+                match sub.as_array() {
+                    Some(a) => a.iter().for_each(|s| self.index(s, &base, draft, false)),
+                    None => self.index(sub, &base, draft, false),
                 }
             } else if ARRAYS.contains(&k) {
-                if let Value::Array(a) = sub {
+                if let Some(a) = sub.as_array() {
                     a.iter().for_each(|s| self.index(s, &base, draft, false));
                 }
             } else if MAPS.contains(&k)
-                && let Value::Object(mm) = sub
+                && let Some(mm) = sub.as_object()
             {
                 mm.values().for_each(|s| self.index(s, &base, draft, false));
             }
         }
     }
 
-    fn base_at(&self, v: &Value) -> Option<&Base> {
+    fn base_at(&self, v: Doc<'_>) -> Option<&Base> {
         self.bases.get(&addr(v))
     }
 
@@ -681,7 +675,7 @@ impl<'a> Compiler<'a> {
         if resource.is_none() && !self.metas_loaded {
             self.metas_loaded = true;
             for (u, v) in metaschemas() {
-                self.docs.push(((*u).to_owned(), v, false));
+                self.docs.push(((*u).to_owned(), Doc::Own(v), false));
             }
             self.index_all();
             resource = self.ids.get(&doc_uri).copied();
@@ -713,8 +707,8 @@ impl<'a> Compiler<'a> {
             for raw in ptr.split('/') {
                 if let Some(nb) = self.base_at(cur) {
                     b = nb.clone();
-                } else if let Value::Object(m) = cur
-                    && let Some(Value::String(id)) = m.get("$id")
+                } else if let Some(m) = cur.as_object()
+                    && let Some(id) = m.get("$id").and_then(Doc::as_str)
                     && !id.starts_with('#')
                 {
                     b = Base {
@@ -723,9 +717,9 @@ impl<'a> Compiler<'a> {
                     };
                 }
                 let key = raw.replace("~1", "/").replace("~0", "~");
-                let next = match cur {
-                    Value::Object(m) => m.get(&key),
-                    Value::Array(a) => key.parse::<usize>().ok().and_then(|i| a.get(i)),
+                let next = match (cur.as_object(), cur.as_array()) {
+                    (Some(m), _) => m.get(&key),
+                    (_, Some(a)) => key.parse::<usize>().ok().and_then(|i| a.get(i)),
                     _ => None,
                 };
                 let Some(next) = next else {
@@ -810,7 +804,7 @@ impl<'a> Compiler<'a> {
 
     fn sub(
         &mut self,
-        v: &'a Value,
+        v: Doc<'a>,
         base: &Rc<str>,
         draft: Draft,
         loc: String,
@@ -829,8 +823,8 @@ impl<'a> Compiler<'a> {
         Ok(id)
     }
 
-    fn schema_value(&mut self, v: &'a Value, loc: &str, kw: &str) -> Result<bool, SchemaError> {
-        if matches!(v, Value::Object(_) | Value::Bool(_)) {
+    fn schema_value(&mut self, v: Doc<'a>, loc: &str, kw: &str) -> Result<bool, SchemaError> {
+        if v.is_object() || v.as_bool().is_some() {
             Ok(true)
         } else {
             self.bad(
@@ -845,9 +839,9 @@ impl<'a> Compiler<'a> {
         }
     }
 
-    fn non_neg(&mut self, v: &Value, loc: &str, kw: &str) -> Result<Option<u64>, SchemaError> {
-        if let Value::Number(n) = v
-            && let Some(d) = super::number::Dec::parse(n.as_str())
+    fn non_neg(&mut self, v: Doc<'_>, loc: &str, kw: &str) -> Result<Option<u64>, SchemaError> {
+        if let Some(n) = v.number()
+            && let Some(d) = super::number::Dec::parse(&n)
             && d.is_integer()
             && !d.is_negative()
         {
@@ -863,12 +857,12 @@ impl<'a> Compiler<'a> {
 
     fn number(
         &mut self,
-        v: &Value,
+        v: Doc<'_>,
         loc: &str,
         kw: &str,
     ) -> Result<Option<SchemaNumber>, SchemaError> {
-        if let Value::Number(n) = v
-            && let Some(s) = SchemaNumber::new(n.as_str())
+        if let Some(n) = v.number()
+            && let Some(s) = SchemaNumber::new(&n)
         {
             return Ok(Some(s));
         }
@@ -918,10 +912,10 @@ impl<'a> Compiler<'a> {
             loc,
         } = place;
         let mut resource_root = id == 0;
-        let m: &'a Map = match value {
-            Value::Bool(b) => {
+        let m: Obj<'a> = match (value.as_object(), value.as_bool()) {
+            (_, Some(b)) => {
                 let res = self.resource_index(&base);
-                let kws: Box<[Kw]> = if *b {
+                let kws: Box<[Kw]> = if b {
                     Box::new([])
                 } else {
                     Box::new([Kw::False])
@@ -936,18 +930,18 @@ impl<'a> Compiler<'a> {
                 });
                 return Ok(());
             }
-            Value::Object(m) => m,
-            other => {
+            (Some(m), _) => m,
+            _ => {
                 return Err(SchemaError::new(
                     loc,
                     format!(
                         "expected a schema (object or boolean), found {}",
-                        kind_of(other)
+                        kind_of(value)
                     ),
                 ));
             }
         };
-        if let Some(Value::String(s)) = m.get("$schema")
+        if let Some(s) = m.get("$schema").and_then(Doc::as_str)
             && let Some(d) = draft_of(s)
         {
             draft = d;
@@ -958,7 +952,7 @@ impl<'a> Compiler<'a> {
             resource_root = true;
             base = b.uri.clone();
             draft = b.draft;
-        } else if let Some(Value::String(idv)) = m.get("$id")
+        } else if let Some(idv) = m.get("$id").and_then(Doc::as_str)
             && !ref_only
             && !idv.starts_with('#')
         {
@@ -985,13 +979,13 @@ impl<'a> Compiler<'a> {
             };
             let mut mask = 0u8;
             let mut ok = true;
-            match t {
-                Value::String(s) => match one(s) {
+            match (t.as_str(), t.as_array()) {
+                (Some(s), _) => match one(s) {
                     Some(b) => mask |= b,
                     None => ok = false,
                 },
-                Value::Array(a) => {
-                    for x in a {
+                (_, Some(a)) => {
+                    for x in a.iter() {
                         match x.as_str().and_then(one) {
                             Some(b) => mask |= b,
                             None => ok = false,
@@ -1012,16 +1006,16 @@ impl<'a> Compiler<'a> {
         }
 
         if let Some(r) = m.get("$ref") {
-            match r {
-                Value::String(s) => {
+            match r.as_str() {
+                Some(s) => {
                     let place = self.resolve(&base, draft, s, &loc)?;
                     let target = self.compile_ref(place)?;
                     kws.push(Kw::Ref(target));
                 }
-                other => self.bad(
+                None => self.bad(
                     &loc,
                     "$ref",
-                    format!("expected a URI reference string, found {other}"),
+                    format!("expected a URI reference string, found {r}"),
                 )?,
             }
         }
@@ -1039,12 +1033,12 @@ impl<'a> Compiler<'a> {
         if draft == Draft::Draft202012
             && let Some(r) = m.get("$dynamicRef")
         {
-            match r {
-                Value::String(s) => self.dynamic_ref(s, &base, draft, &loc, &mut kws)?,
-                other => self.bad(
+            match r.as_str() {
+                Some(s) => self.dynamic_ref(s, &base, draft, &loc, &mut kws)?,
+                None => self.bad(
                     &loc,
                     "$dynamicRef",
-                    format!("expected a URI reference string, found {other}"),
+                    format!("expected a URI reference string, found {r}"),
                 )?,
             }
         }
@@ -1090,19 +1084,17 @@ impl<'a> Compiler<'a> {
             match k {
                 "type" | "$ref" | "$dynamicRef" | "$schema" | "$id" | "$anchor"
                 | "$dynamicAnchor" | "$defs" | "definitions" | "$comment" | "$vocabulary" => {}
-                "enum" => match v {
-                    Value::Array(a) => kws.push(Kw::Enum(a.clone().into())),
-                    other => self.bad(
-                        &loc,
-                        k,
-                        format!("expected an array, found {}", kind_of(other)),
-                    )?,
+                "enum" => match v.as_array() {
+                    Some(a) => kws.push(Kw::Enum(a.iter().map(Doc::to_value).collect())),
+                    None => {
+                        self.bad(&loc, k, format!("expected an array, found {}", kind_of(v)))?
+                    }
                 },
-                "const" => kws.push(Kw::Const(Box::new(v.clone()))),
+                "const" => kws.push(Kw::Const(Box::new(v.to_value()))),
                 "minimum" | "maximum" | "exclusiveMinimum" | "exclusiveMaximum" | "multipleOf" => {
                     if draft == Draft::Draft7
                         && matches!(k, "exclusiveMinimum" | "exclusiveMaximum")
-                        && matches!(v, Value::Bool(_))
+                        && v.as_bool().is_some()
                     {
                         // Draft-04 style: `true` makes `minimum` / `maximum` exclusive.
                         if v.as_bool() == Some(true) {
@@ -1148,20 +1140,18 @@ impl<'a> Compiler<'a> {
                         }
                     }
                 }
-                "pattern" => match v {
-                    Value::String(s) => {
+                "pattern" => match v.as_str() {
+                    Some(s) => {
                         if let Some(p) = self.pattern(s, &loc, k)? {
                             kws.push(Kw::Pattern(Box::new(p)));
                         }
                     }
-                    other => self.bad(
-                        &loc,
-                        k,
-                        format!("expected a string, found {}", kind_of(other)),
-                    )?,
+                    None => {
+                        self.bad(&loc, k, format!("expected a string, found {}", kind_of(v)))?
+                    }
                 },
-                "format" => match v {
-                    Value::String(s) => {
+                "format" => match v.as_str() {
+                    Some(s) => {
                         if self.opts.assert_formats {
                             match Format::from_name(s) {
                                 Some(f) => kws.push(Kw::Format(f)),
@@ -1173,14 +1163,12 @@ impl<'a> Compiler<'a> {
                             }
                         }
                     }
-                    other => self.bad(
-                        &loc,
-                        k,
-                        format!("expected a string, found {}", kind_of(other)),
-                    )?,
+                    None => {
+                        self.bad(&loc, k, format!("expected a string, found {}", kind_of(v)))?
+                    }
                 },
-                "properties" => match v {
-                    Value::Object(pm) => {
+                "properties" => match v.as_object() {
+                    Some(pm) => {
                         let mut props = Vec::with_capacity(pm.len());
                         for (pk, pv) in pm.iter() {
                             if self.schema_value(pv, &kl, pk)? {
@@ -1195,14 +1183,12 @@ impl<'a> Compiler<'a> {
                         obj.props = props.into();
                         has_obj = true;
                     }
-                    other => self.bad(
-                        &loc,
-                        k,
-                        format!("expected an object, found {}", kind_of(other)),
-                    )?,
+                    None => {
+                        self.bad(&loc, k, format!("expected an object, found {}", kind_of(v)))?
+                    }
                 },
-                "patternProperties" => match v {
-                    Value::Object(pm) => {
+                "patternProperties" => match v.as_object() {
+                    Some(pm) => {
                         let mut pats = Vec::with_capacity(pm.len());
                         for (pk, pv) in pm.iter() {
                             if self.schema_value(pv, &kl, pk)?
@@ -1215,32 +1201,26 @@ impl<'a> Compiler<'a> {
                         obj.patterns = pats.into();
                         has_obj = true;
                     }
-                    other => self.bad(
-                        &loc,
-                        k,
-                        format!("expected an object, found {}", kind_of(other)),
-                    )?,
+                    None => {
+                        self.bad(&loc, k, format!("expected an object, found {}", kind_of(v)))?
+                    }
                 },
                 "additionalProperties" => {
                     if self.schema_value(v, &loc, k)? {
                         obj.additional = Some(self.sub(v, &base, draft, kl)?);
-                        obj.additional_false = matches!(v, Value::Bool(false));
+                        obj.additional_false = v.as_bool() == Some(false);
                         has_obj = true;
                     }
                 }
-                "required" => match v {
-                    Value::Array(a) if a.iter().all(|x| matches!(x, Value::String(_))) => {
+                "required" => match v.as_array() {
+                    Some(a) if a.iter().all(Doc::is_string) => {
                         let names: Vec<Box<str>> =
                             a.iter().filter_map(|x| x.as_str().map(Box::from)).collect();
                         if !names.is_empty() {
                             kws.push(Kw::Required(names.into()));
                         }
                     }
-                    other => self.bad(
-                        &loc,
-                        k,
-                        format!("expected an array of strings, found {other}"),
-                    )?,
+                    _ => self.bad(&loc, k, format!("expected an array of strings, found {v}"))?,
                 },
                 "propertyNames" => {
                     if self.schema_value(v, &loc, k)? {
@@ -1249,7 +1229,7 @@ impl<'a> Compiler<'a> {
                     }
                 }
                 "dependentRequired" | "dependentSchemas" | "dependencies" => {
-                    let Value::Object(dm) = v else {
+                    let Some(dm) = v.as_object() else {
                         self.bad(&loc, k, format!("expected an object, found {}", kind_of(v)))?;
                         continue;
                     };
@@ -1259,21 +1239,20 @@ impl<'a> Compiler<'a> {
                     let mut req = Vec::new();
                     let mut sch = Vec::new();
                     for (dk, dv) in dm.iter() {
-                        match dv {
-                            Value::Array(a)
-                                if k != "dependentSchemas"
-                                    && a.iter().all(|x| matches!(x, Value::String(_))) =>
-                            {
+                        match dv.as_array() {
+                            Some(a) if k != "dependentSchemas" && a.iter().all(Doc::is_string) => {
                                 req.push((
                                     Box::<str>::from(dk),
                                     a.iter().filter_map(|x| x.as_str().map(Box::from)).collect(),
                                 ));
                             }
-                            Value::Object(_) | Value::Bool(_) if k != "dependentRequired" => {
+                            _ if (dv.is_object() || dv.as_bool().is_some())
+                                && k != "dependentRequired" =>
+                            {
                                 let n = self.sub(dv, &base, draft, child_loc(&kl, dk))?;
                                 sch.push((Box::<str>::from(dk), n));
                             }
-                            other => self.bad(
+                            _ => self.bad(
                                 &kl,
                                 dk,
                                 format!(
@@ -1283,7 +1262,7 @@ impl<'a> Compiler<'a> {
                                     } else {
                                         "a schema"
                                     },
-                                    kind_of(other)
+                                    kind_of(dv)
                                 ),
                             )?,
                         }
@@ -1295,8 +1274,8 @@ impl<'a> Compiler<'a> {
                         kws.push(Kw::DependentSchemas(sch.into()));
                     }
                 }
-                "items" => match (draft, v) {
-                    (Draft::Draft7, Value::Array(a)) => {
+                "items" => match (draft, v.as_array()) {
+                    (Draft::Draft7, Some(a)) => {
                         let mut ids = Vec::with_capacity(a.len());
                         for (i, s) in a.iter().enumerate() {
                             if self.schema_value(s, &kl, &i.to_string())? {
@@ -1318,8 +1297,8 @@ impl<'a> Compiler<'a> {
                         }
                     }
                 },
-                "prefixItems" if draft == Draft::Draft202012 => match v {
-                    Value::Array(a) => {
+                "prefixItems" if draft == Draft::Draft202012 => match v.as_array() {
+                    Some(a) => {
                         let mut ids = Vec::with_capacity(a.len());
                         for (i, s) in a.iter().enumerate() {
                             if self.schema_value(s, &kl, &i.to_string())? {
@@ -1328,25 +1307,25 @@ impl<'a> Compiler<'a> {
                         }
                         prefix = Some(ids.into());
                     }
-                    other => self.bad(
+                    None => self.bad(
                         &loc,
                         k,
-                        format!("expected an array of schemas, found {}", kind_of(other)),
+                        format!("expected an array of schemas, found {}", kind_of(v)),
                     )?,
                 },
                 "additionalItems" if draft == Draft::Draft7 => {}
-                "uniqueItems" => match v {
-                    Value::Bool(true) => kws.push(Kw::UniqueItems),
-                    Value::Bool(false) => {}
-                    other => self.bad(&loc, k, format!("expected a boolean, found {other}"))?,
+                "uniqueItems" => match v.as_bool() {
+                    Some(true) => kws.push(Kw::UniqueItems),
+                    Some(false) => {}
+                    None => self.bad(&loc, k, format!("expected a boolean, found {v}"))?,
                 },
                 "contains" => {
                     if self.schema_value(v, &loc, k)? {
                         contains = Some(self.sub(v, &base, draft, kl)?);
                     }
                 }
-                "allOf" | "anyOf" | "oneOf" => match v {
-                    Value::Array(a) if !a.is_empty() => {
+                "allOf" | "anyOf" | "oneOf" => match v.as_array() {
+                    Some(a) if !a.is_empty() => {
                         let mut ids = Vec::with_capacity(a.len());
                         for (i, s) in a.iter().enumerate() {
                             if self.schema_value(s, &kl, &i.to_string())? {
@@ -1359,10 +1338,10 @@ impl<'a> Compiler<'a> {
                             _ => Kw::OneOf(ids.into()),
                         });
                     }
-                    other => self.bad(
+                    _ => self.bad(
                         &loc,
                         k,
-                        format!("expected a non-empty array of schemas, found {other}"),
+                        format!("expected a non-empty array of schemas, found {v}"),
                     )?,
                 },
                 "not" => {
@@ -1398,7 +1377,7 @@ impl<'a> Compiler<'a> {
         }
         // draft-07 additionalItems applies only next to an array `items`.
         if draft == Draft::Draft7
-            && let Some(Value::Array(_)) = m.get("items")
+            && m.get("items").is_some_and(|i| i.as_array().is_some())
             && let Some(ai) = m.get("additionalItems")
             && self.schema_value(ai, &loc, "additionalItems")?
         {
@@ -1476,7 +1455,11 @@ impl<'a> Compiler<'a> {
         // Dynamic only when the static target itself declares the anchor.
         let is_dynamic = !frag.is_empty()
             && !frag.starts_with('/')
-            && matches!(target_value, Value::Object(m) if m.get("$dynamicAnchor").and_then(Value::as_str) == Some(frag));
+            && target_value
+                .as_object()
+                .and_then(|m| m.get("$dynamicAnchor"))
+                .and_then(Doc::as_str)
+                == Some(frag);
         let mut candidates = Vec::new();
         if is_dynamic {
             self.has_dynamic = true;
@@ -1646,20 +1629,16 @@ fn possible_types(node: &Node, types: &[u8]) -> u8 {
 pub const MAX_SCHEMA_DEPTH: usize = 512;
 
 /// The nesting depth of `v`, counted without recursion.
-fn nesting_depth(v: &Value) -> usize {
+fn nesting_depth(v: Doc<'_>) -> usize {
     let mut deepest = 0;
-    let mut stack: Vec<(&Value, usize)> = vec![(v, 1)];
+    let mut stack: Vec<(Doc<'_>, usize)> = vec![(v, 1)];
     while let Some((v, d)) = stack.pop() {
-        match v {
-            Value::Object(m) => {
-                deepest = deepest.max(d);
-                stack.extend(m.iter().map(|(_, c)| (c, d + 1)));
-            }
-            Value::Array(a) => {
-                deepest = deepest.max(d);
-                stack.extend(a.iter().map(|c| (c, d + 1)));
-            }
-            _ => {}
+        if let Some(m) = v.as_object() {
+            deepest = deepest.max(d);
+            stack.extend(m.values().map(|c| (c, d + 1)));
+        } else if let Some(a) = v.as_array() {
+            deepest = deepest.max(d);
+            stack.extend(a.iter().map(|c| (c, d + 1)));
         }
     }
     deepest
@@ -1667,12 +1646,12 @@ fn nesting_depth(v: &Value) -> usize {
 
 /// Compiles `root` (retrieved as `root_uri`, or the default) with `resources`.
 pub(crate) fn compile(
-    root: &Value,
+    root: Doc<'_>,
     resources: &[(String, Value)],
     opts: &Options,
 ) -> Result<Program, SchemaError> {
-    for (name, doc) in
-        std::iter::once((ROOT_URI, root)).chain(resources.iter().map(|(u, v)| (u.as_str(), v)))
+    for (name, doc) in std::iter::once((ROOT_URI, root))
+        .chain(resources.iter().map(|(u, v)| (u.as_str(), Doc::Own(v))))
     {
         let depth = nesting_depth(doc);
         if depth > MAX_SCHEMA_DEPTH {
@@ -1706,13 +1685,14 @@ pub(crate) fn compile(
     };
     c.docs.push((ROOT_URI.to_owned(), root, false));
     for (u, v) in resources {
-        c.docs.push((strip_empty_fragment(u.clone()), v, false));
+        c.docs
+            .push((strip_empty_fragment(u.clone()), Doc::Own(v), false));
     }
     // Documents are indexed when the first reference needs them: a schema
     // without `$ref` is never walked twice.
     let mut draft = opts.draft;
-    if let Value::Object(m) = root
-        && let Some(Value::String(s)) = m.get("$schema")
+    if let Some(m) = root.as_object()
+        && let Some(s) = m.get("$schema").and_then(Doc::as_str)
         && let Some(d) = draft_of(s)
     {
         draft = d;

@@ -66,6 +66,7 @@
 
 mod automaton;
 mod compile;
+mod doc;
 mod ecma;
 mod format;
 mod idna;
@@ -236,13 +237,18 @@ impl SchemaBuilder {
         self
     }
 
-    /// Compiles a `serde_json::Value` schema.
+    /// Compiles a `serde_json::Value` schema, read in place (not converted
+    /// to a [`Value`] first).
     pub fn build(&self, schema: &serde_json::Value) -> Result<CompiledSchema, SchemaError> {
-        self.build_value(&Value::from(schema))
+        self.build_doc(doc::Doc::Serde(schema))
     }
 
     /// Compiles a schema given as a [`Value`] (numbers keep their exact lexeme).
     pub fn build_value(&self, schema: &Value) -> Result<CompiledSchema, SchemaError> {
+        self.build_doc(doc::Doc::Own(schema))
+    }
+
+    fn build_doc(&self, schema: doc::Doc<'_>) -> Result<CompiledSchema, SchemaError> {
         let prog = compile::compile(schema, &self.resources, &self.opts)?;
         Ok(CompiledSchema {
             prog: Arc::new(prog),
