@@ -507,6 +507,37 @@ fn metaschemas() -> &'static [(&'static str, Value)] {
     })
 }
 
+/// The keywords of a subschema that are read outside the main pass.
+#[derive(Default)]
+struct Special<'a> {
+    schema: Option<Doc<'a>>,
+    id: Option<Doc<'a>>,
+    r#type: Option<Doc<'a>>,
+    r#ref: Option<Doc<'a>>,
+    dynamic_ref: Option<Doc<'a>>,
+    items: Option<Doc<'a>>,
+    additional_items: Option<Doc<'a>>,
+    unevaluated_items: Option<Doc<'a>>,
+    unevaluated_properties: Option<Doc<'a>>,
+}
+
+impl<'a> Special<'a> {
+    fn slot(&mut self, keyword: &str) -> Option<&mut Option<Doc<'a>>> {
+        Some(match keyword {
+            "$schema" => &mut self.schema,
+            "$id" => &mut self.id,
+            "type" => &mut self.r#type,
+            "$ref" => &mut self.r#ref,
+            "$dynamicRef" => &mut self.dynamic_ref,
+            "items" => &mut self.items,
+            "additionalItems" => &mut self.additional_items,
+            "unevaluatedItems" => &mut self.unevaluated_items,
+            "unevaluatedProperties" => &mut self.unevaluated_properties,
+            _ => return None,
+        })
+    }
+}
+
 /// Keywords whose value is one subschema.
 const SINGLE: &[&str] = &[
     "additionalProperties",
@@ -941,18 +972,27 @@ impl<'a> Compiler<'a> {
                 ));
             }
         };
-        if let Some(s) = m.get("$schema").and_then(Doc::as_str)
+        // The keywords read before (or after) the main pass, found in one
+        // pass over the members rather than one lookup each.
+        let mut special = Special::default();
+        for (k, v) in m.iter() {
+            if let Some(slot) = special.slot(k) {
+                // As `get` does, should a map ever hold a key twice.
+                slot.get_or_insert(v);
+            }
+        }
+        if let Some(s) = special.schema.and_then(Doc::as_str)
             && let Some(d) = draft_of(s)
         {
             draft = d;
         }
-        let ref_only = draft == Draft::Draft7 && m.contains_key("$ref");
+        let ref_only = draft == Draft::Draft7 && special.r#ref.is_some();
         if let Some(b) = self.bases.get(&addr(value)) {
             // Document roots and `$id` subschemas are the only entries.
             resource_root = true;
             base = b.uri.clone();
             draft = b.draft;
-        } else if let Some(idv) = m.get("$id").and_then(Doc::as_str)
+        } else if let Some(idv) = special.id.and_then(Doc::as_str)
             && !ref_only
             && !idv.starts_with('#')
         {
@@ -966,7 +1006,7 @@ impl<'a> Compiler<'a> {
         let mut kws: Kws = SmallVec::new();
 
         // `type` first: the cheapest check and the clearest message.
-        if !ref_only && let Some(t) = m.get("type") {
+        if !ref_only && let Some(t) = special.r#type {
             let one = |name: &str| match name {
                 "null" => Some(T_NULL),
                 "boolean" => Some(T_BOOL),
@@ -1005,7 +1045,7 @@ impl<'a> Compiler<'a> {
             }
         }
 
-        if let Some(r) = m.get("$ref") {
+        if let Some(r) = special.r#ref {
             match r.as_str() {
                 Some(s) => {
                     let place = self.resolve(&base, draft, s, &loc)?;
@@ -1031,7 +1071,7 @@ impl<'a> Compiler<'a> {
             return Ok(());
         }
         if draft == Draft::Draft202012
-            && let Some(r) = m.get("$dynamicRef")
+            && let Some(r) = special.dynamic_ref
         {
             match r.as_str() {
                 Some(s) => self.dynamic_ref(s, &base, draft, &loc, &mut kws)?,
@@ -1377,8 +1417,8 @@ impl<'a> Compiler<'a> {
         }
         // draft-07 additionalItems applies only next to an array `items`.
         if draft == Draft::Draft7
-            && m.get("items").is_some_and(|i| i.as_array().is_some())
-            && let Some(ai) = m.get("additionalItems")
+            && special.items.is_some_and(|i| i.as_array().is_some())
+            && let Some(ai) = special.additional_items
             && self.schema_value(ai, &loc, "additionalItems")?
         {
             rest = Some(self.sub(ai, &base, draft, format!("{loc}/additionalItems"))?);
@@ -1416,8 +1456,11 @@ impl<'a> Compiler<'a> {
         }
         // Last: they depend on what every other keyword evaluated.
         if draft == Draft::Draft202012 {
-            for k in ["unevaluatedItems", "unevaluatedProperties"] {
-                if let Some(v) = m.get(k)
+            for (k, v) in [
+                ("unevaluatedItems", special.unevaluated_items),
+                ("unevaluatedProperties", special.unevaluated_properties),
+            ] {
+                if let Some(v) = v
                     && self.schema_value(v, &loc, k)?
                 {
                     let n = self.sub(v, &base, draft, format!("{loc}/{k}"))?;
