@@ -324,8 +324,8 @@ type Kws = SmallVec<[Kw; 8]>;
 #[derive(Debug)]
 pub(crate) struct Node {
     /// Schema path of this subschema (JSON Pointer in the root document, or
-    /// an absolute URI for other resources).
-    pub(crate) loc: Box<str>,
+    /// an absolute URI for other resources), in [`Program::loc`]'s text.
+    pub(crate) loc: Span,
     pub(crate) kws: Box<[Kw]>,
     /// Types an instance may have and still be valid (conservative).
     pub(crate) types: u8,
@@ -342,6 +342,8 @@ pub(crate) struct Node {
 #[derive(Debug)]
 pub(crate) struct Program {
     pub(crate) nodes: Box<[Node]>,
+    /// Every node's schema path, end to end (see [`Span`]).
+    locs: String,
     pub(crate) root: NodeId,
     pub(crate) ignored: Vec<String>,
     pub(crate) has_dynamic: bool,
@@ -353,6 +355,20 @@ impl Program {
         // Node ids come from the compiler and are always in range.
         &self.nodes[id as usize]
     }
+
+    /// The schema path of `node`.
+    pub(crate) fn loc(&self, node: &Node) -> &str {
+        self.locs.get(node.loc.start..node.loc.end).unwrap_or("")
+    }
+}
+
+/// A schema path as a range of the compiler's path text: every path is
+/// written there once, a child's as its parent's plus one step, so that
+/// compiling a subschema allocates no string for its path.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Span {
+    start: usize,
+    end: usize,
 }
 
 #[derive(Clone, Debug)]
@@ -376,10 +392,12 @@ struct Place<'a> {
     /// Shared: it changes only at a `$id`, and every subschema has one.
     base: Rc<str>,
     draft: Draft,
-    loc: String,
+    loc: Span,
 }
 
 struct Compiler<'a> {
+    /// The text every [`Span`] points into.
+    locs: String,
     opts: &'a Options,
     /// Documents: (retrieval URI, root, indexed yet).
     docs: Vec<(String, Doc<'a>, bool)>,
@@ -425,6 +443,12 @@ fn child_loc(loc: &str, key: &str) -> String {
     let mut out = String::with_capacity(loc.len() + 1 + key.len());
     out.push_str(loc);
     out.push('/');
+    push_pointer_token(&mut out, key);
+    out
+}
+
+/// Appends `key` escaped as a JSON Pointer token.
+fn push_pointer_token(out: &mut String, key: &str) {
     if key.contains(['~', '/']) {
         for c in key.chars() {
             match c {
@@ -436,7 +460,6 @@ fn child_loc(loc: &str, key: &str) -> String {
     } else {
         out.push_str(key);
     }
-    out
 }
 
 fn strip_empty_fragment(u: String) -> String {
@@ -572,13 +595,51 @@ fn kind_of(v: Doc<'_>) -> &'static str {
 }
 
 impl<'a> Compiler<'a> {
-    fn err(&self, loc: &str, kw: &str, msg: impl Into<String>) -> SchemaError {
-        SchemaError::new(child_loc(loc, kw), msg.into())
+    fn err(&self, loc: Span, kw: &str, msg: impl Into<String>) -> SchemaError {
+        SchemaError::new(child_loc(self.loc_str(loc), kw), msg.into())
+    }
+
+    fn loc_str(&self, loc: Span) -> &str {
+        self.locs.get(loc.start..loc.end).unwrap_or("")
+    }
+
+    /// Writes `text` as a path of its own.
+    fn new_loc(&mut self, text: &str) -> Span {
+        let start = self.locs.len();
+        self.locs.push_str(text);
+        Span {
+            start,
+            end: self.locs.len(),
+        }
+    }
+
+    /// `loc/key`, the key escaped as a JSON Pointer token.
+    fn child(&mut self, loc: Span, key: &str) -> Span {
+        let start = self.locs.len();
+        self.locs.extend_from_within(loc.start..loc.end);
+        self.locs.push('/');
+        push_pointer_token(&mut self.locs, key);
+        Span {
+            start,
+            end: self.locs.len(),
+        }
+    }
+
+    /// `loc/index`.
+    fn child_index(&mut self, loc: Span, index: usize) -> Span {
+        use std::fmt::Write as _;
+        let start = self.locs.len();
+        self.locs.extend_from_within(loc.start..loc.end);
+        let _ = write!(self.locs, "/{index}");
+        Span {
+            start,
+            end: self.locs.len(),
+        }
     }
 
     /// A keyword with a malformed value: an error in strict mode, ignored (and
     /// listed) in lenient mode.
-    fn bad(&mut self, loc: &str, kw: &str, msg: impl Into<String>) -> Result<(), SchemaError> {
+    fn bad(&mut self, loc: Span, kw: &str, msg: impl Into<String>) -> Result<(), SchemaError> {
         let e = self.err(loc, kw, msg);
         if self.opts.strict {
             Err(e)
@@ -686,7 +747,7 @@ impl<'a> Compiler<'a> {
         base: &str,
         draft: Draft,
         reference: &str,
-        loc: &str,
+        loc: Span,
     ) -> Result<Place<'a>, SchemaError> {
         let full = uri::resolve(base, reference);
         let (doc_uri, frag) = uri::split_fragment(&full);
@@ -721,9 +782,9 @@ impl<'a> Compiler<'a> {
         let in_root_doc = doc_uri == ROOT_URI || self.docs.first().is_some_and(|d| d.0 == doc_uri);
         if frag.is_empty() {
             let loc = if in_root_doc && addr(root) == self.docs.first().map_or(0, |d| addr(d.1)) {
-                String::new()
+                Span::default()
             } else {
-                doc_uri.clone()
+                self.new_loc(&doc_uri)
             };
             return Ok(Place {
                 value: root,
@@ -763,9 +824,9 @@ impl<'a> Compiler<'a> {
                 cur = next;
             }
             let loc = if in_root_doc {
-                format!("/{ptr}")
+                self.new_loc(&format!("/{ptr}"))
             } else {
-                full.clone()
+                self.new_loc(&full)
             };
             return Ok(Place {
                 value: cur,
@@ -781,7 +842,7 @@ impl<'a> Compiler<'a> {
                     value: v,
                     base: b.uri,
                     draft: b.draft,
-                    loc: full.clone(),
+                    loc: self.new_loc(&full),
                 })
             }
             None => Err(self.err(
@@ -838,7 +899,7 @@ impl<'a> Compiler<'a> {
         v: Doc<'a>,
         base: &Rc<str>,
         draft: Draft,
-        loc: String,
+        loc: Span,
     ) -> Result<NodeId, SchemaError> {
         let id = self.nodes.len() as NodeId;
         self.nodes.push(None);
@@ -854,7 +915,7 @@ impl<'a> Compiler<'a> {
         Ok(id)
     }
 
-    fn schema_value(&mut self, v: Doc<'a>, loc: &str, kw: &str) -> Result<bool, SchemaError> {
+    fn schema_value(&mut self, v: Doc<'a>, loc: Span, kw: &str) -> Result<bool, SchemaError> {
         if v.is_object() || v.as_bool().is_some() {
             Ok(true)
         } else {
@@ -870,7 +931,7 @@ impl<'a> Compiler<'a> {
         }
     }
 
-    fn non_neg(&mut self, v: Doc<'_>, loc: &str, kw: &str) -> Result<Option<u64>, SchemaError> {
+    fn non_neg(&mut self, v: Doc<'_>, loc: Span, kw: &str) -> Result<Option<u64>, SchemaError> {
         if let Some(n) = v.number()
             && let Some(d) = super::number::Dec::parse(&n)
             && d.is_integer()
@@ -889,7 +950,7 @@ impl<'a> Compiler<'a> {
     fn number(
         &mut self,
         v: Doc<'_>,
-        loc: &str,
+        loc: Span,
         kw: &str,
     ) -> Result<Option<SchemaNumber>, SchemaError> {
         if let Some(n) = v.number()
@@ -901,7 +962,7 @@ impl<'a> Compiler<'a> {
         Ok(None)
     }
 
-    fn pattern(&mut self, src: &str, loc: &str, kw: &str) -> Result<Option<Pattern>, SchemaError> {
+    fn pattern(&mut self, src: &str, loc: Span, kw: &str) -> Result<Option<Pattern>, SchemaError> {
         if let Some(seq) = ClassSequence::parse(src) {
             return Ok(Some(Pattern {
                 source: src.into(),
@@ -952,7 +1013,7 @@ impl<'a> Compiler<'a> {
                     Box::new([Kw::False])
                 };
                 self.nodes[id as usize] = Some(Node {
-                    loc: loc.into(),
+                    loc,
                     kws,
                     types: 0,
                     expands: false,
@@ -964,7 +1025,7 @@ impl<'a> Compiler<'a> {
             (Some(m), _) => m,
             _ => {
                 return Err(SchemaError::new(
-                    loc,
+                    self.loc_str(loc).to_owned(),
                     format!(
                         "expected a schema (object or boolean), found {}",
                         kind_of(value)
@@ -1038,7 +1099,7 @@ impl<'a> Compiler<'a> {
                 kws.push(Kw::Type(mask));
             } else {
                 self.bad(
-                    &loc,
+                    loc,
                     "type",
                     format!("expected a type name or an array of them, found {t}"),
                 )?;
@@ -1048,12 +1109,12 @@ impl<'a> Compiler<'a> {
         if let Some(r) = special.r#ref {
             match r.as_str() {
                 Some(s) => {
-                    let place = self.resolve(&base, draft, s, &loc)?;
+                    let place = self.resolve(&base, draft, s, loc)?;
                     let target = self.compile_ref(place)?;
                     kws.push(Kw::Ref(target));
                 }
                 None => self.bad(
-                    &loc,
+                    loc,
                     "$ref",
                     format!("expected a URI reference string, found {r}"),
                 )?,
@@ -1061,7 +1122,7 @@ impl<'a> Compiler<'a> {
         }
         if ref_only {
             self.nodes[id as usize] = Some(Node {
-                loc: loc.into(),
+                loc,
                 kws: kws.into_boxed_slice(),
                 types: 0,
                 expands: false,
@@ -1074,9 +1135,9 @@ impl<'a> Compiler<'a> {
             && let Some(r) = special.dynamic_ref
         {
             match r.as_str() {
-                Some(s) => self.dynamic_ref(s, &base, draft, &loc, &mut kws)?,
+                Some(s) => self.dynamic_ref(s, &base, draft, loc, &mut kws)?,
                 None => self.bad(
-                    &loc,
+                    loc,
                     "$dynamicRef",
                     format!("expected a URI reference string, found {r}"),
                 )?,
@@ -1118,17 +1179,15 @@ impl<'a> Compiler<'a> {
                 | "not"
                 | "if"
                 | "then"
-                | "else" => child_loc(&loc, k),
-                _ => String::new(),
+                | "else" => self.child(loc, k),
+                _ => Span::default(),
             };
             match k {
                 "type" | "$ref" | "$dynamicRef" | "$schema" | "$id" | "$anchor"
                 | "$dynamicAnchor" | "$defs" | "definitions" | "$comment" | "$vocabulary" => {}
                 "enum" => match v.as_array() {
                     Some(a) => kws.push(Kw::Enum(a.iter().map(Doc::to_value).collect())),
-                    None => {
-                        self.bad(&loc, k, format!("expected an array, found {}", kind_of(v)))?
-                    }
+                    None => self.bad(loc, k, format!("expected an array, found {}", kind_of(v)))?,
                 },
                 "const" => kws.push(Kw::Const(Box::new(v.to_value()))),
                 "minimum" | "maximum" | "exclusiveMinimum" | "exclusiveMaximum" | "multipleOf" => {
@@ -1146,10 +1205,10 @@ impl<'a> Compiler<'a> {
                         }
                         continue;
                     }
-                    if let Some(n) = self.number(v, &loc, k)? {
+                    if let Some(n) = self.number(v, loc, k)? {
                         if k == "multipleOf" && (n.dec().is_zero() || n.dec().is_negative()) {
                             self.bad(
-                                &loc,
+                                loc,
                                 k,
                                 format!("expected a number greater than 0, found {v}"),
                             )?;
@@ -1166,7 +1225,7 @@ impl<'a> Compiler<'a> {
                 }
                 "minLength" | "maxLength" | "minItems" | "maxItems" | "minProperties"
                 | "maxProperties" | "minContains" | "maxContains" => {
-                    if let Some(n) = self.non_neg(v, &loc, k)? {
+                    if let Some(n) = self.non_neg(v, loc, k)? {
                         match k {
                             "minLength" => kws.push(Kw::MinLength(n)),
                             "maxLength" => kws.push(Kw::MaxLength(n)),
@@ -1182,13 +1241,11 @@ impl<'a> Compiler<'a> {
                 }
                 "pattern" => match v.as_str() {
                     Some(s) => {
-                        if let Some(p) = self.pattern(s, &loc, k)? {
+                        if let Some(p) = self.pattern(s, loc, k)? {
                             kws.push(Kw::Pattern(Box::new(p)));
                         }
                     }
-                    None => {
-                        self.bad(&loc, k, format!("expected a string, found {}", kind_of(v)))?
-                    }
+                    None => self.bad(loc, k, format!("expected a string, found {}", kind_of(v)))?,
                 },
                 "format" => match v.as_str() {
                     Some(s) => {
@@ -1198,21 +1255,21 @@ impl<'a> Compiler<'a> {
                                 // An unknown format stays an annotation (as
                                 // other validators do), and is listed.
                                 None => self.ignored.push(format!(
-                                    "{loc}/format: format {s:?} is not known, kept as an annotation"
+                                    "{}/format: format {s:?} is not known, kept as an annotation",
+                                    self.loc_str(loc)
                                 )),
                             }
                         }
                     }
-                    None => {
-                        self.bad(&loc, k, format!("expected a string, found {}", kind_of(v)))?
-                    }
+                    None => self.bad(loc, k, format!("expected a string, found {}", kind_of(v)))?,
                 },
                 "properties" => match v.as_object() {
                     Some(pm) => {
                         let mut props = Vec::with_capacity(pm.len());
                         for (pk, pv) in pm.iter() {
-                            if self.schema_value(pv, &kl, pk)? {
-                                let n = self.sub(pv, &base, draft, child_loc(&kl, pk))?;
+                            if self.schema_value(pv, kl, pk)? {
+                                let child = self.child(kl, pk);
+                                let n = self.sub(pv, &base, draft, child)?;
                                 props.push((Box::<str>::from(pk), n));
                             }
                         }
@@ -1224,17 +1281,18 @@ impl<'a> Compiler<'a> {
                         has_obj = true;
                     }
                     None => {
-                        self.bad(&loc, k, format!("expected an object, found {}", kind_of(v)))?
+                        self.bad(loc, k, format!("expected an object, found {}", kind_of(v)))?
                     }
                 },
                 "patternProperties" => match v.as_object() {
                     Some(pm) => {
                         let mut pats = Vec::with_capacity(pm.len());
                         for (pk, pv) in pm.iter() {
-                            if self.schema_value(pv, &kl, pk)?
-                                && let Some(p) = self.pattern(pk, &loc, k)?
+                            if self.schema_value(pv, kl, pk)?
+                                && let Some(p) = self.pattern(pk, loc, k)?
                             {
-                                let n = self.sub(pv, &base, draft, child_loc(&kl, pk))?;
+                                let child = self.child(kl, pk);
+                                let n = self.sub(pv, &base, draft, child)?;
                                 pats.push((p, n));
                             }
                         }
@@ -1242,11 +1300,11 @@ impl<'a> Compiler<'a> {
                         has_obj = true;
                     }
                     None => {
-                        self.bad(&loc, k, format!("expected an object, found {}", kind_of(v)))?
+                        self.bad(loc, k, format!("expected an object, found {}", kind_of(v)))?
                     }
                 },
                 "additionalProperties" => {
-                    if self.schema_value(v, &loc, k)? {
+                    if self.schema_value(v, loc, k)? {
                         obj.additional = Some(self.sub(v, &base, draft, kl)?);
                         obj.additional_false = v.as_bool() == Some(false);
                         has_obj = true;
@@ -1260,17 +1318,17 @@ impl<'a> Compiler<'a> {
                             kws.push(Kw::Required(names.into()));
                         }
                     }
-                    _ => self.bad(&loc, k, format!("expected an array of strings, found {v}"))?,
+                    _ => self.bad(loc, k, format!("expected an array of strings, found {v}"))?,
                 },
                 "propertyNames" => {
-                    if self.schema_value(v, &loc, k)? {
+                    if self.schema_value(v, loc, k)? {
                         let n = self.sub(v, &base, draft, kl)?;
                         kws.push(Kw::PropertyNames(n));
                     }
                 }
                 "dependentRequired" | "dependentSchemas" | "dependencies" => {
                     let Some(dm) = v.as_object() else {
-                        self.bad(&loc, k, format!("expected an object, found {}", kind_of(v)))?;
+                        self.bad(loc, k, format!("expected an object, found {}", kind_of(v)))?;
                         continue;
                     };
                     if k == "dependencies" && draft != Draft::Draft7 {
@@ -1289,11 +1347,12 @@ impl<'a> Compiler<'a> {
                             _ if (dv.is_object() || dv.as_bool().is_some())
                                 && k != "dependentRequired" =>
                             {
-                                let n = self.sub(dv, &base, draft, child_loc(&kl, dk))?;
+                                let child = self.child(kl, dk);
+                                let n = self.sub(dv, &base, draft, child)?;
                                 sch.push((Box::<str>::from(dk), n));
                             }
                             _ => self.bad(
-                                &kl,
+                                kl,
                                 dk,
                                 format!(
                                     "expected {}, found {}",
@@ -1318,14 +1377,15 @@ impl<'a> Compiler<'a> {
                     (Draft::Draft7, Some(a)) => {
                         let mut ids = Vec::with_capacity(a.len());
                         for (i, s) in a.iter().enumerate() {
-                            if self.schema_value(s, &kl, &i.to_string())? {
-                                ids.push(self.sub(s, &base, draft, format!("{kl}/{i}"))?);
+                            if self.schema_value(s, kl, &i.to_string())? {
+                                let child = self.child_index(kl, i);
+                                ids.push(self.sub(s, &base, draft, child)?);
                             }
                         }
                         prefix = Some(ids.into());
                     }
                     _ => {
-                        if self.schema_value(v, &loc, k)? {
+                        if self.schema_value(v, loc, k)? {
                             let n = self.sub(v, &base, draft, kl)?;
                             if draft == Draft::Draft7 {
                                 // Draft-07 `items: {schema}` applies to every item.
@@ -1341,14 +1401,15 @@ impl<'a> Compiler<'a> {
                     Some(a) => {
                         let mut ids = Vec::with_capacity(a.len());
                         for (i, s) in a.iter().enumerate() {
-                            if self.schema_value(s, &kl, &i.to_string())? {
-                                ids.push(self.sub(s, &base, draft, format!("{kl}/{i}"))?);
+                            if self.schema_value(s, kl, &i.to_string())? {
+                                let child = self.child_index(kl, i);
+                                ids.push(self.sub(s, &base, draft, child)?);
                             }
                         }
                         prefix = Some(ids.into());
                     }
                     None => self.bad(
-                        &loc,
+                        loc,
                         k,
                         format!("expected an array of schemas, found {}", kind_of(v)),
                     )?,
@@ -1357,10 +1418,10 @@ impl<'a> Compiler<'a> {
                 "uniqueItems" => match v.as_bool() {
                     Some(true) => kws.push(Kw::UniqueItems),
                     Some(false) => {}
-                    None => self.bad(&loc, k, format!("expected a boolean, found {v}"))?,
+                    None => self.bad(loc, k, format!("expected a boolean, found {v}"))?,
                 },
                 "contains" => {
-                    if self.schema_value(v, &loc, k)? {
+                    if self.schema_value(v, loc, k)? {
                         contains = Some(self.sub(v, &base, draft, kl)?);
                     }
                 }
@@ -1368,8 +1429,9 @@ impl<'a> Compiler<'a> {
                     Some(a) if !a.is_empty() => {
                         let mut ids = Vec::with_capacity(a.len());
                         for (i, s) in a.iter().enumerate() {
-                            if self.schema_value(s, &kl, &i.to_string())? {
-                                ids.push(self.sub(s, &base, draft, format!("{kl}/{i}"))?);
+                            if self.schema_value(s, kl, &i.to_string())? {
+                                let child = self.child_index(kl, i);
+                                ids.push(self.sub(s, &base, draft, child)?);
                             }
                         }
                         kws.push(match k {
@@ -1379,34 +1441,34 @@ impl<'a> Compiler<'a> {
                         });
                     }
                     _ => self.bad(
-                        &loc,
+                        loc,
                         k,
                         format!("expected a non-empty array of schemas, found {v}"),
                     )?,
                 },
                 "not" => {
-                    if self.schema_value(v, &loc, k)? {
+                    if self.schema_value(v, loc, k)? {
                         let n = self.sub(v, &base, draft, kl)?;
                         kws.push(Kw::Not(n));
                     }
                 }
                 "if" => {
-                    if self.schema_value(v, &loc, k)? {
+                    if self.schema_value(v, loc, k)? {
                         cond = Some(self.sub(v, &base, draft, kl)?);
                     }
                 }
                 "then" => {
-                    if self.schema_value(v, &loc, k)? {
+                    if self.schema_value(v, loc, k)? {
                         then = Some(self.sub(v, &base, draft, kl)?);
                     }
                 }
                 "else" => {
-                    if self.schema_value(v, &loc, k)? {
+                    if self.schema_value(v, loc, k)? {
                         els = Some(self.sub(v, &base, draft, kl)?);
                     }
                 }
                 k if UNSUPPORTED.contains(&k) => {
-                    let e = self.err(&loc, k, format!("keyword {k:?} is not supported"));
+                    let e = self.err(loc, k, format!("keyword {k:?} is not supported"));
                     if self.opts.strict {
                         return Err(e);
                     }
@@ -1419,9 +1481,10 @@ impl<'a> Compiler<'a> {
         if draft == Draft::Draft7
             && special.items.is_some_and(|i| i.as_array().is_some())
             && let Some(ai) = special.additional_items
-            && self.schema_value(ai, &loc, "additionalItems")?
+            && self.schema_value(ai, loc, "additionalItems")?
         {
-            rest = Some(self.sub(ai, &base, draft, format!("{loc}/additionalItems"))?);
+            let child = self.child(loc, "additionalItems");
+            rest = Some(self.sub(ai, &base, draft, child)?);
         }
         if has_obj {
             kws.push(Kw::Object(Box::new(obj)));
@@ -1461,9 +1524,10 @@ impl<'a> Compiler<'a> {
                 ("unevaluatedProperties", special.unevaluated_properties),
             ] {
                 if let Some(v) = v
-                    && self.schema_value(v, &loc, k)?
+                    && self.schema_value(v, loc, k)?
                 {
-                    let n = self.sub(v, &base, draft, format!("{loc}/{k}"))?;
+                    let child = self.child(loc, k);
+                    let n = self.sub(v, &base, draft, child)?;
                     kws.push(if k == "unevaluatedItems" {
                         Kw::UnevaluatedItems(n)
                     } else {
@@ -1473,7 +1537,7 @@ impl<'a> Compiler<'a> {
             }
         }
         self.nodes[id as usize] = Some(Node {
-            loc: loc.into(),
+            loc,
             kws: kws.into_boxed_slice(),
             types: 0,
             expands: false,
@@ -1488,7 +1552,7 @@ impl<'a> Compiler<'a> {
         s: &str,
         base: &str,
         draft: Draft,
-        loc: &str,
+        loc: Span,
         kws: &mut Kws,
     ) -> Result<(), SchemaError> {
         let place = self.resolve(base, draft, s, loc)?;
@@ -1519,7 +1583,7 @@ impl<'a> Compiler<'a> {
                     value: v,
                     base: b.uri,
                     draft: b.draft,
-                    loc: format!("{res_uri}#{frag}"),
+                    loc: self.new_loc(&format!("{res_uri}#{frag}")),
                 };
                 let compiled = match self.compile_ref(place) {
                     Ok(n) => self.drain(keep).map(|()| n),
@@ -1569,7 +1633,7 @@ pub(crate) fn in_place_children(kw: &Kw, out: &mut Vec<NodeId>) {
 }
 
 /// Refuses in-place cycles and computes each node's possible types.
-fn finish(nodes: &mut [Node]) -> Result<(), SchemaError> {
+fn finish(nodes: &mut [Node], locs: &str) -> Result<(), SchemaError> {
     // 0 = unvisited, 1 = on stack, 2 = done.
     let n = nodes.len();
     let mut state = vec![0u8; n];
@@ -1595,7 +1659,9 @@ fn finish(nodes: &mut [Node]) -> Result<(), SchemaError> {
                 match state.get(c) {
                     Some(1) => {
                         return Err(SchemaError::new(
-                            nodes[c].loc.to_string(),
+                            locs.get(nodes[c].loc.start..nodes[c].loc.end)
+                                .unwrap_or("")
+                                .to_owned(),
                             "this $ref loops back to itself without ever stepping into the instance (validation would never end)".into(),
                         ));
                     }
@@ -1711,6 +1777,8 @@ pub(crate) fn compile(
         }
     }
     let mut c = Compiler {
+        // Room for a tool schema's paths without regrowing.
+        locs: String::with_capacity(1024),
         opts,
         docs: Vec::with_capacity(1 + resources.len()),
         ids: HashMap::new(),
@@ -1752,7 +1820,7 @@ pub(crate) fn compile(
             value: root,
             base,
             draft,
-            loc: String::new(),
+            loc: Span::default(),
         },
     )?;
     c.drain(0)?;
@@ -1768,9 +1836,10 @@ pub(crate) fn compile(
             }
         }
     }
-    finish(&mut nodes)?;
+    finish(&mut nodes, &c.locs)?;
     Ok(Program {
         nodes: nodes.into(),
+        locs: c.locs,
         root: 0,
         ignored: c.ignored,
         has_dynamic: c.has_dynamic,

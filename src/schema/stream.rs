@@ -262,7 +262,7 @@ impl CheckState {
     ) -> Violation {
         Violation {
             instance_path: path,
-            schema_path: format!("{}/{kw}", sc.program().node(node).loc),
+            schema_path: format!("{}/{kw}", sc.program().loc(sc.program().node(node))),
             keyword: kw.to_owned(),
             message,
         }

@@ -211,7 +211,7 @@ impl<'p> Validator<'p> {
     fn violation(&self, node: &Node, kw: &str, at: &At<'_>, message: String) -> Violation {
         Violation {
             instance_path: at.path(),
-            schema_path: format!("{}/{kw}", node.loc),
+            schema_path: format!("{}/{kw}", self.prog.loc(node)),
             keyword: kw.rsplit('/').next().unwrap_or(kw).to_owned(),
             message,
         }
