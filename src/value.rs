@@ -183,6 +183,9 @@ pub(crate) fn is_number_lexeme(b: &[u8]) -> bool {
     i == b.len()
 }
 
+/// A map's members as stored.
+pub(crate) type MapIter<'a> = std::slice::Iter<'a, (Key, Value)>;
+
 /// A JSON object: members in the order they were written.
 ///
 /// Small maps are searched linearly and large ones (over 24 members) keep a
@@ -399,6 +402,11 @@ impl Map {
     /// Members in document order.
     pub fn iter(&self) -> impl DoubleEndedIterator<Item = (&str, &Value)> + ExactSizeIterator {
         self.entries.iter().map(|(k, v)| (k.as_str(), v))
+    }
+
+    /// The members as stored (for the schema compiler's document view).
+    pub(crate) fn iter_slice(&self) -> MapIter<'_> {
+        self.entries.iter()
     }
 
     /// Members in document order, values mutable.

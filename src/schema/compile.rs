@@ -153,8 +153,10 @@ impl SlotHash {
         for bits in min_bits..=min_bits + 3 {
             let size = 1usize << bits;
             let shift = 32 - bits;
+            // One table per size, cleared for each multiplier tried.
+            let mut slots = vec![0u8; size];
             'seeds: for seed in SEEDS {
-                let mut slots = vec![0u8; size];
+                slots.fill(0);
                 for (i, &t) in tags.iter().enumerate() {
                     let at = &mut slots[Self::slot(seed, shift, t)];
                     if *at != 0 {
@@ -1123,7 +1125,7 @@ impl<'a> Compiler<'a> {
         if ref_only {
             self.nodes[id as usize] = Some(Node {
                 loc,
-                kws: kws.into_boxed_slice(),
+                kws: kws.into_iter().collect(),
                 types: 0,
                 expands: false,
                 resource,
@@ -1312,8 +1314,10 @@ impl<'a> Compiler<'a> {
                 }
                 "required" => match v.as_array() {
                     Some(a) if a.iter().all(Doc::is_string) => {
-                        let names: Vec<Box<str>> =
-                            a.iter().filter_map(|x| x.as_str().map(Box::from)).collect();
+                        let names: Vec<Box<str>> = a
+                            .iter()
+                            .map(|x| Box::from(x.as_str().unwrap_or("")))
+                            .collect();
                         if !names.is_empty() {
                             kws.push(Kw::Required(names.into()));
                         }
@@ -1538,7 +1542,7 @@ impl<'a> Compiler<'a> {
         }
         self.nodes[id as usize] = Some(Node {
             loc,
-            kws: kws.into_boxed_slice(),
+            kws: kws.into_iter().collect(),
             types: 0,
             expands: false,
             resource,
@@ -1787,7 +1791,7 @@ pub(crate) fn compile(
         bases: HashMap::new(),
         memo: HashMap::new(),
         pending: Vec::new(),
-        nodes: Vec::new(),
+        nodes: Vec::with_capacity(32),
         resources: HashMap::new(),
         last_resource: None,
         ignored: Vec::new(),

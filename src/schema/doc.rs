@@ -171,26 +171,44 @@ impl<'a> Obj<'a> {
     }
 
     /// Members in document order (serde_json: its map's order).
-    pub(crate) fn iter(self) -> impl Iterator<Item = (&'a str, Doc<'a>)> {
-        let (own, serde) = match self {
-            Obj::Own(m) => (Some(m.iter()), None),
-            Obj::Serde(m) => (None, Some(m.iter())),
-        };
-        own.into_iter()
-            .flatten()
-            .map(|(k, v)| (k, Doc::Own(v)))
-            .chain(
-                serde
-                    .into_iter()
-                    .flatten()
-                    .map(|(k, v)| (k.as_str(), Doc::Serde(v))),
-            )
+    pub(crate) fn iter(self) -> ObjIter<'a> {
+        match self {
+            Obj::Own(m) => ObjIter::Own(m.iter_slice()),
+            Obj::Serde(m) => ObjIter::Serde(m.iter()),
+        }
     }
 
-    pub(crate) fn values(self) -> impl Iterator<Item = Doc<'a>> {
+    pub(crate) fn values(self) -> impl ExactSizeIterator<Item = Doc<'a>> {
         self.iter().map(|(_, v)| v)
     }
 }
+
+/// The members of an [`Obj`].
+pub(crate) enum ObjIter<'a> {
+    Own(crate::value::MapIter<'a>),
+    Serde(serde_json::map::Iter<'a>),
+}
+
+impl<'a> Iterator for ObjIter<'a> {
+    type Item = (&'a str, Doc<'a>);
+
+    #[inline]
+    fn next(&mut self) -> Option<Self::Item> {
+        match self {
+            ObjIter::Own(it) => it.next().map(|(k, v)| (k.as_str(), Doc::Own(v))),
+            ObjIter::Serde(it) => it.next().map(|(k, v)| (k.as_str(), Doc::Serde(v))),
+        }
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        match self {
+            ObjIter::Own(it) => it.size_hint(),
+            ObjIter::Serde(it) => it.size_hint(),
+        }
+    }
+}
+
+impl ExactSizeIterator for ObjIter<'_> {}
 
 impl<'a> Arr<'a> {
     pub(crate) fn len(self) -> usize {
@@ -211,10 +229,43 @@ impl<'a> Arr<'a> {
         }
     }
 
-    pub(crate) fn iter(self) -> impl Iterator<Item = Doc<'a>> {
-        (0..self.len()).filter_map(move |i| self.get(i))
+    pub(crate) fn iter(self) -> impl ExactSizeIterator<Item = Doc<'a>> {
+        let (own, serde): (&[Value], &[serde_json::Value]) = match self {
+            Arr::Own(a) => (a, &[]),
+            Arr::Serde(a) => (&[], a),
+        };
+        // One of the two is empty: the chain is the array, with its length.
+        ArrIter {
+            own: own.iter(),
+            serde: serde.iter(),
+        }
     }
 }
+
+/// The items of an [`Arr`] (one of the two slices is empty).
+struct ArrIter<'a> {
+    own: std::slice::Iter<'a, Value>,
+    serde: std::slice::Iter<'a, serde_json::Value>,
+}
+
+impl<'a> Iterator for ArrIter<'a> {
+    type Item = Doc<'a>;
+
+    #[inline]
+    fn next(&mut self) -> Option<Doc<'a>> {
+        match self.own.next() {
+            Some(v) => Some(Doc::Own(v)),
+            None => self.serde.next().map(Doc::Serde),
+        }
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = self.own.len() + self.serde.len();
+        (n, Some(n))
+    }
+}
+
+impl ExactSizeIterator for ArrIter<'_> {}
 
 #[cfg(test)]
 mod tests {
