@@ -28,6 +28,9 @@ use crate::Value;
 
 pub(crate) type NodeId = u32;
 
+/// A property name kept by a compiled schema (inline up to 24 bytes).
+pub(crate) type Name = compact_str::CompactString;
+
 pub(crate) const T_NULL: u8 = 1;
 pub(crate) const T_BOOL: u8 = 2;
 pub(crate) const T_INT: u8 = 4;
@@ -104,7 +107,7 @@ impl Pattern {
 #[derive(Debug)]
 pub(crate) struct ObjectKw {
     /// `properties`, sorted by key.
-    pub(crate) props: Box<[(Box<str>, NodeId)]>,
+    pub(crate) props: Box<[(Name, NodeId)]>,
     /// `key_tag` of each name in `props`, in the same order: a lookup
     /// compares whole names only where the tags agree.
     pub(crate) tags: Box<[u32]>,
@@ -247,7 +250,7 @@ pub(crate) enum Kw {
     Pattern(Box<Pattern>),
     Format(Format),
     Object(Box<ObjectKw>),
-    Required(Box<[Box<str>]>),
+    Required(Box<[Name]>),
     MinProperties(u64),
     MaxProperties(u64),
     PropertyNames(NodeId),
@@ -1272,7 +1275,7 @@ impl<'a> Compiler<'a> {
                             if self.schema_value(pv, kl, pk)? {
                                 let child = self.child(kl, pk);
                                 let n = self.sub(pv, &base, draft, child)?;
-                                props.push((Box::<str>::from(pk), n));
+                                props.push((Name::from(pk), n));
                             }
                         }
                         props.sort_by(|a, b| a.0.cmp(&b.0));
@@ -1314,9 +1317,9 @@ impl<'a> Compiler<'a> {
                 }
                 "required" => match v.as_array() {
                     Some(a) if a.iter().all(Doc::is_string) => {
-                        let names: Vec<Box<str>> = a
+                        let names: Vec<Name> = a
                             .iter()
-                            .map(|x| Box::from(x.as_str().unwrap_or("")))
+                            .map(|x| Name::from(x.as_str().unwrap_or("")))
                             .collect();
                         if !names.is_empty() {
                             kws.push(Kw::Required(names.into()));
@@ -1970,7 +1973,7 @@ mod slot_hash_tests {
     use super::{ObjectKw, SlotHash, key_tag};
 
     fn object(names: &[String]) -> ObjectKw {
-        let mut props: Vec<(Box<str>, u32)> = names
+        let mut props: Vec<(super::Name, u32)> = names
             .iter()
             .enumerate()
             .map(|(i, n)| (n.as_str().into(), i as u32))
