@@ -293,7 +293,7 @@ fn big_sub(a: &mut [u8], b: &[u8]) {
 /// precomputed `i64` for the common fast path.
 #[derive(Clone, Debug)]
 pub(crate) struct SchemaNumber {
-    pub(crate) lexeme: Box<str>,
+    pub(crate) lexeme: compact_str::CompactString,
     pub(crate) int: Option<i64>,
 }
 
