@@ -296,12 +296,19 @@ fn too_big(ast: &Ast) -> bool {
 }
 
 impl PositionAutomaton {
-    /// Reads `pattern` (ECMA-262 syntax) if it has a shape read here (see
-    /// the module documentation); `None` sends it to the `regex` crate.
+    /// [`PositionAutomaton::parse_chars`] on a string (for tests).
+    #[cfg(test)]
     pub(crate) fn parse(pattern: &str) -> Option<PositionAutomaton> {
         let chars: Vec<char> = pattern.chars().collect();
+        Self::parse_chars(&chars)
+    }
+
+    /// Reads a pattern, given as its characters (ECMA-262 syntax), if it
+    /// has a shape read here (see the module documentation); `None` sends
+    /// it to the `regex` crate.
+    pub(crate) fn parse_chars(chars: &[char]) -> Option<PositionAutomaton> {
         let mut r = Reader {
-            chars: &chars,
+            chars,
             i: 0,
             depth: 0,
         };

@@ -968,13 +968,14 @@ impl<'a> Compiler<'a> {
     }
 
     fn pattern(&mut self, src: &str, loc: Span, kw: &str) -> Result<Option<Pattern>, SchemaError> {
-        if let Some(seq) = ClassSequence::parse(src) {
+        let chars: SmallVec<[char; 64]> = src.chars().collect();
+        if let Some(seq) = ClassSequence::parse_chars(&chars) {
             return Ok(Some(Pattern {
                 source: src.into(),
                 matcher: Matcher::Sequence(seq),
             }));
         }
-        if let Some(a) = PositionAutomaton::parse(src) {
+        if let Some(a) = PositionAutomaton::parse_chars(&chars) {
             return Ok(Some(Pattern {
                 source: src.into(),
                 matcher: Matcher::Automaton(a),

@@ -9,7 +9,7 @@
 //! the string's characters.
 //!
 //! A greedy pass is exact only when no repetition can take a character that
-//! a later item needs, so [`ClassSequence::parse`] accepts a pattern only if
+//! a later item needs, so [`ClassSequence::parse_chars`] accepts a pattern only if
 //! every repetition of varying length is disjoint from each item after it
 //! up to the next one that must match something. Anything else (groups,
 //! alternation, `\b`, `\u` escapes, overlapping repetitions, patterns not
@@ -22,6 +22,10 @@ pub(super) const MAX_COUNT: u32 = 1000;
 /// "No upper bound", for `*`, `+` and `{n,}`.
 pub(super) const UNBOUNDED: u32 = u32::MAX;
 
+/// Ranges of code points while a class is read (on the stack for the
+/// usual handful).
+pub(super) type Ranges = smallvec::SmallVec<[(u32, u32); 12]>;
+
 /// A set of characters: a bitmap for ASCII, sorted disjoint ranges above.
 #[derive(Clone, Debug, PartialEq)]
 pub(super) struct Class {
@@ -33,12 +37,12 @@ pub(super) struct Class {
 impl Class {
     /// The class of the given ranges (in any order, overlapping or not),
     /// or of everything else when `negated`.
-    pub(super) fn new(ranges: Vec<(u32, u32)>, negated: bool) -> Class {
+    pub(super) fn new(ranges: Ranges, negated: bool) -> Class {
         let mut ascii = [0u64; 2];
         let mut high = Vec::new();
         for (lo, hi) in normalized(ranges, negated) {
-            for c in lo..=hi.min(0x7F) {
-                ascii[(c >> 6) as usize] |= 1 << (c & 63);
+            if lo < 0x80 {
+                ascii_range(&mut ascii, lo, hi.min(0x7F));
             }
             if hi >= 0x80 {
                 high.push((lo.max(0x80), hi));
@@ -51,7 +55,7 @@ impl Class {
     }
 
     pub(super) fn one(c: char) -> Class {
-        Class::new(vec![(c as u32, c as u32)], false)
+        Class::new(smallvec::smallvec![(c as u32, c as u32)], false)
     }
 
     #[inline]
@@ -93,11 +97,28 @@ impl Class {
     }
 }
 
+/// Sets the bits `lo..=hi` (both below 0x80) of an ASCII bitmap.
+fn ascii_range(ascii: &mut [u64; 2], lo: u32, hi: u32) {
+    for (w, word) in ascii.iter_mut().enumerate() {
+        let base = w as u32 * 64;
+        let (a, b) = (lo.max(base), hi.min(base + 63));
+        if a <= b {
+            let width = b - a + 1;
+            let bits = if width == 64 {
+                u64::MAX
+            } else {
+                (1u64 << width) - 1
+            };
+            *word |= bits << (a - base);
+        }
+    }
+}
+
 /// `ranges` sorted and merged (disjoint, not adjacent), or their complement
 /// over all code points when `negated`.
-fn normalized(mut ranges: Vec<(u32, u32)>, negated: bool) -> Vec<(u32, u32)> {
+fn normalized(mut ranges: Ranges, negated: bool) -> Ranges {
     ranges.sort_unstable();
-    let mut merged: Vec<(u32, u32)> = Vec::with_capacity(ranges.len());
+    let mut merged = Ranges::new();
     for (lo, hi) in ranges {
         match merged.last_mut() {
             Some(last) if lo <= last.1.saturating_add(1) => last.1 = last.1.max(hi),
@@ -107,7 +128,7 @@ fn normalized(mut ranges: Vec<(u32, u32)>, negated: bool) -> Vec<(u32, u32)> {
     if !negated {
         return merged;
     }
-    let mut complement = Vec::with_capacity(merged.len() + 1);
+    let mut complement = Ranges::new();
     let mut next = 0u32;
     for &(lo, hi) in &merged {
         if lo > next {
@@ -123,10 +144,10 @@ fn normalized(mut ranges: Vec<(u32, u32)>, negated: bool) -> Vec<(u32, u32)> {
 
 /// `\d`, `\w` and `\s` with their ECMA-262 meaning (ASCII digits and word
 /// characters; ECMA white space and line terminators).
-pub(super) fn class_escape(c: char) -> Option<(Vec<(u32, u32)>, bool)> {
-    let digits = vec![(0x30, 0x39)];
-    let word = vec![(0x30, 0x39), (0x41, 0x5A), (0x5F, 0x5F), (0x61, 0x7A)];
-    let space = vec![
+pub(super) fn class_escape(c: char) -> Option<(Ranges, bool)> {
+    const DIGITS: &[(u32, u32)] = &[(0x30, 0x39)];
+    const WORD: &[(u32, u32)] = &[(0x30, 0x39), (0x41, 0x5A), (0x5F, 0x5F), (0x61, 0x7A)];
+    const SPACE: &[(u32, u32)] = &[
         (0x09, 0x0D),
         (0x20, 0x20),
         (0xA0, 0xA0),
@@ -138,20 +159,24 @@ pub(super) fn class_escape(c: char) -> Option<(Vec<(u32, u32)>, bool)> {
         (0x3000, 0x3000),
         (0xFEFF, 0xFEFF),
     ];
-    Some(match c {
-        'd' => (digits, false),
-        'D' => (digits, true),
-        'w' => (word, false),
-        'W' => (word, true),
-        's' => (space, false),
-        'S' => (space, true),
+    let (set, negated) = match c {
+        'd' => (DIGITS, false),
+        'D' => (DIGITS, true),
+        'w' => (WORD, false),
+        'W' => (WORD, true),
+        's' => (SPACE, false),
+        'S' => (SPACE, true),
         _ => return None,
-    })
+    };
+    Some((Ranges::from_slice(set), negated))
 }
 
 /// `.`: anything but the four ECMA-262 line terminators.
 pub(super) fn dot() -> Class {
-    Class::new(vec![(0x0A, 0x0A), (0x0D, 0x0D), (0x2028, 0x2029)], true)
+    Class::new(
+        smallvec::smallvec![(0x0A, 0x0A), (0x0D, 0x0D), (0x2028, 0x2029)],
+        true,
+    )
 }
 
 /// Characters that stand for themselves after a backslash (ECMA-262
@@ -178,10 +203,17 @@ pub(crate) struct ClassSequence {
 }
 
 impl ClassSequence {
-    /// Reads `pattern` (ECMA-262 syntax), if it has this shape and a greedy
-    /// pass over it is exact; `None` sends it to the `regex` crate.
+    /// [`ClassSequence::parse_chars`] on a string (for tests).
+    #[cfg(test)]
     pub(crate) fn parse(pattern: &str) -> Option<ClassSequence> {
         let chars: Vec<char> = pattern.chars().collect();
+        Self::parse_chars(&chars)
+    }
+
+    /// Reads a pattern, given as its characters (ECMA-262 syntax), if it
+    /// has this shape and a greedy pass over it is exact; `None` sends it
+    /// to the `regex` crate.
+    pub(crate) fn parse_chars(chars: &[char]) -> Option<ClassSequence> {
         if chars.first() != Some(&'^') {
             return None;
         }
@@ -290,7 +322,7 @@ pub(super) fn bracket(chars: &[char]) -> Option<(Class, usize)> {
     if chars.get(i) == Some(&']') {
         return None;
     }
-    let mut ranges = Vec::new();
+    let mut ranges = Ranges::new();
     loop {
         let c = *chars.get(i)?;
         i += 1;
