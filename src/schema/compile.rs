@@ -331,7 +331,8 @@ pub(crate) struct Node {
     /// Schema path of this subschema (JSON Pointer in the root document, or
     /// an absolute URI for other resources), in [`Program::loc`]'s text.
     pub(crate) loc: Span,
-    pub(crate) kws: Box<[Kw]>,
+    /// Its keywords, in [`Program::kws`].
+    kws: KwRange,
     /// Types an instance may have and still be valid (conservative).
     pub(crate) types: u8,
     /// Whether a keyword applies other nodes in place (`$ref`, `allOf`):
@@ -347,6 +348,8 @@ pub(crate) struct Node {
 #[derive(Debug)]
 pub(crate) struct Program {
     pub(crate) nodes: Box<[Node]>,
+    /// Every node's keywords, end to end (see [`KwRange`]).
+    kws: Box<[Kw]>,
     /// Every node's schema path, end to end (see [`Span`]).
     locs: String,
     pub(crate) root: NodeId,
@@ -361,10 +364,33 @@ impl Program {
         &self.nodes[id as usize]
     }
 
+    /// The keywords of `node`.
+    #[inline]
+    pub(crate) fn kws(&self, node: &Node) -> &[Kw] {
+        self.kws
+            .get(node.kws.start as usize..node.kws.end as usize)
+            .unwrap_or(&[])
+    }
+
+    /// The keywords of node `id`.
+    #[inline]
+    pub(crate) fn node_kws(&self, id: NodeId) -> &[Kw] {
+        self.kws(self.node(id))
+    }
+
     /// The schema path of `node`.
     pub(crate) fn loc(&self, node: &Node) -> &str {
         self.locs.get(node.loc.start..node.loc.end).unwrap_or("")
     }
+}
+
+/// A node's keywords as a range of [`Program::kws`]: a node's keywords
+/// are appended there when it is done, so compiling a subschema allocates
+/// no list of its own.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct KwRange {
+    start: u32,
+    end: u32,
 }
 
 /// A schema path as a range of the compiler's path text: every path is
@@ -403,6 +429,8 @@ struct Place<'a> {
 struct Compiler<'a> {
     /// The text every [`Span`] points into.
     locs: String,
+    /// The keywords every [`KwRange`] points into.
+    kws: Vec<Kw>,
     opts: &'a Options,
     /// Documents: (retrieval URI, root, indexed yet).
     docs: Vec<(String, Doc<'a>, bool)>,
@@ -602,6 +630,18 @@ fn kind_of(v: Doc<'_>) -> &'static str {
 impl<'a> Compiler<'a> {
     fn err(&self, loc: Span, kw: &str, msg: impl Into<String>) -> SchemaError {
         SchemaError::new(child_loc(self.loc_str(loc), kw), msg.into())
+    }
+
+    /// Appends a finished node's keywords to the shared list.
+    fn keep_kws(&mut self, kws: Kws) -> KwRange {
+        let start = self.kws.len();
+        self.kws.extend(kws);
+        // Past u32::MAX keywords (far beyond any memory limit) the range
+        // saturates; the schema is then refused in `compile`.
+        KwRange {
+            start: u32::try_from(start).unwrap_or(u32::MAX),
+            end: u32::try_from(self.kws.len()).unwrap_or(u32::MAX),
+        }
     }
 
     fn loc_str(&self, loc: Span) -> &str {
@@ -1013,11 +1053,11 @@ impl<'a> Compiler<'a> {
         let m: Obj<'a> = match (value.as_object(), value.as_bool()) {
             (_, Some(b)) => {
                 let res = self.resource_index(&base);
-                let kws: Box<[Kw]> = if b {
-                    Box::new([])
-                } else {
-                    Box::new([Kw::False])
-                };
+                let mut kws = Kws::new();
+                if !b {
+                    kws.push(Kw::False);
+                }
+                let kws = self.keep_kws(kws);
                 self.nodes[id as usize] = Some(Node {
                     loc,
                     kws,
@@ -1129,7 +1169,7 @@ impl<'a> Compiler<'a> {
         if ref_only {
             self.nodes[id as usize] = Some(Node {
                 loc,
-                kws: kws.into_iter().collect(),
+                kws: self.keep_kws(kws),
                 types: 0,
                 expands: false,
                 resource,
@@ -1546,7 +1586,7 @@ impl<'a> Compiler<'a> {
         }
         self.nodes[id as usize] = Some(Node {
             loc,
-            kws: kws.into_iter().collect(),
+            kws: self.keep_kws(kws),
             types: 0,
             expands: false,
             resource,
@@ -1641,7 +1681,11 @@ pub(crate) fn in_place_children(kw: &Kw, out: &mut Vec<NodeId>) {
 }
 
 /// Refuses in-place cycles and computes each node's possible types.
-fn finish(nodes: &mut [Node], locs: &str) -> Result<(), SchemaError> {
+fn finish(nodes: &mut [Node], kws: &[Kw], locs: &str) -> Result<(), SchemaError> {
+    let kws_of = |node: &Node| -> &[Kw] {
+        kws.get(node.kws.start as usize..node.kws.end as usize)
+            .unwrap_or(&[])
+    };
     // 0 = unvisited, 1 = on stack, 2 = done.
     let n = nodes.len();
     let mut state = vec![0u8; n];
@@ -1654,8 +1698,7 @@ fn finish(nodes: &mut [Node], locs: &str) -> Result<(), SchemaError> {
         // Iterative DFS: (node, next child index, children list).
         let mut stack: Vec<(usize, Vec<NodeId>, usize)> = Vec::new();
         children.clear();
-        nodes[start]
-            .kws
+        kws_of(&nodes[start])
             .iter()
             .for_each(|k| in_place_children(k, &mut children));
         stack.push((start, children.clone(), 0));
@@ -1676,8 +1719,7 @@ fn finish(nodes: &mut [Node], locs: &str) -> Result<(), SchemaError> {
                     Some(0) => {
                         state[c] = 1;
                         let mut ks = Vec::new();
-                        nodes[c]
-                            .kws
+                        kws_of(&nodes[c])
                             .iter()
                             .for_each(|k| in_place_children(k, &mut ks));
                         stack.push((c, ks, 0));
@@ -1686,7 +1728,7 @@ fn finish(nodes: &mut [Node], locs: &str) -> Result<(), SchemaError> {
                 }
             } else {
                 let node = *node;
-                types[node] = possible_types(&nodes[node], &types);
+                types[node] = possible_types(kws_of(&nodes[node]), &types);
                 state[node] = 2;
                 stack.pop();
             }
@@ -1694,8 +1736,7 @@ fn finish(nodes: &mut [Node], locs: &str) -> Result<(), SchemaError> {
     }
     for (node, t) in nodes.iter_mut().zip(types) {
         node.types = t;
-        node.expands = node
-            .kws
+        node.expands = kws_of(node)
             .iter()
             .any(|k| matches!(k, Kw::Ref(_) | Kw::AllOf(_)));
     }
@@ -1721,10 +1762,10 @@ fn value_type(v: &Value) -> u8 {
 
 /// Conservative: the types an instance may have and pass this node (children
 /// already computed; a child in a cycle counts as any type).
-fn possible_types(node: &Node, types: &[u8]) -> u8 {
+fn possible_types(kws: &[Kw], types: &[u8]) -> u8 {
     let mut t = T_ALL;
     let of = |id: &NodeId| types.get(*id as usize).copied().unwrap_or(T_ALL);
-    for kw in node.kws.iter() {
+    for kw in kws {
         match kw {
             Kw::False => t = 0,
             Kw::Type(m) => t &= *m,
@@ -1785,8 +1826,9 @@ pub(crate) fn compile(
         }
     }
     let mut c = Compiler {
-        // Room for a tool schema's paths without regrowing.
+        // Room for a tool schema's paths and keywords without regrowing.
         locs: String::with_capacity(1024),
+        kws: Vec::with_capacity(64),
         opts,
         docs: Vec::with_capacity(1 + resources.len()),
         ids: HashMap::new(),
@@ -1844,9 +1886,16 @@ pub(crate) fn compile(
             }
         }
     }
-    finish(&mut nodes, &c.locs)?;
+    if u32::try_from(c.kws.len()).is_err() {
+        return Err(SchemaError::new(
+            String::new(),
+            "the schema has more keywords than a compiled schema can hold".into(),
+        ));
+    }
+    finish(&mut nodes, &c.kws, &c.locs)?;
     Ok(Program {
         nodes: nodes.into(),
+        kws: c.kws.into(),
         locs: c.locs,
         root: 0,
         ignored: c.ignored,
@@ -1862,7 +1911,7 @@ mod lazy_pattern_tests {
     fn patterns(s: &CompiledSchema) -> Vec<&Pattern> {
         let mut out = Vec::new();
         for node in s.program().nodes.iter() {
-            for kw in node.kws.iter() {
+            for kw in s.program().kws(node) {
                 match kw {
                     Kw::Pattern(p) => out.push(&**p),
                     Kw::Object(o) => out.extend(o.patterns.iter().map(|(p, _)| p)),

@@ -300,7 +300,7 @@ impl CheckState {
         if !n.expands {
             return;
         }
-        for kw in n.kws.iter() {
+        for kw in prog.kws(n).iter() {
             match kw {
                 Kw::Ref(n) => self.expand(sc, *n, depth + 1, at),
                 Kw::AllOf(list) => list.iter().for_each(|n| self.expand(sc, *n, depth + 1, at)),
@@ -330,7 +330,7 @@ impl CheckState {
                 continue;
             }
             let node = prog.node(app.node);
-            for kw in node.kws.iter() {
+            for kw in prog.kws(node).iter() {
                 if !expanded(kw) && pick(kw, app.flags) {
                     // The usual keyword, and one that passes, decided here;
                     // the validator is called to word a failure.
@@ -365,7 +365,7 @@ impl CheckState {
             // Name the keyword that rules the type out.
             let mut kw_name = "type";
             let mut expected = type_names(node.types);
-            for kw in node.kws.iter() {
+            for kw in prog.kws(node).iter() {
                 let (name, mask) = match kw {
                     Kw::False => ("false", 0),
                     Kw::Type(m) => ("type", *m),
@@ -415,7 +415,7 @@ impl CheckState {
             if app.flags & DOOMED != 0 {
                 continue;
             }
-            for kw in prog.node(app.node).kws.iter() {
+            for kw in prog.node_kws(app.node).iter() {
                 match kw {
                     Kw::MaxItems(max) if count > *max && app.flags & MAX_COUNT_DONE == 0 => {
                         if let Some(a) = self.apps.get_mut(i) {
@@ -466,7 +466,7 @@ impl CheckState {
                 continue;
             }
             let node = prog.node(app.node);
-            for kw in node.kws.iter() {
+            for kw in prog.kws(node).iter() {
                 match kw {
                     Kw::MaxProperties(max) if count > *max && app.flags & MAX_COUNT_DONE == 0 => {
                         if let Some(a) = self.apps.get_mut(i) {
@@ -573,7 +573,7 @@ impl CheckState {
                 let prog = sc.program();
                 let buffered = self.apps[range.0..range.1].iter().any(|a| {
                     a.flags & DOOMED == 0
-                        && prog.node(a.node).kws.iter().any(|k| buffered_kw(k, kind))
+                        && prog.node_kws(a.node).iter().any(|k| buffered_kw(k, kind))
                 });
                 if buffered {
                     let mut b = ValueBuilder::new();
@@ -603,7 +603,7 @@ impl CheckState {
                     if a.flags & DOOMED != 0 {
                         continue;
                     }
-                    for k in prog.node(a.node).kws.iter() {
+                    for k in prog.node_kws(a.node).iter() {
                         let from = match k {
                             Kw::Type(_) | Kw::MinLength(_) => continue,
                             Kw::MaxLength(max) => usize::try_from(*max).unwrap_or(usize::MAX),
@@ -730,7 +730,7 @@ impl CheckState {
             if app.flags & DOOMED != 0 {
                 continue;
             }
-            for kw in prog.node(app.node).kws.iter() {
+            for kw in prog.node_kws(app.node).iter() {
                 match kw {
                     Kw::MaxLength(max)
                         if self.string_chars > *max && app.flags & MAX_LEN_DONE == 0 =>
@@ -855,7 +855,7 @@ impl CheckState {
             if app.flags & DOOMED != 0 {
                 continue;
             }
-            for kw in prog.node(app.node).kws.iter() {
+            for kw in prog.node_kws(app.node).iter() {
                 let msg = match kw {
                     Kw::MinLength(min) if n < *min => (
                         "minLength",
@@ -887,7 +887,7 @@ impl CheckState {
             if app.flags & DOOMED != 0 {
                 continue;
             }
-            for kw in prog.node(app.node).kws.iter() {
+            for kw in prog.node_kws(app.node).iter() {
                 let msg = match (kw, f.kind) {
                     (Kw::Required(names), Kind::Object) if names.len() <= 64 => {
                         for (j, name) in names.iter().enumerate() {
@@ -1026,7 +1026,7 @@ fn nodes_at(prog: &Program, path: PathRef<'_>) -> Vec<NodeId> {
         }
         out.push(n);
         let mut kids = Vec::new();
-        for kw in prog.node(n).kws.iter() {
+        for kw in prog.node_kws(n).iter() {
             super::compile::in_place_children(kw, &mut kids);
         }
         for k in kids {
@@ -1038,7 +1038,7 @@ fn nodes_at(prog: &Program, path: PathRef<'_>) -> Vec<NodeId> {
     for seg in path.segments() {
         let mut next = Vec::new();
         for &n in &cur {
-            for kw in prog.node(n).kws.iter() {
+            for kw in prog.node_kws(n).iter() {
                 match (kw, seg) {
                     (Kw::Object(o), Segment::Key(k)) => {
                         let mut matched = false;
@@ -1083,7 +1083,7 @@ pub(crate) fn string_options_at(
 ) -> bool {
     let mut found = false;
     for n in nodes_at(prog, path) {
-        for kw in prog.node(n).kws.iter() {
+        for kw in prog.node_kws(n).iter() {
             let opts: &[Value] = match kw {
                 Kw::Enum(o) => o,
                 Kw::Const(c) => std::slice::from_ref(&**c),
@@ -1110,7 +1110,7 @@ pub(crate) fn unique_option_at<'p>(
     let mut hit: Option<&'p str> = None;
     let mut many = false;
     for n in nodes_at(prog, path) {
-        for kw in prog.node(n).kws.iter() {
+        for kw in prog.node_kws(n).iter() {
             let opts: &'p [Value] = match kw {
                 Kw::Enum(o) => o,
                 Kw::Const(c) => std::slice::from_ref(&**c),

@@ -253,7 +253,7 @@ impl<'p> Validator<'p> {
             scope
         };
         let mut ok = true;
-        for kw in node.kws.iter() {
+        for kw in self.prog.kws(node).iter() {
             if !self.keyword::<ALL>(node, kw, v, at, scope, depth, errs) {
                 ok = false;
                 if !ALL {
@@ -704,8 +704,8 @@ impl<'p> Validator<'p> {
             Kw::UnevaluatedProperties(u) => {
                 let Value::Object(m) = v else { return true };
                 let mut seen = vec![false; m.len()];
-                self.mark_props(&node.kws, v, m, scope, d, &mut seen, true);
-                let is_false = matches!(self.prog.node(*u).kws.first(), Some(Kw::False));
+                self.mark_props(self.prog.kws(node), v, m, scope, d, &mut seen, true);
+                let is_false = matches!(self.prog.node_kws(*u).first(), Some(Kw::False));
                 let mut ok = true;
                 for ((k, item), seen) in m.iter().zip(seen) {
                     if seen {
@@ -729,8 +729,8 @@ impl<'p> Validator<'p> {
             Kw::UnevaluatedItems(u) => {
                 let Value::Array(a) = v else { return true };
                 let mut seen = vec![false; a.len()];
-                self.mark_items(&node.kws, v, a, scope, d, &mut seen, true);
-                let is_false = matches!(self.prog.node(*u).kws.first(), Some(Kw::False));
+                self.mark_items(self.prog.kws(node), v, a, scope, d, &mut seen, true);
+                let is_false = matches!(self.prog.node_kws(*u).first(), Some(Kw::False));
                 let mut ok = true;
                 for (i, (item, seen)) in a.iter().zip(seen).enumerate() {
                     if seen {
@@ -787,7 +787,7 @@ impl<'p> Validator<'p> {
                 Kw::UnevaluatedProperties(_) if !top => seen.iter_mut().for_each(|s| *s = true),
                 _ => {
                     for n in self.applied_in_place(kw, v, m.keys(), scope, d, &mut sink) {
-                        self.mark_props(&self.prog.node(n).kws, v, m, scope, d, seen, false);
+                        self.mark_props(self.prog.node_kws(n), v, m, scope, d, seen, false);
                     }
                 }
             }
@@ -832,7 +832,7 @@ impl<'p> Validator<'p> {
                 Kw::UnevaluatedItems(_) if !top => seen.iter_mut().for_each(|s| *s = true),
                 _ => {
                     for n in self.applied_in_place(kw, v, std::iter::empty(), scope, d, &mut sink) {
-                        self.mark_items(&self.prog.node(n).kws, v, a, scope, d, seen, false);
+                        self.mark_items(self.prog.node_kws(n), v, a, scope, d, seen, false);
                     }
                 }
             }
