@@ -172,6 +172,29 @@ fn compile(
     b.build_value(schema)
 }
 
+/// The schema as a `serde_json::Value`, compiled twice: read in place (the
+/// path `SchemaBuilder::build` takes) and converted to a `Value` first. The
+/// two must agree in every answer; `None` when serde_json cannot hold it.
+#[allow(clippy::type_complexity)]
+fn compile_serde_both(
+    schema: &Value,
+    draft: Draft,
+    formats: bool,
+    resources: &[(String, Value)],
+) -> Option<(
+    Result<CompiledSchema, SchemaError>,
+    Result<CompiledSchema, SchemaError>,
+)> {
+    let j = serde_json::Value::try_from(schema.clone()).ok()?;
+    let mut b = CompiledSchema::builder()
+        .draft(draft)
+        .assert_formats(formats);
+    for (uri, doc) in resources {
+        b = b.resource_value(uri.clone(), doc.clone());
+    }
+    Some((b.build(&j), b.build_value(&Value::from(&j))))
+}
+
 /// Runs one instance text through the stream check; returns the verdict of
 /// `finish()` with the offset of the first violation reported while
 /// streaming, or a description of what went wrong (parse error, unsound or
@@ -395,6 +418,25 @@ fn json_schema_test_suite() {
                     .as_array()
                     .unwrap_or_else(|| panic!("{file}: {gdesc}: no tests"));
                 let compiled = compile(schema, part.draft, part.formats, resources);
+                let serde_pair = compile_serde_both(schema, part.draft, part.formats, resources);
+                if let Some((direct, converted)) = &serde_pair
+                    && direct.as_ref().err() != converted.as_ref().err()
+                {
+                    c.unexpected += 1;
+                    failures.push(Failure {
+                        file: file.clone(),
+                        group: gdesc.clone(),
+                        case: String::new(),
+                        refused: false,
+                        detail: format!(
+                            "serde_json schema read in place: {:?}; converted: {:?}",
+                            direct.as_ref().err(),
+                            converted.as_ref().err()
+                        ),
+                        schema: describe(schema),
+                        data: String::new(),
+                    });
+                }
                 for t in cases {
                     let cdesc = t["description"]
                         .as_str()
@@ -457,6 +499,15 @@ fn json_schema_test_suite() {
                         && vs.is_empty()
                     {
                         wrong.push("validate: Err with no violations".to_owned());
+                    }
+                    if let Some((Ok(direct), Ok(converted))) = &serde_pair
+                        && direct.validate(data) != converted.validate(data)
+                    {
+                        wrong.push(format!(
+                            "the schema as serde_json, read in place, validates unlike its conversion: {:?} / {:?}",
+                            direct.validate(data),
+                            converted.validate(data)
+                        ));
                     }
                     if schema_c.is_valid(data) != validated.is_ok() {
                         wrong.push(format!(

@@ -873,16 +873,35 @@ pub fn schema(input: &[u8]) {
         return;
     };
     let assert_formats = schema_text.len() % 2 == 0;
-    let Ok(schema) = CompiledSchema::builder()
-        .assert_formats(assert_formats)
-        .build_value(&schema_value)
-    else {
+    let builder = CompiledSchema::builder().assert_formats(assert_formats);
+    // A serde_json schema is read in place (schema::doc), not converted:
+    // it must compile exactly as its conversion to a Value does.
+    let serde_pair = serde_json::from_slice::<serde_json::Value>(schema_text)
+        .ok()
+        .map(|j| {
+            let direct = builder.build(&j);
+            let converted = builder.build_value(&tooljson::Value::from(&j));
+            assert_eq!(
+                direct.as_ref().map(|s| s.ignored_keywords().to_vec()),
+                converted.as_ref().map(|s| s.ignored_keywords().to_vec()),
+                "a serde_json schema compiles unlike its conversion"
+            );
+            (direct, converted)
+        });
+    let Ok(schema) = builder.build_value(&schema_value) else {
         return;
     };
     let plan = plan(rest);
     let Ok(instance) = tooljson::from_slice(plan.doc) else {
         return;
     };
+    if let Some((Ok(direct), Ok(converted))) = &serde_pair {
+        assert_eq!(
+            direct.validate(&instance),
+            converted.validate(&instance),
+            "a serde_json schema validates unlike its conversion"
+        );
+    }
     let verdict = schema.validate(&instance);
     assert_eq!(
         verdict.is_ok(),
