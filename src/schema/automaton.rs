@@ -353,16 +353,19 @@ impl PositionAutomaton {
         })
     }
 
-    /// The positions whose class holds `c`.
+    /// The positions among `reach` whose class holds `c`: a table load for
+    /// ASCII, a class test per reachable position above (so a long
+    /// non-ASCII text costs per character what the few live positions
+    /// cost, not all 64).
     #[inline]
-    fn holding(&self, c: char) -> u64 {
+    fn holding(&self, c: char, reach: u64) -> u64 {
         let u = c as u32;
         if u < 128 {
-            return self.ascii[u as usize];
+            return self.ascii[u as usize] & reach;
         }
         let mut set = 0;
-        for (p, class) in self.classes.iter().enumerate() {
-            if class.contains(c) {
+        for p in bits(reach) {
+            if self.classes.get(p).is_some_and(|class| class.contains(c)) {
                 set |= 1 << p;
             }
         }
@@ -383,7 +386,7 @@ impl PositionAutomaton {
             for p in bits(state) {
                 reach |= self.follow[p];
             }
-            state = reach & self.holding(c);
+            state = self.holding(c, reach);
             start = !self.anchored_start;
             if !self.anchored_end && (state & self.last != 0 || (start && self.nullable)) {
                 return true;
