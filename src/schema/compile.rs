@@ -126,8 +126,9 @@ pub(crate) struct ObjectKw {
 pub(crate) struct SlotHash {
     seed: u32,
     shift: u32,
-    /// Position in `props` plus one; 0 for an empty slot.
-    slots: Box<[u8]>,
+    /// Per slot, the tag of the name there and its position in `props`
+    /// plus one (0 for an empty slot): one load gives both.
+    slots: Box<[(u32, u32)]>,
 }
 
 impl SlotHash {
@@ -157,15 +158,15 @@ impl SlotHash {
             let size = 1usize << bits;
             let shift = 32 - bits;
             // One table per size, cleared for each multiplier tried.
-            let mut slots = vec![0u8; size];
+            let mut slots = vec![(0u32, 0u32); size];
             'seeds: for seed in SEEDS {
-                slots.fill(0);
+                slots.fill((0, 0));
                 for (i, &t) in tags.iter().enumerate() {
                     let at = &mut slots[Self::slot(seed, shift, t)];
-                    if *at != 0 {
+                    if at.1 != 0 {
                         continue 'seeds;
                     }
-                    *at = (i + 1) as u8;
+                    *at = (t, (i + 1) as u32);
                 }
                 return Some(SlotHash {
                     seed,
@@ -190,21 +191,46 @@ pub(crate) fn key_tag(key: &str) -> u32 {
     (len << 24) ^ (first << 16) ^ (mid << 8) ^ last
 }
 
+/// Whether two names with equal tags (so equal length, first, middle and
+/// last byte) are equal, comparing short names by word loads rather than
+/// a `memcmp` call: names of up to 3 bytes are decided by the tag alone.
+#[inline]
+fn same_name(a: &[u8], b: &[u8]) -> bool {
+    let n = a.len();
+    if n != b.len() {
+        return false;
+    }
+    if n <= 3 {
+        return a == b;
+    }
+    if n <= 8 {
+        let w = |s: &[u8]| (s.first_chunk::<4>().copied(), s.last_chunk::<4>().copied());
+        return w(a) == w(b);
+    }
+    if n <= 16 {
+        let w = |s: &[u8]| (s.first_chunk::<8>().copied(), s.last_chunk::<8>().copied());
+        return w(a) == w(b);
+    }
+    a == b
+}
+
 impl ObjectKw {
     #[inline]
     pub(crate) fn prop(&self, key: &str) -> Option<NodeId> {
         let tag = key_tag(key);
         if let Some(h) = &self.slot_hash {
-            let i = usize::from(*h.slots.get(SlotHash::slot(h.seed, h.shift, tag))?);
-            let at = i.checked_sub(1)?;
-            let (k, n) = self.props.get(at)?;
-            return (self.tags.get(at) == Some(&tag) && &**k == key).then_some(*n);
+            let &(slot_tag, i) = h.slots.get(SlotHash::slot(h.seed, h.shift, tag))?;
+            if slot_tag != tag {
+                return None;
+            }
+            let (k, n) = self.props.get((i as usize).checked_sub(1)?)?;
+            return same_name(k.as_bytes(), key.as_bytes()).then_some(*n);
         }
         if self.props.len() <= 64 {
             self.tags
                 .iter()
                 .zip(self.props.iter())
-                .find(|(t, (k, _))| **t == tag && &**k == key)
+                .find(|(t, (k, _))| **t == tag && same_name(k.as_bytes(), key.as_bytes()))
                 .map(|(_, (_, n))| *n)
         } else {
             self.props
@@ -2020,7 +2046,33 @@ mod lazy_pattern_tests {
 
 #[cfg(test)]
 mod slot_hash_tests {
-    use super::{ObjectKw, SlotHash, key_tag};
+    use super::{ObjectKw, SlotHash, key_tag, same_name};
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig {
+            cases: 5000,
+            failure_persistence: None,
+            ..ProptestConfig::default()
+        })]
+        /// Word-load comparison equals byte comparison, at every length
+        /// (two letters, so that equal tags with different bytes are common).
+        #[test]
+        fn same_name_is_byte_equality(
+            a in proptest::collection::vec(prop_oneof![Just(b'a'), Just(b'b')], 0..24),
+            flips in proptest::collection::vec(any::<prop::sample::Index>(), 0..2),
+        ) {
+            let mut b = a.clone();
+            for f in flips {
+                if !b.is_empty() {
+                    let i = f.index(b.len());
+                    b[i] = if b[i] == b'a' { b'b' } else { b'a' };
+                }
+            }
+            prop_assert_eq!(same_name(&a, &b), a == b);
+            prop_assert!(!same_name(&a, &[a.as_slice(), b"a"].concat()));
+        }
+    }
 
     fn object(names: &[String]) -> ObjectKw {
         let mut props: Vec<(super::Name, u32)> = names
