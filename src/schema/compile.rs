@@ -119,16 +119,28 @@ pub(crate) struct ObjectKw {
     pub(crate) additional_false: bool,
 }
 
-/// A collision-free table from property-name tags to `props` positions,
-/// found when the schema compiles: a lookup is one multiply, one load and
+/// A collision-free table from property-name tags to properties, found
+/// when the schema compiles: a lookup is one multiply, one slot read and
 /// one name comparison, whatever the number of properties.
 #[derive(Debug)]
 pub(crate) struct SlotHash {
     seed: u32,
     shift: u32,
-    /// Per slot, the tag of the name there and its position in `props`
-    /// plus one (0 for an empty slot): one load gives both.
-    slots: Box<[(u32, u32)]>,
+    slots: Box<[Slot]>,
+}
+
+/// One slot: everything a lookup needs in one place (a name of up to 16
+/// bytes is compared against `head`, without reading `props`).
+#[derive(Clone, Copy, Debug, Default)]
+struct Slot {
+    tag: u32,
+    /// Position in `props` plus one; 0 for an empty slot.
+    pos: u32,
+    node: NodeId,
+    /// The name's length (a tag holds it only modulo 256).
+    len: u32,
+    /// The name's first 16 bytes, zero-padded.
+    head: [u8; 16],
 }
 
 impl SlotHash {
@@ -137,9 +149,10 @@ impl SlotHash {
         (tag.wrapping_mul(seed) >> shift) as usize
     }
 
-    /// A table for `tags` (at most 255 of them), if one of a few multipliers
-    /// separates them in a table of at most 16 times their number.
-    fn find(tags: &[u32]) -> Option<SlotHash> {
+    /// A table for `props` and their `tags` (at most 64), if one of a few
+    /// multipliers separates the tags in a table of at most 16 times their
+    /// number.
+    fn find(props: &[(Name, NodeId)], tags: &[u32]) -> Option<SlotHash> {
         const SEEDS: [u32; 8] = [
             0x9E37_79B1,
             0x85EB_CA77,
@@ -150,23 +163,37 @@ impl SlotHash {
             0xFD70_46C5,
             0xB55A_4F09,
         ];
-        if tags.is_empty() || tags.len() > 255 {
+        if tags.is_empty() || tags.len() > 64 || tags.len() != props.len() {
             return None;
         }
         let min_bits = (tags.len() * 2).next_power_of_two().trailing_zeros().max(1);
         for bits in min_bits..=min_bits + 3 {
             let size = 1usize << bits;
             let shift = 32 - bits;
-            // One table per size, cleared for each multiplier tried.
-            let mut slots = vec![(0u32, 0u32); size];
+            // Multipliers are tried on an occupancy map (cleared for each);
+            // the table itself is built once, for the one that separates.
+            let mut taken = vec![false; size];
             'seeds: for seed in SEEDS {
-                slots.fill((0, 0));
-                for (i, &t) in tags.iter().enumerate() {
-                    let at = &mut slots[Self::slot(seed, shift, t)];
-                    if at.1 != 0 {
+                taken.fill(false);
+                for &t in tags {
+                    let at = &mut taken[Self::slot(seed, shift, t)];
+                    if *at {
                         continue 'seeds;
                     }
-                    *at = (t, (i + 1) as u32);
+                    *at = true;
+                }
+                let mut slots = vec![Slot::default(); size];
+                for (i, (&t, (name, node))) in tags.iter().zip(props).enumerate() {
+                    let mut head = [0u8; 16];
+                    let n = name.len().min(16);
+                    head[..n].copy_from_slice(&name.as_bytes()[..n]);
+                    slots[Self::slot(seed, shift, t)] = Slot {
+                        tag: t,
+                        pos: (i + 1) as u32,
+                        node: *node,
+                        len: u32::try_from(name.len()).unwrap_or(u32::MAX),
+                        head,
+                    };
                 }
                 return Some(SlotHash {
                     seed,
@@ -219,12 +246,19 @@ impl ObjectKw {
     pub(crate) fn prop(&self, key: &str) -> Option<NodeId> {
         let tag = key_tag(key);
         if let Some(h) = &self.slot_hash {
-            let &(slot_tag, i) = h.slots.get(SlotHash::slot(h.seed, h.shift, tag))?;
-            if slot_tag != tag {
+            let slot = h.slots.get(SlotHash::slot(h.seed, h.shift, tag))?;
+            if slot.tag != tag || slot.pos == 0 {
                 return None;
             }
-            let (k, n) = self.props.get((i as usize).checked_sub(1)?)?;
-            return same_name(k.as_bytes(), key.as_bytes()).then_some(*n);
+            let key = key.as_bytes();
+            if slot.len as usize == key.len()
+                && let Some(head) = slot.head.get(..key.len())
+            {
+                // A name of up to 16 bytes is all in `head`.
+                return same_name(head, key).then_some(slot.node);
+            }
+            let (k, n) = self.props.get((slot.pos as usize).checked_sub(1)?)?;
+            return same_name(k.as_bytes(), key).then_some(*n);
         }
         if self.props.len() <= 64 {
             self.tags
@@ -1348,7 +1382,7 @@ impl<'a> Compiler<'a> {
                         props.sort_by(|a, b| a.0.cmp(&b.0));
                         props.dedup_by(|a, b| a.0 == b.0);
                         obj.tags = props.iter().map(|(k, _)| key_tag(k)).collect();
-                        obj.slot_hash = SlotHash::find(&obj.tags);
+                        obj.slot_hash = SlotHash::find(&props, &obj.tags);
                         obj.props = props.into();
                         has_obj = true;
                     }
@@ -2084,7 +2118,7 @@ mod slot_hash_tests {
         props.dedup_by(|a, b| a.0 == b.0);
         let tags: Box<[u32]> = props.iter().map(|(k, _)| key_tag(k)).collect();
         ObjectKw {
-            slot_hash: SlotHash::find(&tags),
+            slot_hash: SlotHash::find(&props, &tags),
             tags,
             props: props.into(),
             patterns: Box::new([]),
@@ -2107,7 +2141,8 @@ mod slot_hash_tests {
             let n = 1 + (next() % 40) as usize;
             let names: Vec<String> = (0..n)
                 .map(|_| {
-                    let len = 1 + (next() % 12) as usize;
+                    // Mostly short names (read from a slot), some past 16 bytes.
+                    let len = 1 + (next() % if round % 3 == 0 { 40 } else { 12 }) as usize;
                     (0..len)
                         .map(|_| char::from(b'a' + (next() % 6) as u8))
                         .collect()
@@ -2125,6 +2160,15 @@ mod slot_hash_tests {
                 assert_eq!(o.prop(&probe), want, "{probe:?} in {names:?}");
             }
         }
+        // A tag holds a length modulo 256: a 260-byte name and a 4-byte
+        // probe with the same first, middle and last bytes share a tag, and
+        // the probe starts as the name does.
+        let long = format!("ammb{}b", "m".repeat(255));
+        let o = object(std::slice::from_ref(&long));
+        assert_eq!(key_tag(&long), key_tag("ammb"));
+        assert!(o.slot_hash.is_some());
+        assert_eq!(o.prop("ammb"), None);
+        assert_eq!(o.prop(&long), Some(0));
         // Both paths were taken: most sets get a table, sets with two names
         // of the same tag do not.
         assert!(
