@@ -19,9 +19,7 @@
 //! is not a quantifier) and any pattern that needs more than 64 positions
 //! is left to the `regex` crate.
 
-use super::sequence::{
-    Class, MAX_COUNT, UNBOUNDED, bracket, class_escape, dot, is_identity_escape, quantifier,
-};
+use super::sequence::{Class, MAX_COUNT, UNBOUNDED, bracket, dot, escape_class, quantifier};
 
 /// Positions in one automaton (bits of a `u64`).
 const MAX_POSITIONS: usize = 64;
@@ -244,13 +242,7 @@ impl Reader<'_> {
                 '\\' => {
                     let e = self.peek()?;
                     self.i += 1;
-                    if let Some((ranges, negated)) = class_escape(e) {
-                        Ast::Class(Class::new(ranges, negated))
-                    } else if is_identity_escape(e) {
-                        Ast::Class(Class::one(e))
-                    } else {
-                        return None;
-                    }
+                    Ast::Class(escape_class(e)?)
                 }
                 '.' => Ast::Class(dot()),
                 '^' | '*' | '+' | '?' | '{' | '}' | ']' => return None,
@@ -402,6 +394,7 @@ impl PositionAutomaton {
 #[cfg(test)]
 mod tests {
     use super::PositionAutomaton;
+    use crate::schema::sequence::oracle;
     use proptest::prelude::*;
 
     #[test]
@@ -473,12 +466,9 @@ mod tests {
             (r"^(ab){2,}$", "ababab", true),
             (r"^(ab){2,}$", "ab", false),
         ];
-        for (p, s, want) in cases {
-            let a = PositionAutomaton::parse(p).unwrap();
-            let re = crate::schema::ecma::compile(p).unwrap();
-            assert_eq!(re.is_match(s), want, "regex: {p} on {s:?}");
-            assert_eq!(a.is_match(s), want, "automaton: {p} on {s:?}");
-        }
+        oracle::examples("automaton", &cases, |p, s| {
+            PositionAutomaton::parse(p).unwrap().is_match(s)
+        });
     }
 
     const ATOMS: &[&str] = &[
@@ -534,13 +524,9 @@ mod tests {
                 body,
                 if anchors & 2 == 2 { "$" } else { "" }
             );
-            let re = crate::schema::ecma::compile(&p).unwrap();
-            if let Some(a) = PositionAutomaton::parse(&p) {
-                for s in strings {
-                    let s: String = s.into_iter().map(|i| ALPHABET[i]).collect();
-                    prop_assert_eq!(a.is_match(&s), re.is_match(&s), "{} on {:?}", p, s);
-                }
-            }
+            prop_assert!(crate::schema::ecma::compile(&p).is_ok(), "{}", p);
+            let a = PositionAutomaton::parse(&p);
+            oracle::agrees(&p, a.map(|a| move |s: &str| a.is_match(s)), strings, ALPHABET)?;
         }
     }
 
@@ -564,15 +550,8 @@ mod tests {
                 proptest::collection::vec(0..ALPHABET.len(), 0..6), 1..8),
         ) {
             let p: String = text.into_iter().map(|i| SYNTAX[i]).collect();
-            if let Some(a) = PositionAutomaton::parse(&p) {
-                let re = crate::schema::ecma::compile(&p);
-                prop_assert!(re.is_ok(), "{} read here, refused by the regex path: {:?}", p, re);
-                let re = re.unwrap();
-                for s in strings {
-                    let s: String = s.into_iter().map(|i| ALPHABET[i]).collect();
-                    prop_assert_eq!(a.is_match(&s), re.is_match(&s), "{} on {:?}", p, s);
-                }
-            }
+            let a = PositionAutomaton::parse(&p);
+            oracle::agrees(&p, a.map(|a| move |s: &str| a.is_match(s)), strings, ALPHABET)?;
         }
     }
 

@@ -229,23 +229,18 @@ impl<'a> Arr<'a> {
         }
     }
 
-    pub(crate) fn iter(self) -> impl ExactSizeIterator<Item = Doc<'a>> {
-        let (own, serde): (&[Value], &[serde_json::Value]) = match self {
-            Arr::Own(a) => (a, &[]),
-            Arr::Serde(a) => (&[], a),
-        };
-        // One of the two is empty: the chain is the array, with its length.
-        ArrIter {
-            own: own.iter(),
-            serde: serde.iter(),
+    pub(crate) fn iter(self) -> ArrIter<'a> {
+        match self {
+            Arr::Own(a) => ArrIter::Own(a.iter()),
+            Arr::Serde(a) => ArrIter::Serde(a.iter()),
         }
     }
 }
 
-/// The items of an [`Arr`] (one of the two slices is empty).
-struct ArrIter<'a> {
-    own: std::slice::Iter<'a, Value>,
-    serde: std::slice::Iter<'a, serde_json::Value>,
+/// The items of an [`Arr`].
+pub(crate) enum ArrIter<'a> {
+    Own(std::slice::Iter<'a, Value>),
+    Serde(std::slice::Iter<'a, serde_json::Value>),
 }
 
 impl<'a> Iterator for ArrIter<'a> {
@@ -253,15 +248,17 @@ impl<'a> Iterator for ArrIter<'a> {
 
     #[inline]
     fn next(&mut self) -> Option<Doc<'a>> {
-        match self.own.next() {
-            Some(v) => Some(Doc::Own(v)),
-            None => self.serde.next().map(Doc::Serde),
+        match self {
+            ArrIter::Own(it) => it.next().map(Doc::Own),
+            ArrIter::Serde(it) => it.next().map(Doc::Serde),
         }
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {
-        let n = self.own.len() + self.serde.len();
-        (n, Some(n))
+        match self {
+            ArrIter::Own(it) => it.size_hint(),
+            ArrIter::Serde(it) => it.size_hint(),
+        }
     }
 }
 

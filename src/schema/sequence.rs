@@ -171,6 +171,17 @@ pub(super) fn class_escape(c: char) -> Option<(Ranges, bool)> {
     Some((Ranges::from_slice(set), negated))
 }
 
+/// The class a backslash escape outside brackets stands for: `\d` `\w`
+/// `\s` and their negations, or an identity escape; `None` for any other
+/// (left to the regex path).
+pub(super) fn escape_class(e: char) -> Option<Class> {
+    if let Some((ranges, negated)) = class_escape(e) {
+        Some(Class::new(ranges, negated))
+    } else {
+        is_identity_escape(e).then(|| Class::one(e))
+    }
+}
+
 /// `.`: anything but the four ECMA-262 line terminators.
 pub(super) fn dot() -> Class {
     Class::new(
@@ -233,13 +244,7 @@ impl ClassSequence {
                 '\\' => {
                     let e = *chars.get(i)?;
                     i += 1;
-                    if let Some((ranges, negated)) = class_escape(e) {
-                        Class::new(ranges, negated)
-                    } else if is_identity_escape(e) {
-                        Class::one(e)
-                    } else {
-                        return None;
-                    }
+                    escape_class(e)?
                 }
                 '[' => {
                     let (class, used) = bracket(&chars[i..])?;
@@ -410,6 +415,55 @@ fn count(chars: &[char], i: &mut usize) -> Option<u32> {
     (*i > start && n <= MAX_COUNT).then_some(n)
 }
 
+/// The regex path as the oracle for this module's tests and the
+/// automaton's: a fast matcher must agree with it wherever it reads a
+/// pattern.
+#[cfg(test)]
+pub(super) mod oracle {
+    use proptest::prelude::*;
+
+    /// Each `(pattern, string, matches)` holds for the regex path and for
+    /// `is_match(pattern, string)` (`what` names the matcher).
+    pub(in crate::schema) fn examples(
+        what: &str,
+        cases: &[(&str, &str, bool)],
+        is_match: impl Fn(&str, &str) -> bool,
+    ) {
+        for &(p, s, want) in cases {
+            let re = crate::schema::ecma::compile(p).unwrap();
+            assert_eq!(re.is_match(s), want, "regex: {p} on {s:?}");
+            assert_eq!(is_match(p, s), want, "{what}: {p} on {s:?}");
+        }
+    }
+
+    /// Where `is_match` is given (the pattern was read by the fast path),
+    /// the regex path accepts `p` too and both agree on every string
+    /// (written from indexes into `alphabet`).
+    pub(in crate::schema) fn agrees(
+        p: &str,
+        is_match: Option<impl Fn(&str) -> bool>,
+        strings: Vec<Vec<usize>>,
+        alphabet: &[char],
+    ) -> Result<(), TestCaseError> {
+        let Some(is_match) = is_match else {
+            return Ok(());
+        };
+        let re = crate::schema::ecma::compile(p);
+        prop_assert!(
+            re.is_ok(),
+            "{} read here, refused by the regex path: {:?}",
+            p,
+            re
+        );
+        let re = re.unwrap();
+        for s in strings {
+            let s: String = s.into_iter().map(|i| alphabet[i]).collect();
+            prop_assert_eq!(is_match(&s), re.is_match(&s), "{} on {:?}", p, s);
+        }
+        Ok(())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::ClassSequence;
@@ -465,12 +519,9 @@ mod tests {
             (r"^é{2}ü?$", "ééü", true),
             (r"^\W$", "é", true),
         ];
-        for (p, s, want) in cases {
-            let seq = ClassSequence::parse(p).unwrap();
-            let re = crate::schema::ecma::compile(p).unwrap();
-            assert_eq!(re.is_match(s), want, "regex: {p} on {s:?}");
-            assert_eq!(seq.is_match(s), want, "sequence: {p} on {s:?}");
-        }
+        super::oracle::examples("sequence", &cases, |p, s| {
+            ClassSequence::parse(p).unwrap().is_match(s)
+        });
     }
 
     const ATOMS: &[&str] = &[
@@ -526,13 +577,9 @@ mod tests {
             if to_end {
                 p.push('$');
             }
-            let re = crate::schema::ecma::compile(&p).unwrap();
-            if let Some(seq) = ClassSequence::parse(&p) {
-                for s in strings {
-                    let s: String = s.into_iter().map(|i| ALPHABET[i]).collect();
-                    prop_assert_eq!(seq.is_match(&s), re.is_match(&s), "{} on {:?}", p, s);
-                }
-            }
+            prop_assert!(crate::schema::ecma::compile(&p).is_ok(), "{}", p);
+            let seq = ClassSequence::parse(&p);
+            super::oracle::agrees(&p, seq.map(|q| move |s: &str| q.is_match(s)), strings, ALPHABET)?;
         }
     }
 
@@ -556,15 +603,8 @@ mod tests {
                 proptest::collection::vec(0..ALPHABET.len(), 0..6), 1..8),
         ) {
             let p: String = std::iter::once('^').chain(text.into_iter().map(|i| SYNTAX[i])).collect();
-            if let Some(seq) = ClassSequence::parse(&p) {
-                let re = crate::schema::ecma::compile(&p);
-                prop_assert!(re.is_ok(), "{} read here, refused by the regex path: {:?}", p, re);
-                let re = re.unwrap();
-                for s in strings {
-                    let s: String = s.into_iter().map(|i| ALPHABET[i]).collect();
-                    prop_assert_eq!(seq.is_match(&s), re.is_match(&s), "{} on {:?}", p, s);
-                }
-            }
+            let seq = ClassSequence::parse(&p);
+            super::oracle::agrees(&p, seq.map(|q| move |s: &str| q.is_match(s)), strings, ALPHABET)?;
         }
     }
 
