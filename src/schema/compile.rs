@@ -117,6 +117,10 @@ pub(crate) struct ObjectKw {
     pub(crate) additional: Option<NodeId>,
     /// Whether `additional` is the `false` schema (an unknown key fails at once).
     pub(crate) additional_false: bool,
+    /// The node's `required` names as bits of their positions in `props`,
+    /// when every one is there and `props` has at most 64 names: `is_valid`
+    /// then checks `required` in the same pass as `properties`.
+    pub(crate) required_mask: u64,
 }
 
 /// A collision-free table from property-name tags to properties, found
@@ -243,34 +247,38 @@ fn same_name(a: &[u8], b: &[u8]) -> bool {
 impl ObjectKw {
     #[inline]
     pub(crate) fn prop(&self, key: &str) -> Option<NodeId> {
+        self.prop_entry(key).map(|(_, n)| n)
+    }
+
+    /// The position in `props` and the node of property `key`.
+    #[inline]
+    pub(crate) fn prop_entry(&self, key: &str) -> Option<(usize, NodeId)> {
         let tag = key_tag(key);
         if let Some(h) = &self.slot_hash {
             let slot = h.slots.get(SlotHash::slot(h.seed, h.shift, tag))?;
             if slot.tag != tag || slot.pos == 0 {
                 return None;
             }
+            let pos = slot.pos as usize - 1;
             let key = key.as_bytes();
             if slot.len as usize == key.len()
                 && let Some(head) = slot.head.get(..key.len())
             {
                 // A name of up to 16 bytes is all in `head`.
-                return same_name(head, key).then_some(slot.node);
+                return same_name(head, key).then_some((pos, slot.node));
             }
-            let (k, n) = self.props.get((slot.pos as usize).checked_sub(1)?)?;
-            return same_name(k.as_bytes(), key).then_some(*n);
+            let (k, n) = self.props.get(pos)?;
+            return same_name(k.as_bytes(), key).then_some((pos, *n));
         }
         if self.props.len() <= 64 {
             self.tags
                 .iter()
                 .zip(self.props.iter())
-                .find(|(t, (k, _))| **t == tag && same_name(k.as_bytes(), key.as_bytes()))
-                .map(|(_, (_, n))| *n)
+                .position(|(t, (k, _))| *t == tag && same_name(k.as_bytes(), key.as_bytes()))
+                .and_then(|i| Some((i, self.props.get(i)?.1)))
         } else {
-            self.props
-                .binary_search_by(|(k, _)| (**k).cmp(key))
-                .ok()
-                .and_then(|i| self.props.get(i))
-                .map(|(_, n)| *n)
+            let i = self.props.binary_search_by(|(k, _)| (**k).cmp(key)).ok()?;
+            Some((i, self.props.get(i)?.1))
         }
     }
 }
@@ -401,6 +409,9 @@ pub(crate) struct Node {
     pub(crate) resource: u32,
     /// Whether this node starts a resource (`$id` or a document root).
     pub(crate) resource_root: bool,
+    /// Whether its `required` is checked by `is_valid` with its
+    /// `properties` (see [`ObjectKw::required_mask`]).
+    pub(crate) required_in_object: bool,
 }
 
 /// The compiled program behind a `CompiledSchema`.
@@ -1151,6 +1162,7 @@ impl<'a> Compiler<'a> {
                     expands: false,
                     resource: res,
                     resource_root,
+                    required_in_object: false,
                 });
                 return Ok(());
             }
@@ -1260,6 +1272,7 @@ impl<'a> Compiler<'a> {
                 expands: false,
                 resource,
                 resource_root,
+                required_in_object: false,
             });
             return Ok(());
         }
@@ -1283,6 +1296,7 @@ impl<'a> Compiler<'a> {
             patterns: Box::new([]),
             additional: None,
             additional_false: false,
+            required_mask: 0,
         };
         let mut has_obj = false;
         let mut prefix: Option<Box<[NodeId]>> = None;
@@ -1608,7 +1622,27 @@ impl<'a> Compiler<'a> {
             let child = self.child(loc, "additionalItems");
             rest = Some(self.sub(ai, &base, draft, child)?);
         }
+        let mut required_in_object = false;
         if has_obj {
+            if let Some(Kw::Required(names)) = kws.iter().find(|k| matches!(k, Kw::Required(_)))
+                && obj.props.len() <= 64
+            {
+                let mut mask = 0u64;
+                for name in names.iter() {
+                    match obj
+                        .props
+                        .binary_search_by(|(k, _)| k.as_str().cmp(name.as_str()))
+                    {
+                        Ok(i) => mask |= 1 << i,
+                        Err(_) => {
+                            mask = 0;
+                            break;
+                        }
+                    }
+                }
+                obj.required_mask = mask;
+                required_in_object = mask != 0;
+            }
             kws.push(Kw::Object(Box::new(obj)));
         }
         if prefix.is_some() || rest.is_some() {
@@ -1665,6 +1699,7 @@ impl<'a> Compiler<'a> {
             expands: false,
             resource,
             resource_root,
+            required_in_object,
         });
         Ok(())
     }
@@ -2149,6 +2184,7 @@ mod slot_hash_tests {
             patterns: Box::new([]),
             additional: None,
             additional_false: false,
+            required_mask: 0,
         }
     }
 

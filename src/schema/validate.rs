@@ -227,6 +227,9 @@ impl<'p> Validator<'p> {
         depth: u32,
         errs: &mut Vec<Violation>,
     ) -> bool {
+        if !ALL && !self.prog.has_dynamic {
+            return self.valid(id, v, depth);
+        }
         let node = self.prog.node(id);
         if depth > MAX_DEPTH {
             if ALL {
@@ -262,6 +265,160 @@ impl<'p> Validator<'p> {
             }
         }
         ok
+    }
+
+    /// `check::<false>` for a program without `$dynamicRef` scope. One loop
+    /// per JSON type answers the keywords a tool schema is made of, each
+    /// small enough to keep the frame small (validation recurses through
+    /// here once per value); the rest go to [`Validator::keyword`].
+    fn valid(&self, id: NodeId, v: &Value, depth: u32) -> bool {
+        if depth > MAX_DEPTH {
+            return false;
+        }
+        let kws = self.prog.node_kws(id);
+        let d = depth + 1;
+        // Keywords for every type, in each loop below.
+        macro_rules! common {
+            ($kw:expr) => {
+                match $kw {
+                    Kw::Enum(opts) => opts.iter().any(|o| equal(o, v)),
+                    Kw::Ref(n) => self.valid(*n, v, d),
+                    Kw::AllOf(list) => list.iter().all(|n| self.valid(*n, v, d)),
+                    Kw::AnyOf(list) => list.iter().any(|n| self.valid(*n, v, d)),
+                    kw => self.other_keyword(id, kw, v, depth),
+                }
+            };
+        }
+        match v {
+            Value::String(s) => {
+                for kw in kws {
+                    let ok = match kw {
+                        Kw::Type(mask) => mask & T_STR != 0,
+                        Kw::Enum(opts) => opts
+                            .iter()
+                            .any(|o| matches!(o, Value::String(t) if t.as_bytes() == s.as_bytes())),
+                        Kw::MinLength(min) => s.len() as u64 >= *min && chars(s) >= *min,
+                        Kw::MaxLength(max) => s.len() as u64 <= *max || chars(s) <= *max,
+                        Kw::Pattern(p) => p.is_match(s),
+                        kw => common!(kw),
+                    };
+                    if !ok {
+                        return false;
+                    }
+                }
+            }
+            Value::Number(n) => {
+                for kw in kws {
+                    let ok = match kw {
+                        Kw::Type(mask) => type_matches(*mask, v),
+                        Kw::Minimum(b) => cmp_lexeme(n.as_str(), b) != Some(Ordering::Less),
+                        Kw::Maximum(b) => cmp_lexeme(n.as_str(), b) != Some(Ordering::Greater),
+                        Kw::ExclusiveMinimum(b) => {
+                            cmp_lexeme(n.as_str(), b).is_none_or(|o| o == Ordering::Greater)
+                        }
+                        Kw::ExclusiveMaximum(b) => {
+                            cmp_lexeme(n.as_str(), b).is_none_or(|o| o == Ordering::Less)
+                        }
+                        kw => common!(kw),
+                    };
+                    if !ok {
+                        return false;
+                    }
+                }
+            }
+            Value::Object(m) => {
+                let required_in_object = self.prog.node(id).required_in_object;
+                for kw in kws {
+                    let ok = match kw {
+                        Kw::Type(mask) => mask & T_OBJ != 0,
+                        Kw::Object(o) => {
+                            let mut seen = 0u64;
+                            for (k, item) in m.iter() {
+                                let mut matched = false;
+                                if let Some((i, n)) = o.prop_entry(k) {
+                                    matched = true;
+                                    // A position of 64 or more leaves the mask
+                                    // as is (`required_mask` is 0 then).
+                                    seen |= 1u64.checked_shl(i as u32).unwrap_or(0);
+                                    if !self.valid(n, item, d) {
+                                        return false;
+                                    }
+                                }
+                                for (p, n) in o.patterns.iter() {
+                                    if p.is_match(k) {
+                                        matched = true;
+                                        if !self.valid(*n, item, d) {
+                                            return false;
+                                        }
+                                    }
+                                }
+                                if !matched
+                                    && let Some(n) = o.additional
+                                    && (o.additional_false || !self.valid(n, item, d))
+                                {
+                                    return false;
+                                }
+                            }
+                            seen & o.required_mask == o.required_mask
+                        }
+                        Kw::Required(names) => {
+                            required_in_object || names.iter().all(|n| m.contains_key(n))
+                        }
+                        kw => common!(kw),
+                    };
+                    if !ok {
+                        return false;
+                    }
+                }
+            }
+            Value::Array(a) => {
+                for kw in kws {
+                    let ok = match kw {
+                        Kw::Type(mask) => mask & T_ARR != 0,
+                        Kw::Items(it) => {
+                            for (i, item) in a.iter().enumerate() {
+                                let n = match it.prefix.get(i) {
+                                    Some(n) => *n,
+                                    None => match it.rest {
+                                        Some(n) => n,
+                                        None => break,
+                                    },
+                                };
+                                if !self.valid(n, item, d) {
+                                    return false;
+                                }
+                            }
+                            true
+                        }
+                        Kw::MinItems(min) => a.len() as u64 >= *min,
+                        Kw::MaxItems(max) => a.len() as u64 <= *max,
+                        kw => common!(kw),
+                    };
+                    if !ok {
+                        return false;
+                    }
+                }
+            }
+            Value::Bool(_) | Value::Null => {
+                for kw in kws {
+                    let ok = match kw {
+                        Kw::Type(mask) => type_matches(*mask, v),
+                        kw => common!(kw),
+                    };
+                    if !ok {
+                        return false;
+                    }
+                }
+            }
+        }
+        true
+    }
+
+    /// [`Validator::valid`]'s way to the keywords it does not answer itself.
+    #[inline(never)]
+    fn other_keyword(&self, id: NodeId, kw: &Kw, v: &Value, depth: u32) -> bool {
+        let node = self.prog.node(id);
+        self.keyword::<false>(node, kw, v, &At::ROOT, None, depth, &mut Vec::new())
     }
 
     /// Checks one keyword of `node` against `v`.
