@@ -343,39 +343,89 @@ pub(crate) fn quick_i64(lexeme: &str) -> Option<i64> {
 /// Exact order of an instance lexeme against a schema number.
 #[inline]
 pub(crate) fn cmp_lexeme(lexeme: &str, bound: &SchemaNumber) -> Option<Ordering> {
-    if let Some(b) = bound.int {
-        if let Some(a) = quick_i64(lexeme) {
-            return Some(a.cmp(&b));
-        }
-        if let Some(o) = quick_decimal_cmp(lexeme, b) {
-            return Some(o);
-        }
+    if let Some(b) = bound.int
+        && let Some(q) = QuickNumber::read(lexeme)
+    {
+        return Some(q.cmp_int(b));
     }
     Some(Dec::parse(lexeme)?.cmp(&bound.dec()))
 }
 
-/// Orders a plain decimal lexeme `-?I.F` (I of at most 18 digits, no
-/// exponent) against an integer without parsing it as a decimal: the value
-/// lies within one of its integer part `I`.
-#[inline]
-fn quick_decimal_cmp(lexeme: &str, b: i64) -> Option<Ordering> {
-    // Lexemes are short: a plain scan beats a memchr set-up.
-    let dot = lexeme.bytes().position(|c| c == b'.')?;
-    let (int, frac) = (&lexeme[..dot], lexeme.get(dot + 1..)?);
-    if frac.is_empty() || !frac.bytes().all(|c| c.is_ascii_digit()) {
-        return None;
+/// A plain decimal lexeme `-?I(.F)?` (`I` of at most 18 digits, no
+/// exponent) read for comparison against integers without a decimal
+/// parse: the value lies within one of its integer part `I`. Read once per
+/// instance number and compared against each integer bound.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct QuickNumber {
+    int: i64,
+    /// The value's order against `int`: `Equal` when it is an integer.
+    frac: Ordering,
+}
+
+impl QuickNumber {
+    /// Reads `lexeme`, or `None` when it is not of the plain form.
+    #[inline]
+    pub(crate) fn read(lexeme: &str) -> Option<QuickNumber> {
+        let b = lexeme.as_bytes();
+        let (neg, digits) = match b.split_first() {
+            Some((b'-', rest)) => (true, rest),
+            _ => (false, b),
+        };
+        let mut int: i64 = 0;
+        let mut n = 0;
+        for &c in digits {
+            if !c.is_ascii_digit() {
+                break;
+            }
+            int = int * 10 + i64::from(c - b'0');
+            n += 1;
+            if n > 18 {
+                return None;
+            }
+        }
+        if n == 0 {
+            return None;
+        }
+        let int = if neg { -int } else { int };
+        let frac = match digits.get(n..) {
+            Some([]) => Ordering::Equal,
+            Some([b'.', f @ ..]) if !f.is_empty() && f.iter().all(u8::is_ascii_digit) => {
+                // A nonzero fraction puts the value past `int`, away from 0.
+                match (f.iter().all(|&c| c == b'0'), neg) {
+                    (true, _) => Ordering::Equal,
+                    (false, true) => Ordering::Less,
+                    (false, false) => Ordering::Greater,
+                }
+            }
+            _ => return None,
+        };
+        Some(QuickNumber { int, frac })
     }
-    let neg = int.starts_with('-');
-    let ip = quick_i64(int)?;
-    let frac_zero = frac.bytes().all(|c| c == b'0');
-    // The value lies strictly between the integer part and the next integer
-    // away from zero unless the fraction is zero, so only a tie with `b`
-    // needs the sign.
-    Some(match ip.cmp(&b) {
-        Ordering::Equal if !frac_zero && neg => Ordering::Less,
-        Ordering::Equal if !frac_zero => Ordering::Greater,
-        o => o,
-    })
+
+    /// The value's order against the integer `b`.
+    #[inline]
+    pub(crate) fn cmp_int(self, b: i64) -> Ordering {
+        match self.int.cmp(&b) {
+            Ordering::Equal => self.frac,
+            o => o,
+        }
+    }
+}
+
+/// [`cmp_lexeme`] with the instance read once: `quick` is
+/// `QuickNumber::read(lexeme)`, made by the caller on first use.
+#[inline]
+pub(crate) fn cmp_quick(
+    quick: &mut Option<Option<QuickNumber>>,
+    lexeme: &str,
+    bound: &SchemaNumber,
+) -> Option<Ordering> {
+    if let Some(b) = bound.int
+        && let Some(q) = *quick.get_or_insert_with(|| QuickNumber::read(lexeme))
+    {
+        return Some(q.cmp_int(b));
+    }
+    Some(Dec::parse(lexeme)?.cmp(&bound.dec()))
 }
 
 /// Exact numeric equality of two lexemes (`1` equals `1.0` and `1e0`).
@@ -446,14 +496,53 @@ mod tests {
                 let exact = Dec::parse(l)
                     .unwrap()
                     .cmp(&Dec::parse(&b.to_string()).unwrap());
-                assert_eq!(quick_decimal_cmp(l, b), Some(exact), "{l} vs {b}");
+                let quick = QuickNumber::read(l).map(|q| q.cmp_int(b));
+                assert_eq!(quick, Some(exact), "{l} vs {b}");
                 let bound = SchemaNumber::new(&b.to_string()).unwrap();
                 assert_eq!(cmp_lexeme(l, &bound), Some(exact), "{l} vs {b}");
+                assert_eq!(cmp_quick(&mut None, l, &bound), Some(exact), "{l} vs {b}");
             }
         }
-        assert_eq!(quick_decimal_cmp("1e5", 3), None);
-        assert_eq!(quick_decimal_cmp("1.5e5", 3), None);
-        assert_eq!(quick_decimal_cmp("1234567890123456789.5", 3), None);
+        for l in [
+            "1e5",
+            "1.5e5",
+            "1234567890123456789.5",
+            "1.",
+            "-",
+            "",
+            "1.5.5",
+            "--1",
+        ] {
+            assert!(QuickNumber::read(l).is_none(), "{l}");
+        }
+        assert_eq!(
+            QuickNumber::read("123456789012345678").map(|q| q.int),
+            Some(123456789012345678)
+        );
+        assert!(QuickNumber::read("1234567890123456789").is_none());
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn quick_order_is_exact_order(
+            neg in proptest::bool::ANY,
+            int in "(0|[1-9][0-9]{0,19})",
+            frac in proptest::option::of("[0-9]{1,4}"),
+            b in -100_000i64..100_000,
+            near in proptest::bool::ANY,
+        ) {
+            let sign = if neg { "-" } else { "" };
+            let l = match &frac {
+                Some(f) => format!("{sign}{int}.{f}"),
+                None => format!("{sign}{int}"),
+            };
+            // Bounds next to the value as often as not.
+            let b = if near { int.parse::<i64>().map_or(b, |i| if neg { -i } else { i } + b % 2) } else { b };
+            let exact = Dec::parse(&l).unwrap().cmp(&Dec::parse(&b.to_string()).unwrap());
+            let bound = SchemaNumber::new(&b.to_string()).unwrap();
+            proptest::prop_assert_eq!(cmp_lexeme(&l, &bound), Some(exact));
+            proptest::prop_assert_eq!(cmp_quick(&mut None, &l, &bound), Some(exact));
+        }
     }
 
     #[test]

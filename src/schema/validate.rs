@@ -13,7 +13,7 @@ use super::Violation;
 use super::compile::{
     Kw, Node, NodeId, Program, T_ARR, T_BOOL, T_FRAC, T_INT, T_NULL, T_OBJ, T_STR,
 };
-use super::number::{Dec, cmp_lexeme, lexeme_is_integer, lexemes_equal};
+use super::number::{Dec, cmp_lexeme, cmp_quick, lexeme_is_integer, lexemes_equal};
 use crate::{Path, Segment, Value};
 
 /// Nesting of schema applications beyond which validation gives up with a
@@ -308,16 +308,19 @@ impl<'p> Validator<'p> {
                 }
             }
             Value::Number(n) => {
+                let l = n.as_str();
+                // The lexeme, read on the first bound for all of them.
+                let mut q = None;
                 for kw in kws {
                     let ok = match kw {
                         Kw::Type(mask) => type_matches(*mask, v),
-                        Kw::Minimum(b) => cmp_lexeme(n.as_str(), b) != Some(Ordering::Less),
-                        Kw::Maximum(b) => cmp_lexeme(n.as_str(), b) != Some(Ordering::Greater),
+                        Kw::Minimum(b) => cmp_quick(&mut q, l, b) != Some(Ordering::Less),
+                        Kw::Maximum(b) => cmp_quick(&mut q, l, b) != Some(Ordering::Greater),
                         Kw::ExclusiveMinimum(b) => {
-                            cmp_lexeme(n.as_str(), b).is_none_or(|o| o == Ordering::Greater)
+                            cmp_quick(&mut q, l, b).is_none_or(|o| o == Ordering::Greater)
                         }
                         Kw::ExclusiveMaximum(b) => {
-                            cmp_lexeme(n.as_str(), b).is_none_or(|o| o == Ordering::Less)
+                            cmp_quick(&mut q, l, b).is_none_or(|o| o == Ordering::Less)
                         }
                         kw => common!(kw),
                     };
