@@ -412,6 +412,92 @@ pub(crate) struct Node {
     /// Whether its `required` is checked by `is_valid` with its
     /// `properties` (see [`ObjectKw::required_mask`]).
     pub(crate) required_in_object: bool,
+    /// What `is_valid` checks in place of the keywords, when they are all
+    /// of a leaf's kinds.
+    pub(crate) leaf: Leaf,
+}
+
+/// A node whose keywords are only `type`, string length bounds and integer
+/// number bounds (most of a tool schema's properties), summed up so that
+/// `is_valid` checks a value against it without walking the keywords.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Leaf {
+    /// Whether the node is such a leaf (when not, the rest is unused).
+    pub(crate) on: bool,
+    /// The types a value may have (`T_ALL` without `type`).
+    pub(crate) types: u8,
+    /// Whether `lo` / `hi` are exclusive.
+    pub(crate) lo_open: bool,
+    pub(crate) hi_open: bool,
+    /// Whether any number bound is set.
+    pub(crate) bounded: bool,
+    /// String length bounds, in code points.
+    pub(crate) min_len: u64,
+    pub(crate) max_len: u64,
+    /// Number bounds (`i64::MIN` / `i64::MAX`, inclusive, when absent).
+    pub(crate) lo: i64,
+    pub(crate) hi: i64,
+}
+
+impl Leaf {
+    const NONE: Leaf = Leaf {
+        on: false,
+        types: T_ALL,
+        lo_open: false,
+        hi_open: false,
+        bounded: false,
+        min_len: 0,
+        max_len: u64::MAX,
+        lo: i64::MIN,
+        hi: i64::MAX,
+    };
+
+    /// The leaf summary of `kws`, or one that is not `on`.
+    fn of(kws: &[Kw]) -> Leaf {
+        let mut l = Leaf::NONE;
+        let (mut ty, mut min, mut max, mut lo, mut hi) = (false, false, false, false, false);
+        // Each kind at most once (else the keywords are walked).
+        let once = |seen: &mut bool| !std::mem::replace(seen, true);
+        for kw in kws {
+            let ok = match kw {
+                Kw::Type(m) => {
+                    l.types = *m;
+                    once(&mut ty)
+                }
+                Kw::MinLength(n) => {
+                    l.min_len = *n;
+                    once(&mut min)
+                }
+                Kw::MaxLength(n) => {
+                    l.max_len = *n;
+                    once(&mut max)
+                }
+                Kw::Minimum(b) | Kw::ExclusiveMinimum(b) => match b.int {
+                    Some(i) => {
+                        l.lo = i;
+                        l.lo_open = matches!(kw, Kw::ExclusiveMinimum(_));
+                        once(&mut lo)
+                    }
+                    None => false,
+                },
+                Kw::Maximum(b) | Kw::ExclusiveMaximum(b) => match b.int {
+                    Some(i) => {
+                        l.hi = i;
+                        l.hi_open = matches!(kw, Kw::ExclusiveMaximum(_));
+                        once(&mut hi)
+                    }
+                    None => false,
+                },
+                _ => false,
+            };
+            if !ok {
+                return Leaf::NONE;
+            }
+        }
+        l.bounded = lo || hi;
+        l.on = true;
+        l
+    }
 }
 
 /// The compiled program behind a `CompiledSchema`.
@@ -1163,6 +1249,7 @@ impl<'a> Compiler<'a> {
                     resource: res,
                     resource_root,
                     required_in_object: false,
+                    leaf: Leaf::NONE,
                 });
                 return Ok(());
             }
@@ -1273,6 +1360,7 @@ impl<'a> Compiler<'a> {
                 resource,
                 resource_root,
                 required_in_object: false,
+                leaf: Leaf::NONE,
             });
             return Ok(());
         }
@@ -1700,6 +1788,7 @@ impl<'a> Compiler<'a> {
             resource,
             resource_root,
             required_in_object,
+            leaf: Leaf::NONE,
         });
         Ok(())
     }
@@ -1840,6 +1929,7 @@ fn finish(nodes: &mut [Node], kws: &[Kw], locs: &str) -> Result<(), SchemaError>
     }
     for (node, t) in nodes.iter_mut().zip(types) {
         node.types = t;
+        node.leaf = Leaf::of(kws_of(node));
         node.expands = kws_of(node)
             .iter()
             .any(|k| matches!(k, Kw::Ref(_) | Kw::AllOf(_)));

@@ -11,9 +11,9 @@ use std::fmt::Write as _;
 
 use super::Violation;
 use super::compile::{
-    Kw, Node, NodeId, Program, T_ARR, T_BOOL, T_FRAC, T_INT, T_NULL, T_OBJ, T_STR,
+    Kw, Leaf, Node, NodeId, Program, T_ARR, T_BOOL, T_FRAC, T_INT, T_NULL, T_OBJ, T_STR,
 };
-use super::number::{Dec, cmp_lexeme, cmp_quick, lexeme_is_integer, lexemes_equal};
+use super::number::{Dec, QuickNumber, cmp_lexeme, cmp_quick, lexeme_is_integer, lexemes_equal};
 use crate::{Path, Segment, Value};
 
 /// Nesting of schema applications beyond which validation gives up with a
@@ -175,6 +175,37 @@ pub(crate) fn type_matches(mask: u8, v: &Value) -> bool {
     mask & bit != 0
 }
 
+/// Whether `v` is valid against a [`Leaf`] node, or `None` for a number
+/// that only the keywords can compare (an exponent, or 19 digits or more).
+#[inline]
+fn leaf_valid(l: &Leaf, v: &Value) -> Option<bool> {
+    if !type_matches(l.types, v) {
+        return Some(false);
+    }
+    Some(match v {
+        Value::String(s) => {
+            let n = s.len() as u64;
+            n >= l.min_len
+                && (l.min_len == 0 || chars(s) >= l.min_len)
+                && (n <= l.max_len || chars(s) <= l.max_len)
+        }
+        Value::Number(n) if l.bounded => {
+            let q = QuickNumber::read(n.as_str())?;
+            let (lo, hi) = (q.cmp_int(l.lo), q.cmp_int(l.hi));
+            (if l.lo_open {
+                lo == Ordering::Greater
+            } else {
+                lo != Ordering::Less
+            }) && (if l.hi_open {
+                hi == Ordering::Less
+            } else {
+                hi != Ordering::Greater
+            })
+        }
+        _ => true,
+    })
+}
+
 /// JSON Schema equality: numbers by value (`1 == 1.0`), objects unordered.
 pub(crate) fn equal(a: &Value, b: &Value) -> bool {
     match (a, b) {
@@ -282,9 +313,9 @@ impl<'p> Validator<'p> {
             ($kw:expr) => {
                 match $kw {
                     Kw::Enum(opts) => opts.iter().any(|o| equal(o, v)),
-                    Kw::Ref(n) => self.valid(*n, v, d),
-                    Kw::AllOf(list) => list.iter().all(|n| self.valid(*n, v, d)),
-                    Kw::AnyOf(list) => list.iter().any(|n| self.valid(*n, v, d)),
+                    Kw::Ref(n) => self.valid_child(*n, v, d),
+                    Kw::AllOf(list) => list.iter().all(|n| self.valid_child(*n, v, d)),
+                    Kw::AnyOf(list) => list.iter().any(|n| self.valid_child(*n, v, d)),
                     kw => self.other_keyword(id, kw, v, depth),
                 }
             };
@@ -343,21 +374,21 @@ impl<'p> Validator<'p> {
                                     // A position of 64 or more leaves the mask
                                     // as is (`required_mask` is 0 then).
                                     seen |= 1u64.checked_shl(i as u32).unwrap_or(0);
-                                    if !self.valid(n, item, d) {
+                                    if !self.valid_child(n, item, d) {
                                         return false;
                                     }
                                 }
                                 for (p, n) in o.patterns.iter() {
                                     if p.is_match(k) {
                                         matched = true;
-                                        if !self.valid(*n, item, d) {
+                                        if !self.valid_child(*n, item, d) {
                                             return false;
                                         }
                                     }
                                 }
                                 if !matched
                                     && let Some(n) = o.additional
-                                    && (o.additional_false || !self.valid(n, item, d))
+                                    && (o.additional_false || !self.valid_child(n, item, d))
                                 {
                                     return false;
                                 }
@@ -387,7 +418,7 @@ impl<'p> Validator<'p> {
                                         None => break,
                                     },
                                 };
-                                if !self.valid(n, item, d) {
+                                if !self.valid_child(n, item, d) {
                                     return false;
                                 }
                             }
@@ -415,6 +446,20 @@ impl<'p> Validator<'p> {
             }
         }
         true
+    }
+
+    /// [`Validator::valid`] for a value one level down: a leaf node is
+    /// checked in place, without a call.
+    #[inline(always)]
+    fn valid_child(&self, id: NodeId, v: &Value, d: u32) -> bool {
+        let node = self.prog.node(id);
+        if node.leaf.on
+            && d <= MAX_DEPTH
+            && let Some(ok) = leaf_valid(&node.leaf, v)
+        {
+            return ok;
+        }
+        self.valid(id, v, d)
     }
 
     /// [`Validator::valid`]'s way to the keywords it does not answer itself.
