@@ -186,7 +186,7 @@ fn leaf_valid(l: &Leaf, v: &Value) -> Option<bool> {
         Value::String(s) => {
             let n = s.len() as u64;
             n >= l.min_len
-                && (l.min_len == 0 || chars(s) >= l.min_len)
+                && (n.div_ceil(4) >= l.min_len || chars(s) >= l.min_len)
                 && (n <= l.max_len || chars(s) <= l.max_len)
         }
         Value::Number(n) if l.bounded => {
@@ -224,7 +224,9 @@ pub(crate) fn equal(a: &Value, b: &Value) -> bool {
 }
 
 /// The value's string length in code points, without counting when the byte
-/// length already decides the comparison.
+/// length already decides the comparison. A code point is 1 to 4 bytes, so
+/// a string of `n` bytes has from `n.div_ceil(4)` to `n` of them: `maxLength`
+/// counts only above `n`, `minLength` only below `n.div_ceil(4)`.
 #[inline]
 fn chars(s: &str) -> u64 {
     if s.is_ascii() {
@@ -328,7 +330,10 @@ impl<'p> Validator<'p> {
                         Kw::Enum(opts) => opts
                             .iter()
                             .any(|o| matches!(o, Value::String(t) if t.as_bytes() == s.as_bytes())),
-                        Kw::MinLength(min) => s.len() as u64 >= *min && chars(s) >= *min,
+                        Kw::MinLength(min) => {
+                            let n = s.len() as u64;
+                            n >= *min && (n.div_ceil(4) >= *min || chars(s) >= *min)
+                        }
                         Kw::MaxLength(max) => s.len() as u64 <= *max || chars(s) <= *max,
                         Kw::Pattern(p) => p.is_match(s),
                         kw => common!(kw),
