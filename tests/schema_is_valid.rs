@@ -26,6 +26,18 @@ fn bound() -> impl Strategy<Value = Json> {
     ]
 }
 
+/// An `enum` (strings, numbers that equal the instance numbers below in
+/// other spellings, null) or a `pattern`, which a leaf may hold one of.
+fn extra() -> impl Strategy<Value = Option<(&'static str, Json)>> {
+    prop_oneof![
+        3 => Just(None),
+        1 => Just(Some(("enum", json!(["a", "é☕", "aaaa", 1, 2.5, null])))),
+        1 => Just(Some(("enum", serde_json::from_str::<Json>(r#"[1.0, -2, 0, "😀"]"#).unwrap()))),
+        1 => Just(Some(("pattern", json!("^a*$")))),
+        1 => Just(Some(("pattern", json!("☕")))),
+    ]
+}
+
 /// A subschema of the kinds the in-place check handles, or one more keyword
 /// that makes it take the keyword path.
 fn leaf() -> impl Strategy<Value = Json> {
@@ -43,9 +55,11 @@ fn leaf() -> impl Strategy<Value = Json> {
         proptest::option::of(0u64..5),
         proptest::option::of((bound(), any::<bool>())),
         proptest::option::of((bound(), any::<bool>())),
+        extra(),
+        extra(),
         any::<bool>(),
     )
-        .prop_map(|(ty, min_len, max_len, lo, hi, extra)| {
+        .prop_map(|(ty, min_len, max_len, lo, hi, one, two, more)| {
             let mut m = serde_json::Map::new();
             if let Some(t) = ty {
                 m.insert("type".into(), t);
@@ -64,7 +78,12 @@ fn leaf() -> impl Strategy<Value = Json> {
                 let k = if open { "exclusiveMaximum" } else { "maximum" };
                 m.insert(k.into(), b);
             }
-            if extra {
+            // Two of them (when both are the same keyword, one) make a
+            // node that walks its keywords, as does `multipleOf`.
+            for (k, v) in [one, two].into_iter().flatten() {
+                m.insert(k.into(), v);
+            }
+            if more {
                 m.insert("multipleOf".into(), json!(1));
             }
             Json::Object(m)
@@ -101,7 +120,7 @@ fn string_text() -> impl Strategy<Value = String> {
     // Multi-byte characters, so that byte and code point lengths differ.
     proptest::collection::vec(
         prop_oneof![Just("a"), Just("é"), Just("☕"), Just("😀")],
-        0..7,
+        0..5,
     )
     .prop_map(|parts| serde_json::to_string(&parts.concat()).unwrap())
 }

@@ -417,9 +417,10 @@ pub(crate) struct Node {
     pub(crate) leaf: Leaf,
 }
 
-/// A node whose keywords are only `type`, string length bounds and integer
-/// number bounds (most of a tool schema's properties), summed up so that
-/// `is_valid` checks a value against it without walking the keywords.
+/// A node whose keywords are only `type`, string length bounds, integer
+/// number bounds and at most one `enum` or `pattern` (most of a tool
+/// schema's properties), summed up so that `is_valid` checks a value
+/// against it without walking the keywords.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Leaf {
     /// Whether the node is such a leaf (when not, the rest is unused).
@@ -437,6 +438,9 @@ pub(crate) struct Leaf {
     /// Number bounds (`i64::MIN` / `i64::MAX`, inclusive, when absent).
     pub(crate) lo: i64,
     pub(crate) hi: i64,
+    /// The position in [`Program::kw_at`] of its one `enum` or `pattern`,
+    /// or `u32::MAX`.
+    pub(crate) extra: u32,
 }
 
 impl Leaf {
@@ -450,16 +454,26 @@ impl Leaf {
         max_len: u64::MAX,
         lo: i64::MIN,
         hi: i64::MAX,
+        extra: u32::MAX,
     };
 
-    /// The leaf summary of `kws`, or one that is not `on`.
-    fn of(kws: &[Kw]) -> Leaf {
+    /// The leaf summary of `kws`, which start at position `start` of the
+    /// program's keywords, or one that is not `on`.
+    fn of(kws: &[Kw], start: u32) -> Leaf {
         let mut l = Leaf::NONE;
         let (mut ty, mut min, mut max, mut lo, mut hi) = (false, false, false, false, false);
+        let mut extra = false;
         // Each kind at most once (else the keywords are walked).
         let once = |seen: &mut bool| !std::mem::replace(seen, true);
-        for kw in kws {
+        for (i, kw) in kws.iter().enumerate() {
             let ok = match kw {
+                Kw::Enum(_) | Kw::Pattern(_) => match u32::try_from(i) {
+                    Ok(i) => {
+                        l.extra = start.saturating_add(i);
+                        once(&mut extra)
+                    }
+                    Err(_) => false,
+                },
                 Kw::Type(m) => {
                     l.types = *m;
                     once(&mut ty)
@@ -530,6 +544,12 @@ impl Program {
     #[inline]
     pub(crate) fn node_kws(&self, id: NodeId) -> &[Kw] {
         self.kws(self.node(id))
+    }
+
+    /// The keyword at position `i` of all the nodes' keywords.
+    #[inline]
+    pub(crate) fn kw_at(&self, i: u32) -> Option<&Kw> {
+        self.kws.get(i as usize)
     }
 
     /// The schema path of `node`.
@@ -1929,7 +1949,7 @@ fn finish(nodes: &mut [Node], kws: &[Kw], locs: &str) -> Result<(), SchemaError>
     }
     for (node, t) in nodes.iter_mut().zip(types) {
         node.types = t;
-        node.leaf = Leaf::of(kws_of(node));
+        node.leaf = Leaf::of(kws_of(node), node.kws.start);
         node.expands = kws_of(node)
             .iter()
             .any(|k| matches!(k, Kw::Ref(_) | Kw::AllOf(_)));

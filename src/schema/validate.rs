@@ -178,10 +178,28 @@ pub(crate) fn type_matches(mask: u8, v: &Value) -> bool {
 /// Whether `v` is valid against a [`Leaf`] node, or `None` for a number
 /// that only the keywords can compare (an exponent, or 19 digits or more).
 #[inline]
-fn leaf_valid(l: &Leaf, v: &Value) -> Option<bool> {
+fn leaf_valid(l: &Leaf, v: &Value, prog: &Program) -> Option<bool> {
     if !type_matches(l.types, v) {
         return Some(false);
     }
+    let ok = leaf_bounds(l, v)?;
+    if !ok || l.extra == u32::MAX {
+        return Some(ok);
+    }
+    Some(match (prog.kw_at(l.extra)?, v) {
+        (Kw::Enum(opts), Value::String(s)) => opts
+            .iter()
+            .any(|o| matches!(o, Value::String(t) if t.as_bytes() == s.as_bytes())),
+        (Kw::Enum(opts), v) => opts.iter().any(|o| equal(o, v)),
+        (Kw::Pattern(p), Value::String(s)) => p.is_match(s),
+        (Kw::Pattern(_), _) => true,
+        _ => return None,
+    })
+}
+
+/// [`leaf_valid`]'s length and number bounds.
+#[inline]
+fn leaf_bounds(l: &Leaf, v: &Value) -> Option<bool> {
     Some(match v {
         Value::String(s) => {
             let n = s.len() as u64;
@@ -460,7 +478,7 @@ impl<'p> Validator<'p> {
         let node = self.prog.node(id);
         if node.leaf.on
             && d <= MAX_DEPTH
-            && let Some(ok) = leaf_valid(&node.leaf, v)
+            && let Some(ok) = leaf_valid(&node.leaf, v, self.prog)
         {
             return ok;
         }
