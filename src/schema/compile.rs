@@ -251,7 +251,7 @@ impl ObjectKw {
     }
 
     /// The position in `props` and the node of property `key`.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn prop_entry(&self, key: &str) -> Option<(usize, NodeId)> {
         let tag = key_tag(key);
         if let Some(h) = &self.slot_hash {
