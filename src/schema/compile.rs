@@ -289,6 +289,14 @@ pub(crate) struct ItemsKw {
     pub(crate) rest: Option<NodeId>,
 }
 
+impl ItemsKw {
+    /// The subschema for the array item at `index`, if any applies.
+    #[inline]
+    pub(crate) fn node_for(&self, index: usize) -> Option<NodeId> {
+        self.prefix.get(index).copied().or(self.rest)
+    }
+}
+
 #[derive(Debug)]
 pub(crate) struct DynRef {
     /// Where the reference points without dynamic scope.

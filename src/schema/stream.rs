@@ -436,11 +436,7 @@ impl CheckState {
                         self.report(at.offset, v);
                     }
                     Kw::Items(it) => {
-                        let child = match it.prefix.get(idx as usize) {
-                            Some(n) => Some(*n),
-                            None => it.rest,
-                        };
-                        if let Some(n) = child {
+                        if let Some(n) = it.node_for(idx as usize) {
                             self.expand(sc, n, app.depth + 1, at);
                         }
                     }
@@ -1057,7 +1053,7 @@ fn nodes_at(prog: &Program, path: PathRef<'_>) -> Vec<NodeId> {
                         }
                     }
                     (Kw::Items(it), Segment::Index(i)) => {
-                        if let Some(c) = it.prefix.get(*i).copied().or(it.rest) {
+                        if let Some(c) = it.node_for(*i) {
                             close(prog, c, &mut next);
                         }
                     }

@@ -434,13 +434,7 @@ impl<'p> Validator<'p> {
                         Kw::Type(mask) => mask & T_ARR != 0,
                         Kw::Items(it) => {
                             for (i, item) in a.iter().enumerate() {
-                                let n = match it.prefix.get(i) {
-                                    Some(n) => *n,
-                                    None => match it.rest {
-                                        Some(n) => n,
-                                        None => break,
-                                    },
-                                };
+                                let Some(n) = it.node_for(i) else { break };
                                 if !self.valid_child(n, item, d) {
                                     return false;
                                 }
@@ -781,13 +775,7 @@ impl<'p> Validator<'p> {
                 let Value::Array(a) = v else { return true };
                 let mut ok = true;
                 for (i, item) in a.iter().enumerate() {
-                    let n = match it.prefix.get(i) {
-                        Some(n) => *n,
-                        None => match it.rest {
-                            Some(n) => n,
-                            None => break,
-                        },
-                    };
+                    let Some(n) = it.node_for(i) else { break };
                     if !self.check::<ALL>(n, item, &at.index(i), scope, d, errs) {
                         ok = false;
                         if !ALL {
