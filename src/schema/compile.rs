@@ -1914,12 +1914,14 @@ fn finish(nodes: &mut [Node], kws: &[Kw], locs: &str) -> Result<(), SchemaError>
     let mut state = vec![0u8; n];
     let mut types = vec![T_ALL; n];
     let mut children = Vec::new();
+    // Iterative DFS: (node, children list, next child index). One stack for
+    // all the starts (a fresh one per start was an allocation per node).
+    let mut stack: Vec<(usize, Vec<NodeId>, usize)> = Vec::new();
     for start in 0..n {
         if state[start] != 0 {
             continue;
         }
-        // Iterative DFS: (node, next child index, children list).
-        let mut stack: Vec<(usize, Vec<NodeId>, usize)> = Vec::new();
+        stack.clear();
         children.clear();
         kws_of(&nodes[start])
             .iter()
