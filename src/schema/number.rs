@@ -299,6 +299,17 @@ pub(crate) struct SchemaNumber {
 
 impl SchemaNumber {
     pub(crate) fn new(lexeme: &str) -> Option<SchemaNumber> {
+        // A plain integer (most bounds) needs no decimal parse; one with a
+        // leading zero is not JSON, and is left to the parse to refuse.
+        let digits = lexeme.strip_prefix('-').unwrap_or(lexeme);
+        if !(digits.len() > 1 && digits.starts_with('0'))
+            && let Some(i) = quick_i64(lexeme)
+        {
+            return Some(SchemaNumber {
+                int: Some(i),
+                lexeme: lexeme.into(),
+            });
+        }
         let d = Dec::parse(lexeme)?;
         Some(SchemaNumber {
             int: d.as_i64(),
@@ -548,6 +559,40 @@ mod tests {
             let bound = SchemaNumber::new(&b.to_string()).unwrap();
             proptest::prop_assert_eq!(cmp_lexeme(&l, &bound), Some(exact));
             proptest::prop_assert_eq!(cmp_quick(&mut None, &l, &bound), Some(exact));
+        }
+    }
+
+    /// A bound read by the integer fast path holds what the decimal parse
+    /// would give it.
+    #[test]
+    fn schema_numbers_read_as_the_decimal_parse_reads_them() {
+        for l in [
+            "0",
+            "-0",
+            "7",
+            "-7",
+            "10",
+            "100000",
+            "999999999999999999",
+            "-999999999999999999",
+            "1000000000000000000",
+            "9223372036854775807",
+            "-9223372036854775808",
+            "1.0",
+            "1e2",
+            "1.5",
+            "-0.0",
+            "00",
+            "01",
+            "-01",
+            "",
+            "-",
+            "1a",
+            "+1",
+        ] {
+            let fast = SchemaNumber::new(l).map(|n| n.int);
+            let slow = Dec::parse(l).map(|d| d.as_i64());
+            assert_eq!(fast, slow, "{l:?}");
         }
     }
 
