@@ -822,10 +822,11 @@ impl<'a> Compiler<'a> {
         SchemaError::new(child_loc(self.loc_str(loc), kw), msg.into())
     }
 
-    /// Appends a finished node's keywords to the shared list.
-    fn keep_kws(&mut self, kws: Kws) -> KwRange {
+    /// Moves a finished node's keywords to the shared list (drained in
+    /// place: moving the whole inline list first costs a copy of it).
+    fn keep_kws(&mut self, kws: &mut Kws) -> KwRange {
         let start = self.kws.len();
-        self.kws.extend(kws);
+        self.kws.extend(kws.drain(..));
         // Past u32::MAX keywords (far beyond any memory limit) the range
         // saturates; the schema is then refused in `compile`.
         KwRange {
@@ -1268,7 +1269,7 @@ impl<'a> Compiler<'a> {
                 if !b {
                     kws.push(Kw::False);
                 }
-                let kws = self.keep_kws(kws);
+                let kws = self.keep_kws(&mut kws);
                 self.nodes[id as usize] = Some(Node {
                     loc,
                     kws,
@@ -1382,7 +1383,7 @@ impl<'a> Compiler<'a> {
         if ref_only {
             self.nodes[id as usize] = Some(Node {
                 loc,
-                kws: self.keep_kws(kws),
+                kws: self.keep_kws(&mut kws),
                 types: 0,
                 expands: false,
                 resource,
@@ -1810,7 +1811,7 @@ impl<'a> Compiler<'a> {
         }
         self.nodes[id as usize] = Some(Node {
             loc,
-            kws: self.keep_kws(kws),
+            kws: self.keep_kws(&mut kws),
             types: 0,
             expands: false,
             resource,
