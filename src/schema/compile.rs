@@ -174,17 +174,23 @@ impl SlotHash {
         for bits in min_bits..=min_bits + 3 {
             let size = 1usize << bits;
             let shift = 32 - bits;
-            // Multipliers are tried on an occupancy map (cleared for each);
-            // the table itself is built once, for the one that separates.
-            let mut taken = vec![false; size];
+            // Multipliers are tried on an occupancy bitmap on the stack (at
+            // most 1,024 slots: 64 tags, 16 per tag), cleared for each; the
+            // table itself is built once, for the one that separates.
+            let mut taken = [0u64; 16];
+            let words = size.div_ceil(64).min(taken.len());
             'seeds: for seed in SEEDS {
-                taken.fill(false);
+                taken[..words].fill(0);
                 for &t in tags {
-                    let at = &mut taken[Self::slot(seed, shift, t)];
-                    if *at {
+                    let at = Self::slot(seed, shift, t);
+                    let Some(word) = taken.get_mut(at / 64) else {
+                        continue 'seeds;
+                    };
+                    let bit = 1u64 << (at % 64);
+                    if *word & bit != 0 {
                         continue 'seeds;
                     }
-                    *at = true;
+                    *word |= bit;
                 }
                 let mut slots = vec![Slot::default(); size];
                 for (i, (&t, (name, node))) in tags.iter().zip(props).enumerate() {
@@ -676,7 +682,8 @@ fn child_loc(loc: &str, key: &str) -> String {
 
 /// Appends `key` escaped as a JSON Pointer token.
 fn push_pointer_token(out: &mut String, key: &str) {
-    if key.contains(['~', '/']) {
+    // Bytes, not chars: both are ASCII, and a char pattern decodes UTF-8.
+    if key.bytes().any(|b| b == b'~' || b == b'/') {
         for c in key.chars() {
             match c {
                 '~' => out.push_str("~0"),
