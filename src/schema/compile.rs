@@ -2021,7 +2021,9 @@ pub const MAX_SCHEMA_DEPTH: usize = 512;
 /// The nesting depth of `v`, counted without recursion.
 fn nesting_depth(v: Doc<'_>) -> usize {
     let mut deepest = 0;
-    let mut stack: Vec<(Doc<'_>, usize)> = vec![(v, 1)];
+    // Siblings wait here: a tool schema's fit on the stack.
+    let mut stack: SmallVec<[(Doc<'_>, usize); 64]> = SmallVec::new();
+    stack.push((v, 1));
     while let Some((v, d)) = stack.pop() {
         if let Some(m) = v.as_object() {
             deepest = deepest.max(d);
