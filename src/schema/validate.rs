@@ -187,10 +187,7 @@ fn leaf_valid(l: &Leaf, v: &Value, prog: &Program) -> Option<bool> {
         return Some(ok);
     }
     Some(match (prog.kw_at(l.extra)?, v) {
-        (Kw::Enum(opts), Value::String(s)) => opts
-            .iter()
-            .any(|o| matches!(o, Value::String(t) if t.as_bytes() == s.as_bytes())),
-        (Kw::Enum(opts), v) => opts.iter().any(|o| equal(o, v)),
+        (Kw::Enum(opts), v) => enum_holds(opts, v),
         (Kw::Pattern(p), Value::String(s)) => p.is_match(s),
         (Kw::Pattern(_), _) => true,
         _ => return None,
@@ -201,12 +198,7 @@ fn leaf_valid(l: &Leaf, v: &Value, prog: &Program) -> Option<bool> {
 #[inline]
 fn leaf_bounds(l: &Leaf, v: &Value) -> Option<bool> {
     Some(match v {
-        Value::String(s) => {
-            let n = s.len() as u64;
-            n >= l.min_len
-                && (n.div_ceil(4) >= l.min_len || chars(s) >= l.min_len)
-                && (n <= l.max_len || chars(s) <= l.max_len)
-        }
+        Value::String(s) => !too_short(s, l.min_len) && !too_long(s, l.max_len),
         Value::Number(n) if l.bounded => {
             let q = QuickNumber::read(n.as_str())?;
             let (lo, hi) = (q.cmp_int(l.lo), q.cmp_int(l.hi));
@@ -241,10 +233,36 @@ pub(crate) fn equal(a: &Value, b: &Value) -> bool {
     }
 }
 
-/// The value's string length in code points, without counting when the byte
-/// length already decides the comparison. A code point is 1 to 4 bytes, so
-/// a string of `n` bytes has from `n.div_ceil(4)` to `n` of them: `maxLength`
-/// counts only above `n`, `minLength` only below `n.div_ceil(4)`.
+/// Whether `v` is among the `enum` options. The common case, a string among
+/// strings, is compared in place (lengths first), with no call per option.
+#[inline]
+fn enum_holds(opts: &[Value], v: &Value) -> bool {
+    match v {
+        Value::String(s) => opts
+            .iter()
+            .any(|o| matches!(o, Value::String(t) if t.as_bytes() == s.as_bytes())),
+        _ => opts.iter().any(|o| equal(o, v)),
+    }
+}
+
+/// Whether `s` has fewer than `min` code points (`minLength` fails). A code
+/// point is 1 to 4 bytes, so the byte length decides unless it lies between
+/// `min` and `4 * min`; only then are code points counted.
+#[inline]
+fn too_short(s: &str, min: u64) -> bool {
+    let n = s.len() as u64;
+    n < min || (n.div_ceil(4) < min && chars(s) < min)
+}
+
+/// Whether `s` has more than `max` code points (`maxLength` fails); code
+/// points are counted only when its bytes are more than `max`.
+#[inline]
+fn too_long(s: &str, max: u64) -> bool {
+    s.len() as u64 > max && chars(s) > max
+}
+
+/// The value's string length in code points (see [`too_short`] and
+/// [`too_long`] for when it needs counting).
 #[inline]
 fn chars(s: &str) -> u64 {
     if s.is_ascii() {
@@ -345,14 +363,9 @@ impl<'p> Validator<'p> {
                 for kw in kws {
                     let ok = match kw {
                         Kw::Type(mask) => mask & T_STR != 0,
-                        Kw::Enum(opts) => opts
-                            .iter()
-                            .any(|o| matches!(o, Value::String(t) if t.as_bytes() == s.as_bytes())),
-                        Kw::MinLength(min) => {
-                            let n = s.len() as u64;
-                            n >= *min && (n.div_ceil(4) >= *min || chars(s) >= *min)
-                        }
-                        Kw::MaxLength(max) => s.len() as u64 <= *max || chars(s) <= *max,
+                        Kw::Enum(opts) => enum_holds(opts, v),
+                        Kw::MinLength(min) => !too_short(s, *min),
+                        Kw::MaxLength(max) => !too_long(s, *max),
                         Kw::Pattern(p) => p.is_match(s),
                         kw => common!(kw),
                     };
@@ -524,15 +537,7 @@ impl<'p> Validator<'p> {
                 }
             }
             Kw::Enum(opts) => {
-                let found = match v {
-                    // The common case, a string among strings: compared in
-                    // place (lengths first), with no call per option.
-                    Value::String(s) => opts
-                        .iter()
-                        .any(|o| matches!(o, Value::String(t) if t.as_bytes() == s.as_bytes())),
-                    _ => opts.iter().any(|o| equal(o, v)),
-                };
-                if !found {
+                if !enum_holds(opts, v) {
                     let mut list = String::new();
                     for (i, o) in opts.iter().enumerate().take(12) {
                         if i > 0 {
@@ -588,7 +593,7 @@ impl<'p> Validator<'p> {
             }
             Kw::MinLength(min) => {
                 let Value::String(s) = v else { return true };
-                if (s.len() as u64) < *min || chars(s) < *min {
+                if too_short(s, *min) {
                     fail!(
                         "minLength",
                         "expected a string of at least {}, found {}",
@@ -599,7 +604,7 @@ impl<'p> Validator<'p> {
             }
             Kw::MaxLength(max) => {
                 let Value::String(s) = v else { return true };
-                if s.len() as u64 > *max && chars(s) > *max {
+                if too_long(s, *max) {
                     fail!(
                         "maxLength",
                         "expected a string of at most {}, found {}",
