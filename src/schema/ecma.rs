@@ -21,11 +21,18 @@ pub(crate) fn translate(pattern: &str) -> Result<String, String> {
     let mut i = 0;
     let mut in_class = false;
     let mut class_start = false;
+    // In a class: what the last item was, which decides what a `-` is.
+    let mut class_last = ClassItem::Start;
     while let Some(&c) = chars.get(i) {
         i += 1;
         if in_class {
             let first = class_start;
             class_start = false;
+            // ECMA-262 reads `-` as a range only between two single
+            // characters (`[--{]` is `-` to `{`); everywhere else it is a
+            // literal, which is written `\-` so that the `regex` crate,
+            // whose rules differ, reads the same.
+            let last = std::mem::replace(&mut class_last, ClassItem::Char);
             match c {
                 ']' => {
                     in_class = false;
@@ -33,19 +40,28 @@ pub(crate) fn translate(pattern: &str) -> Result<String, String> {
                 }
                 '^' if first => {
                     out.push('^');
-                    class_start = false;
+                    class_last = ClassItem::Start;
                 }
-                '[' => out.push_str(r"\["),
-                '&' | '~' => {
-                    out.push('\\');
-                    out.push(c);
+                '-' if last == ClassItem::Char && chars.get(i).is_some_and(|&n| n != ']') => {
+                    out.push('-');
+                    class_last = ClassItem::RangeDash;
                 }
                 '\\' => {
+                    let set = matches!(chars.get(i), Some('d' | 'D' | 'w' | 'W' | 's' | 'S'))
+                        || (matches!(chars.get(i), Some('p' | 'P'))
+                            && chars.get(i + 1) == Some(&'{'));
                     let (text, used) = escape(&chars, i, true)?;
                     i += used;
                     out.push_str(&text);
+                    if set {
+                        class_last = ClassItem::Set;
+                    }
                 }
-                c => out.push(c),
+                c => out.push_str(&regex::escape(c.encode_utf8(&mut [0; 4]))),
+            }
+            if last == ClassItem::RangeDash && class_last != ClassItem::RangeDash {
+                // A range's upper end cannot start another range.
+                class_last = ClassItem::RangeEnd;
             }
             continue;
         }
@@ -66,6 +82,7 @@ pub(crate) fn translate(pattern: &str) -> Result<String, String> {
                 } else {
                     in_class = true;
                     class_start = true;
+                    class_last = ClassItem::Start;
                     out.push('[');
                 }
             }
@@ -134,6 +151,21 @@ pub(crate) fn translate(pattern: &str) -> Result<String, String> {
         return Err("unterminated character class `[`".into());
     }
     Ok(out)
+}
+
+/// What came last in a bracket class, for reading the next `-`.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum ClassItem {
+    /// Nothing yet (after `[` or `[^`).
+    Start,
+    /// A single character: a `-` after it starts a range.
+    Char,
+    /// `\d`, `\w`, `\p{..}` and the like: a `-` after it is a literal.
+    Set,
+    /// A `-` that makes a range: the next item is its upper end.
+    RangeDash,
+    /// A range's upper end: a `-` after it is a literal.
+    RangeEnd,
 }
 
 /// Whether `out` ends inside `{n` / `{n,` / `{n,m` that we emitted as a quantifier.
@@ -344,6 +376,19 @@ mod tests {
         assert!(m(r"^a{$", "a{"));
         assert!(m(r"^a{2}$", "aa"));
         assert!(m(r"^[\d-]+$", "1-2"));
+        // `-` as ECMA-262 reads it in a class: a range only between two
+        // single characters.
+        assert!(m(r"^[--{]$", "a"));
+        assert!(!m(r"^[--{]$", ","));
+        assert!(m(r"^[a-c-e]+$", "b-e"));
+        assert!(!m(r"^[a-c-e]$", "d"));
+        assert!(m(r"^[-a]+$", "-a"));
+        assert!(m(r"^[a-]+$", "-a"));
+        assert!(m(r"^[^-a]$", "b"));
+        assert!(!m(r"^[^-a]$", "-"));
+        assert!(m(r"^[\w-z]+$", "_-z"));
+        assert!(!m(r"^[\w-z]$", "!"));
+        assert!(m(r"^[&~#]+$", "&~#"));
         assert!(m(r"^\cJ$", "\n"));
         assert!(m(r"^[^]$", "\n"));
         assert!(!m(r"[]", "a"));
