@@ -131,19 +131,16 @@ pub(crate) fn translate(pattern: &str) -> Result<String, String> {
                 }
                 ok = ok && chars.get(j) == Some(&'}');
                 if ok {
+                    // The whole quantifier, its closing brace included.
                     out.push('{');
+                    out.extend(&chars[i..=j]);
+                    i = j + 1;
                 } else {
                     out.push_str(r"\{");
                 }
             }
-            '}' => {
-                // Closing brace of a quantifier we let through, else a literal.
-                if quantifier_open(&out) {
-                    out.push('}');
-                } else {
-                    out.push_str(r"\}");
-                }
-            }
+            // Not the end of a quantifier (that was copied with its `{`).
+            '}' => out.push_str(r"\}"),
             c => out.push(c),
         }
     }
@@ -166,12 +163,6 @@ enum ClassItem {
     RangeDash,
     /// A range's upper end: a `-` after it is a literal.
     RangeEnd,
-}
-
-/// Whether `out` ends inside `{n` / `{n,` / `{n,m` that we emitted as a quantifier.
-fn quantifier_open(out: &str) -> bool {
-    let t = out.trim_end_matches(|c: char| c.is_ascii_digit() || c == ',');
-    t.ends_with('{') && !t.ends_with(r"\{")
 }
 
 fn hex(chars: &[char], at: usize, n: usize) -> Option<u32> {
@@ -375,6 +366,11 @@ mod tests {
         assert!(m(r"^\uD83D\uDE00$", "😀"));
         assert!(m(r"^a{$", "a{"));
         assert!(m(r"^a{2}$", "aa"));
+        // An escaped backslash before a quantifier is not an escaped brace.
+        assert!(m(r"^\\{2}$", r"\\"));
+        assert!(m(r"^(|\\{0})$", ""));
+        assert!(m(r"^a}$", "a}"));
+        assert!(m(r"^a{1,2}}$", "aa}"));
         assert!(m(r"^[\d-]+$", "1-2"));
         // `-` as ECMA-262 reads it in a class: a range only between two
         // single characters.
