@@ -165,7 +165,8 @@ fn offsets_inside_escaped_strings_are_exact_at_every_chunking() {
     let schema = CompiledSchema::compile(&json!({"properties": {
         "s": {"maxLength": 3},
         "e": {"enum": ["a\nb", "a\nbc"]},
-        "t": {"maxLength": 5}
+        "t": {"maxLength": 5},
+        "l": {"maxLength": 30}
     }}))
     .unwrap();
     // "s": a, \n, b, then é (as \u00e9) is the 4th character.
@@ -184,7 +185,12 @@ fn offsets_inside_escaped_strings_are_exact_at_every_chunking() {
     let t_at = t_doc.find("defgh").unwrap() + 1;
     let u_doc = r#"{"t": "ab\u00e9\tc\u00e9\n"}"#;
     let u_at = u_doc.rfind(r"\u00e9").unwrap() + 6;
+    // A bound far into the string, reached chunks after it began: the
+    // 31st character is the `a` of the 11th `ab\n`.
+    let l_doc = format!(r#"{{"l": "{}"}}"#, r"ab\n".repeat(12));
+    let l_at = l_doc.find(": \"").unwrap() + 3 + 10 * 4 + 1;
     for (doc, at) in [
+        (l_doc.as_str(), l_at),
         (s_doc, s_at),
         (e_doc, e_at),
         (p_doc, p_at),

@@ -1125,9 +1125,13 @@ impl Parser {
         sink: &mut S,
     ) -> Result<usize, Error> {
         let n = c.len();
-        // Whether this string's sink asked for exact piece offsets at all
-        // (kept in a register: the common answer, no, costs one branch).
-        let exact_sink = self.exact_from != usize::MAX;
+        // Whether this string's sink wants exact piece offsets anywhere in
+        // this chunk (kept in a register: the common answer, no, costs one
+        // branch). This call decodes at most the chunk's remaining bytes
+        // plus a carried character or escape (4 bytes), so a bound further
+        // on than that (a long `maxLength`, say) is not reached here.
+        let exact_sink = self.exact_from != usize::MAX
+            && self.str_len.saturating_add(n.saturating_sub(i) + 4) >= self.exact_from;
         loop {
             match self.str_state {
                 StrState::Normal => {}
