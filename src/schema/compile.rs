@@ -429,6 +429,12 @@ pub(crate) struct Node {
     /// What `is_valid` checks in place of the keywords, when they are all
     /// of a leaf's kinds.
     pub(crate) leaf: Leaf,
+    /// For the stream check, when a string value begins here: whether its
+    /// text must be kept (a keyword beyond the lengths reads it), and from
+    /// how many decoded bytes on its pieces' offsets must be exact
+    /// (`usize::MAX`: never); see `stream::string_needs`.
+    pub(crate) str_keep: bool,
+    pub(crate) str_exact_from: usize,
 }
 
 /// A node whose keywords are only `type`, string length bounds, integer
@@ -1286,6 +1292,8 @@ impl<'a> Compiler<'a> {
                     resource_root,
                     required_in_object: false,
                     leaf: Leaf::NONE,
+                    str_keep: false,
+                    str_exact_from: usize::MAX,
                 });
                 return Ok(());
             }
@@ -1397,6 +1405,8 @@ impl<'a> Compiler<'a> {
                 resource_root,
                 required_in_object: false,
                 leaf: Leaf::NONE,
+                str_keep: false,
+                str_exact_from: usize::MAX,
             });
             return Ok(());
         }
@@ -1825,6 +1835,8 @@ impl<'a> Compiler<'a> {
             resource_root,
             required_in_object,
             leaf: Leaf::NONE,
+            str_keep: false,
+            str_exact_from: usize::MAX,
         });
         Ok(())
     }
@@ -1968,6 +1980,7 @@ fn finish(nodes: &mut [Node], kws: &[Kw], locs: &str) -> Result<(), SchemaError>
     for (node, t) in nodes.iter_mut().zip(types) {
         node.types = t;
         node.leaf = Leaf::of(kws_of(node), node.kws.start);
+        (node.str_keep, node.str_exact_from) = super::stream::string_needs(kws_of(node));
         node.expands = kws_of(node)
             .iter()
             .any(|k| matches!(k, Kw::Ref(_) | Kw::AllOf(_)));

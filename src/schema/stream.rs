@@ -28,7 +28,9 @@
 //! for tool arguments (the vendor layer does, for every call it checks).
 
 use super::compile::{Kw, NodeId, Program, T_ARR, T_OBJ, T_STR};
-use super::validate::{At, MAX_DEPTH, Validator, show_str, type_names, unknown_key_message};
+use super::validate::{
+    At, MAX_DEPTH, Validator, leaf_verdict, show_str, type_names, unknown_key_message,
+};
 use super::{CompiledSchema, Violation};
 use crate::parser::{Location, Token, TokenSink, ValueBuilder};
 use crate::{Path, PathRef, Segment, Value};
@@ -155,6 +157,33 @@ fn expanded(kw: &Kw) -> bool {
     matches!(kw, Kw::AllOf(_) | Kw::Ref(_))
 }
 
+/// What a string value under a node with keywords `kws` needs from the
+/// check: whether its text is kept (anything beyond the lengths reads it),
+/// and from how many decoded bytes on its pieces' offsets should be exact
+/// (from the start under `enum` / `const`, from the bound under
+/// `maxLength`, where a character past it ends past that many decoded
+/// bytes; `usize::MAX` for never). Summed up per node when the schema
+/// compiles ([`super::compile::Node::str_keep`]).
+pub(crate) fn string_needs(kws: &[Kw]) -> (bool, usize) {
+    let mut keep = false;
+    let mut exact_from = usize::MAX;
+    for k in kws {
+        let from = match k {
+            Kw::Type(_) | Kw::MinLength(_) => continue,
+            Kw::MaxLength(max) => usize::try_from(*max).unwrap_or(usize::MAX),
+            _ => {
+                keep |= !expanded(k);
+                if !matches!(k, Kw::Enum(_) | Kw::Const(_)) {
+                    continue;
+                }
+                0
+            }
+        };
+        exact_from = exact_from.min(from);
+    }
+    (keep, exact_from)
+}
+
 fn prefix_path(base: &Path, v: Violation) -> Violation {
     if base.is_empty() {
         return v;
@@ -271,7 +300,24 @@ impl CheckState {
     /// Pushes `node` and its conjunctive closure (`$ref`, `allOf`), with the
     /// depth the validator would check it at. Past [`MAX_DEPTH`] the node
     /// fails closed, as in `validate`, and is not expanded further.
+    #[inline]
     fn expand(&mut self, sc: &CompiledSchema, node: NodeId, depth: u32, at: &Location<'_>) {
+        // The usual case, a node that applies no other in place, in line.
+        if depth <= MAX_DEPTH && !sc.program().node(node).expands {
+            self.apps.push(App {
+                node,
+                flags: 0,
+                req_bits: 0,
+                depth,
+            });
+            return;
+        }
+        self.expand_closure(sc, node, depth, at);
+    }
+
+    /// [`CheckState::expand`] of a node that expands, or past the depth bound.
+    #[inline(never)]
+    fn expand_closure(&mut self, sc: &CompiledSchema, node: NodeId, depth: u32, at: &Location<'_>) {
         if depth > MAX_DEPTH {
             let v = self.violation(
                 sc,
@@ -307,6 +353,19 @@ impl CheckState {
                 _ => {}
             }
         }
+    }
+
+    /// Whether every live application in `range` is a leaf (see
+    /// [`super::compile::Leaf`]) that the finished scalar `v` holds: then
+    /// none of their keywords can fail, and they need not be walked.
+    #[inline]
+    fn leaves_hold(&self, sc: &CompiledSchema, range: (usize, usize), v: &Value) -> bool {
+        let prog = sc.program();
+        self.apps.get(range.0..range.1).is_some_and(|apps| {
+            apps.iter().all(|a| {
+                a.flags & DOOMED != 0 || leaf_verdict(prog, a.node, v, a.depth) == Some(true)
+            })
+        })
     }
 
     /// Runs the validator on a finished (sub)value for the keywords `pick` selects.
@@ -354,7 +413,23 @@ impl CheckState {
     }
 
     /// First byte of a value: type checks against every application.
+    #[inline]
     fn begin_checks(&mut self, sc: &CompiledSchema, bit: u8, found: &str, at: &Location<'_>) {
+        let prog = sc.program();
+        let fits = |a: &App| prog.node(a.node).types & bit != 0;
+        if !self
+            .apps
+            .get(self.pending_start..)
+            .is_some_and(|a| a.iter().all(fits))
+        {
+            self.type_mismatches(sc, bit, found, at);
+        }
+    }
+
+    /// [`CheckState::begin_checks`] when some application rules the type
+    /// out: reports each, naming the keyword that does.
+    #[inline(never)]
+    fn type_mismatches(&mut self, sc: &CompiledSchema, bit: u8, found: &str, at: &Location<'_>) {
         let prog = sc.program();
         for i in self.pending_start..self.apps.len() {
             let app = self.apps[i];
@@ -588,34 +663,21 @@ impl CheckState {
             Token::StringBegin => {
                 self.begin_checks(sc, T_STR, "a string", at);
                 let prog = sc.program();
-                // One pass over the string's keywords: whether its text is
-                // kept (anything beyond the lengths needs it), and from where
-                // its pieces' offsets should be exact (from the start under
-                // `enum` / `const`, from the bound under `maxLength`: a
-                // character past it ends past that many decoded bytes).
+                // What the string's keywords need (summed up per node when
+                // the schema compiled): whether its text is kept, and from
+                // where its pieces' offsets should be exact.
                 let mut keep = false;
-                let mut exact_from: Option<usize> = None;
+                let mut exact_from = usize::MAX;
                 for a in &self.apps[range.0..range.1] {
                     if a.flags & DOOMED != 0 {
                         continue;
                     }
-                    for k in prog.node_kws(a.node).iter() {
-                        let from = match k {
-                            Kw::Type(_) | Kw::MinLength(_) => continue,
-                            Kw::MaxLength(max) => usize::try_from(*max).unwrap_or(usize::MAX),
-                            _ => {
-                                keep |= !expanded(k);
-                                if !matches!(k, Kw::Enum(_) | Kw::Const(_)) {
-                                    continue;
-                                }
-                                0
-                            }
-                        };
-                        exact_from = Some(exact_from.map_or(from, |f| f.min(from)));
-                    }
+                    let n = prog.node(a.node);
+                    keep |= n.str_keep;
+                    exact_from = exact_from.min(n.str_exact_from);
                 }
                 self.keep_string = keep;
-                self.exact_from = exact_from;
+                self.exact_from = (exact_from != usize::MAX).then_some(exact_from);
                 self.string.clear();
                 self.string_chars = 0;
                 self.string_apps = Some(range);
@@ -637,7 +699,9 @@ impl CheckState {
         v: &Value,
         at: &Location<'_>,
     ) {
-        self.run_keywords(sc, range, v, at.path, at.offset, |_, _| true);
+        if !self.leaves_hold(sc, range, v) {
+            self.run_keywords(sc, range, v, at.path, at.offset, |_, _| true);
+        }
         self.apps.truncate(range.0);
         self.pending_start = range.0;
         if self.frames.is_empty() {
@@ -814,14 +878,17 @@ impl CheckState {
             // Only lengths are checked: decide them from the count.
             self.lengths_at_end(sc, range, path, at.offset);
         }
-        let kept = self.keep_string;
-        self.run_keywords(sc, range, &v, path, at.offset, |kw, flags| match kw {
-            Kw::Type(_) => false,
-            Kw::MinLength(_) | Kw::MaxLength(_) if !kept => false,
-            Kw::MaxLength(_) => flags & MAX_LEN_DONE == 0,
-            Kw::Enum(_) | Kw::Const(_) => flags & ENUM_DONE == 0,
-            _ => true,
-        });
+        // A string not kept has no keyword but the lengths (decided above)
+        // and `type` (at its first byte); a kept one that every leaf
+        // application holds has nothing to report.
+        if self.keep_string && !self.leaves_hold(sc, range, &v) {
+            self.run_keywords(sc, range, &v, path, at.offset, |kw, flags| match kw {
+                Kw::Type(_) => false,
+                Kw::MaxLength(_) => flags & MAX_LEN_DONE == 0,
+                Kw::Enum(_) | Kw::Const(_) => flags & ENUM_DONE == 0,
+                _ => true,
+            });
+        }
         if let Value::String(mut s) = v {
             s.clear();
             self.string = s;

@@ -194,6 +194,19 @@ fn leaf_valid(l: &Leaf, v: &Value, prog: &Program) -> Option<bool> {
     })
 }
 
+/// Whether `v` is valid against node `id`, checked at nesting depth `d`,
+/// when its leaf summary decides that alone; `None` when the node is not a
+/// leaf or the summary cannot tell (the keywords are then walked).
+#[inline]
+pub(crate) fn leaf_verdict(prog: &Program, id: NodeId, v: &Value, d: u32) -> Option<bool> {
+    let node = prog.node(id);
+    if node.leaf.on && d <= MAX_DEPTH {
+        leaf_valid(&node.leaf, v, prog)
+    } else {
+        None
+    }
+}
+
 /// [`leaf_valid`]'s length and number bounds.
 #[inline]
 fn leaf_bounds(l: &Leaf, v: &Value) -> Option<bool> {
