@@ -557,7 +557,9 @@ impl CheckState {
                         );
                         self.report(at.offset, v);
                     }
-                    Kw::Required(names) if names.len() <= 64 => {
+                    // With `required_in_object`, the `properties` lookup
+                    // below marks the key by its position there instead.
+                    Kw::Required(names) if names.len() <= 64 && !node.required_in_object => {
                         if let Some(j) = names.iter().position(|n| &**n == key)
                             && let Some(a) = self.apps.get_mut(i)
                         {
@@ -580,8 +582,13 @@ impl CheckState {
                     }
                     Kw::Object(o) => {
                         let mut matched = false;
-                        if let Some(n) = o.prop(key) {
+                        if let Some((pos, n)) = o.prop_entry(key) {
                             matched = true;
+                            if node.required_in_object
+                                && let Some(a) = self.apps.get_mut(i)
+                            {
+                                a.req_bits |= 1 << pos;
+                            }
                             self.expand(sc, n, app.depth + 1, at);
                         }
                         for (p, n) in o.patterns.iter() {
@@ -953,8 +960,23 @@ impl CheckState {
             for kw in prog.node_kws(app.node).iter() {
                 let msg = match (kw, f.kind) {
                     (Kw::Required(names), Kind::Object) if names.len() <= 64 => {
+                        let node = prog.node(app.node);
+                        // The keys seen as bits of positions in `properties`
+                        // (`required_in_object`) or in `names`.
+                        let object = prog.kws(node).iter().find_map(|k| match k {
+                            Kw::Object(o) if node.required_in_object => Some(o),
+                            _ => None,
+                        });
+                        if object.is_some_and(|o| app.req_bits & o.required_mask == o.required_mask)
+                        {
+                            continue;
+                        }
                         for (j, name) in names.iter().enumerate() {
-                            if app.req_bits & (1 << j) == 0 {
+                            let bit = match object {
+                                Some(o) => o.prop_entry(name).map_or(0, |(pos, _)| 1 << pos),
+                                None => 1 << j,
+                            };
+                            if app.req_bits & bit == 0 {
                                 let v = self.violation(
                                     sc,
                                     app.node,
