@@ -1234,6 +1234,10 @@ impl<'a> Compiler<'a> {
 
     fn pattern(&mut self, src: &str, loc: Span, kw: &str) -> Result<Option<Pattern>, SchemaError> {
         let chars: SmallVec<[char; 64]> = src.chars().collect();
+        if let Err(e) = super::ecma::misplaced_quantifier(&chars) {
+            self.bad(loc, kw, format!("pattern {src:?}: {e}"))?;
+            return Ok(None);
+        }
         if let Some(seq) = ClassSequence::parse_chars(&chars) {
             return Ok(Some(Pattern {
                 source: src.into(),

@@ -14,9 +14,129 @@ use std::fmt::Write as _;
 /// ECMA-262 `WhiteSpace` and `LineTerminator` code points, as class items.
 const WS: &str = r"\t\n\x0B\x0C\r \x{A0}\x{1680}\x{2000}-\x{200A}\x{2028}\x{2029}\x{202F}\x{205F}\x{3000}\x{FEFF}";
 
+/// The error of a quantifier with nothing to repeat, which ECMA-262 (Annex
+/// B included) refuses: one at the start of the pattern, a group or an
+/// alternative, after an assertion (`^`, `$`, `\b`, `\B`), or after another
+/// quantifier (`a**`, `a{2}{3}`; the lazy `?` of `a*?` aside). The `regex`
+/// crate and this crate's own matchers would otherwise give such a pattern
+/// a meaning of their own.
+pub(crate) fn misplaced_quantifier(chars: &[char]) -> Result<(), String> {
+    #[derive(Clone, Copy, PartialEq)]
+    enum Last {
+        /// The start of the pattern, a group or an alternative.
+        Nothing,
+        Atom,
+        Assertion,
+        Quantifier,
+        /// A quantifier made lazy by `?`.
+        Lazy,
+    }
+    let mut last = Last::Nothing;
+    let mut i = 0;
+    while let Some(&c) = chars.get(i) {
+        let start = i;
+        i += 1;
+        let quantifier = match c {
+            '*' | '+' | '?' => true,
+            '{' => match quantifier_end(chars, i) {
+                Some(end) => {
+                    i = end;
+                    true
+                }
+                None => false,
+            },
+            _ => false,
+        };
+        if quantifier {
+            last = match last {
+                Last::Atom => Last::Quantifier,
+                Last::Quantifier if c == '?' => Last::Lazy,
+                _ => {
+                    let text: String = chars.get(start..i).unwrap_or(&[]).iter().collect();
+                    return Err(format!(
+                        "quantifier `{text}` at character {} has nothing to repeat",
+                        start + 1
+                    ));
+                }
+            };
+            continue;
+        }
+        last = match c {
+            '^' | '$' => Last::Assertion,
+            '(' | '|' => {
+                // Group syntax (`?:`, `?<name>`, look-around) is read by the
+                // translation; it is not a quantifier.
+                if c == '(' && chars.get(i) == Some(&'?') {
+                    i += 1;
+                    if chars.get(i) == Some(&'<') && !matches!(chars.get(i + 1), Some('=' | '!')) {
+                        while chars.get(i).is_some_and(|&n| n != '>') {
+                            i += 1;
+                        }
+                    }
+                    i += 1;
+                }
+                Last::Nothing
+            }
+            '\\' => {
+                let e = chars.get(i).copied();
+                i += 1;
+                match e {
+                    Some('b' | 'B') => Last::Assertion,
+                    // `\u{..}` and `\p{..}`: their braces are not a quantifier.
+                    Some('u' | 'p' | 'P') if chars.get(i) == Some(&'{') => {
+                        while chars.get(i).is_some_and(|&n| n != '}') {
+                            i += 1;
+                        }
+                        i += 1;
+                        Last::Atom
+                    }
+                    _ => Last::Atom,
+                }
+            }
+            '[' => {
+                // To the closing `]` (a `]` first in the class closes it:
+                // `[]` is the empty class), skipping escapes.
+                while let Some(&n) = chars.get(i) {
+                    i += 1;
+                    match n {
+                        ']' => break,
+                        '\\' => i += 1,
+                        _ => {}
+                    }
+                }
+                Last::Atom
+            }
+            _ => Last::Atom,
+        };
+    }
+    Ok(())
+}
+
+/// Where a `{` at `chars[at - 1]` that reads `{n}`, `{n,}` or `{n,m}` ends
+/// (just past its `}`); `None` for a literal brace.
+fn quantifier_end(chars: &[char], at: usize) -> Option<usize> {
+    let mut j = at;
+    let digits = |j: &mut usize| {
+        let from = *j;
+        while chars.get(*j).is_some_and(char::is_ascii_digit) {
+            *j += 1;
+        }
+        *j > from
+    };
+    if !digits(&mut j) {
+        return None;
+    }
+    if chars.get(j) == Some(&',') {
+        j += 1;
+        digits(&mut j);
+    }
+    (chars.get(j) == Some(&'}')).then_some(j + 1)
+}
+
 /// Translates `pattern`; the error says which construct has no equivalent.
 pub(crate) fn translate(pattern: &str) -> Result<String, String> {
     let chars: Vec<char> = pattern.chars().collect();
+    misplaced_quantifier(&chars)?;
     let mut out = String::with_capacity(pattern.len() + 8);
     let mut i = 0;
     let mut in_class = false;
@@ -42,14 +162,16 @@ pub(crate) fn translate(pattern: &str) -> Result<String, String> {
                     out.push('^');
                     class_last = ClassItem::Start;
                 }
-                '-' if last == ClassItem::Char && chars.get(i).is_some_and(|&n| n != ']') => {
+                // (Annex B reads `[a-\d]` as `a`, `-` and the digits.)
+                '-' if last == ClassItem::Char
+                    && chars.get(i).is_some_and(|&n| n != ']')
+                    && !class_escape_at(&chars, i) =>
+                {
                     out.push('-');
                     class_last = ClassItem::RangeDash;
                 }
                 '\\' => {
-                    let set = matches!(chars.get(i), Some('d' | 'D' | 'w' | 'W' | 's' | 'S'))
-                        || (matches!(chars.get(i), Some('p' | 'P'))
-                            && chars.get(i + 1) == Some(&'{'));
+                    let set = class_escape_at(&chars, i - 1);
                     let (text, used) = escape(&chars, i, true)?;
                     i += used;
                     out.push_str(&text);
@@ -148,6 +270,17 @@ pub(crate) fn translate(pattern: &str) -> Result<String, String> {
         return Err("unterminated character class `[`".into());
     }
     Ok(out)
+}
+
+/// Whether `chars[at..]` starts with a class escape (`\d`, `\w`, `\s`, their
+/// negations, `\p{..}`, `\P{..}`): a set, not a single character.
+fn class_escape_at(chars: &[char], at: usize) -> bool {
+    chars.get(at) == Some(&'\\')
+        && match chars.get(at + 1) {
+            Some('d' | 'D' | 'w' | 'W' | 's' | 'S') => true,
+            Some('p' | 'P') => chars.get(at + 2) == Some(&'{'),
+            _ => false,
+        }
 }
 
 /// What came last in a bracket class, for reading the next `-`.
@@ -385,11 +518,34 @@ mod tests {
         assert!(m(r"^[\w-z]+$", "_-z"));
         assert!(!m(r"^[\w-z]$", "!"));
         assert!(m(r"^[&~#]+$", "&~#"));
+        // A class escape at a range's end: Annex B's union, not a range.
+        assert!(m(r"^[a-\d]+$", "a-5"));
+        assert!(!m(r"^[a-\d]$", "b"));
+        assert!(m(r"^[\0-\S]+$", "\0-x"));
+        assert!(!m(r"^[\0-\S]$", " "));
         assert!(m(r"^\cJ$", "\n"));
         assert!(m(r"^[^]$", "\n"));
         assert!(!m(r"[]", "a"));
         assert!(m(r"(?<year>\d{4})", "2024"));
         assert!(compile(r"(a)\1").unwrap_err().contains("back reference"));
         assert!(compile(r"a(?=b)").unwrap_err().contains("look-ahead"));
+        // A quantifier with nothing to repeat is a syntax error in ECMA-262.
+        for p in [
+            "*a", "a**", "a+*", "a{2}{3}", "^*", "a$+", r"\b?", "(*a)", "a|+b", "a*??", "(?:+)",
+        ] {
+            let e = compile(p).unwrap_err();
+            assert!(e.contains("nothing to repeat"), "{p}: {e}");
+        }
+        assert_eq!(
+            compile("ab{2}{3}").unwrap_err(),
+            "quantifier `{3}` at character 6 has nothing to repeat"
+        );
+        // What is not a quantifier, or follows something to repeat.
+        for p in [
+            "a*?", "a+?b", "a{2}?", "{", "a{,2}", "x{a}*", r"\u{41}*", r"\p{L}+", "[*]+", "[]]*",
+            r"[\]*]+", "(?:a)*", "(?<n>a)+", r"\\*", "a|b*", "()*",
+        ] {
+            assert!(compile(p).is_ok(), "{p}: {:?}", compile(p).err());
+        }
     }
 }
