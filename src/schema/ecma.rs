@@ -326,6 +326,13 @@ fn escape(chars: &[char], at: usize, in_class: bool) -> Result<(String, usize), 
         'S' => (format!("[^{WS}]"), 1),
         'b' if in_class => (r"\x{8}".into(), 1),
         'b' => (r"(?-u:\b)".into(), 1),
+        'B' if in_class => {
+            return Err(
+                "`\\B` inside a class is not a character (a literal `B` only in \
+                        Annex B's legacy syntax)"
+                    .into(),
+            );
+        }
         'B' => (r"(?-u:\B)".into(), 1),
         't' | 'n' | 'r' | 'f' | 'v' => (format!("\\{c}"), 1),
         '0' if !chars.get(at + 1).is_some_and(|d| d.is_ascii_digit()) => (r"\x{0}".into(), 1),
