@@ -236,31 +236,16 @@ pub(crate) fn translate(pattern: &str) -> Result<String, String> {
                     out.push('(');
                 }
             }
-            '{' => {
-                // A quantifier only if it reads {n}, {n,} or {n,m}.
-                let mut j = i;
-                let mut digits = 0;
-                while chars.get(j).is_some_and(|c| c.is_ascii_digit()) {
-                    j += 1;
-                    digits += 1;
-                }
-                let mut ok = digits > 0;
-                if ok && chars.get(j) == Some(&',') {
-                    j += 1;
-                    while chars.get(j).is_some_and(|c| c.is_ascii_digit()) {
-                        j += 1;
-                    }
-                }
-                ok = ok && chars.get(j) == Some(&'}');
-                if ok {
-                    // The whole quantifier, its closing brace included.
+            // A quantifier only if it reads {n}, {n,} or {n,m}: copied whole,
+            // its closing brace included; else a literal brace.
+            '{' => match quantifier_end(&chars, i) {
+                Some(end) => {
                     out.push('{');
-                    out.extend(&chars[i..=j]);
-                    i = j + 1;
-                } else {
-                    out.push_str(r"\{");
+                    out.extend(&chars[i..end]);
+                    i = end;
                 }
-            }
+                None => out.push_str(r"\{"),
+            },
             // Not the end of a quantifier (that was copied with its `{`).
             '}' => out.push_str(r"\}"),
             c => out.push(c),

@@ -495,6 +495,9 @@ impl<'p> Validator<'p> {
     /// checked in place, without a call.
     #[inline(always)]
     fn valid_child(&self, id: NodeId, v: &Value, d: u32) -> bool {
+        // `leaf_verdict` written out: through that helper the compiler
+        // inlines less here (7.84k against 7.37k instructions per bench
+        // instance, callgrind).
         let node = self.prog.node(id);
         if node.leaf.on
             && d <= MAX_DEPTH
