@@ -43,8 +43,14 @@ pub(crate) struct PositionAutomaton {
     classes: Box<[Class]>,
     /// For each ASCII character, the positions whose class holds it.
     ascii: Box<[u64; 128]>,
-    /// For each position, the positions that may come right after it.
-    follow: Box<[u64]>,
+    /// The positions that may come right after any of a set of positions,
+    /// by table: the set is read eight positions at a time, and for each
+    /// group of eight, `follow_of[group * stride + bits]` is the union of
+    /// the follow sets of the positions in `bits` (see [`follow_tables`]).
+    follow_of: Box<[u64]>,
+    /// Entries per group in `follow_of`: `2^positions` up to 8 positions,
+    /// else 256.
+    stride: usize,
     /// Positions a match may start with.
     first: u64,
     /// Positions a match may end with.
@@ -70,6 +76,38 @@ const EMPTY: Fragment = Fragment {
     first: 0,
     last: 0,
 };
+
+/// Entries per group of eight positions in [`follow_tables`].
+fn follow_stride(positions: usize) -> usize {
+    1 << positions.min(8)
+}
+
+/// For each group of eight positions (the last one maybe shorter), the
+/// union of the follow sets of every subset of the group, indexed by the
+/// subset's bits: built in one pass, each entry the entry without its
+/// lowest bit joined with that bit's follow set. At most 8 groups of 256
+/// entries (16 KiB) for the largest automaton, 8 entries for three
+/// positions.
+fn follow_tables(follow: &[u64]) -> Box<[u64]> {
+    let stride = follow_stride(follow.len());
+    let mut table = Vec::with_capacity(follow.len().div_ceil(8) * stride);
+    for group in follow.chunks(8) {
+        let at = table.len();
+        table.push(0);
+        for subset in 1..stride {
+            let without_lowest = table
+                .get(at + (subset & (subset - 1)))
+                .copied()
+                .unwrap_or(0);
+            let lowest = group
+                .get(subset.trailing_zeros() as usize)
+                .copied()
+                .unwrap_or(0);
+            table.push(without_lowest | lowest);
+        }
+    }
+    table.into()
+}
 
 fn bits(mut set: u64) -> impl Iterator<Item = usize> {
     std::iter::from_fn(move || {
@@ -336,7 +374,8 @@ impl PositionAutomaton {
         Some(PositionAutomaton {
             classes: b.classes.into(),
             ascii,
-            follow: b.follow.into(),
+            stride: follow_stride(b.follow.len()),
+            follow_of: follow_tables(&b.follow),
             first: f.first,
             last: f.last,
             nullable: f.nullable,
@@ -345,16 +384,30 @@ impl PositionAutomaton {
         })
     }
 
-    /// The positions among `reach` whose class holds `c`: a table load for
-    /// ASCII, a class test per reachable position above (so a long
-    /// non-ASCII text costs per character what the few live positions
-    /// cost, not all 64).
-    #[inline]
-    fn holding(&self, c: char, reach: u64) -> u64 {
-        let u = c as u32;
-        if u < 128 {
-            return self.ascii[u as usize] & reach;
+    /// The positions that may follow any position in `state`: one table
+    /// load per group of eight positions that holds one.
+    #[inline(always)]
+    fn followers(&self, state: u64) -> u64 {
+        if state <= 0xFF {
+            return self.follow_of.get(state as usize).copied().unwrap_or(0);
         }
+        let mut reach = 0;
+        let mut rest = state;
+        let mut at = 0;
+        while rest != 0 {
+            let group = (rest & 0xFF) as usize;
+            reach |= self.follow_of.get(at + group).copied().unwrap_or(0);
+            rest >>= 8;
+            at += self.stride;
+        }
+        reach
+    }
+
+    /// The positions among `reach` whose class holds `c`, a character from
+    /// U+0080 up (ASCII is a table load, in the caller): a class test per
+    /// reachable position, so a long non-ASCII text costs per character
+    /// what the few live positions cost, not all 64.
+    fn holding(&self, c: char, reach: u64) -> u64 {
         let mut set = 0;
         for p in bits(reach) {
             if self.classes.get(p).is_some_and(|class| class.contains(c)) {
@@ -362,6 +415,41 @@ impl PositionAutomaton {
             }
         }
         set
+    }
+
+    /// [`PositionAutomaton::is_match`] for a pattern anchored at the start
+    /// (the usual case): the loop reads one character, drops out when no
+    /// position is left, and looks up what may follow.
+    #[inline]
+    fn is_match_from_start(&self, s: &str) -> bool {
+        let (to_end, last) = (self.anchored_end, self.last);
+        let bytes = s.as_bytes();
+        let mut reach = self.first;
+        let mut state = 0u64;
+        let mut i = 0;
+        while let Some(&b) = bytes.get(i) {
+            state = if b < 0x80 {
+                i += 1;
+                self.ascii[usize::from(b)] & reach
+            } else {
+                let Some(c) = s.get(i..).and_then(|t| t.chars().next()) else {
+                    return false;
+                };
+                i += c.len_utf8();
+                self.holding(c, reach)
+            };
+            if state == 0 {
+                return false;
+            }
+            if !to_end && state & last != 0 {
+                return true;
+            }
+            reach = self.followers(state);
+        }
+        if i == 0 {
+            return self.nullable;
+        }
+        state & last != 0
     }
 
     /// Whether `s` holds a match (the whole of `s` with both anchors).
@@ -373,12 +461,23 @@ impl PositionAutomaton {
         if !self.anchored_end && self.nullable {
             return true;
         }
-        for c in s.chars() {
-            let mut reach = if start { self.first } else { 0 };
-            for p in bits(state) {
-                reach |= self.follow[p];
-            }
-            state = self.holding(c, reach);
+        if self.anchored_start {
+            return self.is_match_from_start(s);
+        }
+        let bytes = s.as_bytes();
+        let mut i = 0;
+        while let Some(&b) = bytes.get(i) {
+            let reach = if start { self.first } else { 0 } | self.followers(state);
+            state = if b < 0x80 {
+                i += 1;
+                self.ascii[usize::from(b)] & reach
+            } else {
+                let Some(c) = s.get(i..).and_then(|t| t.chars().next()) else {
+                    return false;
+                };
+                i += c.len_utf8();
+                self.holding(c, reach)
+            };
             start = !self.anchored_start;
             if !self.anchored_end && (state & self.last != 0 || (start && self.nullable)) {
                 return true;
