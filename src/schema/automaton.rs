@@ -8,7 +8,10 @@
 //! end on, and one character moves it to the positions that may follow any
 //! of them and whose class holds the character. That is exact for any
 //! regular expression over classes (no backtracking, no greedy guess), and
-//! costs a table load and a few `or`s per character.
+//! costs a few table loads per character: the positions that may follow
+//! the state, one load per group of eight positions up to the highest live
+//! one (one load in all while they are among the first eight), then those
+//! whose class holds the character, one more load for ASCII.
 //!
 //! What is read here: classes (`[...]`, `\d` `\w` `\s` and their negations,
 //! `.`, literal characters and identity escapes, as [`super::sequence`]
@@ -385,7 +388,7 @@ impl PositionAutomaton {
     }
 
     /// The positions that may follow any position in `state`: one table
-    /// load per group of eight positions that holds one.
+    /// load per group of eight positions, up to the highest in `state`.
     #[inline(always)]
     fn followers(&self, state: u64) -> u64 {
         if state <= 0xFF {
