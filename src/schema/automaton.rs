@@ -420,6 +420,27 @@ impl PositionAutomaton {
         set
     }
 
+    /// The positions among `reach` that hold the character at byte `*i` of
+    /// `s` (whose first byte is `b`), moving `*i` past it.
+    #[inline(always)]
+    fn step(&self, s: &str, i: &mut usize, b: u8, reach: u64) -> u64 {
+        if b < 0x80 {
+            *i += 1;
+            return self.ascii[usize::from(b)] & reach;
+        }
+        match s.get(*i..).and_then(|t| t.chars().next()) {
+            Some(c) => {
+                *i += c.len_utf8();
+                self.holding(c, reach)
+            }
+            // Not reached: `*i` is always at a character boundary.
+            None => {
+                *i = s.len();
+                0
+            }
+        }
+    }
+
     /// [`PositionAutomaton::is_match`] for a pattern anchored at the start
     /// (the usual case): the loop reads one character, drops out when no
     /// position is left, and looks up what may follow.
@@ -431,16 +452,7 @@ impl PositionAutomaton {
         let mut state = 0u64;
         let mut i = 0;
         while let Some(&b) = bytes.get(i) {
-            state = if b < 0x80 {
-                i += 1;
-                self.ascii[usize::from(b)] & reach
-            } else {
-                let Some(c) = s.get(i..).and_then(|t| t.chars().next()) else {
-                    return false;
-                };
-                i += c.len_utf8();
-                self.holding(c, reach)
-            };
+            state = self.step(s, &mut i, b, reach);
             if state == 0 {
                 return false;
             }
@@ -457,39 +469,26 @@ impl PositionAutomaton {
 
     /// Whether `s` holds a match (the whole of `s` with both anchors).
     pub(crate) fn is_match(&self, s: &str) -> bool {
-        // `state`: positions the text read so far may end on; `start`:
-        // whether a match may (still) start here.
-        let mut state = 0u64;
-        let mut start = true;
         if !self.anchored_end && self.nullable {
             return true;
         }
         if self.anchored_start {
             return self.is_match_from_start(s);
         }
+        // Unanchored at the start: a match may begin at any character, so
+        // the first positions are always within reach. `state`: the
+        // positions the text read so far may end on.
         let bytes = s.as_bytes();
+        let mut state = 0u64;
         let mut i = 0;
         while let Some(&b) = bytes.get(i) {
-            let reach = if start { self.first } else { 0 } | self.followers(state);
-            state = if b < 0x80 {
-                i += 1;
-                self.ascii[usize::from(b)] & reach
-            } else {
-                let Some(c) = s.get(i..).and_then(|t| t.chars().next()) else {
-                    return false;
-                };
-                i += c.len_utf8();
-                self.holding(c, reach)
-            };
-            start = !self.anchored_start;
-            if !self.anchored_end && (state & self.last != 0 || (start && self.nullable)) {
+            let reach = self.first | self.followers(state);
+            state = self.step(s, &mut i, b, reach);
+            if !self.anchored_end && state & self.last != 0 {
                 return true;
             }
-            if state == 0 && !start {
-                return false;
-            }
         }
-        state & self.last != 0 || (start && self.nullable)
+        state & self.last != 0 || self.nullable
     }
 }
 
