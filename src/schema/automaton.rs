@@ -30,6 +30,13 @@ const MAX_POSITIONS: usize = 64;
 /// Groups nested deeper than this are left to the `regex` crate.
 const MAX_NESTING: u32 = 32;
 
+/// Follow-table entries (8 bytes each) one compiled schema may spend on
+/// its automata, 64 KiB: the usual tool schema's few patterns take a few
+/// hundred, while a hostile schema of thousands of large patterns would
+/// otherwise take up to 16 KiB more per pattern (a 1 MB schema, 545 MB).
+/// Automata past the budget join follow sets bit by bit instead.
+pub(crate) const FOLLOW_TABLE_BUDGET: usize = 8192;
+
 /// A pattern read into a tree before positions are numbered.
 #[derive(Clone, Debug)]
 enum Ast {
@@ -46,8 +53,10 @@ pub(crate) struct PositionAutomaton {
     classes: Box<[Class]>,
     /// For each ASCII character, the positions whose class holds it.
     ascii: Box<[u64; 128]>,
-    /// The positions that may come right after any of a set of positions,
-    /// by table: the set is read eight positions at a time, and for each
+    /// For each position, the positions that may come right after it.
+    follow: Box<[u64]>,
+    /// The same by table, when the schema's budget allowed it (else
+    /// empty): the set is read eight positions at a time, and for each
     /// group of eight, `follow_of[group * stride + bits]` is the union of
     /// the follow sets of the positions in `bits` (see [`follow_tables`]).
     follow_of: Box<[u64]>,
@@ -85,6 +94,11 @@ fn follow_stride(positions: usize) -> usize {
     1 << positions.min(8)
 }
 
+/// The number of entries [`follow_tables`] makes for `positions`.
+fn follow_table_len(positions: usize) -> usize {
+    positions.div_ceil(8) * follow_stride(positions)
+}
+
 /// For each group of eight positions (the last one maybe shorter), the
 /// union of the follow sets of every subset of the group, indexed by the
 /// subset's bits: built in one pass, each entry the entry without its
@@ -93,7 +107,7 @@ fn follow_stride(positions: usize) -> usize {
 /// positions.
 fn follow_tables(follow: &[u64]) -> Box<[u64]> {
     let stride = follow_stride(follow.len());
-    let mut table = Vec::with_capacity(follow.len().div_ceil(8) * stride);
+    let mut table = Vec::with_capacity(follow_table_len(follow.len()));
     for group in follow.chunks(8) {
         let at = table.len();
         table.push(0);
@@ -329,17 +343,35 @@ fn too_big(ast: &Ast) -> bool {
 }
 
 impl PositionAutomaton {
-    /// [`PositionAutomaton::parse_chars`] on a string (for tests).
+    /// [`PositionAutomaton::parse_chars`] on a string (for tests), with
+    /// follow tables.
     #[cfg(test)]
     pub(crate) fn parse(pattern: &str) -> Option<PositionAutomaton> {
+        Self::parse_with_budget(pattern, usize::MAX)
+    }
+
+    /// [`PositionAutomaton::parse_chars`] on a string (for tests), with
+    /// the given table budget (0: no tables).
+    #[cfg(test)]
+    pub(crate) fn parse_with_budget(pattern: &str, mut budget: usize) -> Option<PositionAutomaton> {
         let chars: Vec<char> = pattern.chars().collect();
-        Self::parse_chars(&chars)
+        Self::parse_chars(&chars, &mut budget)
+    }
+
+    /// Whether this automaton has follow tables (for tests).
+    #[cfg(test)]
+    pub(crate) fn has_tables(&self) -> bool {
+        !self.follow_of.is_empty()
     }
 
     /// Reads a pattern, given as its characters (ECMA-262 syntax), if it
     /// has a shape read here (see the module documentation); `None` sends
-    /// it to the `regex` crate.
-    pub(crate) fn parse_chars(chars: &[char]) -> Option<PositionAutomaton> {
+    /// it to the `regex` crate. Its follow tables are built when their
+    /// entries fit in `table_budget`, which they are taken from.
+    pub(crate) fn parse_chars(
+        chars: &[char],
+        table_budget: &mut usize,
+    ) -> Option<PositionAutomaton> {
         let mut r = Reader {
             chars,
             i: 0,
@@ -378,7 +410,14 @@ impl PositionAutomaton {
             classes: b.classes.into(),
             ascii,
             stride: follow_stride(b.follow.len()),
-            follow_of: follow_tables(&b.follow),
+            follow_of: match table_budget.checked_sub(follow_table_len(b.follow.len())) {
+                Some(left) => {
+                    *table_budget = left;
+                    follow_tables(&b.follow)
+                }
+                None => Box::default(),
+            },
+            follow: b.follow.into(),
             first: f.first,
             last: f.last,
             nullable: f.nullable,
@@ -390,7 +429,7 @@ impl PositionAutomaton {
     /// The positions that may follow any position in `state`: one table
     /// load per group of eight positions, up to the highest in `state`.
     #[inline(always)]
-    fn followers(&self, state: u64) -> u64 {
+    fn followers_by_table(&self, state: u64) -> u64 {
         if state <= 0xFF {
             return self.follow_of.get(state as usize).copied().unwrap_or(0);
         }
@@ -404,6 +443,15 @@ impl PositionAutomaton {
             at += self.stride;
         }
         reach
+    }
+
+    /// [`PositionAutomaton::followers_by_table`] for an automaton without
+    /// tables: one `or` per position in `state`.
+    #[inline(always)]
+    fn followers_by_bits(&self, state: u64) -> u64 {
+        bits(state).fold(0, |reach, p| {
+            reach | self.follow.get(p).copied().unwrap_or(0)
+        })
     }
 
     /// The positions among `reach` whose class holds `c`, a character from
@@ -444,8 +492,8 @@ impl PositionAutomaton {
     /// [`PositionAutomaton::is_match`] for a pattern anchored at the start
     /// (the usual case): the loop reads one character, drops out when no
     /// position is left, and looks up what may follow.
-    #[inline]
-    fn is_match_from_start(&self, s: &str) -> bool {
+    #[inline(always)]
+    fn is_match_from_start(&self, s: &str, followers: impl Fn(u64) -> u64) -> bool {
         let (to_end, last) = (self.anchored_end, self.last);
         let bytes = s.as_bytes();
         let mut reach = self.first;
@@ -459,7 +507,7 @@ impl PositionAutomaton {
             if !to_end && state & last != 0 {
                 return true;
             }
-            reach = self.followers(state);
+            reach = followers(state);
         }
         if i == 0 {
             return self.nullable;
@@ -469,11 +517,24 @@ impl PositionAutomaton {
 
     /// Whether `s` holds a match (the whole of `s` with both anchors).
     pub(crate) fn is_match(&self, s: &str) -> bool {
+        // One copy of the loops per way of finding followers, so that the
+        // loops themselves do not ask which one.
+        if self.follow_of.is_empty() {
+            self.is_match_with(s, |state| self.followers_by_bits(state))
+        } else {
+            self.is_match_with(s, |state| self.followers_by_table(state))
+        }
+    }
+
+    /// [`PositionAutomaton::is_match`], finding the positions that may
+    /// follow a state with `followers`.
+    #[inline(always)]
+    fn is_match_with(&self, s: &str, followers: impl Fn(u64) -> u64) -> bool {
         if !self.anchored_end && self.nullable {
             return true;
         }
         if self.anchored_start {
-            return self.is_match_from_start(s);
+            return self.is_match_from_start(s, followers);
         }
         // Unanchored at the start: a match may begin at any character, so
         // the first positions are always within reach. `state`: the
@@ -482,7 +543,7 @@ impl PositionAutomaton {
         let mut state = 0u64;
         let mut i = 0;
         while let Some(&b) = bytes.get(i) {
-            let reach = self.first | self.followers(state);
+            let reach = self.first | followers(state);
             state = self.step(s, &mut i, b, reach);
             if !self.anchored_end && state & self.last != 0 {
                 return true;
@@ -570,6 +631,11 @@ mod tests {
         oracle::examples("automaton", &cases, |p, s| {
             PositionAutomaton::parse(p).unwrap().is_match(s)
         });
+        oracle::examples("automaton without follow tables", &cases, |p, s| {
+            let a = PositionAutomaton::parse_with_budget(p, 0).unwrap();
+            assert!(!a.has_tables());
+            a.is_match(s)
+        });
     }
 
     const ATOMS: &[&str] = &[
@@ -626,8 +692,12 @@ mod tests {
                 if anchors & 2 == 2 { "$" } else { "" }
             );
             prop_assert!(crate::schema::ecma::compile(&p).is_ok(), "{}", p);
+            // With follow tables, and without (past the schema's budget).
             let a = PositionAutomaton::parse(&p);
-            oracle::agrees(&p, a.map(|a| move |s: &str| a.is_match(s)), strings, ALPHABET)?;
+            let b = PositionAutomaton::parse_with_budget(&p, 0);
+            prop_assert_eq!(a.is_some(), b.is_some());
+            oracle::agrees(&p, a.map(|a| move |s: &str| a.is_match(s)), strings.clone(), ALPHABET)?;
+            oracle::agrees(&p, b.map(|b| move |s: &str| b.is_match(s)), strings, ALPHABET)?;
         }
     }
 
@@ -652,7 +722,10 @@ mod tests {
         ) {
             let p: String = text.into_iter().map(|i| SYNTAX[i]).collect();
             let a = PositionAutomaton::parse(&p);
-            oracle::agrees(&p, a.map(|a| move |s: &str| a.is_match(s)), strings, ALPHABET)?;
+            let b = PositionAutomaton::parse_with_budget(&p, 0);
+            prop_assert_eq!(a.is_some(), b.is_some());
+            oracle::agrees(&p, a.map(|a| move |s: &str| a.is_match(s)), strings.clone(), ALPHABET)?;
+            oracle::agrees(&p, b.map(|b| move |s: &str| b.is_match(s)), strings, ALPHABET)?;
         }
     }
 

@@ -102,6 +102,11 @@ impl Pattern {
     pub(crate) fn is_automaton(&self) -> bool {
         matches!(self.matcher, Matcher::Automaton(_))
     }
+
+    #[cfg(test)]
+    pub(crate) fn has_follow_tables(&self) -> bool {
+        matches!(&self.matcher, Matcher::Automaton(a) if a.has_tables())
+    }
 }
 
 #[derive(Debug)]
@@ -662,6 +667,9 @@ struct Compiler<'a> {
     ignored: Vec<String>,
     has_dynamic: bool,
     metas_loaded: bool,
+    /// Follow-table entries the schema's pattern automata may still take
+    /// (see [`super::automaton::FOLLOW_TABLE_BUDGET`]).
+    follow_table_budget: usize,
 }
 
 fn draft_of(schema_uri: &str) -> Option<Draft> {
@@ -1244,7 +1252,7 @@ impl<'a> Compiler<'a> {
                 matcher: Matcher::Sequence(seq),
             }));
         }
-        if let Some(a) = PositionAutomaton::parse_chars(&chars) {
+        if let Some(a) = PositionAutomaton::parse_chars(&chars, &mut self.follow_table_budget) {
             return Ok(Some(Pattern {
                 source: src.into(),
                 matcher: Matcher::Automaton(a),
@@ -2094,6 +2102,7 @@ pub(crate) fn compile(
         ignored: Vec::new(),
         has_dynamic: false,
         metas_loaded: false,
+        follow_table_budget: super::automaton::FOLLOW_TABLE_BUDGET,
     };
     c.docs.push((ROOT_URI.to_owned(), root, false));
     for (u, v) in resources {
@@ -2171,6 +2180,40 @@ mod lazy_pattern_tests {
             }
         }
         out
+    }
+
+    #[test]
+    fn follow_tables_stop_at_the_schema_budget() {
+        // Each pattern is a 64-position automaton (62 for the group, then
+        // `c` and a digit), whose tables take 8 x 256 entries: four fit in
+        // the budget, the other six join follow sets bit by bit.
+        let mut props = serde_json::Map::new();
+        for k in 0..10 {
+            props.insert(
+                format!("p{k}"),
+                serde_json::json!({"pattern": format!("^(a|b){{31}}c{k}$")}),
+            );
+        }
+        let s = CompiledSchema::compile(&serde_json::json!({"properties": props})).unwrap();
+        let ps = patterns(&s);
+        assert_eq!(ps.len(), 10);
+        assert!(ps.iter().all(|p| p.is_automaton()));
+        let with_tables = ps.iter().filter(|p| p.has_follow_tables()).count();
+        assert_eq!(
+            with_tables,
+            crate::schema::automaton::FOLLOW_TABLE_BUDGET / 2048
+        );
+        // Both kinds match as they should.
+        let body = "ab".repeat(15) + "b";
+        for k in 0..10 {
+            let good = crate::from_str(&format!(r#"{{"p{k}": "{body}c{k}"}}"#)).unwrap();
+            let wrong_digit =
+                crate::from_str(&format!(r#"{{"p{k}": "{body}c{}"}}"#, (k + 1) % 10)).unwrap();
+            let too_short = crate::from_str(&format!(r#"{{"p{k}": "abc{k}"}}"#)).unwrap();
+            assert!(s.is_valid(&good), "p{k}");
+            assert!(!s.is_valid(&wrong_digit), "p{k}");
+            assert!(!s.is_valid(&too_short), "p{k}");
+        }
     }
 
     #[test]
