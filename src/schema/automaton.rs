@@ -11,7 +11,10 @@
 //! costs a few table loads per character: the positions that may follow
 //! the state, one load per group of eight positions up to the highest live
 //! one (one load in all while they are among the first eight), then those
-//! whose class holds the character, one more load for ASCII.
+//! whose class holds the character, one more load for ASCII. The follow
+//! tables come out of a budget per compiled schema
+//! ([`FOLLOW_TABLE_BUDGET`]); an automaton past it joins the follow sets of
+//! the live positions one by one.
 //!
 //! What is read here: classes (`[...]`, `\d` `\w` `\s` and their negations,
 //! `.`, literal characters and identity escapes, as [`super::sequence`]
