@@ -140,7 +140,6 @@ fn bits(mut set: u64) -> impl Iterator<Item = usize> {
 }
 
 /// Numbers positions and gathers the follow sets.
-#[derive(Default)]
 struct Builder {
     classes: Vec<Class>,
     follow: Vec<u64>,
@@ -207,7 +206,7 @@ impl Builder {
                 } else {
                     // (x (x (x)?)?)?, built from the inside out.
                     let mut tail = EMPTY;
-                    let mut chain: Vec<Fragment> = Vec::new();
+                    let mut chain: smallvec::SmallVec<[Fragment; 8]> = smallvec::SmallVec::new();
                     for _ in *min..*max {
                         chain.push(self.build(x)?);
                     }
@@ -253,20 +252,21 @@ impl Reader<'_> {
 
     /// Branches separated by `|`, up to a `)`, a `$` or the end.
     fn alternation(&mut self) -> Option<Ast> {
-        let mut branches = vec![self.sequence()?];
+        let first = self.sequence()?;
+        if self.peek() != Some('|') {
+            return Some(first);
+        }
+        let mut branches = vec![first];
         while self.peek() == Some('|') {
             self.i += 1;
             branches.push(self.sequence()?);
         }
-        Some(if branches.len() == 1 {
-            branches.pop()?
-        } else {
-            Ast::Alt(branches)
-        })
+        Some(Ast::Alt(branches))
     }
 
     fn sequence(&mut self) -> Option<Ast> {
-        let mut items = Vec::new();
+        // On the stack while there is one item (then no list is needed).
+        let mut items: smallvec::SmallVec<[Ast; 1]> = smallvec::SmallVec::new();
         while let Some(c) = self.peek() {
             if matches!(c, '|' | ')' | '$') {
                 break;
@@ -320,14 +320,14 @@ impl Reader<'_> {
         Some(if items.len() == 1 {
             items.pop()?
         } else {
-            Ast::Concat(items)
+            Ast::Concat(items.into_vec())
         })
     }
 }
 
-/// Whether `ast` may need more than [`MAX_POSITIONS`] positions (a cheap
-/// bound, so that `a{1000}` is not expanded only to be refused).
-fn too_big(ast: &Ast) -> bool {
+/// The number of positions `ast` expands to (counted before expanding, so
+/// that `a{1000}` is not expanded only to be refused).
+fn positions(ast: &Ast) -> u64 {
     fn size(ast: &Ast) -> u64 {
         match ast {
             Ast::Class(_) => 1,
@@ -342,7 +342,7 @@ fn too_big(ast: &Ast) -> bool {
             }
         }
     }
-    size(ast) > MAX_POSITIONS as u64
+    size(ast)
 }
 
 impl PositionAutomaton {
@@ -396,10 +396,15 @@ impl PositionAutomaton {
         if (anchored_start || anchored_end) && matches!(ast, Ast::Alt(_)) {
             return None;
         }
-        if too_big(&ast) {
+        let n = usize::try_from(positions(&ast)).ok()?;
+        if n > MAX_POSITIONS {
             return None;
         }
-        let mut b = Builder::default();
+        // At its final size, so that the lists become boxes in place.
+        let mut b = Builder {
+            classes: Vec::with_capacity(n),
+            follow: Vec::with_capacity(n),
+        };
         let f = b.build(&ast)?;
         let mut ascii = Box::new([0u64; 128]);
         for (p, class) in b.classes.iter().enumerate() {
