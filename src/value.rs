@@ -436,7 +436,7 @@ thread_local! {
 const DROP_RECURSION: u32 = 256;
 
 /// A map nested a few levels deep is dropped by the usual drop glue; past
-/// 256 levels the rest is torn down without recursion, so a
+/// `DROP_RECURSION` levels the rest is torn down without recursion, so a
 /// value nested thousands of levels deep (which the parser builds only when
 /// its depth limit is lifted) does not overflow the stack when dropped.
 impl Drop for Map {

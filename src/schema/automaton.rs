@@ -60,12 +60,9 @@ pub(crate) struct PositionAutomaton {
     follow: Box<[u64]>,
     /// The same by table, when the schema's budget allowed it (else
     /// empty): the set is read eight positions at a time, and for each
-    /// group of eight, `follow_of[group * stride + bits]` is the union of
+    /// group of eight, `follow_of[group * 256 + bits]` is the union of
     /// the follow sets of the positions in `bits` (see [`follow_tables`]).
     follow_of: Box<[u64]>,
-    /// Entries per group in `follow_of`: `2^positions` up to 8 positions,
-    /// else 256.
-    stride: usize,
     /// Positions a match may start with.
     first: u64,
     /// Positions a match may end with.
@@ -417,7 +414,6 @@ impl PositionAutomaton {
         Some(PositionAutomaton {
             classes: b.classes.into(),
             ascii,
-            stride: follow_stride(b.follow.len()),
             follow_of: match table_budget.checked_sub(follow_table_len(b.follow.len())) {
                 Some(left) => {
                     *table_budget = left;
@@ -438,9 +434,13 @@ impl PositionAutomaton {
     /// load per group of eight positions, up to the highest in `state`.
     #[inline(always)]
     fn followers_by_table(&self, state: u64) -> u64 {
+        // The first group (all of them up to 8 positions, whose table may
+        // be shorter than 256 entries).
         if state <= 0xFF {
             return self.follow_of.get(state as usize).copied().unwrap_or(0);
         }
+        // A position past the eighth: the automaton has more than 8, so
+        // each group's table has 256 entries.
         let mut reach = 0;
         let mut rest = state;
         let mut at = 0;
@@ -448,7 +448,7 @@ impl PositionAutomaton {
             let group = (rest & 0xFF) as usize;
             reach |= self.follow_of.get(at + group).copied().unwrap_or(0);
             rest >>= 8;
-            at += self.stride;
+            at += 256;
         }
         reach
     }
