@@ -22,6 +22,7 @@ use super::automaton::PositionAutomaton;
 use super::doc::{Arr, Doc, Obj};
 use super::format::Format;
 use super::number::SchemaNumber;
+use super::options::EnumOptions;
 use super::sequence::ClassSequence;
 use super::{Draft, SchemaError, uri};
 use crate::Value;
@@ -324,7 +325,7 @@ pub(crate) type Dependent = (Box<str>, Box<[Box<str>]>);
 pub(crate) enum Kw {
     False,
     Type(u8),
-    Enum(Box<[Value]>),
+    Enum(EnumOptions),
     Const(Box<Value>),
     Minimum(SchemaNumber),
     Maximum(SchemaNumber),
@@ -542,9 +543,11 @@ impl Leaf {
 /// The compiled program behind a `CompiledSchema`.
 #[derive(Debug)]
 pub(crate) struct Program {
-    pub(crate) nodes: Box<[Node]>,
+    /// Kept as built (a `Box<[_]>` would cost a shrinking reallocation of
+    /// a few KiB per compile).
+    pub(crate) nodes: Vec<Node>,
     /// Every node's keywords, end to end (see [`KwRange`]).
-    kws: Box<[Kw]>,
+    kws: Vec<Kw>,
     /// Every node's schema path, end to end (see [`Span`]).
     locs: String,
     pub(crate) root: NodeId,
@@ -1478,7 +1481,7 @@ impl<'a> Compiler<'a> {
                 "type" | "$ref" | "$dynamicRef" | "$schema" | "$id" | "$anchor"
                 | "$dynamicAnchor" | "$defs" | "definitions" | "$comment" | "$vocabulary" => {}
                 "enum" => match v.as_array() {
-                    Some(a) => kws.push(Kw::Enum(a.iter().map(Doc::to_value).collect())),
+                    Some(a) => kws.push(Kw::Enum(EnumOptions::new(a))),
                     None => {
                         self.bad(loc, k, format!("expected an array, found {}", v.kind_of()))?
                     }
@@ -2000,7 +2003,7 @@ fn finish(nodes: &mut [Node], kws: &[Kw], locs: &str) -> Result<(), SchemaError>
     Ok(())
 }
 
-fn value_type(v: &Value) -> u8 {
+pub(crate) fn value_type(v: &Value) -> u8 {
     match v {
         Value::Null => T_NULL,
         Value::Bool(_) => T_BOOL,
@@ -2026,7 +2029,7 @@ fn possible_types(kws: &[Kw], types: &[u8]) -> u8 {
         match kw {
             Kw::False => t = 0,
             Kw::Type(m) => t &= *m,
-            Kw::Enum(opts) => t &= opts.iter().fold(0, |acc, v| acc | value_type(v)),
+            Kw::Enum(opts) => t &= opts.types(),
             Kw::Const(v) => t &= value_type(v),
             Kw::AllOf(a) => a.iter().for_each(|c| t &= of(c)),
             Kw::AnyOf(a) | Kw::OneOf(a) => t &= a.iter().fold(0, |acc, c| acc | of(c)),
@@ -2134,18 +2137,19 @@ pub(crate) fn compile(
         },
     )?;
     c.drain(0)?;
-    let mut nodes: Vec<Node> = Vec::with_capacity(c.nodes.len());
-    for n in c.nodes {
-        match n {
-            Some(n) => nodes.push(n),
-            None => {
-                return Err(SchemaError::new(
+    // Collected in place: `Option<Node>` has the size of `Node`.
+    let mut nodes = c
+        .nodes
+        .into_iter()
+        .map(|n| {
+            n.ok_or_else(|| {
+                SchemaError::new(
                     String::new(),
                     "internal error: a node was not compiled".into(),
-                ));
-            }
-        }
-    }
+                )
+            })
+        })
+        .collect::<Result<Vec<Node>, SchemaError>>()?;
     if u32::try_from(c.kws.len()).is_err() {
         return Err(SchemaError::new(
             String::new(),
@@ -2154,8 +2158,8 @@ pub(crate) fn compile(
     }
     finish(&mut nodes, &c.kws, &c.locs)?;
     Ok(Program {
-        nodes: nodes.into(),
-        kws: c.kws.into(),
+        nodes,
+        kws: c.kws,
         locs: c.locs,
         root: 0,
         ignored: c.ignored,

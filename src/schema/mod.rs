@@ -71,6 +71,7 @@ mod ecma;
 mod format;
 mod idna;
 mod number;
+mod options;
 mod sequence;
 mod stream;
 mod uri;

@@ -28,6 +28,7 @@
 //! for tool arguments (the vendor layer does, for every call it checks).
 
 use super::compile::{Kw, NodeId, Program, T_ARR, T_OBJ, T_STR};
+use super::options::StringOptions;
 use super::validate::{
     At, MAX_DEPTH, Validator, leaf_verdict, show_str, type_names, unknown_key_message,
 };
@@ -825,15 +826,12 @@ impl CheckState {
                         self.report(offset, v);
                     }
                     Kw::Enum(_) | Kw::Const(_) if app.flags & ENUM_DONE == 0 => {
-                        let opts: &[Value] = match kw {
-                            Kw::Enum(o) => o,
-                            Kw::Const(c) => std::slice::from_ref(&**c),
-                            _ => &[],
+                        let opts = match kw {
+                            Kw::Enum(o) => o.strings(),
+                            Kw::Const(c) => StringOptions::of_const(c),
+                            _ => continue,
                         };
-                        let fits = |s: &str| {
-                            opts.iter()
-                                .any(|o| matches!(o, Value::String(t) if t.starts_with(s)))
-                        };
+                        let fits = |s: &str| opts.clone().any(|o| o.starts_with(s));
                         if fits(&self.string) {
                             continue;
                         }
@@ -851,8 +849,11 @@ impl CheckState {
                         }
                         let offset = self.offset_in_part(part, end, at, self.violations.len());
                         let shown = self.string.get(..before_len + end).unwrap_or(&self.string);
-                        let listed: Vec<String> =
-                            opts.iter().take(12).map(super::validate::show).collect();
+                        let listed: Vec<String> = match kw {
+                            Kw::Enum(o) => o.shown(12),
+                            Kw::Const(c) => vec![super::validate::show(c)],
+                            _ => Vec::new(),
+                        };
                         let (name, exp) = match kw {
                             Kw::Enum(_) => ("enum", format!("one of {}", listed.join(", "))),
                             _ => ("const", listed.join(", ")),
@@ -1169,17 +1170,15 @@ pub(crate) fn string_options_at(
     let mut found = false;
     for n in nodes_at(prog, path) {
         for kw in prog.node_kws(n).iter() {
-            let opts: &[Value] = match kw {
-                Kw::Enum(o) => o,
-                Kw::Const(c) => std::slice::from_ref(&**c),
+            let opts = match kw {
+                Kw::Enum(o) => o.strings(),
+                Kw::Const(c) => StringOptions::of_const(c),
                 _ => continue,
             };
-            for o in opts {
-                if let Value::String(s) = o {
-                    found = true;
-                    if !each(s) {
-                        return true;
-                    }
+            for s in opts {
+                found = true;
+                if !each(s) {
+                    return true;
                 }
             }
         }
@@ -1196,18 +1195,16 @@ pub(crate) fn unique_option_at<'p>(
     let mut many = false;
     for n in nodes_at(prog, path) {
         for kw in prog.node_kws(n).iter() {
-            let opts: &'p [Value] = match kw {
-                Kw::Enum(o) => o,
-                Kw::Const(c) => std::slice::from_ref(&**c),
+            let opts = match kw {
+                Kw::Enum(o) => o.strings(),
+                Kw::Const(c) => StringOptions::of_const(c),
                 _ => continue,
             };
-            for o in opts {
-                if let Value::String(s) = o
-                    && s.starts_with(prefix)
-                {
+            for s in opts {
+                if s.starts_with(prefix) {
                     match hit {
-                        Some(h) if h != s.as_str() => many = true,
-                        _ => hit = Some(s.as_str()),
+                        Some(h) if h != s => many = true,
+                        _ => hit = Some(s),
                     }
                 }
             }

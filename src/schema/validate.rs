@@ -187,7 +187,7 @@ fn leaf_valid(l: &Leaf, v: &Value, prog: &Program) -> Option<bool> {
         return Some(ok);
     }
     Some(match (prog.kw_at(l.extra)?, v) {
-        (Kw::Enum(opts), v) => enum_holds(opts, v),
+        (Kw::Enum(opts), v) => opts.holds(v),
         (Kw::Pattern(p), Value::String(s)) => p.is_match(s),
         (Kw::Pattern(_), _) => true,
         _ => return None,
@@ -243,18 +243,6 @@ pub(crate) fn equal(a: &Value, b: &Value) -> bool {
             x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| equal(v, w)))
         }
         _ => false,
-    }
-}
-
-/// Whether `v` is among the `enum` options. The common case, a string among
-/// strings, is compared in place (lengths first), with no call per option.
-#[inline]
-fn enum_holds(opts: &[Value], v: &Value) -> bool {
-    match v {
-        Value::String(s) => opts
-            .iter()
-            .any(|o| matches!(o, Value::String(t) if t.as_bytes() == s.as_bytes())),
-        _ => opts.iter().any(|o| equal(o, v)),
     }
 }
 
@@ -363,7 +351,7 @@ impl<'p> Validator<'p> {
         macro_rules! common {
             ($kw:expr) => {
                 match $kw {
-                    Kw::Enum(opts) => opts.iter().any(|o| equal(o, v)),
+                    Kw::Enum(opts) => opts.holds(v),
                     Kw::Ref(n) => self.valid_child(*n, v, d),
                     Kw::AllOf(list) => list.iter().all(|n| self.valid_child(*n, v, d)),
                     Kw::AnyOf(list) => list.iter().any(|n| self.valid_child(*n, v, d)),
@@ -376,7 +364,7 @@ impl<'p> Validator<'p> {
                 for kw in kws {
                     let ok = match kw {
                         Kw::Type(mask) => mask & T_STR != 0,
-                        Kw::Enum(opts) => enum_holds(opts, v),
+                        Kw::Enum(opts) => opts.holds_str(s),
                         Kw::MinLength(min) => !too_short(s, *min),
                         Kw::MaxLength(max) => !too_long(s, *max),
                         Kw::Pattern(p) => p.is_match(s),
@@ -553,14 +541,8 @@ impl<'p> Validator<'p> {
                 }
             }
             Kw::Enum(opts) => {
-                if !enum_holds(opts, v) {
-                    let mut list = String::new();
-                    for (i, o) in opts.iter().enumerate().take(12) {
-                        if i > 0 {
-                            list.push_str(", ");
-                        }
-                        list.push_str(&show(o));
-                    }
+                if !opts.holds(v) {
+                    let mut list = opts.shown(12).join(", ");
                     if opts.len() > 12 {
                         let _ = write!(list, ", … ({} in all)", opts.len());
                     }

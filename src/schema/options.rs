@@ -1,0 +1,231 @@
+//! The options of a compiled `enum`.
+//!
+//! A tool schema's `enum` is almost always a list of short strings
+//! (`["asc", "desc"]`, file types, modes). Kept as one [`Value`] each, they
+//! cost an allocation per option when the schema compiles and a pointer to
+//! follow per option when an instance is checked. [`EnumOptions`] keeps such
+//! a list as one text with the options end to end and their ends beside it:
+//! two allocations whatever the count, and a membership test that compares
+//! lengths before bytes, all in one place in memory. Any other `enum` keeps
+//! its values.
+
+use super::compile::{T_STR, value_type};
+use super::doc::Arr;
+use super::validate::{equal, show, show_str};
+use crate::value::Value;
+
+/// An `enum`'s options, in schema order.
+#[derive(Debug)]
+pub(crate) enum EnumOptions {
+    /// Every option is a string: `text` holds them end to end, and option
+    /// `i` is `text[ends[i - 1]..ends[i]]` (from 0 for the first).
+    Strings { text: Box<str>, ends: Box<[u32]> },
+    /// At least one option is not a string.
+    Values(Box<[Value]>),
+}
+
+impl EnumOptions {
+    /// The options of the schema's array `items`.
+    pub(crate) fn new(items: Arr<'_>) -> EnumOptions {
+        let mut total = 0usize;
+        for item in items.iter() {
+            match item.as_str() {
+                Some(s) => total += s.len(),
+                None => return EnumOptions::Values(items.iter().map(|d| d.to_value()).collect()),
+            }
+        }
+        if u32::try_from(total).is_err() {
+            return EnumOptions::Values(items.iter().map(|d| d.to_value()).collect());
+        }
+        let mut text = String::with_capacity(total);
+        let mut ends = Vec::with_capacity(items.len());
+        for item in items.iter() {
+            text.push_str(item.as_str().unwrap_or(""));
+            // Fits: the whole text fits in a `u32`.
+            ends.push(text.len() as u32);
+        }
+        EnumOptions::Strings {
+            text: text.into_boxed_str(),
+            ends: ends.into_boxed_slice(),
+        }
+    }
+
+    /// How many options there are.
+    pub(crate) fn len(&self) -> usize {
+        match self {
+            EnumOptions::Strings { ends, .. } => ends.len(),
+            EnumOptions::Values(v) => v.len(),
+        }
+    }
+
+    /// Whether `v` is one of the options.
+    #[inline(always)]
+    pub(crate) fn holds(&self, v: &Value) -> bool {
+        match (self, v) {
+            (_, Value::String(s)) => self.holds_str(s),
+            (EnumOptions::Strings { .. }, _) => false,
+            (EnumOptions::Values(opts), v) => opts.iter().any(|o| equal(o, v)),
+        }
+    }
+
+    /// Whether the string `s` is one of the options.
+    #[inline(always)]
+    pub(crate) fn holds_str(&self, s: &str) -> bool {
+        match self {
+            EnumOptions::Strings { text, ends } => {
+                let (text, s) = (text.as_bytes(), s.as_bytes());
+                // Options of the same length usually differ in their first
+                // byte: comparing it first saves a `memcmp` call for each.
+                let first = s.first();
+                let mut start = 0usize;
+                for &end in ends.iter() {
+                    let end = end as usize;
+                    if end.wrapping_sub(start) == s.len()
+                        && let Some(t) = text.get(start..end)
+                        && t.first() == first
+                        && t == s
+                    {
+                        return true;
+                    }
+                    start = end;
+                }
+                false
+            }
+            EnumOptions::Values(opts) => opts
+                .iter()
+                .any(|o| matches!(o, Value::String(t) if t.as_bytes() == s.as_bytes())),
+        }
+    }
+
+    /// The string options, in schema order.
+    pub(crate) fn strings(&self) -> StringOptions<'_> {
+        match self {
+            EnumOptions::Strings { text, ends } => StringOptions::Text {
+                text,
+                ends: ends.iter(),
+                start: 0,
+            },
+            EnumOptions::Values(opts) => StringOptions::Values(opts.iter()),
+        }
+    }
+
+    /// The types of the options (`T_*` bits); 0 for no options.
+    pub(crate) fn types(&self) -> u8 {
+        match self {
+            EnumOptions::Strings { ends, .. } if ends.is_empty() => 0,
+            EnumOptions::Strings { .. } => T_STR,
+            EnumOptions::Values(opts) => opts.iter().fold(0, |acc, v| acc | value_type(v)),
+        }
+    }
+
+    /// The first `max` options as error messages show them.
+    pub(crate) fn shown(&self, max: usize) -> Vec<String> {
+        match self {
+            EnumOptions::Strings { .. } => self.strings().take(max).map(show_str).collect(),
+            EnumOptions::Values(opts) => opts.iter().take(max).map(show).collect(),
+        }
+    }
+}
+
+/// The string options of an `enum` or a `const`, in schema order (see
+/// [`EnumOptions::strings`] and [`StringOptions::of_const`]).
+#[derive(Clone)]
+pub(crate) enum StringOptions<'a> {
+    Text {
+        text: &'a str,
+        ends: std::slice::Iter<'a, u32>,
+        start: usize,
+    },
+    Values(std::slice::Iter<'a, Value>),
+}
+
+impl<'a> StringOptions<'a> {
+    /// The string option of a `const` (none if it is not a string).
+    pub(crate) fn of_const(c: &'a Value) -> StringOptions<'a> {
+        StringOptions::Values(std::slice::from_ref(c).iter())
+    }
+}
+
+impl<'a> Iterator for StringOptions<'a> {
+    type Item = &'a str;
+
+    fn next(&mut self) -> Option<&'a str> {
+        match self {
+            StringOptions::Text { text, ends, start } => {
+                let end = *ends.next()? as usize;
+                // Ends are char boundaries: each one closes a whole option.
+                let s = text.get(*start..end).unwrap_or("");
+                *start = end;
+                Some(s)
+            }
+            StringOptions::Values(it) => it.find_map(|v| match v {
+                Value::String(s) => Some(s.as_str()),
+                _ => None,
+            }),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::EnumOptions;
+    use crate::schema::doc::Doc;
+    use crate::value::Value;
+
+    fn options(json: &str) -> EnumOptions {
+        let v: serde_json::Value = serde_json::from_str(json).unwrap();
+        EnumOptions::new(Doc::Serde(&v).as_array().unwrap())
+    }
+
+    fn s(x: &str) -> Value {
+        Value::String(x.into())
+    }
+
+    #[test]
+    fn strings_are_kept_end_to_end() {
+        let o = options(r#"["asc", "", "desc", "dé", "de"]"#);
+        assert!(matches!(o, EnumOptions::Strings { .. }));
+        assert_eq!(o.len(), 5);
+        assert_eq!(
+            o.strings().collect::<Vec<_>>(),
+            ["asc", "", "desc", "dé", "de"]
+        );
+        for yes in ["asc", "", "desc", "dé", "de"] {
+            assert!(o.holds_str(yes), "{yes:?}");
+            assert!(o.holds(&s(yes)), "{yes:?}");
+        }
+        // Prefixes, extensions and joins of neighbours are not options.
+        for no in ["as", "ascd", "ascdesc", "d", "desc ", "dd", "é"] {
+            assert!(!o.holds_str(no), "{no:?}");
+        }
+        assert!(!o.holds(&Value::Null));
+        assert_eq!(o.types(), super::T_STR);
+        assert_eq!(o.shown(2), [r#""asc""#, r#""""#]);
+    }
+
+    #[test]
+    fn other_enums_keep_their_values() {
+        let o = options(r#"["a", 1, null, [1], "b"]"#);
+        assert!(matches!(o, EnumOptions::Values(_)));
+        assert_eq!(o.len(), 5);
+        assert_eq!(o.strings().collect::<Vec<_>>(), ["a", "b"]);
+        assert!(o.holds(&s("b")));
+        assert!(!o.holds(&s("1")));
+        assert!(o.holds(&crate::from_str("1.0").unwrap()));
+        assert!(o.holds(&Value::Null));
+        assert!(o.holds(&crate::from_str("[1]").unwrap()));
+        assert_eq!(
+            o.shown(12),
+            [r#""a""#, "1", "null", "an array of 1 item", r#""b""#]
+        );
+    }
+
+    #[test]
+    fn an_empty_enum_holds_nothing() {
+        let o = options("[]");
+        assert_eq!(o.len(), 0);
+        assert_eq!(o.types(), 0);
+        assert!(!o.holds_str(""));
+        assert_eq!(o.strings().count(), 0);
+    }
+}
