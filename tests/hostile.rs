@@ -964,6 +964,74 @@ fn an_sse_line_with_no_end() {
     );
 }
 
+/// A schema of patterns short in text and large compiled: each
+/// `^(?:\S+\s+){0,999}\S+…$` takes about 3 MiB in the `regex` crate, so
+/// 64 of them in a 2.5 KiB schema asked for 210 MiB and 1.2 s before the
+/// schema's pattern budget (`SchemaBuilder::max_pattern_memory`); now the
+/// pattern that crosses the 32 MiB budget fails compilation, before it is
+/// built, and a raised limit compiles more.
+#[test]
+fn a_schema_of_patterns_large_when_compiled() {
+    let _g = lock();
+    let schema = |count: usize| {
+        let props: serde_json::Map<String, serde_json::Value> = (0..count)
+            .map(|i| {
+                (
+                    format!("p{i:02}"),
+                    serde_json::json!({"pattern": format!("^(?:\\S+\\s+){{0,999}}\\S+{i}$")}),
+                )
+            })
+            .collect();
+        serde_json::json!({"type": "object", "properties": props})
+    };
+    let hostile = schema(64);
+    let text_len = hostile.to_string().len();
+    let (r, peak, took) = measure(|| tooljson::CompiledSchema::compile(&hostile));
+    let err = r.unwrap_err();
+    assert!(
+        err.message().contains("max_pattern_memory"),
+        "{}",
+        err.message()
+    );
+    // The eighth or ninth pattern crosses the budget (about 3.9 MiB each
+    // by the estimate, 3.2 MiB built).
+    assert!(
+        err.schema_path().starts_with("/properties/p0"),
+        "{}",
+        err.schema_path()
+    );
+    assert!(peak < 48 << 20, "{peak} bytes");
+    row(
+        &format!("schema of 64 patterns `^(?:\\S+\\s+){{0,999}}\\S+N$` ({text_len} B)"),
+        "`CompiledSchema::compile`",
+        "schema error naming `max_pattern_memory` at the pattern past the 32 MiB budget",
+        peak,
+        took,
+    );
+    // Lenient: the patterns past the budget are listed, never treated as
+    // valid silently.
+    let lenient = tooljson::CompiledSchema::builder()
+        .strict(false)
+        .build(&hostile)
+        .unwrap();
+    let listed = lenient
+        .ignored_keywords()
+        .iter()
+        .filter(|k| k.contains("max_pattern_memory"))
+        .count();
+    assert!((50..64).contains(&listed), "{listed} listed");
+    // A limit raised for a trusted schema compiles a few of them, and they
+    // match as they should.
+    let few = schema(10);
+    let s = tooljson::CompiledSchema::builder()
+        .max_pattern_memory(64 << 20)
+        .build(&few)
+        .unwrap();
+    assert!(s.is_valid(&tooljson::from_str(r#"{"p03": "a b c3"}"#).unwrap()));
+    assert!(!s.is_valid(&tooljson::from_str(r#"{"p03": "a b c4"}"#).unwrap()));
+    assert!(tooljson::CompiledSchema::compile(&few).is_err());
+}
+
 /// A schema of many distinct patterns, each read into a 64-position
 /// automaton: compile memory grows with the schema text, with the follow
 /// tables held to their budget per schema (without it, 545 MB for a 1 MB

@@ -343,6 +343,13 @@ fn positions(ast: &Ast) -> u64 {
 }
 
 impl PositionAutomaton {
+    /// The bytes its tables and classes take (for the schema's pattern
+    /// budget).
+    pub(crate) fn heap_bytes(&self) -> u64 {
+        let words = (self.ascii.len() + self.follow.len() + self.follow_of.len()) as u64;
+        words * 8 + self.classes.iter().map(Class::heap_bytes).sum::<u64>()
+    }
+
     /// [`PositionAutomaton::parse_chars`] on a string (for tests), with
     /// follow tables.
     #[cfg(test)]

@@ -625,6 +625,8 @@ pub(crate) struct Options {
     pub(crate) draft: Draft,
     pub(crate) strict: bool,
     pub(crate) assert_formats: bool,
+    /// See [`super::SchemaBuilder::max_pattern_memory`].
+    pub(crate) max_pattern_memory: u64,
 }
 
 const ROOT_URI: &str = "tooljson:///root.json";
@@ -673,6 +675,9 @@ struct Compiler<'a> {
     /// Follow-table entries the schema's pattern automata may still take
     /// (see [`super::automaton::FOLLOW_TABLE_BUDGET`]).
     follow_table_budget: usize,
+    /// Bytes the schema's patterns may still take (see
+    /// [`super::SchemaBuilder::max_pattern_memory`]).
+    pattern_budget: u64,
 }
 
 fn draft_of(schema_uri: &str) -> Option<Draft> {
@@ -1249,37 +1254,81 @@ impl<'a> Compiler<'a> {
             self.bad(loc, kw, format!("pattern {src:?}: {e}"))?;
             return Ok(None);
         }
-        if let Some(seq) = ClassSequence::parse_chars(&chars) {
-            return Ok(Some(Pattern {
-                source: src.into(),
-                matcher: Matcher::Sequence(seq),
-            }));
-        }
-        if let Some(a) = PositionAutomaton::parse_chars(&chars, &mut self.follow_table_budget) {
-            return Ok(Some(Pattern {
-                source: src.into(),
-                matcher: Matcher::Automaton(a),
-            }));
-        }
-        match super::ecma::check(src) {
-            Ok(checked) => {
-                let regex = match checked.built {
-                    Some(built) => std::sync::OnceLock::from(Some(built)),
-                    None => std::sync::OnceLock::new(),
-                };
-                Ok(Some(Pattern {
-                    source: src.into(),
-                    matcher: Matcher::Regex {
-                        translated: checked.translated.into(),
-                        regex,
-                    },
-                }))
+        let matcher = if let Some(seq) = ClassSequence::parse_chars(&chars) {
+            (seq.heap_bytes(), Matcher::Sequence(seq))
+        } else if let Some(a) =
+            PositionAutomaton::parse_chars(&chars, &mut self.follow_table_budget)
+        {
+            (a.heap_bytes(), Matcher::Automaton(a))
+        } else {
+            let parsed = match super::ecma::check(src) {
+                Ok(p) => p,
+                Err(e) => {
+                    self.bad(loc, kw, format!("pattern {src:?}: {e}"))?;
+                    return Ok(None);
+                }
+            };
+            // Weighed before a heavy pattern is built.
+            let memory = parsed.memory();
+            if !self.take_pattern_memory(memory, src, loc, kw)? {
+                return Ok(None);
             }
-            Err(e) => {
-                self.bad(loc, kw, format!("pattern {src:?}: {e}"))?;
-                Ok(None)
+            match parsed.finish() {
+                Ok(checked) => {
+                    let regex = match checked.built {
+                        Some(built) => std::sync::OnceLock::from(Some(built)),
+                        None => std::sync::OnceLock::new(),
+                    };
+                    return Ok(Some(Pattern {
+                        source: src.into(),
+                        matcher: Matcher::Regex {
+                            translated: checked.translated.into(),
+                            regex,
+                        },
+                    }));
+                }
+                Err(e) => {
+                    self.bad(loc, kw, format!("pattern {src:?}: {e}"))?;
+                    return Ok(None);
+                }
             }
+        };
+        let (memory, matcher) = matcher;
+        if !self.take_pattern_memory(memory, src, loc, kw)? {
+            return Ok(None);
         }
+        Ok(Some(Pattern {
+            source: src.into(),
+            matcher,
+        }))
+    }
+
+    /// Takes `bytes` from the schema's pattern budget and returns `true`;
+    /// past the budget, fails as a malformed keyword does (an error when
+    /// strict, ignored and listed when lenient) and returns `false`.
+    fn take_pattern_memory(
+        &mut self,
+        bytes: u64,
+        src: &str,
+        loc: Span,
+        kw: &str,
+    ) -> Result<bool, SchemaError> {
+        if bytes > self.pattern_budget {
+            let limit = self.opts.max_pattern_memory;
+            self.bad(
+                loc,
+                kw,
+                format!(
+                    "pattern {src:?}: the schema's patterns would take more than the {} KiB \
+                     they may (this one about {} KiB; see SchemaBuilder::max_pattern_memory)",
+                    limit >> 10,
+                    bytes.div_ceil(1024)
+                ),
+            )?;
+            return Ok(false);
+        }
+        self.pattern_budget -= bytes;
+        Ok(true)
     }
 
     fn fill(&mut self, id: NodeId, place: Place<'a>) -> Result<(), SchemaError> {
@@ -2106,6 +2155,7 @@ pub(crate) fn compile(
         has_dynamic: false,
         metas_loaded: false,
         follow_table_budget: super::automaton::FOLLOW_TABLE_BUDGET,
+        pattern_budget: opts.max_pattern_memory,
     };
     c.docs.push((ROOT_URI.to_owned(), root, false));
     for (u, v) in resources {
@@ -2221,6 +2271,46 @@ mod lazy_pattern_tests {
     }
 
     #[test]
+    fn patterns_take_from_the_schema_budget() {
+        use crate::schema::automaton::PositionAutomaton;
+        use crate::schema::sequence::ClassSequence;
+        let seq = ClassSequence::parse("^[a-z]+0$").unwrap().heap_bytes();
+        // With its follow tables, as each of these gets.
+        let auto = PositionAutomaton::parse("^(ab|c)+0$").unwrap().heap_bytes();
+        for (pattern, each) in [("^[a-z]+{k}$", seq), ("^(ab|c)+{k}$", auto)] {
+            let mut props = serde_json::Map::new();
+            for k in 0..10 {
+                props.insert(
+                    format!("p{k}"),
+                    serde_json::json!({"pattern": pattern.replace("{k}", &k.to_string())}),
+                );
+            }
+            let schema = serde_json::json!({"properties": props});
+            // Three patterns and a half fit: the fourth fails.
+            let b = CompiledSchema::builder().max_pattern_memory(3 * each + each / 2);
+            let e = b.build(&schema).unwrap_err();
+            assert_eq!(e.schema_path(), "/properties/p3/pattern", "{pattern}");
+            assert!(
+                e.message().contains("max_pattern_memory"),
+                "{}",
+                e.message()
+            );
+            let lenient = b.clone().strict(false).build(&schema).unwrap();
+            assert_eq!(lenient.ignored_keywords().len(), 7, "{pattern}");
+            assert!(
+                lenient.is_valid(&crate::from_str(r#"{"p9": "!"}"#).unwrap()),
+                "{pattern}: ignored"
+            );
+            assert!(!lenient.is_valid(&crate::from_str(r#"{"p2": "!"}"#).unwrap()));
+            // With room for all ten.
+            let all = CompiledSchema::builder()
+                .max_pattern_memory(10 * each)
+                .build(&schema);
+            assert!(all.is_ok(), "{pattern}");
+        }
+    }
+
+    #[test]
     fn patterns_are_built_on_first_use_and_checked_at_compile() {
         let s = CompiledSchema::from_json_str(
             r#"{"properties": {"a": {"pattern": "^\\bx+$"}, "b": {"pattern": "^\\by$"}},
@@ -2262,9 +2352,13 @@ mod lazy_pattern_tests {
             e.to_string().contains("not a supported regular expression"),
             "{e}"
         );
-        // ... and so is a pattern too big to build, which is built at once.
-        let e = CompiledSchema::from_json_str(r#"{"pattern": "(?:\\w{1000}){1000}"}"#).unwrap_err();
+        // ... and so is a pattern too big to build, which is built at once
+        // (within the schema's pattern budget) ...
+        let e = CompiledSchema::from_json_str(r#"{"pattern": "\\p{L}{200}"}"#).unwrap_err();
         assert!(e.to_string().contains("size limit"), "{e}");
+        // ... and one past the budget, which is not built at all.
+        let e = CompiledSchema::from_json_str(r#"{"pattern": "(?:\\w{1000}){1000}"}"#).unwrap_err();
+        assert!(e.to_string().contains("max_pattern_memory"), "{e}");
         let heavy = CompiledSchema::from_json_str(r#"{"pattern": "^(?:ab{50}){100}$"}"#).unwrap();
         assert!(
             patterns(&heavy)[0].is_built(),

@@ -428,6 +428,46 @@ fn syntax_message(s: &str) -> String {
     )
 }
 
+/// Memory a pattern built by the `regex` crate is taken to need, whatever
+/// its size: the matcher's engines and the caches of its first searches
+/// (about 20 KiB measured on small patterns).
+pub(crate) const REGEX_BASE_BYTES: u64 = 16 << 10;
+
+/// Memory taken to be needed per unit of [`weight`] (18 to 20 bytes
+/// measured, caches of a first match included, on `^(?:\S+\s+){0,999}\S+$`
+/// and the like).
+pub(crate) const REGEX_BYTES_PER_WEIGHT: u64 = 24;
+
+/// A pattern translated and parsed, not yet built: see [`check`].
+pub(crate) struct Parsed {
+    translated: String,
+    weight: u64,
+}
+
+impl Parsed {
+    /// An estimate of the memory the built pattern takes, in bytes.
+    pub(crate) fn memory(&self) -> u64 {
+        self.weight
+            .saturating_mul(REGEX_BYTES_PER_WEIGHT)
+            .saturating_add(REGEX_BASE_BYTES)
+    }
+
+    /// Builds the pattern at once if it is heavy (so that one too big for
+    /// [`SIZE_LIMIT`] fails when the schema compiles, never later); a light
+    /// one is built on first use.
+    pub(crate) fn finish(self) -> Result<Checked, String> {
+        let built = if self.weight > LAZY_WEIGHT {
+            Some(build(&self.translated)?)
+        } else {
+            None
+        };
+        Ok(Checked {
+            translated: self.translated,
+            built,
+        })
+    }
+}
+
 /// A checked pattern: its translation, and the built regex when it was
 /// built at once (heavy patterns).
 pub(crate) struct Checked {
@@ -435,23 +475,21 @@ pub(crate) struct Checked {
     pub(crate) built: Option<regex::Regex>,
 }
 
-/// Translates and parses an ECMA-262 pattern, which finds every error that
-/// building it would (syntax here, size through [`LAZY_WEIGHT`]), without
-/// building the matcher, which costs some ten times more; heavy patterns are
-/// built at once.
-pub(crate) fn check(pattern: &str) -> Result<Checked, String> {
+/// Translates and parses an ECMA-262 pattern, which finds every syntax
+/// error, without building the matcher (which costs some ten times more);
+/// [`Parsed::memory`] then tells what building it would take, and
+/// [`Parsed::finish`] builds heavy patterns at once.
+pub(crate) fn check(pattern: &str) -> Result<Parsed, String> {
     let translated = translate(pattern)?;
     // The same parser, with the same defaults, as `RegexBuilder` uses.
     let hir = regex_syntax::ParserBuilder::new()
         .build()
         .parse(&translated)
         .map_err(|e| syntax_message(&e.to_string()))?;
-    let built = if weight(&hir) > LAZY_WEIGHT {
-        Some(build(&translated)?)
-    } else {
-        None
-    };
-    Ok(Checked { translated, built })
+    Ok(Parsed {
+        weight: weight(&hir),
+        translated,
+    })
 }
 
 /// A bound on the size of the program a pattern compiles to, in rough units

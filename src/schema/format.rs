@@ -4,8 +4,8 @@
 //! against IDNA2008: `super::idna`); `ipv4`, `ipv6`
 //! (RFC 4291 text forms, no zone); RFC 3986 `uri` and `uri-reference`;
 //! RFC 4122 `uuid`; RFC 6901 `json-pointer`, `relative-json-pointer`;
-//! `regex` (ECMA-262 through our translation). Each is a plain function
-//! over `&str`, allocation-free.
+//! `regex` (ECMA-262 syntax, through our translation). Each is a plain
+//! function over `&str`, allocation-free but for `regex`.
 
 /// A format whose assertion is implemented.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -83,7 +83,9 @@ impl Format {
             Format::Uuid => uuid(s),
             Format::JsonPointer => json_pointer(s),
             Format::RelativeJsonPointer => relative_json_pointer(s),
-            // Checked as a `pattern` is at compile time, without building it.
+            // Translated and parsed, never built: ECMA-262 sets no size
+            // limit, and an instance must not make the check build a large
+            // matcher.
             Format::Regex => super::ecma::check(s).is_ok(),
             Format::Duration => duration(s),
             Format::UriTemplate => uri_template(s),

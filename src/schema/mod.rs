@@ -161,6 +161,9 @@ impl fmt::Display for Violation {
     }
 }
 
+/// The default of [`SchemaBuilder::max_pattern_memory`]: 32 MiB.
+pub const DEFAULT_MAX_PATTERN_MEMORY: u64 = 32 << 20;
+
 /// Options for compiling a schema; see [`CompiledSchema::builder`].
 ///
 /// # Examples
@@ -197,6 +200,7 @@ impl SchemaBuilder {
                 draft: Draft::Draft202012,
                 strict: true,
                 assert_formats: false,
+                max_pattern_memory: DEFAULT_MAX_PATTERN_MEMORY,
             },
             resources: Vec::new(),
         }
@@ -223,6 +227,36 @@ impl SchemaBuilder {
     /// stay annotations and are listed by [`CompiledSchema::ignored_keywords`].
     pub fn assert_formats(mut self, assert: bool) -> SchemaBuilder {
         self.opts.assert_formats = assert;
+        self
+    }
+
+    /// The memory, in bytes, that the schema's `pattern`s and
+    /// `patternProperties` may take once compiled, all together (default
+    /// [`DEFAULT_MAX_PATTERN_MEMORY`], 32 MiB). A pattern short in text can
+    /// be large compiled: `^(?:\\S+\\s+){0,999}\\S+$`, 26 characters, takes
+    /// about 3 MiB in the `regex` crate, so a schema from an untrusted source
+    /// could otherwise ask for gigabytes. Past the limit, the pattern that
+    /// crosses it fails compilation as a malformed keyword does (an error
+    /// when strict, ignored and listed when lenient).
+    ///
+    /// What a pattern takes is an estimate made before it is built: the
+    /// exact size of the tables of the patterns matched without a regex,
+    /// and for the others a bound from their parsed form (repetitions
+    /// multiplied out) that covers the compiled program and the caches of
+    /// its first searches.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use tooljson::CompiledSchema;
+    /// let schema = serde_json::json!({"type": "string", "pattern": "^(?:\\S+\\s+){0,999}\\S+$"});
+    /// let err = CompiledSchema::builder().max_pattern_memory(1 << 20).build(&schema).unwrap_err();
+    /// assert!(err.message().contains("max_pattern_memory"));
+    /// assert!(CompiledSchema::builder().build(&schema).is_ok());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn max_pattern_memory(mut self, bytes: u64) -> SchemaBuilder {
+        self.opts.max_pattern_memory = bytes;
         self
     }
 

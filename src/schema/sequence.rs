@@ -35,6 +35,11 @@ pub(super) struct Class {
 }
 
 impl Class {
+    /// The bytes it takes, itself included.
+    pub(super) fn heap_bytes(&self) -> u64 {
+        (std::mem::size_of::<Class>() + std::mem::size_of_val(&*self.high)) as u64
+    }
+
     /// The class of the given ranges (in any order, overlapping or not),
     /// or of everything else when `negated`.
     pub(super) fn new(ranges: Ranges, negated: bool) -> Class {
@@ -214,6 +219,15 @@ pub(crate) struct ClassSequence {
 }
 
 impl ClassSequence {
+    /// The bytes its items take (for the schema's pattern budget).
+    pub(crate) fn heap_bytes(&self) -> u64 {
+        let fixed = (std::mem::size_of::<Item>() - std::mem::size_of::<Class>()) as u64;
+        self.items
+            .iter()
+            .map(|i| fixed + i.class.heap_bytes())
+            .sum()
+    }
+
     /// [`ClassSequence::parse_chars`] on a string (for tests).
     #[cfg(test)]
     pub(crate) fn parse(pattern: &str) -> Option<ClassSequence> {
