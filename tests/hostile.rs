@@ -966,7 +966,7 @@ fn an_sse_line_with_no_end() {
 
 /// A schema of patterns short in text and large compiled: each
 /// `^(?:\S+\s+){0,999}\S+…$` takes about 3 MiB in the `regex` crate, so
-/// 64 of them in a 2.5 KiB schema asked for 210 MiB and 1.2 s before the
+/// 64 of them in a 3 KiB schema asked for 208 MiB and 1.0 s before the
 /// schema's pattern budget (`SchemaBuilder::max_pattern_memory`); now the
 /// pattern that crosses the 32 MiB budget fails compilation, before it is
 /// built, and a raised limit compiles more.

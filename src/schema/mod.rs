@@ -233,7 +233,7 @@ impl SchemaBuilder {
     /// The memory, in bytes, that the schema's `pattern`s and
     /// `patternProperties` may take once compiled, all together (default
     /// [`DEFAULT_MAX_PATTERN_MEMORY`], 32 MiB). A pattern short in text can
-    /// be large compiled: `^(?:\\S+\\s+){0,999}\\S+$`, 26 characters, takes
+    /// be large compiled: `^(?:\\S+\\s+){0,999}\\S+$`, 22 characters, takes
     /// about 3 MiB in the `regex` crate, so a schema from an untrusted source
     /// could otherwise ask for gigabytes. Past the limit, the pattern that
     /// crosses it fails compilation as a malformed keyword does (an error
