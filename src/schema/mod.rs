@@ -193,7 +193,8 @@ impl Default for SchemaBuilder {
 
 impl SchemaBuilder {
     /// Defaults: draft 2020-12 unless `$schema` says otherwise, strict,
-    /// formats as annotations.
+    /// formats as annotations, patterns within
+    /// [`DEFAULT_MAX_PATTERN_MEMORY`] (32 MiB) once compiled.
     pub fn new() -> SchemaBuilder {
         SchemaBuilder {
             opts: compile::Options {
