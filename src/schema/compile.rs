@@ -1254,46 +1254,15 @@ impl<'a> Compiler<'a> {
             self.bad(loc, kw, format!("pattern {src:?}: {e}"))?;
             return Ok(None);
         }
-        let matcher = if let Some(seq) = ClassSequence::parse_chars(&chars) {
+        let (memory, matcher) = if let Some(seq) = ClassSequence::parse_chars(&chars) {
             (seq.heap_bytes(), Matcher::Sequence(seq))
         } else if let Some(a) =
             PositionAutomaton::parse_chars(&chars, &mut self.follow_table_budget)
         {
             (a.heap_bytes(), Matcher::Automaton(a))
         } else {
-            let parsed = match super::ecma::check(src) {
-                Ok(p) => p,
-                Err(e) => {
-                    self.bad(loc, kw, format!("pattern {src:?}: {e}"))?;
-                    return Ok(None);
-                }
-            };
-            // Weighed before a heavy pattern is built.
-            let memory = parsed.memory();
-            if !self.take_pattern_memory(memory, src, loc, kw)? {
-                return Ok(None);
-            }
-            match parsed.finish() {
-                Ok(checked) => {
-                    let regex = match checked.built {
-                        Some(built) => std::sync::OnceLock::from(Some(built)),
-                        None => std::sync::OnceLock::new(),
-                    };
-                    return Ok(Some(Pattern {
-                        source: src.into(),
-                        matcher: Matcher::Regex {
-                            translated: checked.translated.into(),
-                            regex,
-                        },
-                    }));
-                }
-                Err(e) => {
-                    self.bad(loc, kw, format!("pattern {src:?}: {e}"))?;
-                    return Ok(None);
-                }
-            }
+            return self.regex_pattern(src, loc, kw);
         };
-        let (memory, matcher) = matcher;
         if !self.take_pattern_memory(memory, src, loc, kw)? {
             return Ok(None);
         }
@@ -1301,6 +1270,47 @@ impl<'a> Compiler<'a> {
             source: src.into(),
             matcher,
         }))
+    }
+
+    /// A pattern for the `regex` crate: translated and parsed, weighed
+    /// against the schema's pattern budget, then built at once if heavy
+    /// (else on first use).
+    fn regex_pattern(
+        &mut self,
+        src: &str,
+        loc: Span,
+        kw: &str,
+    ) -> Result<Option<Pattern>, SchemaError> {
+        let parsed = match super::ecma::check(src) {
+            Ok(p) => p,
+            Err(e) => {
+                self.bad(loc, kw, format!("pattern {src:?}: {e}"))?;
+                return Ok(None);
+            }
+        };
+        // Weighed before it is built.
+        let memory = parsed.memory();
+        if !self.take_pattern_memory(memory, src, loc, kw)? {
+            return Ok(None);
+        }
+        match parsed.finish() {
+            Ok(checked) => Ok(Some(Pattern {
+                source: src.into(),
+                matcher: Matcher::Regex {
+                    translated: checked.translated.into(),
+                    regex: match checked.built {
+                        Some(built) => std::sync::OnceLock::from(Some(built)),
+                        None => std::sync::OnceLock::new(),
+                    },
+                },
+            })),
+            Err(e) => {
+                // Not built: what it took goes back (lenient mode goes on).
+                self.pattern_budget += memory;
+                self.bad(loc, kw, format!("pattern {src:?}: {e}"))?;
+                Ok(None)
+            }
+        }
     }
 
     /// Takes `bytes` from the schema's pattern budget and returns `true`;
@@ -2308,6 +2318,27 @@ mod lazy_pattern_tests {
                 .build(&schema);
             assert!(all.is_ok(), "{pattern}");
         }
+    }
+
+    #[test]
+    fn a_pattern_that_fails_to_build_gives_its_budget_back() {
+        // `\p{L}{200}` passes the regex crate's size limit when built (an
+        // estimate of about 13 MiB); `\p{L}{100}` then fits in what is left
+        // of 14 MiB only if the failed one gave its share back.
+        let schema = serde_json::json!({"properties": {
+            "a": {"pattern": "^\\p{L}{200}$"},
+            "b": {"pattern": "^\\p{L}{100}$"}
+        }});
+        let s = CompiledSchema::builder()
+            .strict(false)
+            .max_pattern_memory(14 << 20)
+            .build(&schema)
+            .unwrap();
+        assert_eq!(s.ignored_keywords().len(), 1, "{:?}", s.ignored_keywords());
+        assert!(s.ignored_keywords()[0].contains("size limit"));
+        let b = "é".repeat(100);
+        assert!(s.is_valid(&crate::from_str(&format!(r#"{{"b": "{b}"}}"#)).unwrap()));
+        assert!(!s.is_valid(&crate::from_str(r#"{"b": "x"}"#).unwrap()));
     }
 
     #[test]
