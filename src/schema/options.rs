@@ -144,6 +144,31 @@ impl<'a> StringOptions<'a> {
     pub(crate) fn of_const(c: &'a Value) -> StringOptions<'a> {
         StringOptions::Values(std::slice::from_ref(c).iter())
     }
+
+    /// Whether some option starts with `prefix` (the stream check asks at
+    /// each piece of a string under `enum`): compared as bytes, with no
+    /// `&str` made of each option.
+    pub(crate) fn any_starts_with(self, prefix: &str) -> bool {
+        let prefix = prefix.as_bytes();
+        match self {
+            StringOptions::Text { text, ends, start } => {
+                let text = text.as_bytes();
+                let mut start = start;
+                for &end in ends {
+                    let end = end as usize;
+                    if text.get(start..end).is_some_and(|o| o.starts_with(prefix)) {
+                        return true;
+                    }
+                    start = end;
+                }
+                false
+            }
+            StringOptions::Values(mut it) => it.any(|v| match v {
+                Value::String(s) => s.as_bytes().starts_with(prefix),
+                _ => false,
+            }),
+        }
+    }
 }
 
 impl<'a> Iterator for StringOptions<'a> {
@@ -199,6 +224,18 @@ mod tests {
             assert!(!o.holds_str(no), "{no:?}");
         }
         assert!(!o.holds(&Value::Null));
+        for (prefix, any) in [
+            ("", true),
+            ("a", true),
+            ("asc", true),
+            ("ascd", false),
+            ("d", true),
+            ("dé", true),
+            ("dx", false),
+            ("x", false),
+        ] {
+            assert_eq!(o.strings().any_starts_with(prefix), any, "{prefix:?}");
+        }
         assert_eq!(o.types(), super::T_STR);
         assert_eq!(o.shown(2), [r#""asc""#, r#""""#]);
     }
@@ -209,6 +246,11 @@ mod tests {
         assert!(matches!(o, EnumOptions::Values(_)));
         assert_eq!(o.len(), 5);
         assert_eq!(o.strings().collect::<Vec<_>>(), ["a", "b"]);
+        assert!(o.strings().any_starts_with("b"));
+        assert!(!o.strings().any_starts_with("1"));
+        let c = Value::String("const".into());
+        assert!(super::StringOptions::of_const(&c).any_starts_with("con"));
+        assert!(!super::StringOptions::of_const(&Value::Null).any_starts_with(""));
         assert!(o.holds(&s("b")));
         assert!(!o.holds(&s("1")));
         assert!(o.holds(&crate::from_str("1.0").unwrap()));

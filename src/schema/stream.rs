@@ -831,7 +831,7 @@ impl CheckState {
                             Kw::Const(c) => StringOptions::of_const(c),
                             _ => continue,
                         };
-                        let fits = |s: &str| opts.clone().any(|o| o.starts_with(s));
+                        let fits = |s: &str| opts.clone().any_starts_with(s);
                         if fits(&self.string) {
                             continue;
                         }
