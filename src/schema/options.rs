@@ -73,13 +73,12 @@ impl EnumOptions {
     pub(crate) fn holds_str(&self, s: &str) -> bool {
         match self {
             EnumOptions::Strings { text, ends } => {
-                let (text, s) = (text.as_bytes(), s.as_bytes());
+                let s = s.as_bytes();
                 // Options of the same length usually differ in their first
                 // byte: comparing it first saves a `memcmp` call for each.
                 let first = s.first();
-                let mut start = 0usize;
-                for &end in ends.iter() {
-                    let end = end as usize;
+                let text = text.as_bytes();
+                for (start, end) in Spans::new(ends) {
                     if end.wrapping_sub(start) == s.len()
                         && let Some(t) = text.get(start..end)
                         && t.first() == first
@@ -87,7 +86,6 @@ impl EnumOptions {
                     {
                         return true;
                     }
-                    start = end;
                 }
                 false
             }
@@ -102,8 +100,7 @@ impl EnumOptions {
         match self {
             EnumOptions::Strings { text, ends } => StringOptions::Text {
                 text,
-                ends: ends.iter(),
-                start: 0,
+                spans: Spans::new(ends),
             },
             EnumOptions::Values(opts) => StringOptions::Values(opts.iter()),
         }
@@ -127,15 +124,40 @@ impl EnumOptions {
     }
 }
 
+/// Where each option of [`EnumOptions::Strings`] lies in its text, as
+/// `(start, end)` byte offsets, in schema order.
+#[derive(Clone)]
+pub(crate) struct Spans<'a> {
+    ends: std::slice::Iter<'a, u32>,
+    start: usize,
+}
+
+impl<'a> Spans<'a> {
+    fn new(ends: &'a [u32]) -> Spans<'a> {
+        Spans {
+            ends: ends.iter(),
+            start: 0,
+        }
+    }
+}
+
+impl Iterator for Spans<'_> {
+    type Item = (usize, usize);
+
+    #[inline]
+    fn next(&mut self) -> Option<(usize, usize)> {
+        let end = *self.ends.next()? as usize;
+        // Ends only grow (each closes an option after the one before), so
+        // `start <= end`.
+        Some((std::mem::replace(&mut self.start, end), end))
+    }
+}
+
 /// The string options of an `enum` or a `const`, in schema order (see
 /// [`EnumOptions::strings`] and [`StringOptions::of_const`]).
 #[derive(Clone)]
 pub(crate) enum StringOptions<'a> {
-    Text {
-        text: &'a str,
-        ends: std::slice::Iter<'a, u32>,
-        start: usize,
-    },
+    Text { text: &'a str, spans: Spans<'a> },
     Values(std::slice::Iter<'a, Value>),
 }
 
@@ -151,18 +173,11 @@ impl<'a> StringOptions<'a> {
     pub(crate) fn any_starts_with(self, prefix: &str) -> bool {
         let prefix = prefix.as_bytes();
         match self {
-            StringOptions::Text { text, ends, start } => {
-                let text = text.as_bytes();
-                let mut start = start;
-                for &end in ends {
-                    let end = end as usize;
-                    if text.get(start..end).is_some_and(|o| o.starts_with(prefix)) {
-                        return true;
-                    }
-                    start = end;
-                }
-                false
-            }
+            StringOptions::Text { text, mut spans } => spans.any(|(start, end)| {
+                text.as_bytes()
+                    .get(start..end)
+                    .is_some_and(|o| o.starts_with(prefix))
+            }),
             StringOptions::Values(mut it) => it.any(|v| match v {
                 Value::String(s) => s.as_bytes().starts_with(prefix),
                 _ => false,
@@ -176,12 +191,10 @@ impl<'a> Iterator for StringOptions<'a> {
 
     fn next(&mut self) -> Option<&'a str> {
         match self {
-            StringOptions::Text { text, ends, start } => {
-                let end = *ends.next()? as usize;
+            StringOptions::Text { text, spans } => {
+                let (start, end) = spans.next()?;
                 // Ends are char boundaries: each one closes a whole option.
-                let s = text.get(*start..end).unwrap_or("");
-                *start = end;
-                Some(s)
+                Some(text.get(start..end).unwrap_or(""))
             }
             StringOptions::Values(it) => it.find_map(|v| match v {
                 Value::String(s) => Some(s.as_str()),
