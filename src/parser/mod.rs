@@ -272,6 +272,9 @@ pub struct Parser {
     /// must have exact offsets ([`TokenSink::exact_string_offsets_from`],
     /// asked just after each `StringBegin`); `usize::MAX` for never.
     exact_from: usize,
+    /// Whether the current string value's text goes straight into the
+    /// sink's buffer ([`TokenSink::string_bytes`]) rather than into pieces.
+    direct: bool,
 }
 
 impl Default for Parser {
@@ -313,6 +316,7 @@ impl Parser {
             failed: None,
             blocked: false,
             exact_from: usize::MAX,
+            direct: false,
         }
     }
 
@@ -416,9 +420,19 @@ impl Parser {
             && self.str_state == StrState::Normal
             && !self.in_key
             && !self.blocked
-            && self.string_chunk(chunk, None, sink)
         {
-            return Ok(());
+            // Text for the sink's buffer: the string loop appends it as it
+            // goes, with no piece to make and no check on ASCII, which is
+            // cheaper than the fast path below and a validation up front.
+            if self.direct_now(sink) {
+                if self.ascii_chunk_direct(chunk, sink) {
+                    return Ok(());
+                }
+                return self.feed_checked(chunk, "", sink);
+            }
+            if self.string_chunk(chunk, None, sink) {
+                return Ok(());
+            }
         }
         // One SIMD pass over a chunk that is not tiny: string runs and number
         // lexemes in its valid prefix (as vendor deltas, which are decoded
@@ -465,6 +479,29 @@ impl Parser {
         self.offset = end_offset;
         if n > 0 {
             emit!(self, sink, Token::StringPart(text), end_offset);
+        }
+        true
+    }
+
+    /// `string_chunk` for a string value whose text goes into the sink's
+    /// buffer, when the chunk is plain ASCII text: appended as it is.
+    #[inline(always)]
+    fn ascii_chunk_direct<S: TokenSink + ?Sized>(&mut self, chunk: &[u8], sink: &mut S) -> bool {
+        let n = chunk.len();
+        let (end, ascii) = scan_string_run(chunk);
+        let len = self.str_len + n;
+        let end_offset = self.offset + n as u64;
+        if end != n
+            || !ascii
+            || len > self.limits.max_string_bytes
+            || end_offset > self.limits.max_input_bytes
+        {
+            return false;
+        }
+        self.str_len = len;
+        self.offset = end_offset;
+        if let Some(buf) = sink.string_bytes() {
+            buf.extend_from_slice(chunk);
         }
         true
     }
@@ -640,7 +677,14 @@ impl Parser {
         while i < n {
             match self.state {
                 State::Str => {
-                    i = self.string(c, cs, i, base, sink)?;
+                    // Text for the sink's buffer (see `string`) takes its
+                    // own copy of the string loop, out of line, so that the
+                    // usual one is compiled as if the buffer did not exist.
+                    i = if cs.is_empty() && self.direct_now(sink) {
+                        self.string_direct(c, i, base, sink)?
+                    } else {
+                        self.string::<false, S>(c, cs, i, base, sink)?
+                    };
                 }
                 State::Num(mut ns) => {
                     let start = i;
@@ -947,6 +991,7 @@ impl Parser {
             b'"' => {
                 emit!(self, sink, Token::StringBegin, off + 1);
                 self.exact_from = sink.exact_string_offsets_from().unwrap_or(usize::MAX);
+                self.direct = self.exact_from == usize::MAX && sink.string_bytes().is_some();
                 self.in_key = false;
                 self.str_len = 0;
                 self.str_state = StrState::Normal;
@@ -976,6 +1021,7 @@ impl Parser {
             k.clear();
         }
         self.in_key = true;
+        self.direct = false;
         self.str_len = 0;
         self.str_state = StrState::Normal;
         self.state = State::Str;
@@ -1091,7 +1137,11 @@ impl Parser {
         at: u64,
         escape_len: u64,
         exact_sink: bool,
+        direct: bool,
     ) -> Result<(), Error> {
+        if direct {
+            return self.append_direct(sink, ch.encode_utf8(&mut [0; 4]).as_bytes(), at);
+        }
         let exact = exact_sink && self.exact_for(ch.len_utf8());
         if exact {
             // Where the escape began, when that was in this chunk (otherwise
@@ -1105,8 +1155,66 @@ impl Parser {
         Ok(())
     }
 
+    /// Whether the current string value's text goes into the sink's buffer
+    /// by now: once it is long enough ([`DIRECT_FROM`]) for the sink's one
+    /// check of the whole to cost less than the small checks and pieces it
+    /// replaces. (Asking the sink first lets the compiler drop the buffer's
+    /// paths altogether for a sink without one.)
+    #[inline(always)]
+    fn direct_now<S: TokenSink + ?Sized>(&self, sink: &mut S) -> bool {
+        sink.string_bytes().is_some() && self.direct && self.str_len >= DIRECT_FROM
+    }
+
+    /// Appends checked UTF-8 text of the current string value, ending at
+    /// `at`, to the sink's buffer (see `direct`).
+    #[inline(always)]
+    fn append_direct<S: TokenSink + ?Sized>(
+        &mut self,
+        sink: &mut S,
+        text: &[u8],
+        at: u64,
+    ) -> Result<(), Error> {
+        self.str_len += text.len();
+        if self.str_len > self.limits.max_string_bytes {
+            return Err(self.string_limit_within(std::str::from_utf8(text).unwrap_or(""), at));
+        }
+        if let Some(buf) = sink.string_bytes() {
+            buf.extend_from_slice(text);
+        }
+        Ok(())
+    }
+
+    /// The error for a string run whose first `valid` bytes are UTF-8 and
+    /// the next are not (or are cut short before more text), the run
+    /// starting at offset `start`. Text past the string limit comes first,
+    /// as it does when the bad byte is in a later chunk.
+    #[cold]
+    fn run_utf8_error(&mut self, run: &[u8], valid: usize, start: u64) -> Error {
+        let at = start + valid as u64;
+        if self.str_len + valid > self.limits.max_string_bytes {
+            let text = run
+                .get(..valid)
+                .and_then(|t| std::str::from_utf8(t).ok())
+                .unwrap_or("");
+            self.str_len += valid;
+            return self.string_limit_within(text, at);
+        }
+        self.error_at(ErrorCode::InvalidUtf8, at)
+    }
+
+    /// Keeps the first bytes of a character that the chunk's end split
+    /// (`tail`, starting at offset `start`) for the next chunk.
+    fn carry_utf8(&mut self, tail: &[u8], start: u64) {
+        let carry = tail.len().min(4);
+        self.utf8[..carry].copy_from_slice(&tail[..carry]);
+        self.utf8_len = carry as u8;
+        self.utf8_need = tail.first().map_or(4, |&b| utf8_width(b));
+        self.utf8_start = start;
+        self.str_state = StrState::Utf8;
+    }
+
     /// Hands decoded text gathered in `scratch` to the sink.
-    #[inline]
+    #[inline(always)]
     fn flush<S: TokenSink + ?Sized>(&mut self, sink: &mut S, off: u64) {
         if !self.in_key && !self.scratch.is_empty() {
             emit!(self, sink, Token::StringPart(&self.scratch), off);
@@ -1114,9 +1222,23 @@ impl Parser {
         }
     }
 
+    /// `string` for a chunk whose string value text goes into the sink's
+    /// buffer.
+    #[inline(never)]
+    fn string_direct<S: TokenSink + ?Sized>(
+        &mut self,
+        c: &[u8],
+        i: usize,
+        base: u64,
+        sink: &mut S,
+    ) -> Result<usize, Error> {
+        self.string::<true, S>(c, "", i, base, sink)
+    }
+
     /// Consumes string bytes from `c[i..]`; returns where it stopped (the
     /// chunk end, or just past the closing quote).
-    fn string<S: TokenSink + ?Sized>(
+    #[inline(always)]
+    fn string<const DIRECT: bool, S: TokenSink + ?Sized>(
         &mut self,
         c: &[u8],
         cs: &str,
@@ -1132,6 +1254,14 @@ impl Parser {
         // on than that (a long `maxLength`, say) is not reached here.
         let exact_sink = self.exact_from != usize::MAX
             && self.str_len.saturating_add(n.saturating_sub(i) + 4) >= self.exact_from;
+        // `DIRECT`: this chunk's text of a string value goes straight into
+        // the sink's buffer. The caller picks it when the sink offers one
+        // and the chunk was too small to validate up front (a run there
+        // would otherwise need a check of its own to become a `&str`, and a
+        // piece a token of its own). Text validated with the chunk is
+        // handed on in pieces as ever: the sink's one check of the buffer
+        // would be a second look at it.
+        let direct = DIRECT;
         loop {
             match self.str_state {
                 StrState::Normal => {}
@@ -1166,7 +1296,11 @@ impl Parser {
                     // (The scratch is empty: it was handed on at the end
                     // of the chunk that held the character's first bytes.)
                     let exact = exact_sink && self.exact_for(need);
-                    self.push_text(s, base + i as u64)?;
+                    if direct {
+                        self.append_direct(sink, s.as_bytes(), base + i as u64)?;
+                    } else {
+                        self.push_text(s, base + i as u64)?;
+                    }
                     if exact {
                         self.flush_exact(sink, base + i as u64);
                     }
@@ -1206,7 +1340,7 @@ impl Parser {
                         }
                     };
                     i += 1;
-                    self.push_escaped(sink, ch, base + i as u64, 2, exact_sink)?;
+                    self.push_escaped(sink, ch, base + i as u64, 2, exact_sink, direct)?;
                     self.str_state = StrState::Normal;
                     continue;
                 }
@@ -1242,13 +1376,13 @@ impl Parser {
                         }
                         (None, _) => {
                             let ch = char::from_u32(code as u32).unwrap_or('\u{FFFD}');
-                            self.push_escaped(sink, ch, at, 6, exact_sink)?;
+                            self.push_escaped(sink, ch, at, 6, exact_sink, direct)?;
                         }
                         (Some(hi), 0xDC00..=0xDFFF) => {
                             let cp =
                                 0x10000 + (((hi as u32) - 0xD800) << 10) + (code as u32 - 0xDC00);
                             let ch = char::from_u32(cp).unwrap_or('\u{FFFD}');
-                            self.push_escaped(sink, ch, at, 12, exact_sink)?;
+                            self.push_escaped(sink, ch, at, 12, exact_sink, direct)?;
                         }
                         (Some(hi), _) => {
                             return Err(self.error_at(ErrorCode::LoneSurrogate(hi), at - 1));
@@ -1289,7 +1423,33 @@ impl Parser {
             loop {
                 let rest = &c[i..];
                 let (end, ascii) = scan_string_run(rest);
-                if end > 0 {
+                if end > 0 && direct {
+                    // Straight into the sink's buffer: ASCII (the scan saw
+                    // no high bit) and text validated with the chunk need
+                    // no check here. (A run ends at an ASCII byte or at the
+                    // chunk's end, so one inside `cs` ends on a boundary.)
+                    let run = &rest[..end];
+                    let (valid, carry) = if ascii || i + end <= cs.len() {
+                        (end, 0)
+                    } else {
+                        match simdutf8::compat::from_utf8(run) {
+                            Ok(_) => (end, 0),
+                            Err(e) => {
+                                let valid = e.valid_up_to();
+                                if e.error_len().is_some() || end < rest.len() {
+                                    return Err(self.run_utf8_error(run, valid, base + i as u64));
+                                }
+                                (valid, end - valid)
+                            }
+                        }
+                    };
+                    self.append_direct(sink, &run[..valid], base + (i + valid) as u64)?;
+                    if carry > 0 {
+                        self.carry_utf8(&run[valid..], base + (n - carry) as u64);
+                        return Ok(n);
+                    }
+                    i += end;
+                } else if end > 0 {
                     let run = &rest[..end];
                     let exact = exact_sink && self.exact_for(end);
                     if exact {
@@ -1323,18 +1483,7 @@ impl Parser {
                             Err(e) => {
                                 let valid = e.valid_up_to();
                                 if e.error_len().is_some() || end < rest.len() {
-                                    // Text past the limit comes first, as it
-                                    // does when the bad byte is in a later chunk.
-                                    if self.str_len + valid > self.limits.max_string_bytes {
-                                        let text = std::str::from_utf8(&run[..valid]).unwrap_or("");
-                                        self.str_len += valid;
-                                        let at = base + (i + valid) as u64;
-                                        return Err(self.string_limit_within(text, at));
-                                    }
-                                    return Err(self.error_at(
-                                        ErrorCode::InvalidUtf8,
-                                        base + (i + valid) as u64,
-                                    ));
+                                    return Err(self.run_utf8_error(run, valid, base + i as u64));
                                 }
                                 let s = std::str::from_utf8(&run[..valid]).unwrap_or("");
                                 (s, run.len() - valid)
@@ -1361,12 +1510,7 @@ impl Parser {
                         self.flush_exact(sink, base + (i + end - carry) as u64);
                     }
                     if carry > 0 {
-                        let tail = &run[run.len() - carry..];
-                        self.utf8[..carry].copy_from_slice(tail);
-                        self.utf8_len = carry as u8;
-                        self.utf8_need = utf8_width(tail[0]);
-                        self.utf8_start = base + (n - carry) as u64;
-                        self.str_state = StrState::Utf8;
+                        self.carry_utf8(&run[run.len() - carry..], base + (n - carry) as u64);
                         self.flush(sink, base + n as u64);
                         return Ok(n);
                     }
@@ -1420,7 +1564,7 @@ impl Parser {
                             }
                         };
                         i += 2;
-                        self.push_escaped(sink, ch, base + i as u64, 2, exact_sink)?;
+                        self.push_escaped(sink, ch, base + i as u64, 2, exact_sink, direct)?;
                     }
                     _ => {
                         return Err(self.error_at(ErrorCode::ControlCharacterInString(b), off));
@@ -1513,6 +1657,11 @@ const FAST_STRING_CHUNK: usize = 64;
 /// ASCII string runs up to this long that were not validated up front are
 /// copied byte by byte rather than validated.
 const SHORT_RUN: usize = 64;
+
+/// Decoded bytes a string value must have before its text goes into a
+/// sink's buffer ([`TokenSink::string_bytes`]): a short string is cheaper
+/// handed on in a piece or two than checked again as a whole.
+const DIRECT_FROM: usize = 64;
 
 /// The longest valid UTF-8 prefix of `chunk` (all of it, usually; a
 /// character split at the chunk's end is left to the string states).
@@ -1649,7 +1798,12 @@ pub struct ValueBuilder {
     /// Members of all open objects, likewise; a key arrives as a member
     /// whose value (`Null` until then) is set when the value is complete.
     members: Vec<(crate::value::Key, Value)>,
+    /// The current string's text handed on in pieces.
     string: String,
+    /// The current string's text the parser appended directly
+    /// ([`TokenSink::string_bytes`]): checked UTF-8, moved into `string`
+    /// before the next piece and at the end.
+    bytes: Vec<u8>,
     root: Option<Value>,
     first_wins: bool,
 }
@@ -1687,6 +1841,26 @@ impl ValueBuilder {
         self.root
     }
 
+    /// Moves the text the parser appended to `bytes` into `string`. The
+    /// parser appends only checked UTF-8, so the check here cannot fail (it
+    /// is the one a `&str` needs without `unsafe`: one pass over text that
+    /// would otherwise have been checked in many small calls).
+    #[inline(always)]
+    fn settle_bytes(&mut self) {
+        if !self.bytes.is_empty() {
+            self.settle_bytes_now();
+        }
+    }
+
+    #[inline(never)]
+    fn settle_bytes_now(&mut self) {
+        match simdutf8::basic::from_utf8(&self.bytes) {
+            Ok(t) => self.string.push_str(t),
+            Err(_) => self.string.push_str(&String::from_utf8_lossy(&self.bytes)),
+        }
+        self.bytes.clear();
+    }
+
     #[inline]
     fn add(&mut self, v: Value) {
         match self.frames.last() {
@@ -1708,12 +1882,19 @@ impl TokenSink for ValueBuilder {
             Token::ObjectBegin => self.frames.push(Frame::Object(self.members.len())),
             Token::ArrayBegin => self.frames.push(Frame::Array(self.items.len())),
             Token::Key(k) => self.members.push((crate::value::Key::new(k), Value::Null)),
-            Token::StringBegin => self.string.clear(),
-            Token::StringPart(s) => self.string.push_str(s),
+            Token::StringBegin => {
+                self.string.clear();
+                self.bytes.clear();
+            }
+            Token::StringPart(s) => {
+                self.settle_bytes();
+                self.string.push_str(s);
+            }
             Token::StringEnd => {
-                // The buffer is kept for the next string (a string in many
-                // parts grows it once, not every time); a long one is
-                // taken whole rather than copied.
+                // The buffers are kept for the next string (a string in
+                // many parts grows them once, not every time); a long one
+                // is taken whole rather than copied.
+                self.settle_bytes();
                 let s = if self.string.len() >= 4096 {
                     std::mem::take(&mut self.string)
                 } else {
@@ -1740,6 +1921,11 @@ impl TokenSink for ValueBuilder {
                 self.add(v);
             }
         }
+    }
+
+    #[inline]
+    fn string_bytes(&mut self) -> Option<&mut Vec<u8>> {
+        Some(&mut self.bytes)
     }
 }
 

@@ -5,30 +5,65 @@
 
 use super::*;
 
-/// Tokens with their offsets and paths; adjacent string parts merged, as
-/// where a string is cut between parts depends on the chunking (and so do
-/// their offsets, and which parts precede an error: those are dropped).
-fn tokens(doc: &[u8], chunk: usize) -> (Vec<(String, u64, String)>, Option<String>) {
-    let mut out: Vec<(String, u64, String)> = Vec::new();
-    let mut sink = |t: Token<'_>, at: &Location<'_>| {
-        if let (Token::StringPart(s), Some((last, _, _))) = (t, out.last_mut())
-            && last.starts_with("part:")
-        {
-            last.push_str(s);
-            return;
+/// Records tokens with their offsets and paths; adjacent string parts
+/// merged, as where a string is cut between parts depends on the chunking
+/// (and so do their offsets). With `buffer`, it offers the parser a buffer
+/// for string text ([`TokenSink::string_bytes`]), whose bytes count as a
+/// part before the next token.
+#[derive(Default)]
+struct Recorder {
+    out: Vec<(String, u64, String)>,
+    bytes: Vec<u8>,
+    buffer: bool,
+}
+
+impl Recorder {
+    fn part(&mut self, s: &str, path: String) {
+        match self.out.last_mut() {
+            Some((last, _, _)) if last.starts_with("part:") => last.push_str(s),
+            _ => self.out.push((format!("part:{s}"), 0, path)),
         }
-        let name = match t {
-            Token::StringPart(s) => format!("part:{s}"),
-            other => format!("{other:?}"),
-        };
-        let off = if name.starts_with("part:") {
-            0
-        } else {
-            at.offset
-        };
-        out.push((name, off, at.path.to_string()));
+    }
+}
+
+impl TokenSink for Recorder {
+    fn token(&mut self, t: Token<'_>, at: &Location<'_>) {
+        if !self.bytes.is_empty() {
+            let bytes = std::mem::take(&mut self.bytes);
+            let text = std::str::from_utf8(&bytes).expect("the parser appends checked UTF-8");
+            self.part(text, at.path.to_string());
+        }
+        match t {
+            Token::StringPart(s) => self.part(s, at.path.to_string()),
+            other => self
+                .out
+                .push((format!("{other:?}"), at.offset, at.path.to_string())),
+        }
+    }
+
+    fn string_bytes(&mut self) -> Option<&mut Vec<u8>> {
+        self.buffer.then_some(&mut self.bytes)
+    }
+}
+
+/// The tokens of `doc` fed in `chunk`-byte pieces, and its error; the parts
+/// that precede an error are dropped (which ones do depends on the
+/// chunking).
+fn tokens(doc: &[u8], chunk: usize) -> (Vec<(String, u64, String)>, Option<String>) {
+    tokens_with(doc, chunk, false, Limits::default())
+}
+
+fn tokens_with(
+    doc: &[u8],
+    chunk: usize,
+    buffer: bool,
+    limits: Limits,
+) -> (Vec<(String, u64, String)>, Option<String>) {
+    let mut sink = Recorder {
+        buffer,
+        ..Recorder::default()
     };
-    let mut p = Parser::new();
+    let mut p = Parser::with_limits(limits);
     let mut err = None;
     for c in doc.chunks(chunk.max(1)) {
         if let Err(e) = p.feed(c, &mut sink) {
@@ -41,6 +76,7 @@ fn tokens(doc: &[u8], chunk: usize) -> (Vec<(String, u64, String)>, Option<Strin
     {
         err = Some(format!("{e} @{} {:?}", e.offset(), e.category()));
     }
+    let mut out = sink.out;
     if err.is_some() {
         out.retain(|(name, _, _)| !name.starts_with("part:"));
     }
@@ -74,13 +110,15 @@ fn same_at_chunkings(doc: &[u8]) {
     for chunk in [
         1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 63, 64, 65, 66, 67, 100, 130,
     ] {
-        let got = tokens(doc, chunk);
-        assert_eq!(
-            got,
-            whole,
-            "{:?} in {chunk}-byte chunks",
-            String::from_utf8_lossy(doc)
-        );
+        for buffer in [false, true] {
+            let got = tokens_with(doc, chunk, buffer, Limits::default());
+            assert_eq!(
+                got,
+                whole,
+                "{:?} in {chunk}-byte chunks (buffer: {buffer})",
+                String::from_utf8_lossy(doc)
+            );
+        }
     }
 }
 
@@ -152,6 +190,52 @@ fn invalid_documents_fail_alike_whole_and_chunked() {
             String::from_utf8_lossy(doc)
         );
         same_at_every_chunking(doc);
+    }
+}
+
+#[test]
+fn long_strings_into_a_sink_buffer_match_pieces_at_every_chunking() {
+    // Past `DIRECT_FROM` decoded bytes a string's text goes into a buffering
+    // sink's buffer: same text, same errors at the same bytes, the string
+    // limit included, whatever crosses it (plain text, an escape, a
+    // character split across chunks, a surrogate pair).
+    let head = "abcdefghij".repeat(9); // 90 bytes
+    let tails = [
+        "klmnopqrstuvwxyz",
+        "k\\nlm\\\"opq",
+        "klmnopqrs\\u00e9tuv",
+        "klmnopq\u{e9}\u{e9}\u{2615}rst",
+        "klmnopqr\\ud83d\\ude00stu",
+        "klmnopqrs\\n\\t\\r",
+    ];
+    let mut docs: Vec<Vec<u8>> = Vec::new();
+    for tail in tails {
+        docs.push(format!("{{\"k\":\"{head}{tail}\",\"n\":[\"{head}\"]}}").into_bytes());
+    }
+    // Invalid text and a truncated document past the point.
+    docs.push([format!("[\"{head}abc").as_bytes(), &[0xff], b"\"]"].concat());
+    docs.push([format!("[\"{head}abc").as_bytes(), &[0xe2, 0x98], b"\"]"].concat());
+    docs.push(format!("[\"{head}abc\\u12").into_bytes());
+    docs.push(format!("[\"{head}ab\\ud83d\\n\"]").into_bytes());
+    docs.push(format!("[\"{head}ab\x01\"]").into_bytes());
+    for limit in [usize::MAX, 100, 101, 102, 103] {
+        let limits = Limits {
+            max_string_bytes: limit,
+            ..Limits::default()
+        };
+        for doc in &docs {
+            let whole = tokens_with(doc, doc.len(), false, limits);
+            for chunk in (1..=20).chain([31, 32, 33, 63, 64, 65, 70, 97, 130]) {
+                for buffer in [false, true] {
+                    assert_eq!(
+                        tokens_with(doc, chunk, buffer, limits),
+                        whole,
+                        "{:?} in {chunk}-byte chunks (buffer: {buffer}, limit {limit})",
+                        String::from_utf8_lossy(doc)
+                    );
+                }
+            }
+        }
     }
 }
 

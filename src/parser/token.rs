@@ -152,6 +152,64 @@ pub trait TokenSink {
     fn exact_string_offsets_from(&self) -> Option<usize> {
         None
     }
+
+    /// A buffer for the decoded text of the string value that has just
+    /// begun, for a sink that assembles strings itself (as
+    /// [`crate::ValueBuilder`] does). The parser asks right after handing on
+    /// each [`Token::StringBegin`] (after
+    /// [`exact_string_offsets_from`](TokenSink::exact_string_offsets_from),
+    /// which takes precedence: a sink asking for exact offsets gets
+    /// pieces). `None` (the default): the text arrives as
+    /// [`Token::StringPart`]s. `Some`: until that string's
+    /// [`Token::StringEnd`], the parser may append any of its text to this
+    /// buffer (asking again each time) instead of handing it on as a piece.
+    /// The string is then the buffer's new bytes and the pieces, in the
+    /// order they arrived: bytes appended before a piece come before it.
+    ///
+    /// Only whole, checked UTF-8 characters are appended, so the buffer
+    /// always holds valid UTF-8 between calls. It spares the parser a
+    /// validation call and a token per piece where it has no `&str` at
+    /// hand (a small chunk of ASCII text, say), and the sink the dispatch:
+    /// the saving that matters when a long argument streams in a few bytes
+    /// per delta. Keys always arrive whole in [`Token::Key`].
+    ///
+    /// ```
+    /// use tooljson::{Parser, Token, TokenSink};
+    /// use tooljson::parser::Location;
+    /// #[derive(Default)]
+    /// struct Strings { bytes: Vec<u8>, text: String, done: Vec<String> }
+    /// impl TokenSink for Strings {
+    ///     fn token(&mut self, t: Token<'_>, _at: &Location<'_>) {
+    ///         // Settle the appended bytes before a piece or the end.
+    ///         if matches!(t, Token::StringPart(_) | Token::StringEnd) {
+    ///             self.text.push_str(std::str::from_utf8(&self.bytes).unwrap_or(""));
+    ///             self.bytes.clear();
+    ///         }
+    ///         match t {
+    ///             Token::StringPart(s) => self.text.push_str(s),
+    ///             Token::StringEnd => self.done.push(std::mem::take(&mut self.text)),
+    ///             _ => {}
+    ///         }
+    ///     }
+    ///     fn string_bytes(&mut self) -> Option<&mut Vec<u8>> {
+    ///         Some(&mut self.bytes)
+    ///     }
+    /// }
+    /// let mut sink = Strings::default();
+    /// let mut p = Parser::new();
+    /// // A long argument streamed a few bytes at a time, split inside an
+    /// // escape and inside a character.
+    /// let doc = format!("[\"{}\\ncaf\u{e9}\", \"ok\"]", "x".repeat(100));
+    /// for chunk in doc.as_bytes().chunks(5) {
+    ///     p.feed(chunk, &mut sink)?;
+    /// }
+    /// p.finish(&mut sink)?;
+    /// assert_eq!(sink.done, [format!("{}\ncaf\u{e9}", "x".repeat(100)), "ok".to_owned()]);
+    /// # Ok::<(), tooljson::Error>(())
+    /// ```
+    fn string_bytes(&mut self) -> Option<&mut Vec<u8>> {
+        None
+    }
 }
 
 impl<F: FnMut(Token<'_>, &Location<'_>)> TokenSink for F {

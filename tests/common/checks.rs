@@ -185,6 +185,25 @@ pub fn run_parser(
     run_parser_with(doc, ranges, limits, policy, as_str, false).0
 }
 
+/// The value (or error) of `doc` fed in `ranges` straight into a
+/// [`ValueBuilder`], which offers the parser its string buffer.
+pub fn run_builder(
+    doc: &[u8],
+    ranges: &[(usize, usize)],
+    limits: Limits,
+    policy: DuplicateKeys,
+) -> Result<Value, Error> {
+    let mut p = new_parser(limits, policy);
+    let mut builder = ValueBuilder::with_duplicate_keys(policy);
+    for &(a, b) in ranges {
+        p.feed(&doc[a..b], &mut builder)?;
+    }
+    p.finish(&mut builder)?;
+    Ok(builder
+        .into_value()
+        .expect("finish() returned Ok but no root value was built"))
+}
+
 /// [`run_parser`], optionally with a sink that asks for exact string-piece
 /// offsets; returns the pieces it saw too.
 pub fn run_parser_with(
@@ -285,6 +304,16 @@ pub fn chunked(input: &[u8]) {
     if exact.result.is_ok() {
         check_exact_pieces(doc, &pieces);
     }
+    // A bare `ValueBuilder` takes a long string's text into its buffer
+    // (`TokenSink::string_bytes`) rather than in pieces: the same verdict
+    // and value.
+    let direct = run_builder(doc, &ranges, limits, plan.policy);
+    assert_eq!(
+        whole.result,
+        direct,
+        "string buffer: verdict differs for {:?} in chunks {ranges:?}",
+        String::from_utf8_lossy(doc)
+    );
     if std::str::from_utf8(doc).is_ok() {
         let str_ranges = char_ranges(doc, &ranges);
         let split = run_parser(doc, &str_ranges, limits, plan.policy, true);
