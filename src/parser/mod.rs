@@ -281,9 +281,12 @@ pub struct Parser {
     /// must have exact offsets ([`TokenSink::exact_string_offsets_from`],
     /// asked just after each `StringBegin`); `usize::MAX` for never.
     exact_from: usize,
-    /// Whether the current string value's text goes straight into the
-    /// sink's buffer ([`TokenSink::string_bytes`]) rather than into pieces.
-    direct: bool,
+    /// From how many decoded bytes on the current string value's text may go
+    /// straight into the sink's buffer ([`TokenSink::string_bytes`]) rather
+    /// than into pieces: [`DIRECT_FROM`], or `usize::MAX` for never (a key,
+    /// a sink without a buffer or one asking for exact piece offsets). One
+    /// number, so that the test on the fast path is one comparison.
+    direct_from: usize,
 }
 
 impl Default for Parser {
@@ -325,7 +328,7 @@ impl Parser {
             failed: None,
             blocked: false,
             exact_from: usize::MAX,
-            direct: false,
+            direct_from: usize::MAX,
         }
     }
 
@@ -1000,7 +1003,12 @@ impl Parser {
             b'"' => {
                 emit!(self, sink, Token::StringBegin, off + 1);
                 self.exact_from = sink.exact_string_offsets_from().unwrap_or(usize::MAX);
-                self.direct = self.exact_from == usize::MAX && sink.string_bytes().is_some();
+                self.direct_from = if self.exact_from == usize::MAX && sink.string_bytes().is_some()
+                {
+                    DIRECT_FROM
+                } else {
+                    usize::MAX
+                };
                 self.in_key = false;
                 self.str_len = 0;
                 self.str_state = StrState::Normal;
@@ -1030,7 +1038,7 @@ impl Parser {
             k.clear();
         }
         self.in_key = true;
-        self.direct = false;
+        self.direct_from = usize::MAX;
         self.str_len = 0;
         self.str_state = StrState::Normal;
         self.state = State::Str;
@@ -1171,11 +1179,11 @@ impl Parser {
     /// paths altogether for a sink without one.)
     #[inline(always)]
     fn direct_now<S: TokenSink + ?Sized>(&self, sink: &mut S) -> bool {
-        sink.string_bytes().is_some() && self.direct && self.str_len >= DIRECT_FROM
+        sink.string_bytes().is_some() && self.str_len >= self.direct_from
     }
 
     /// Appends checked UTF-8 text of the current string value, ending at
-    /// `at`, to the sink's buffer (see `direct`).
+    /// `at`, to the sink's buffer (see `direct_from`).
     #[inline(always)]
     fn append_direct<S: TokenSink + ?Sized>(
         &mut self,
@@ -1272,158 +1280,165 @@ impl Parser {
         // would be a second look at it.
         let direct = DIRECT;
         loop {
-            match self.str_state {
-                StrState::Normal => {}
-                StrState::Utf8 => {
-                    while self.utf8_len < self.utf8_need {
+            // A chunk usually starts (and a run always resumes) in plain
+            // text: one predictable test, not a jump through the state table.
+            if self.str_state != StrState::Normal {
+                match self.str_state {
+                    StrState::Normal => {}
+                    StrState::Utf8 => {
+                        while self.utf8_len < self.utf8_need {
+                            let Some(&b) = c.get(i) else {
+                                self.flush(sink, base + n as u64);
+                                return Ok(n);
+                            };
+                            // The second byte's range depends on the lead (no
+                            // overlongs, no surrogates, nothing past U+10FFFF),
+                            // checked as it arrives, as a whole-chunk check would.
+                            let (lo, hi) = match (self.utf8_len, self.utf8[0]) {
+                                (1, 0xE0) => (0xA0, 0xBF),
+                                (1, 0xED) => (0x80, 0x9F),
+                                (1, 0xF0) => (0x90, 0xBF),
+                                (1, 0xF4) => (0x80, 0x8F),
+                                _ => (0x80, 0xBF),
+                            };
+                            if !(lo..=hi).contains(&b) {
+                                return Err(self.error_at(ErrorCode::InvalidUtf8, self.utf8_start));
+                            }
+                            self.utf8[self.utf8_len as usize] = b;
+                            self.utf8_len += 1;
+                            i += 1;
+                        }
+                        let bytes = self.utf8;
+                        let need = self.utf8_need as usize;
+                        let Ok(s) = std::str::from_utf8(&bytes[..need]) else {
+                            return Err(self.error_at(ErrorCode::InvalidUtf8, self.utf8_start));
+                        };
+                        // (The scratch is empty: it was handed on at the end
+                        // of the chunk that held the character's first bytes.)
+                        let exact = exact_sink && self.exact_for(need);
+                        if direct {
+                            self.append_direct(sink, s.as_bytes(), base + i as u64)?;
+                        } else {
+                            self.push_text(s, base + i as u64)?;
+                        }
+                        if exact {
+                            self.flush_exact(sink, base + i as u64);
+                        }
+                        self.utf8_len = 0;
+                        self.str_state = StrState::Normal;
+                        continue;
+                    }
+                    StrState::Escape => {
                         let Some(&b) = c.get(i) else {
                             self.flush(sink, base + n as u64);
                             return Ok(n);
                         };
-                        // The second byte's range depends on the lead (no
-                        // overlongs, no surrogates, nothing past U+10FFFF),
-                        // checked as it arrives, as a whole-chunk check would.
-                        let (lo, hi) = match (self.utf8_len, self.utf8[0]) {
-                            (1, 0xE0) => (0xA0, 0xBF),
-                            (1, 0xED) => (0x80, 0x9F),
-                            (1, 0xF0) => (0x90, 0xBF),
-                            (1, 0xF4) => (0x80, 0x8F),
-                            _ => (0x80, 0xBF),
+                        let ch = match b {
+                            b'"' => '"',
+                            b'\\' => '\\',
+                            b'/' => '/',
+                            b'b' => '\u{8}',
+                            b'f' => '\u{c}',
+                            b'n' => '\n',
+                            b'r' => '\r',
+                            b't' => '\t',
+                            b'u' => {
+                                self.str_state = StrState::Hex {
+                                    code: 0,
+                                    digits: 0,
+                                    high: None,
+                                };
+                                i += 1;
+                                continue;
+                            }
+                            _ => {
+                                return Err(self.expected(
+                                    "escape character (one of \" \\ / b f n r t u)",
+                                    b,
+                                    base + i as u64,
+                                ));
+                            }
                         };
-                        if !(lo..=hi).contains(&b) {
-                            return Err(self.error_at(ErrorCode::InvalidUtf8, self.utf8_start));
-                        }
-                        self.utf8[self.utf8_len as usize] = b;
-                        self.utf8_len += 1;
                         i += 1;
+                        self.push_escaped(sink, ch, base + i as u64, 2, exact_sink, direct)?;
+                        self.str_state = StrState::Normal;
+                        continue;
                     }
-                    let bytes = self.utf8;
-                    let need = self.utf8_need as usize;
-                    let Ok(s) = std::str::from_utf8(&bytes[..need]) else {
-                        return Err(self.error_at(ErrorCode::InvalidUtf8, self.utf8_start));
-                    };
-                    // (The scratch is empty: it was handed on at the end
-                    // of the chunk that held the character's first bytes.)
-                    let exact = exact_sink && self.exact_for(need);
-                    if direct {
-                        self.append_direct(sink, s.as_bytes(), base + i as u64)?;
-                    } else {
-                        self.push_text(s, base + i as u64)?;
+                    StrState::Hex {
+                        mut code,
+                        mut digits,
+                        high,
+                    } => {
+                        while digits < 4 {
+                            let Some(&b) = c.get(i) else {
+                                self.str_state = StrState::Hex { code, digits, high };
+                                self.flush(sink, base + n as u64);
+                                return Ok(n);
+                            };
+                            let d = match b {
+                                b'0'..=b'9' => b - b'0',
+                                b'a'..=b'f' => b - b'a' + 10,
+                                b'A'..=b'F' => b - b'A' + 10,
+                                _ => return Err(self.expected("hex digit", b, base + i as u64)),
+                            };
+                            code = (code << 4) | d as u16;
+                            digits += 1;
+                            i += 1;
+                        }
+                        let at = base + i as u64;
+                        match (high, code) {
+                            (None, 0xD800..=0xDBFF) => {
+                                self.str_state = StrState::LowBackslash(code);
+                                continue;
+                            }
+                            (None, 0xDC00..=0xDFFF) => {
+                                return Err(self.error_at(ErrorCode::LoneSurrogate(code), at - 1));
+                            }
+                            (None, _) => {
+                                let ch = char::from_u32(code as u32).unwrap_or('\u{FFFD}');
+                                self.push_escaped(sink, ch, at, 6, exact_sink, direct)?;
+                            }
+                            (Some(hi), 0xDC00..=0xDFFF) => {
+                                let cp = 0x10000
+                                    + (((hi as u32) - 0xD800) << 10)
+                                    + (code as u32 - 0xDC00);
+                                let ch = char::from_u32(cp).unwrap_or('\u{FFFD}');
+                                self.push_escaped(sink, ch, at, 12, exact_sink, direct)?;
+                            }
+                            (Some(hi), _) => {
+                                return Err(self.error_at(ErrorCode::LoneSurrogate(hi), at - 1));
+                            }
+                        }
+                        self.str_state = StrState::Normal;
+                        continue;
                     }
-                    if exact {
-                        self.flush_exact(sink, base + i as u64);
-                    }
-                    self.utf8_len = 0;
-                    self.str_state = StrState::Normal;
-                    continue;
-                }
-                StrState::Escape => {
-                    let Some(&b) = c.get(i) else {
-                        self.flush(sink, base + n as u64);
-                        return Ok(n);
-                    };
-                    let ch = match b {
-                        b'"' => '"',
-                        b'\\' => '\\',
-                        b'/' => '/',
-                        b'b' => '\u{8}',
-                        b'f' => '\u{c}',
-                        b'n' => '\n',
-                        b'r' => '\r',
-                        b't' => '\t',
-                        b'u' => {
-                            self.str_state = StrState::Hex {
+                    StrState::LowBackslash(hi) | StrState::LowU(hi) => {
+                        let Some(&b) = c.get(i) else {
+                            self.flush(sink, base + n as u64);
+                            return Ok(n);
+                        };
+                        let want = if matches!(self.str_state, StrState::LowBackslash(_)) {
+                            b'\\'
+                        } else {
+                            b'u'
+                        };
+                        if b != want {
+                            return Err(
+                                self.error_at(ErrorCode::LoneSurrogate(hi), base + i as u64)
+                            );
+                        }
+                        i += 1;
+                        self.str_state = if want == b'\\' {
+                            StrState::LowU(hi)
+                        } else {
+                            StrState::Hex {
                                 code: 0,
                                 digits: 0,
-                                high: None,
-                            };
-                            i += 1;
-                            continue;
-                        }
-                        _ => {
-                            return Err(self.expected(
-                                "escape character (one of \" \\ / b f n r t u)",
-                                b,
-                                base + i as u64,
-                            ));
-                        }
-                    };
-                    i += 1;
-                    self.push_escaped(sink, ch, base + i as u64, 2, exact_sink, direct)?;
-                    self.str_state = StrState::Normal;
-                    continue;
-                }
-                StrState::Hex {
-                    mut code,
-                    mut digits,
-                    high,
-                } => {
-                    while digits < 4 {
-                        let Some(&b) = c.get(i) else {
-                            self.str_state = StrState::Hex { code, digits, high };
-                            self.flush(sink, base + n as u64);
-                            return Ok(n);
+                                high: Some(hi),
+                            }
                         };
-                        let d = match b {
-                            b'0'..=b'9' => b - b'0',
-                            b'a'..=b'f' => b - b'a' + 10,
-                            b'A'..=b'F' => b - b'A' + 10,
-                            _ => return Err(self.expected("hex digit", b, base + i as u64)),
-                        };
-                        code = (code << 4) | d as u16;
-                        digits += 1;
-                        i += 1;
+                        continue;
                     }
-                    let at = base + i as u64;
-                    match (high, code) {
-                        (None, 0xD800..=0xDBFF) => {
-                            self.str_state = StrState::LowBackslash(code);
-                            continue;
-                        }
-                        (None, 0xDC00..=0xDFFF) => {
-                            return Err(self.error_at(ErrorCode::LoneSurrogate(code), at - 1));
-                        }
-                        (None, _) => {
-                            let ch = char::from_u32(code as u32).unwrap_or('\u{FFFD}');
-                            self.push_escaped(sink, ch, at, 6, exact_sink, direct)?;
-                        }
-                        (Some(hi), 0xDC00..=0xDFFF) => {
-                            let cp =
-                                0x10000 + (((hi as u32) - 0xD800) << 10) + (code as u32 - 0xDC00);
-                            let ch = char::from_u32(cp).unwrap_or('\u{FFFD}');
-                            self.push_escaped(sink, ch, at, 12, exact_sink, direct)?;
-                        }
-                        (Some(hi), _) => {
-                            return Err(self.error_at(ErrorCode::LoneSurrogate(hi), at - 1));
-                        }
-                    }
-                    self.str_state = StrState::Normal;
-                    continue;
-                }
-                StrState::LowBackslash(hi) | StrState::LowU(hi) => {
-                    let Some(&b) = c.get(i) else {
-                        self.flush(sink, base + n as u64);
-                        return Ok(n);
-                    };
-                    let want = if matches!(self.str_state, StrState::LowBackslash(_)) {
-                        b'\\'
-                    } else {
-                        b'u'
-                    };
-                    if b != want {
-                        return Err(self.error_at(ErrorCode::LoneSurrogate(hi), base + i as u64));
-                    }
-                    i += 1;
-                    self.str_state = if want == b'\\' {
-                        StrState::LowU(hi)
-                    } else {
-                        StrState::Hex {
-                            code: 0,
-                            digits: 0,
-                            high: Some(hi),
-                        }
-                    };
-                    continue;
                 }
             }
 
