@@ -1201,33 +1201,6 @@ impl Parser {
         Ok(())
     }
 
-    /// Checks a string run (starting at offset `start`) that was not
-    /// validated with its chunk: its valid text and the length of a
-    /// character the chunk's end cut (to carry to the next chunk; only when
-    /// the run reaches `at_chunk_end`), or the error.
-    #[inline]
-    fn check_run<'r>(
-        &mut self,
-        run: &'r [u8],
-        at_chunk_end: bool,
-        start: u64,
-    ) -> Result<(&'r str, usize), Error> {
-        match simdutf8::compat::from_utf8(run) {
-            Ok(text) => Ok((text, 0)),
-            Err(e) => {
-                let valid = e.valid_up_to();
-                if e.error_len().is_some() || !at_chunk_end {
-                    return Err(self.run_utf8_error(run, valid, start));
-                }
-                let text = run
-                    .get(..valid)
-                    .and_then(|t| std::str::from_utf8(t).ok())
-                    .unwrap_or("");
-                Ok((text, run.len() - valid))
-            }
-        }
-    }
-
     /// The error for a string run whose first `valid` bytes are UTF-8 and
     /// the next are not (or are cut short before more text), the run
     /// starting at offset `start`. Text past the string limit comes first,
@@ -1483,9 +1456,16 @@ impl Parser {
                     let (valid, carry) = if ascii || i + end <= cs.len() {
                         (end, 0)
                     } else {
-                        let (text, carry) =
-                            self.check_run(run, end == rest.len(), base + i as u64)?;
-                        (text.len(), carry)
+                        match simdutf8::compat::from_utf8(run) {
+                            Ok(_) => (end, 0),
+                            Err(e) => {
+                                let valid = e.valid_up_to();
+                                if e.error_len().is_some() || end < rest.len() {
+                                    return Err(self.run_utf8_error(run, valid, base + i as u64));
+                                }
+                                (valid, end - valid)
+                            }
+                        }
                     };
                     self.append_direct(sink, &run[..valid], base + (i + valid) as u64)?;
                     if carry > 0 {
@@ -1522,7 +1502,17 @@ impl Parser {
                         // All ASCII: the check cannot fail.
                         (std::str::from_utf8(run).unwrap_or(""), 0)
                     } else {
-                        self.check_run(run, end == rest.len(), base + i as u64)?
+                        match simdutf8::compat::from_utf8(run) {
+                            Ok(s) => (s, 0),
+                            Err(e) => {
+                                let valid = e.valid_up_to();
+                                if e.error_len().is_some() || end < rest.len() {
+                                    return Err(self.run_utf8_error(run, valid, base + i as u64));
+                                }
+                                let s = std::str::from_utf8(&run[..valid]).unwrap_or("");
+                                (s, run.len() - valid)
+                            }
+                        }
                     };
                     if !text.is_empty() {
                         let at = base + (i + text.len()) as u64;
