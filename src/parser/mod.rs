@@ -1452,6 +1452,9 @@ impl Parser {
                     // no high bit) and text validated with the chunk need
                     // no check here. (A run ends at an ASCII byte or at the
                     // chunk's end, so one inside `cs` ends on a boundary.)
+                    // The check below repeats the piece loop's on purpose:
+                    // one shared function cost write_file 6% fed whole and
+                    // 8% in 4-byte chunks in time (tenth session).
                     let run = &rest[..end];
                     let (valid, carry) = if ascii || i + end <= cs.len() {
                         (end, 0)
