@@ -23,10 +23,10 @@
 //!   byte by byte, which is cheaper than a UTF-8 check of a few bytes.
 //! - A sink that builds strings itself ([`ValueBuilder`]) may offer a buffer
 //!   ([`TokenSink::string_bytes`]): once a string value has
-//!   `DIRECT_FROM` (64) decoded bytes, a small chunk's text (one not
-//!   validated up front) is appended there as bytes, ASCII with no check
-//!   and other text after its own, instead of becoming a `&str` piece (a
-//!   validation call and a token per chunk). That loop is a second copy of
+//!   `DIRECT_FROM` (64) decoded bytes, a chunk of under 64 bytes that
+//!   continues it is not validated up front; its text is appended there as
+//!   bytes, ASCII with no check and other text after its own, instead of
+//!   becoming a `&str` piece (a validation call and a token per chunk). That loop is a second copy of
 //!   `string` (`string_direct`, out of line), so the usual one compiles as
 //!   before; the sink checks the buffer once, in one pass, when the string
 //!   ends.
