@@ -26,10 +26,10 @@
 //!   `DIRECT_FROM` (64) decoded bytes, a chunk of under 64 bytes that
 //!   continues it is not validated up front; its text is appended there as
 //!   bytes, ASCII with no check and other text after its own, instead of
-//!   becoming a `&str` piece (a validation call and a token per chunk). That loop is a second copy of
-//!   `string` (`string_direct`, out of line), so the usual one compiles as
-//!   before; the sink checks the buffer once, in one pass, when the string
-//!   ends.
+//!   becoming a `&str` piece (a validation call and a token per chunk).
+//!   That loop is a second copy of `string` (`string_direct`, out of line),
+//!   so the usual one compiles as before; the sink checks the buffer once,
+//!   in one pass, before its next piece or when the string ends.
 //! - A number is emitted when the byte after it arrives, or at `finish()`;
 //!   literals when their last letter arrives, since nothing can extend them.
 //! - After an error the parser is poisoned: every later call returns the same
