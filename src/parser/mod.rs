@@ -429,20 +429,16 @@ impl Parser {
         // as it is, without going through the state machine.
         if chunk.len() <= FAST_STRING_CHUNK
             && self.state == State::Str
-            && self.str_state == StrState::Normal
             && !self.in_key
             && !self.blocked
         {
-            // Text for the sink's buffer: the string loop appends it as it
-            // goes, with no piece to make and no check on ASCII, which is
-            // cheaper than the fast path below and a validation up front.
+            // Text for the sink's buffer: appended as it goes, with no piece
+            // to make and no check on ASCII, which is cheaper than the fast
+            // path below and a validation up front.
             if self.direct_now(sink) {
-                if self.ascii_chunk_direct(chunk, sink) {
-                    return Ok(());
-                }
-                return self.feed_checked(chunk, "", sink);
+                return self.small_chunk_direct(chunk, sink);
             }
-            if self.string_chunk(chunk, None, sink) {
+            if self.str_state == StrState::Normal && self.string_chunk(chunk, None, sink) {
                 return Ok(());
             }
         }
@@ -495,27 +491,110 @@ impl Parser {
         true
     }
 
-    /// `string_chunk` for a string value whose text goes into the sink's
-    /// buffer, when the chunk is plain ASCII text: appended as it is.
+    /// A small chunk that continues a string value whose text goes into the
+    /// sink's buffer (see `direct_from`). Plain ASCII, one-character escapes
+    /// and whole multi-byte characters are appended in one pass, byte by
+    /// byte (cheaper on a few bytes than a scan, a copy call and the state
+    /// machine); a backslash or a character's first bytes at the chunk's end
+    /// are carried, and an escape letter or a character's last bytes that
+    /// begin the next chunk complete them, as the state machine would. At
+    /// anything else (the closing quote, a `\u` escape, a control byte, bad
+    /// UTF-8) the state machine takes over at that byte, so that no byte is
+    /// read twice and every token, error and offset is as it would be.
     #[inline(always)]
-    fn ascii_chunk_direct<S: TokenSink + ?Sized>(&mut self, chunk: &[u8], sink: &mut S) -> bool {
+    fn small_chunk_direct<S: TokenSink + ?Sized>(
+        &mut self,
+        chunk: &[u8],
+        sink: &mut S,
+    ) -> Result<(), Error> {
         let n = chunk.len();
-        let (end, ascii) = scan_string_run(chunk);
-        let len = self.str_len + n;
-        let end_offset = self.offset + n as u64;
-        if end != n
-            || !ascii
-            || len > self.limits.max_string_bytes
-            || end_offset > self.limits.max_input_bytes
+        let base = self.offset;
+        let mut i = 0usize;
+        // Decoded text is never longer than its raw bytes plus a carried
+        // character (at most 3 bytes), so a chunk that fits both limits
+        // with that margin cannot cross either here.
+        if self.str_len + n + 4 <= self.limits.max_string_bytes
+            && base + n as u64 <= self.limits.max_input_bytes
+            && let Some(buf) = sink.string_bytes()
         {
-            return false;
+            let before = buf.len();
+            match self.str_state {
+                StrState::Normal => {}
+                StrState::Escape => {
+                    if let Some(d) = chunk.first().and_then(|&b| simple_escape(b)) {
+                        buf.push(d);
+                        i = 1;
+                        self.str_state = StrState::Normal;
+                    }
+                }
+                StrState::Utf8 => {
+                    let have = self.utf8_len as usize;
+                    let need = self.utf8_need as usize;
+                    let mut ch = self.utf8;
+                    if let (Some(rest), Some(slot)) = (
+                        chunk.get(..need.saturating_sub(have)),
+                        ch.get_mut(have..need),
+                    ) && !rest.is_empty()
+                    {
+                        slot.copy_from_slice(rest);
+                        if let Utf8At::Whole(_) = utf8_at(&ch[..need], 0) {
+                            buf.extend_from_slice(&ch[..need]);
+                            i = rest.len();
+                            self.utf8_len = 0;
+                            self.str_state = StrState::Normal;
+                        }
+                    }
+                }
+                // `\u` escapes: the state machine.
+                _ => {}
+            }
+            if self.str_state == StrState::Normal {
+                while let Some(&b) = chunk.get(i) {
+                    match STRING_CLASS[b as usize] {
+                        0 => {
+                            buf.push(b);
+                            i += 1;
+                        }
+                        SPECIAL => {
+                            if b != b'\\' {
+                                break;
+                            }
+                            match chunk.get(i + 1) {
+                                None => {
+                                    self.str_state = StrState::Escape;
+                                    i += 1;
+                                }
+                                Some(&e) => {
+                                    let Some(d) = simple_escape(e) else {
+                                        break;
+                                    };
+                                    buf.push(d);
+                                    i += 2;
+                                }
+                            }
+                        }
+                        _ => match utf8_at(chunk, i) {
+                            Utf8At::Whole(len) => {
+                                buf.extend_from_slice(chunk.get(i..i + len).unwrap_or(&[]));
+                                i += len;
+                            }
+                            Utf8At::Cut => {
+                                let tail = chunk.get(i..).unwrap_or(&[]);
+                                self.carry_utf8(tail, base + i as u64);
+                                i = n;
+                            }
+                            Utf8At::Bad => break,
+                        },
+                    }
+                }
+            }
+            self.str_len += buf.len() - before;
+            self.offset = base + i as u64;
         }
-        self.str_len = len;
-        self.offset = end_offset;
-        if let Some(buf) = sink.string_bytes() {
-            buf.extend_from_slice(chunk);
+        match chunk.get(i..) {
+            Some(rest) if !rest.is_empty() => self.feed_checked(rest, "", sink),
+            _ => Ok(()),
         }
-        true
     }
 
     #[inline]
@@ -1634,6 +1713,67 @@ fn scan_string_run(b: &[u8]) -> (usize, bool) {
         i += 1;
     }
     (i, high & HIGHS == 0 && non_ascii == 0)
+}
+
+/// The byte a one-character escape's letter stands for (`n` for a line
+/// feed, ...), or `None` for `u` and anything that is not an escape letter.
+#[inline(always)]
+fn simple_escape(letter: u8) -> Option<u8> {
+    Some(match letter {
+        b'"' => b'"',
+        b'\\' => b'\\',
+        b'/' => b'/',
+        b'b' => 0x08,
+        b'f' => 0x0c,
+        b'n' => b'\n',
+        b'r' => b'\r',
+        b't' => b'\t',
+        _ => return None,
+    })
+}
+
+/// What stands at a byte of 0x80 or more in string text (see [`utf8_at`]).
+enum Utf8At {
+    /// A well-formed character of this many bytes, all present.
+    Whole(usize),
+    /// The well-formed start of a character that the input's end cuts.
+    Cut,
+    /// Not UTF-8: a byte that cannot lead, an overlong form, a surrogate,
+    /// past U+10FFFF or a missing continuation byte, as `str::from_utf8`
+    /// decides.
+    Bad,
+}
+
+/// Reads the character that starts at `b[i]` (see [`Utf8At`]).
+#[inline(always)]
+fn utf8_at(b: &[u8], i: usize) -> Utf8At {
+    let Some(&lead) = b.get(i) else {
+        return Utf8At::Bad;
+    };
+    // The second byte's range depends on the lead; the rest are 0x80..=0xBF.
+    let (len, lo, hi) = match lead {
+        0xC2..=0xDF => (2, 0x80, 0xBF),
+        0xE0 => (3, 0xA0, 0xBF),
+        0xE1..=0xEC | 0xEE..=0xEF => (3, 0x80, 0xBF),
+        0xED => (3, 0x80, 0x9F),
+        0xF0 => (4, 0x90, 0xBF),
+        0xF1..=0xF3 => (4, 0x80, 0xBF),
+        0xF4 => (4, 0x80, 0x8F),
+        _ => return Utf8At::Bad,
+    };
+    match b.get(i + 1) {
+        None => return Utf8At::Cut,
+        Some(c) if !(lo..=hi).contains(c) => return Utf8At::Bad,
+        Some(_) => {}
+    }
+    for k in 2..len {
+        match b.get(i + k) {
+            None => return Utf8At::Cut,
+            Some(c) if c & 0xC0 != 0x80 => return Utf8At::Bad,
+            Some(_) => {}
+        }
+    }
+    Utf8At::Whole(len)
 }
 
 /// [`STRING_CLASS`] of a byte that ends a plain string run.

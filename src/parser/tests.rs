@@ -218,7 +218,53 @@ fn long_strings_into_a_sink_buffer_match_pieces_at_every_chunking() {
     docs.push(format!("[\"{head}abc\\u12").into_bytes());
     docs.push(format!("[\"{head}ab\\ud83d\\n\"]").into_bytes());
     docs.push(format!("[\"{head}ab\x01\"]").into_bytes());
-    for limit in [usize::MAX, 100, 101, 102, 103] {
+    // Each UTF-8 form `str::from_utf8` refuses, and the edges it accepts,
+    // past the point and followed by text (so that a chunk ending inside
+    // or just after one resumes there); escapes that are not one letter.
+    let forms: [&[u8]; 29] = [
+        &[0xc0, 0x80],
+        &[0xc1, 0xbf],
+        &[0xe0, 0x80, 0x80],
+        &[0xe0, 0x9f, 0xbf],
+        &[0xed, 0xa0, 0x80],
+        &[0xf0, 0x80, 0x80, 0x80],
+        &[0xf0, 0x8f, 0xbf, 0xbf],
+        &[0xf4, 0x90, 0x80, 0x80],
+        &[0xf5, 0x80, 0x80, 0x80],
+        &[0x80],
+        &[0xbf, 0x41],
+        &[0xe2, 0x82, 0x41],
+        &[0xc3, 0x41],
+        &[0xf0, 0x9f, 0x98, 0x41],
+        &[0xe2, 0x82, 0xc3, 0xa9],
+        &[0xf0, 0x9f, 0xc3, 0xa9],
+        &[0xf0, 0x9f, 0x98, 0xc3, 0xa9],
+        &[0xe2, 0x82, b'"'],
+        &[0xc2, 0x80],
+        &[0xe0, 0xa0, 0x80],
+        &[0xed, 0x9f, 0xbf],
+        &[0xef, 0xbf, 0xbf],
+        &[0xf0, 0x90, 0x80, 0x80],
+        &[0xf4, 0x8f, 0xbf, 0xbf],
+        b"\\x",
+        b"\\\x02",
+        b"\\u00",
+        b"\\\"\\/\\b\\f",
+        b"\\u0041\\",
+    ];
+    for form in forms {
+        for lead in ["abc", "abcd"] {
+            docs.push(
+                [
+                    format!("[\"{head}{lead}").as_bytes(),
+                    form,
+                    "xyz\u{e9}\"]".as_bytes(),
+                ]
+                .concat(),
+            );
+        }
+    }
+    for limit in [usize::MAX, 100, 101, 102, 103, 106] {
         let limits = Limits {
             max_string_bytes: limit,
             ..Limits::default()
