@@ -23,13 +23,18 @@
 //!   byte by byte, which is cheaper than a UTF-8 check of a few bytes.
 //! - A sink that builds strings itself ([`ValueBuilder`]) may offer a buffer
 //!   ([`TokenSink::string_bytes`]): once a string value has
-//!   `DIRECT_FROM` (64) decoded bytes, a chunk of under 64 bytes that
-//!   continues it is not validated up front; its text is appended there as
-//!   bytes, ASCII with no check and other text after its own, instead of
-//!   becoming a `&str` piece (a validation call and a token per chunk).
-//!   That loop is a second copy of `string` (`string_direct`, out of line),
-//!   so the usual one compiles as before; the sink checks the buffer once,
-//!   in one pass, before its next piece or when the string ends.
+//!   `DIRECT_FROM` (16) decoded bytes, its text in a chunk too small to
+//!   validate up front is appended there as bytes instead of becoming a
+//!   `&str` piece (a validation call and a token per chunk). A chunk of up
+//!   to 64 bytes that continues such a string takes one byte-by-byte pass
+//!   before the state machine (`small_chunk_direct`: ASCII with no check,
+//!   one-letter escapes decoded, each multi-byte character checked as it
+//!   comes, a backslash or character cut by the chunk's end carried) and
+//!   enters the machine only at anything else (the closing quote, `\u`, a
+//!   control byte, bad UTF-8). The rest takes a second copy of `string`
+//!   (`string_direct`, out of line), so the usual one compiles as before.
+//!   The sink checks the buffer once, in one pass, before its next piece or
+//!   when the string ends.
 //! - A number is emitted when the byte after it arrives, or at `finish()`;
 //!   literals when their last letter arrives, since nothing can extend them.
 //! - After an error the parser is poisoned: every later call returns the same
@@ -1826,9 +1831,12 @@ const FAST_STRING_CHUNK: usize = 64;
 const SHORT_RUN: usize = 64;
 
 /// Decoded bytes a string value must have before its text goes into a
-/// sink's buffer ([`TokenSink::string_bytes`]): a short string is cheaper
-/// handed on in a piece or two than checked again as a whole.
-const DIRECT_FROM: usize = 64;
+/// sink's buffer ([`TokenSink::string_bytes`]): a short string (a name, an
+/// enum value) is cheaper handed on in a piece than checked again as a
+/// whole. 16 measured best of 0, 16 and 64 (eleventh session): 0 cost the
+/// short strings of nested_config 1–2% more instructions in 16- and
+/// 64-byte chunks; 64 left parallel_edits' 20–60-byte strings in pieces.
+const DIRECT_FROM: usize = 16;
 
 /// The longest valid UTF-8 prefix of `chunk` (all of it, usually; a
 /// character split at the chunk's end is left to the string states).

@@ -197,8 +197,9 @@ fn invalid_documents_fail_alike_whole_and_chunked() {
 fn long_strings_into_a_sink_buffer_match_pieces_at_every_chunking() {
     // Past `DIRECT_FROM` decoded bytes a string's text goes into a buffering
     // sink's buffer: same text, same errors at the same bytes, the string
-    // limit included, whatever crosses it (plain text, an escape, a
-    // character split across chunks, a surrogate pair).
+    // limit included (crossed here about 100 bytes in), whatever crosses it
+    // (plain text, an escape, a character split across chunks, a surrogate
+    // pair).
     let head = "abcdefghij".repeat(9); // 90 bytes
     let tails = [
         "klmnopqrstuvwxyz",
@@ -252,6 +253,15 @@ fn long_strings_into_a_sink_buffer_match_pieces_at_every_chunking() {
         b"\\\"\\/\\b\\f",
         b"\\u0041\\",
     ];
+    // Short strings whose 16th decoded byte (`DIRECT_FROM`) falls in an
+    // escape or a character.
+    for short in [
+        "abcdefghijklmn\\n\\u00e9\u{e9}\u{2615}xyz",
+        "abcdefghijklmn\u{e9}\u{2615}\\\"x",
+        "abcdefghijklm\u{2615}\\t\\ud83d\\ude00",
+    ] {
+        docs.push(format!("[\"{short}\",\"{short}{short}\"]").into_bytes());
+    }
     for form in forms {
         for lead in ["abc", "abcd"] {
             docs.push(
