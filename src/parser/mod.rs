@@ -1378,8 +1378,11 @@ impl Parser {
                             // The second byte's range depends on the lead (no
                             // overlongs, no surrogates, nothing past U+10FFFF),
                             // checked as it arrives, as a whole-chunk check would.
-                            let (lo, hi) = match utf8_lead(self.utf8[0]) {
-                                Some((_, lo, hi)) if self.utf8_len == 1 => (lo, hi),
+                            let (lo, hi) = match (self.utf8_len, self.utf8[0]) {
+                                (1, 0xE0) => (0xA0, 0xBF),
+                                (1, 0xED) => (0x80, 0x9F),
+                                (1, 0xF0) => (0x90, 0xBF),
+                                (1, 0xF4) => (0x80, 0x8F),
                                 _ => (0x80, 0xBF),
                             };
                             if !(lo..=hi).contains(&b) {
@@ -1746,13 +1749,14 @@ enum Utf8At {
     Bad,
 }
 
-/// For a byte that can lead a UTF-8 character: the character's length and
-/// the range its second byte must fall in (narrower than 0x80..=0xBF after
-/// `E0`, `ED`, `F0` and `F4`: no overlong forms, no surrogates, nothing past
-/// U+10FFFF); the later bytes are 0x80..=0xBF.
+/// Reads the character that starts at `b[i]` (see [`Utf8At`]).
 #[inline(always)]
-fn utf8_lead(lead: u8) -> Option<(usize, u8, u8)> {
-    Some(match lead {
+fn utf8_at(b: &[u8], i: usize) -> Utf8At {
+    let Some(&lead) = b.get(i) else {
+        return Utf8At::Bad;
+    };
+    // The second byte's range depends on the lead; the rest are 0x80..=0xBF.
+    let (len, lo, hi) = match lead {
         0xC2..=0xDF => (2, 0x80, 0xBF),
         0xE0 => (3, 0xA0, 0xBF),
         0xE1..=0xEC | 0xEE..=0xEF => (3, 0x80, 0xBF),
@@ -1760,18 +1764,7 @@ fn utf8_lead(lead: u8) -> Option<(usize, u8, u8)> {
         0xF0 => (4, 0x90, 0xBF),
         0xF1..=0xF3 => (4, 0x80, 0xBF),
         0xF4 => (4, 0x80, 0x8F),
-        _ => return None,
-    })
-}
-
-/// Reads the character that starts at `b[i]` (see [`Utf8At`]).
-#[inline(always)]
-fn utf8_at(b: &[u8], i: usize) -> Utf8At {
-    let Some(&lead) = b.get(i) else {
-        return Utf8At::Bad;
-    };
-    let Some((len, lo, hi)) = utf8_lead(lead) else {
-        return Utf8At::Bad;
+        _ => return Utf8At::Bad,
     };
     match b.get(i + 1) {
         None => return Utf8At::Cut,
