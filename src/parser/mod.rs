@@ -1422,14 +1422,6 @@ impl Parser {
                             return Ok(n);
                         };
                         let ch = match b {
-                            b'"' => '"',
-                            b'\\' => '\\',
-                            b'/' => '/',
-                            b'b' => '\u{8}',
-                            b'f' => '\u{c}',
-                            b'n' => '\n',
-                            b'r' => '\r',
-                            b't' => '\t',
                             b'u' => {
                                 self.str_state = StrState::Hex {
                                     code: 0,
@@ -1439,13 +1431,16 @@ impl Parser {
                                 i += 1;
                                 continue;
                             }
-                            _ => {
-                                return Err(self.expected(
-                                    "escape character (one of \" \\ / b f n r t u)",
-                                    b,
-                                    base + i as u64,
-                                ));
-                            }
+                            _ => match simple_escape(b) {
+                                Some(d) => char::from(d),
+                                None => {
+                                    return Err(self.expected(
+                                        "escape character (one of \" \\ / b f n r t u)",
+                                        b,
+                                        base + i as u64,
+                                    ));
+                                }
+                            },
                         };
                         i += 1;
                         self.push_escaped(sink, ch, base + i as u64, 2, exact_sink, direct)?;
@@ -1663,16 +1658,9 @@ impl Parser {
                         // A one-character escape whose letter is in this
                         // chunk is decoded here; anything else goes through
                         // the escape states.
-                        let ch = match c.get(i + 1) {
-                            Some(b'"') => '"',
-                            Some(b'\\') => '\\',
-                            Some(b'/') => '/',
-                            Some(b'n') => '\n',
-                            Some(b't') => '\t',
-                            Some(b'r') => '\r',
-                            Some(b'b') => '\u{8}',
-                            Some(b'f') => '\u{c}',
-                            _ => {
+                        let ch = match c.get(i + 1).and_then(|&e| simple_escape(e)) {
+                            Some(d) => char::from(d),
+                            None => {
                                 self.str_state = StrState::Escape;
                                 i += 1;
                                 break;
