@@ -826,13 +826,7 @@ impl Parser {
                         break;
                     }
                     let b = c[i];
-                    // A terminal number directly followed by something that
-                    // would continue a number or a word is a malformed number
-                    // (`01`, `1.5.3`, `2x`), not a second value.
-                    if !ns.is_terminal()
-                        || b.is_ascii_alphanumeric()
-                        || matches!(b, b'.' | b'+' | b'-')
-                    {
+                    if !ends_number(ns, b) {
                         return Err(self.expected(ns.expected(), b, base + i as u64));
                     }
                     let off = base + i as u64 + 1;
@@ -881,27 +875,40 @@ impl Parser {
                         break;
                     }
                     if matches!(c[i], b'-' | b'0'..=b'9') {
-                        // Fast path: the whole number and the byte after it
-                        // are in this chunk.
-                        if let Some(len) = scan_number(&c[i..])
-                            && len <= self.limits.max_number_bytes
-                        {
-                            let lexeme = match cs.get(i..i + len) {
-                                Some(l) => l,
-                                None => std::str::from_utf8(&c[i..i + len]).unwrap_or("0"),
-                            };
-                            emit!(
-                                self,
-                                sink,
-                                Token::Number(lexeme),
-                                base + (i + len) as u64 + 1
-                            );
-                            i += len;
-                            if self.stack.last() == Some(&Container::Array) {
-                                i = self.number_items(c, cs, i, base, sink);
+                        // Fast path: one scan of the number, which either
+                        // ends cleanly in this chunk or runs to its end (its
+                        // head is then carried, as the state machine would
+                        // carry it); errors and limits are left to the state
+                        // machine.
+                        let (len, ns) = number_head(&c[i..]);
+                        if len <= self.limits.max_number_bytes {
+                            match c.get(i + len) {
+                                Some(&next) if ends_number(ns, next) => {
+                                    let lexeme = match cs.get(i..i + len) {
+                                        Some(l) => l,
+                                        None => std::str::from_utf8(&c[i..i + len]).unwrap_or("0"),
+                                    };
+                                    emit!(
+                                        self,
+                                        sink,
+                                        Token::Number(lexeme),
+                                        base + (i + len) as u64 + 1
+                                    );
+                                    i += len;
+                                    if self.stack.last() == Some(&Container::Array) {
+                                        i = self.number_items(c, cs, i, base, sink);
+                                    }
+                                    self.value_done();
+                                    continue;
+                                }
+                                None => {
+                                    self.num_len = len;
+                                    push_ascii(&mut self.num_buf, c.get(i..).unwrap_or(&[]));
+                                    self.state = State::Num(ns);
+                                    break;
+                                }
+                                Some(_) => {}
                             }
-                            self.value_done();
-                            continue;
                         }
                         num_start = i;
                     }
@@ -1886,6 +1893,66 @@ fn scan_number(b: &[u8]) -> Option<usize> {
         return None;
     }
     Some(i)
+}
+
+/// How far a number lexeme runs from the start of `b`, and the number state
+/// at that point: the scan stops at the end of `b` (the number may go on in
+/// the next chunk) or at the first byte that cannot continue the lexeme,
+/// exactly where the number state machine in `Parser::run` would stop.
+/// The first number after a chunk's start (or after a key) takes this
+/// scan, so that a number cut by the chunk's end is scanned once; the
+/// numbers after it in an array take [`scan_number`], which costs less
+/// when it succeeds (measured: routing those through this scan too cost the
+/// whole numeric document 4.6% more instructions).
+#[inline]
+fn number_head(b: &[u8]) -> (usize, NumState) {
+    let mut i = 0;
+    let mut ns = NumState::Start;
+    if b.first() == Some(&b'-') {
+        i = 1;
+        ns = NumState::Minus;
+    }
+    match b.get(i) {
+        Some(b'0') => {
+            i += 1;
+            ns = NumState::Zero;
+        }
+        Some(b'1'..=b'9') => {
+            i = skip_digits(b, i + 1);
+            ns = NumState::Int;
+        }
+        _ => return (i, ns),
+    }
+    if b.get(i) == Some(&b'.') {
+        i += 1;
+        if !matches!(b.get(i), Some(b'0'..=b'9')) {
+            return (i, NumState::Dot);
+        }
+        i = skip_digits(b, i + 1);
+        ns = NumState::Frac;
+    }
+    if matches!(b.get(i), Some(b'e' | b'E')) {
+        i += 1;
+        ns = NumState::E;
+        if matches!(b.get(i), Some(b'+' | b'-')) {
+            i += 1;
+            ns = NumState::ESign;
+        }
+        if !matches!(b.get(i), Some(b'0'..=b'9')) {
+            return (i, ns);
+        }
+        i = skip_digits(b, i + 1);
+        ns = NumState::Exp;
+    }
+    (i, ns)
+}
+
+/// Whether a number scanned to state `ns` is complete and cleanly ended by
+/// `next`: a number directly followed by something that would continue a
+/// number or a word is malformed (`01`, `1.5.3`, `2x`), not a second value.
+#[inline]
+fn ends_number(ns: NumState, next: u8) -> bool {
+    ns.is_terminal() && !(next.is_ascii_alphanumeric() || matches!(next, b'.' | b'+' | b'-'))
 }
 
 /// The index of the first byte at or after `i` that is not an ASCII digit

@@ -496,3 +496,72 @@ fn digit_runs_stop_at_the_first_non_digit() {
     assert_eq!(skip_digits(b"", 0), 0);
     assert_eq!(skip_digits(b"123456789012", 0), 12);
 }
+
+#[test]
+fn a_number_cut_by_a_chunk_end_carries_the_state_the_byte_machine_reaches() {
+    // The fast path scans a number that starts in a chunk and runs to its
+    // end, and carries its head and state; fed a byte at a time, the state
+    // machine reaches that state itself. Each head of each lexeme (valid or
+    // not yet), after a number taken whole in the same chunk, in a short
+    // chunk and in one long enough to be validated up front; then the rest.
+    let lexemes = [
+        "0",
+        "-0",
+        "7",
+        "-",
+        "12",
+        "1.",
+        "1.5",
+        "-0.25e-3",
+        "1E+9",
+        "2e7",
+        "1e",
+        "1e+",
+        "1.5e-12",
+        "0.0",
+        "123456789012345678901234",
+        "-1.5E2",
+        "9.99e99",
+        "-12345.678901e+123",
+    ];
+    for lex in lexemes {
+        for cut in 1..=lex.len() {
+            let head = &lex.as_bytes()[..cut];
+            for pad in [0, 20] {
+                let mut start = b"[7,".to_vec();
+                start.extend(std::iter::repeat_n(b' ', pad));
+                let mut by_byte = Parser::new();
+                let mut by_byte_sink = Recorder::default();
+                by_byte.feed(&start, &mut by_byte_sink).unwrap();
+                for b in head {
+                    by_byte
+                        .feed(std::slice::from_ref(b), &mut by_byte_sink)
+                        .unwrap();
+                }
+                let mut one = Parser::new();
+                let mut one_sink = Recorder::default();
+                let mut chunk = start.clone();
+                chunk.extend_from_slice(head);
+                one.feed(&chunk, &mut one_sink).unwrap();
+                let what = format!("{lex:?} cut at {cut} (pad {pad})");
+                assert!(matches!(one.state, State::Num(_)), "{what}");
+                assert_eq!(one.state, by_byte.state, "{what}");
+                assert_eq!(one.num_buf, by_byte.num_buf, "{what}");
+                assert_eq!(one.num_len, by_byte.num_len, "{what}");
+                assert_eq!(one.offset, by_byte.offset, "{what}");
+                let rest = |p: &mut Parser, sink: &mut Recorder| {
+                    let r = p
+                        .feed(&lex.as_bytes()[cut..], sink)
+                        .and_then(|()| p.feed(b"]", sink))
+                        .and_then(|()| p.finish(sink));
+                    if let Err(e) = r {
+                        sink.out.push((e.to_string(), e.offset(), String::new()));
+                    }
+                };
+                rest(&mut one, &mut one_sink);
+                rest(&mut by_byte, &mut by_byte_sink);
+                assert_eq!(one_sink.out, by_byte_sink.out, "{what}");
+            }
+        }
+    }
+}
