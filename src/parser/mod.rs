@@ -843,6 +843,9 @@ impl Parser {
                     }
                     self.num_len = 0;
                     self.value_done();
+                    if self.stack.last() == Some(&Container::Array) {
+                        i = self.number_items(c, cs, i, base, sink);
+                    }
                 }
                 State::Lit { lit, mut matched } => {
                     let word = LITERALS[lit as usize];
@@ -895,10 +898,10 @@ impl Parser {
                                         base + (i + len) as u64 + 1
                                     );
                                     i += len;
+                                    self.value_done();
                                     if self.stack.last() == Some(&Container::Array) {
                                         i = self.number_items(c, cs, i, base, sink);
                                     }
-                                    self.value_done();
                                     continue;
                                 }
                                 None => {
@@ -1006,8 +1009,11 @@ impl Parser {
 
     /// After a number in an array, at `c[i]`: takes `,` and the next number
     /// (optionally after one space) while both are whole in this chunk,
-    /// and returns where it stopped, before a `,` it did not take. The
-    /// tokens are the ones the state machine would emit.
+    /// and returns where it stopped, before a `,` it did not take. A last
+    /// number that the chunk's end cuts is carried (its head and state, as
+    /// the state machine would carry them) and `c.len()` returned. The
+    /// tokens are the ones the state machine would emit; errors and limits
+    /// are left to it.
     #[inline]
     fn number_items<S: TokenSink + ?Sized>(
         &mut self,
@@ -1026,7 +1032,19 @@ impl Parser {
                 break;
             }
             let Some(rest) = c.get(j..) else { break };
-            let Some(len) = scan_number(rest) else { break };
+            let Some(len) = scan_number(rest) else {
+                let (len, ns) = number_head(rest);
+                if j + len == c.len() && len <= self.limits.max_number_bytes {
+                    if let Some(Segment::Index(ix)) = self.path.last_mut() {
+                        *ix += 1;
+                    }
+                    self.num_len = len;
+                    push_ascii(&mut self.num_buf, rest);
+                    self.state = State::Num(ns);
+                    return c.len();
+                }
+                break;
+            };
             if len > self.limits.max_number_bytes {
                 break;
             }
