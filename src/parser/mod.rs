@@ -782,33 +782,10 @@ impl Parser {
                         self.string::<false, S>(c, cs, i, base, sink)?
                     };
                 }
-                State::Num(mut ns) => {
+                State::Num(ns) => {
                     let start = i;
-                    loop {
-                        if matches!(ns, NumState::Int | NumState::Frac | NumState::Exp) {
-                            while matches!(c.get(i), Some(b'0'..=b'9')) {
-                                i += 1;
-                            }
-                        }
-                        let Some(&b) = c.get(i) else { break };
-                        ns = match (ns, b) {
-                            (NumState::Start, b'-') => NumState::Minus,
-                            (NumState::Start | NumState::Minus, b'0') => NumState::Zero,
-                            (NumState::Start | NumState::Minus, b'1'..=b'9') => NumState::Int,
-                            (NumState::Int, b'0'..=b'9') => NumState::Int,
-                            (NumState::Zero | NumState::Int, b'.') => NumState::Dot,
-                            (NumState::Dot | NumState::Frac, b'0'..=b'9') => NumState::Frac,
-                            (NumState::Zero | NumState::Int | NumState::Frac, b'e' | b'E') => {
-                                NumState::E
-                            }
-                            (NumState::E, b'+' | b'-') => NumState::ESign,
-                            (NumState::E | NumState::ESign | NumState::Exp, b'0'..=b'9') => {
-                                NumState::Exp
-                            }
-                            _ => break,
-                        };
-                        i += 1;
-                    }
+                    let (len, ns) = number_rest(c.get(i..).unwrap_or(&[]), ns);
+                    i += len;
                     self.num_len += i - start;
                     if self.num_len > self.limits.max_number_bytes {
                         let over = self.num_len - self.limits.max_number_bytes;
@@ -843,9 +820,6 @@ impl Parser {
                     }
                     self.num_len = 0;
                     self.value_done();
-                    if self.stack.last() == Some(&Container::Array) {
-                        i = self.number_items(c, cs, i, base, sink);
-                    }
                 }
                 State::Lit { lit, mut matched } => {
                     let word = LITERALS[lit as usize];
@@ -1924,45 +1898,89 @@ fn scan_number(b: &[u8]) -> Option<usize> {
 /// whole numeric document 4.6% more instructions).
 #[inline]
 fn number_head(b: &[u8]) -> (usize, NumState) {
-    let mut i = 0;
-    let mut ns = NumState::Start;
     if b.first() == Some(&b'-') {
-        i = 1;
-        ns = NumState::Minus;
+        int_part(b, 1, NumState::Minus)
+    } else {
+        int_part(b, 0, NumState::Start)
     }
+}
+
+/// [`number_head`] resumed in state `ns` (the state a chunk's end left a
+/// number in) at the start of `b`.
+#[inline]
+fn number_rest(b: &[u8], ns: NumState) -> (usize, NumState) {
+    match ns {
+        NumState::Start => number_head(b),
+        NumState::Minus => int_part(b, 0, ns),
+        NumState::Zero => frac_part(b, 0, ns),
+        NumState::Int => frac_part(b, skip_digits(b, 0), ns),
+        NumState::Dot => frac_digits(b, 0),
+        NumState::Frac => exp_part(b, skip_digits(b, 0), ns),
+        NumState::E => exp_sign(b, 0),
+        NumState::ESign => exp_digits(b, 0),
+        NumState::Exp => (skip_digits(b, 0), ns),
+    }
+}
+
+/// The integer part at `b[i]`, in state `ns` (`Start` or `Minus`) until
+/// its first digit.
+#[inline(always)]
+fn int_part(b: &[u8], i: usize, ns: NumState) -> (usize, NumState) {
     match b.get(i) {
-        Some(b'0') => {
-            i += 1;
-            ns = NumState::Zero;
-        }
-        Some(b'1'..=b'9') => {
-            i = skip_digits(b, i + 1);
-            ns = NumState::Int;
-        }
-        _ => return (i, ns),
+        Some(b'0') => frac_part(b, i + 1, NumState::Zero),
+        Some(b'1'..=b'9') => frac_part(b, skip_digits(b, i + 1), NumState::Int),
+        _ => (i, ns),
     }
+}
+
+/// After the integer part, at `b[i]`, in state `ns`.
+#[inline(always)]
+fn frac_part(b: &[u8], i: usize, ns: NumState) -> (usize, NumState) {
     if b.get(i) == Some(&b'.') {
-        i += 1;
-        if !matches!(b.get(i), Some(b'0'..=b'9')) {
-            return (i, NumState::Dot);
-        }
-        i = skip_digits(b, i + 1);
-        ns = NumState::Frac;
+        frac_digits(b, i + 1)
+    } else {
+        exp_part(b, i, ns)
     }
+}
+
+/// After a `.`, at `b[i]`.
+#[inline(always)]
+fn frac_digits(b: &[u8], i: usize) -> (usize, NumState) {
+    if matches!(b.get(i), Some(b'0'..=b'9')) {
+        exp_part(b, skip_digits(b, i + 1), NumState::Frac)
+    } else {
+        (i, NumState::Dot)
+    }
+}
+
+/// After the integer or fraction digits, at `b[i]`, in state `ns`.
+#[inline(always)]
+fn exp_part(b: &[u8], i: usize, ns: NumState) -> (usize, NumState) {
     if matches!(b.get(i), Some(b'e' | b'E')) {
-        i += 1;
-        ns = NumState::E;
-        if matches!(b.get(i), Some(b'+' | b'-')) {
-            i += 1;
-            ns = NumState::ESign;
-        }
-        if !matches!(b.get(i), Some(b'0'..=b'9')) {
-            return (i, ns);
-        }
-        i = skip_digits(b, i + 1);
-        ns = NumState::Exp;
+        exp_sign(b, i + 1)
+    } else {
+        (i, ns)
     }
-    (i, ns)
+}
+
+/// After an `e`, at `b[i]`.
+#[inline(always)]
+fn exp_sign(b: &[u8], i: usize) -> (usize, NumState) {
+    match b.get(i) {
+        Some(b'+' | b'-') => exp_digits(b, i + 1),
+        Some(b'0'..=b'9') => (skip_digits(b, i + 1), NumState::Exp),
+        _ => (i, NumState::E),
+    }
+}
+
+/// After the exponent's sign, at `b[i]`.
+#[inline(always)]
+fn exp_digits(b: &[u8], i: usize) -> (usize, NumState) {
+    if matches!(b.get(i), Some(b'0'..=b'9')) {
+        (skip_digits(b, i + 1), NumState::Exp)
+    } else {
+        (i, NumState::ESign)
+    }
 }
 
 /// Whether a number scanned to state `ns` is complete and cleanly ended by

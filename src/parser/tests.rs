@@ -497,11 +497,88 @@ fn digit_runs_stop_at_the_first_non_digit() {
     assert_eq!(skip_digits(b"123456789012", 0), 12);
 }
 
+/// The number grammar one byte at a time, as a table: the reference for
+/// [`number_rest`], which scans runs of digits at once.
+fn number_step(ns: NumState, b: u8) -> Option<NumState> {
+    Some(match (ns, b) {
+        (NumState::Start, b'-') => NumState::Minus,
+        (NumState::Start | NumState::Minus, b'0') => NumState::Zero,
+        (NumState::Start | NumState::Minus | NumState::Int, b'1'..=b'9') => NumState::Int,
+        (NumState::Int, b'0') => NumState::Int,
+        (NumState::Zero | NumState::Int, b'.') => NumState::Dot,
+        (NumState::Dot | NumState::Frac, b'0'..=b'9') => NumState::Frac,
+        (NumState::Zero | NumState::Int | NumState::Frac, b'e' | b'E') => NumState::E,
+        (NumState::E, b'+' | b'-') => NumState::ESign,
+        (NumState::E | NumState::ESign | NumState::Exp, b'0'..=b'9') => NumState::Exp,
+        _ => return None,
+    })
+}
+
 #[test]
-fn a_number_cut_by_a_chunk_end_carries_the_state_the_byte_machine_reaches() {
+fn number_scans_stop_where_the_byte_table_stops_from_every_state() {
+    // Every string of up to five bytes over the number alphabet and a few
+    // others, from each of the nine states (so every resume point of a
+    // number cut by a chunk's end), and digit runs long enough for the
+    // eight-at-a-time scan.
+    let states = [
+        NumState::Start,
+        NumState::Minus,
+        NumState::Zero,
+        NumState::Int,
+        NumState::Dot,
+        NumState::Frac,
+        NumState::E,
+        NumState::ESign,
+        NumState::Exp,
+    ];
+    let alphabet = b"05-+.eEx,";
+    let mut inputs: Vec<Vec<u8>> = vec![Vec::new()];
+    let mut last = vec![Vec::new()];
+    for _ in 0..5 {
+        let next: Vec<Vec<u8>> = last
+            .iter()
+            .flat_map(|p: &Vec<u8>| {
+                alphabet.iter().map(move |&b| {
+                    let mut q = p.clone();
+                    q.push(b);
+                    q
+                })
+            })
+            .collect();
+        inputs.extend(next.iter().cloned());
+        last = next;
+    }
+    for tail in ["", ".", "e", "x", "9", ".5e+7"] {
+        for digits in [7, 8, 9, 16, 17, 30] {
+            for head in ["", "-", "1", "-0.", "1e", "2E-"] {
+                inputs.push(format!("{head}{}{tail}", "3".repeat(digits)).into_bytes());
+            }
+        }
+    }
+    for input in &inputs {
+        for &start in &states {
+            let mut ns = start;
+            let mut len = 0;
+            while let Some(next) = input.get(len).and_then(|&b| number_step(ns, b)) {
+                ns = next;
+                len += 1;
+            }
+            let what = format!("{:?} from {start:?}", String::from_utf8_lossy(input));
+            assert_eq!(number_rest(input, start), (len, ns), "{what}");
+            if start == NumState::Start {
+                assert_eq!(number_head(input), (len, ns), "{what}");
+                let whole = input.get(len).is_some_and(|&b| ends_number(ns, b));
+                assert_eq!(scan_number(input), whole.then_some(len), "{what}");
+            }
+        }
+    }
+}
+
+#[test]
+fn a_number_cut_by_a_chunk_end_carries_what_byte_chunks_carry() {
     // The fast path scans a number that starts in a chunk and runs to its
-    // end, and carries its head and state; fed a byte at a time, the state
-    // machine reaches that state itself. Each head of each lexeme (valid or
+    // end, and carries its head and state; fed a byte at a time, the number
+    // is resumed at every byte instead. Each head of each lexeme (valid or
     // not yet), after a number taken whole in the same chunk, in a short
     // chunk and in one long enough to be validated up front; then the rest.
     let lexemes = [
