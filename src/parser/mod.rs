@@ -1907,7 +1907,7 @@ fn number_head(b: &[u8]) -> (usize, NumState) {
 
 /// [`number_head`] resumed in state `ns` (the state a chunk's end left a
 /// number in) at the start of `b`.
-#[inline]
+#[inline(always)]
 fn number_rest(b: &[u8], ns: NumState) -> (usize, NumState) {
     match ns {
         NumState::Start => number_head(b),
