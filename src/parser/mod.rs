@@ -37,6 +37,12 @@
 //!   when the string ends.
 //! - A number is emitted when the byte after it arrives, or at `finish()`;
 //!   literals when their last letter arrives, since nothing can extend them.
+//!   A number is scanned by runs (`number_head`, and `number_rest` to
+//!   resume it in any of its nine states): one that a chunk's end cuts is
+//!   scanned once and carried with its state, and the next chunk resumes it
+//!   there. In an array, the numbers after the first in a chunk take a
+//!   tighter loop (`number_items`). Errors and limits are left to the state
+//!   machine, so their messages and offsets do not depend on the chunking.
 //! - After an error the parser is poisoned: every later call returns the same
 //!   error, so a caller can never continue past bad input by accident.
 //!
