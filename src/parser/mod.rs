@@ -1720,7 +1720,8 @@ fn scan_string_run(b: &[u8]) -> (usize, bool) {
 /// The byte a one-character escape's letter stands for (`n` for a line
 /// feed, ...), or `None` for `u` and anything that is not an escape letter.
 /// A table rather than a `match`, which compiles to a jump table whose
-/// indirect branch is mispredicted at most escapes.
+/// indirect branch callgrind's branch simulation counts as mispredicted at
+/// most escapes.
 #[inline(always)]
 fn simple_escape(letter: u8) -> Option<u8> {
     match ESCAPED[letter as usize] {
@@ -1905,9 +1906,9 @@ fn scan_number(b: &[u8]) -> Option<usize> {
 
 /// How far a number lexeme runs from the start of `b`, and the number state
 /// at that point: the scan stops at the end of `b` (the number may go on in
-/// the next chunk) or at the first byte that cannot continue the lexeme,
-/// exactly where the number state machine in `Parser::run` would stop.
-/// The first number after a chunk's start (or after a key) takes this
+/// the next chunk) or at the first byte that cannot continue the lexeme
+/// under the RFC 8259 grammar (a byte-at-a-time table of that grammar is
+/// the reference in the tests). The first number after a chunk's start (or after a key) takes this
 /// scan, so that a number cut by the chunk's end is scanned once; the
 /// numbers after it in an array take [`scan_number`], which costs less
 /// when it succeeds (measured: routing those through this scan too cost the
