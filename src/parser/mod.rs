@@ -23,9 +23,11 @@
 //!   byte by byte, which is cheaper than a UTF-8 check of a few bytes.
 //! - A sink that builds strings itself ([`ValueBuilder`]) may offer a buffer
 //!   ([`TokenSink::string_bytes`]): once a string value has
-//!   `DIRECT_FROM` (16) decoded bytes, its text in a chunk too small to
-//!   validate up front is appended there as bytes instead of becoming a
-//!   `&str` piece (a validation call and a token per chunk). A chunk of up
+//!   `DIRECT_FROM` (16) decoded bytes (from its first byte when it begins
+//!   in a chunk of under 16 bytes, typical of streamed deltas), its text in
+//!   a chunk too small to validate up front is appended there as bytes
+//!   instead of becoming a `&str` piece (a validation call and a token per
+//!   chunk). A chunk of up
 //!   to 64 bytes that continues such a string takes one byte-by-byte pass
 //!   before the state machine (`small_chunk_direct`: ASCII with no check,
 //!   one-letter escapes decoded, each multi-byte character checked as it
@@ -294,7 +296,8 @@ pub struct Parser {
     exact_from: usize,
     /// From how many decoded bytes on the current string value's text may go
     /// straight into the sink's buffer ([`TokenSink::string_bytes`]) rather
-    /// than into pieces: [`DIRECT_FROM`], or `usize::MAX` for never (a key,
+    /// than into pieces: [`DIRECT_FROM`] (0 for a string that began in a
+    /// small chunk), or `usize::MAX` for never (a key,
     /// a sink without a buffer or one asking for exact piece offsets). One
     /// number, so that the test on the fast path is one comparison.
     direct_from: usize,
@@ -1092,11 +1095,15 @@ impl Parser {
             b'"' => {
                 emit!(self, sink, Token::StringBegin, off + 1);
                 self.exact_from = sink.exact_string_offsets_from().unwrap_or(usize::MAX);
-                self.direct_from = if self.exact_from == usize::MAX && sink.string_bytes().is_some()
+                self.direct_from = if self.exact_from != usize::MAX || sink.string_bytes().is_none()
                 {
-                    DIRECT_FROM
-                } else {
                     usize::MAX
+                } else if c.len() < VALIDATE_AT {
+                    // Input arriving in chunks too small to validate up
+                    // front: the buffer from the first byte.
+                    0
+                } else {
+                    DIRECT_FROM
                 };
                 self.in_key = false;
                 self.str_len = 0;
@@ -1844,6 +1851,12 @@ const SHORT_RUN: usize = 64;
 /// whole. 16 measured best of 0, 16 and 64 (eleventh session): 0 cost the
 /// short strings of nested_config 1–2% more instructions in 16- and
 /// 64-byte chunks; 64 left parallel_edits' 20–60-byte strings in pieces.
+/// A string that begins in a chunk of under [`VALIDATE_AT`] bytes takes the
+/// buffer from its first byte instead (twelfth session): in such small
+/// chunks the switch from pieces to the buffer part-way through a string
+/// cost more (mispredicted branches) than checking short strings again;
+/// parallel_edits in 4-byte chunks went from 0.70–0.74 to 0.82–0.92 of
+/// actson, with nested_config's 16-byte chunks unchanged.
 const DIRECT_FROM: usize = 16;
 
 /// The longest valid UTF-8 prefix of `chunk` (all of it, usually; a

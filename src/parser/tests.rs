@@ -59,13 +59,29 @@ fn tokens_with(
     buffer: bool,
     limits: Limits,
 ) -> (Vec<(String, u64, String)>, Option<String>) {
+    tokens_in(doc, &[chunk.max(1)], buffer, limits)
+}
+
+/// As [`tokens_with`], in chunks whose sizes cycle through `sizes`.
+fn tokens_in(
+    doc: &[u8],
+    sizes: &[usize],
+    buffer: bool,
+    limits: Limits,
+) -> (Vec<(String, u64, String)>, Option<String>) {
     let mut sink = Recorder {
         buffer,
         ..Recorder::default()
     };
     let mut p = Parser::with_limits(limits);
     let mut err = None;
-    for c in doc.chunks(chunk.max(1)) {
+    let mut rest = doc;
+    for &size in sizes.iter().cycle() {
+        if rest.is_empty() {
+            break;
+        }
+        let (c, after) = rest.split_at(size.clamp(1, rest.len()));
+        rest = after;
         if let Err(e) = p.feed(c, &mut sink) {
             err = Some(format!("{e} @{} {:?}", e.offset(), e.category()));
             break;
@@ -253,8 +269,9 @@ fn long_strings_into_a_sink_buffer_match_pieces_at_every_chunking() {
         b"\\\"\\/\\b\\f",
         b"\\u0041\\",
     ];
-    // Short strings whose 16th decoded byte (`DIRECT_FROM`) falls in an
-    // escape or a character.
+    // Short strings whose 16th decoded byte (`DIRECT_FROM`, where a string
+    // that begins in a chunk of 16 bytes or more goes into the buffer)
+    // falls in an escape or a character.
     for short in [
         "abcdefghijklmn\\n\\u00e9\u{e9}\u{2615}xyz",
         "abcdefghijklmn\u{e9}\u{2615}\\\"x",
@@ -290,6 +307,25 @@ fn long_strings_into_a_sink_buffer_match_pieces_at_every_chunking() {
                         String::from_utf8_lossy(doc)
                     );
                 }
+            }
+            // Chunk sizes that change while a string is open: a string
+            // that begins in a chunk too small to validate up front takes
+            // the buffer from its first byte, one that begins in a larger
+            // chunk only from `DIRECT_FROM` bytes, and either may then go on
+            // in chunks of the other kind.
+            for sizes in [
+                &[3, 17, 1, 64, 5, 16, 2][..],
+                &[15, 16],
+                &[16, 15, 4, 33],
+                &[40, 1, 2, 3],
+                &[7, 70],
+            ] {
+                assert_eq!(
+                    tokens_in(doc, sizes, true, limits),
+                    whole,
+                    "{:?} in chunks of {sizes:?} (limit {limit})",
+                    String::from_utf8_lossy(doc)
+                );
             }
         }
     }
