@@ -888,9 +888,7 @@ impl Parser {
                                     continue;
                                 }
                                 None => {
-                                    self.num_len = len;
-                                    push_ascii(&mut self.num_buf, c.get(i..).unwrap_or(&[]));
-                                    self.state = State::Num(ns);
+                                    self.carry_number_head(c.get(i..).unwrap_or(&[]), ns);
                                     break;
                                 }
                                 Some(_) => {}
@@ -1021,9 +1019,7 @@ impl Parser {
                     if let Some(Segment::Index(ix)) = self.path.last_mut() {
                         *ix += 1;
                     }
-                    self.num_len = len;
-                    push_ascii(&mut self.num_buf, rest);
-                    self.state = State::Num(ns);
+                    self.carry_number_head(rest, ns);
                     return c.len();
                 }
                 break;
@@ -1047,6 +1043,16 @@ impl Parser {
             i = j + len;
         }
         i
+    }
+
+    /// Carries `head`, a number that the fast scans found running to the
+    /// chunk's end in state `ns`, for the next chunk to resume; the caller
+    /// has checked it against the number limit.
+    #[inline(always)]
+    fn carry_number_head(&mut self, head: &[u8], ns: NumState) {
+        self.num_len = head.len();
+        push_ascii(&mut self.num_buf, head);
+        self.state = State::Num(ns);
     }
 
     #[inline]
@@ -1921,11 +1927,11 @@ fn scan_number(b: &[u8]) -> Option<usize> {
 /// at that point: the scan stops at the end of `b` (the number may go on in
 /// the next chunk) or at the first byte that cannot continue the lexeme
 /// under the RFC 8259 grammar (a byte-at-a-time table of that grammar is
-/// the reference in the tests). The first number after a chunk's start (or after a key) takes this
-/// scan, so that a number cut by the chunk's end is scanned once; the
-/// numbers after it in an array take [`scan_number`], which costs less
-/// when it succeeds (measured: routing those through this scan too cost the
-/// whole numeric document 4.6% more instructions).
+/// the reference in the tests). The first number after a chunk's start (or
+/// after a key) takes this scan, so that a number cut by the chunk's end is
+/// scanned once; the numbers after it in an array take [`scan_number`],
+/// which costs less when it succeeds (measured: routing those through this
+/// scan too cost the whole numeric document 4.6% more instructions).
 #[inline]
 fn number_head(b: &[u8]) -> (usize, NumState) {
     if b.first() == Some(&b'-') {
