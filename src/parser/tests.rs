@@ -211,8 +211,9 @@ fn invalid_documents_fail_alike_whole_and_chunked() {
 
 #[test]
 fn long_strings_into_a_sink_buffer_match_pieces_at_every_chunking() {
-    // Past `DIRECT_FROM` decoded bytes a string's text goes into a buffering
-    // sink's buffer: same text, same errors at the same bytes, the string
+    // Past `DIRECT_FROM` decoded bytes (from its first byte, for a string
+    // begun in a chunk of under 16 bytes) a string's text goes into a
+    // buffering sink's buffer: same text, same errors at the same bytes, the string
     // limit included (crossed here about 100 bytes in), whatever crosses it
     // (plain text, an escape, a character split across chunks, a surrogate
     // pair).
