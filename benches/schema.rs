@@ -93,6 +93,23 @@ const WRITE_SCHEMA: &str = r#"{
 /// "about 70 ns" for `jsonschema` describes (three properties, ~90 bytes).
 const WRITE_ARGS_SHORT: &str = r#"{"path": "src/main.rs", "mode": "create", "content": "fn main() {\n    println!(\"hi\");\n}\n"}"#;
 
+/// The write-file schema compiled by both validators, and
+/// [`WRITE_ARGS_SHORT`] as each one's instance.
+fn short_call() -> (
+    CompiledSchema,
+    jsonschema::Validator,
+    Value,
+    serde_json::Value,
+) {
+    let schema: serde_json::Value = serde_json::from_str(WRITE_SCHEMA).unwrap();
+    (
+        CompiledSchema::compile(&schema).unwrap(),
+        jsonschema::validator_for(&schema).unwrap(),
+        tooljson::from_str(WRITE_ARGS_SHORT).unwrap(),
+        serde_json::from_str(WRITE_ARGS_SHORT).unwrap(),
+    )
+}
+
 fn write_args(size: usize) -> String {
     const LINES: &[&str] = &[
         "fn main() {",
@@ -188,11 +205,7 @@ fn bench(c: &mut Criterion) {
         );
     }
 
-    let write_json: serde_json::Value = serde_json::from_str(WRITE_SCHEMA).unwrap();
-    let ours_write = CompiledSchema::compile(&write_json).unwrap();
-    let theirs_write = jsonschema::validator_for(&write_json).unwrap();
-    let short: Value = tooljson::from_str(WRITE_ARGS_SHORT).unwrap();
-    let short_json: serde_json::Value = serde_json::from_str(WRITE_ARGS_SHORT).unwrap();
+    let (ours_write, theirs_write, short, short_json) = short_call();
     assert!(ours_write.is_valid(&short) && theirs_write.is_valid(&short_json));
     assert!(
         !ours_write.is_valid(&tooljson::from_str(r#"{"path": "a b", "content": ""}"#).unwrap())
@@ -367,35 +380,31 @@ fn interleaved_report() {
         a / b,
         if us(a) <= 15.0 { "met" } else { "missed" }
     );
-    let (a, b) = common::interleaved_best(
-        30,
-        1000,
-        || assert!(ours.is_valid(black_box(&args))),
-        || assert!(theirs.is_valid(black_box(&args_json))),
-    );
-    println!(
-        "| `is_valid`, valid instance (tooljson / jsonschema) | {:.3} µs | {:.3} µs | {:.2}x (parity) |",
-        us(a),
-        us(b),
-        a / b
-    );
-    let write_json: serde_json::Value = serde_json::from_str(WRITE_SCHEMA).unwrap();
-    let ours_write = CompiledSchema::compile(&write_json).unwrap();
-    let theirs_write = jsonschema::validator_for(&write_json).unwrap();
-    let short: Value = tooljson::from_str(WRITE_ARGS_SHORT).unwrap();
-    let short_json: serde_json::Value = serde_json::from_str(WRITE_ARGS_SHORT).unwrap();
-    let (a, b) = common::interleaved_best(
-        30,
-        5000,
-        || assert!(ours_write.is_valid(black_box(&short))),
-        || assert!(theirs_write.is_valid(black_box(&short_json))),
-    );
-    println!(
-        "| `is_valid`, short write-file call (tooljson / jsonschema) | {:.1} ns | {:.1} ns | {:.2}x (parity) |",
-        a * 1e9,
-        b * 1e9,
-        a / b
-    );
+    let (ours_write, theirs_write, short, short_json) = short_call();
+    for (what, o, t, v, j, batch) in [
+        ("valid instance", &ours, &theirs, &args, &args_json, 1000),
+        (
+            "short write-file call",
+            &ours_write,
+            &theirs_write,
+            &short,
+            &short_json,
+            5000,
+        ),
+    ] {
+        let (a, b) = common::interleaved_best(
+            30,
+            batch,
+            || assert!(o.is_valid(black_box(v))),
+            || assert!(t.is_valid(black_box(j))),
+        );
+        println!(
+            "| `is_valid`, {what} (tooljson / jsonschema) | {:.1} ns | {:.1} ns | {:.2}x (parity) |",
+            a * 1e9,
+            b * 1e9,
+            a / b
+        );
+    }
     for (name, schema, text, batch) in [
         ("tool_args", &ours, TOOL_ARGS.as_bytes(), 200),
         ("write_16KiB", &write_schema, write_doc.as_bytes(), 20),
