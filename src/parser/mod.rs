@@ -917,9 +917,7 @@ impl Parser {
                     let b = c[i];
                     match (b, self.stack.last()) {
                         (b',', Some(Container::Array)) => {
-                            if let Some(Segment::Index(ix)) = self.path.last_mut() {
-                                *ix += 1;
-                            }
+                            self.next_index();
                             self.state = State::Value;
                             i += 1;
                         }
@@ -1016,9 +1014,7 @@ impl Parser {
             let Some(len) = scan_number(rest) else {
                 let (len, ns) = number_head(rest);
                 if j + len == c.len() && len <= self.limits.max_number_bytes {
-                    if let Some(Segment::Index(ix)) = self.path.last_mut() {
-                        *ix += 1;
-                    }
+                    self.next_index();
                     self.carry_number_head(rest, ns);
                     return c.len();
                 }
@@ -1027,9 +1023,7 @@ impl Parser {
             if len > self.limits.max_number_bytes {
                 break;
             }
-            if let Some(Segment::Index(ix)) = self.path.last_mut() {
-                *ix += 1;
-            }
+            self.next_index();
             let lexeme = match cs.get(j..j + len) {
                 Some(l) => l,
                 None => std::str::from_utf8(&rest[..len]).unwrap_or("0"),
@@ -1043,6 +1037,14 @@ impl Parser {
             i = j + len;
         }
         i
+    }
+
+    /// Counts the next item of the innermost array in the path.
+    #[inline(always)]
+    fn next_index(&mut self) {
+        if let Some(Segment::Index(ix)) = self.path.last_mut() {
+            *ix += 1;
+        }
     }
 
     /// Carries `head`, a number that the fast scans found running to the
