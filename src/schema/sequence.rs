@@ -302,7 +302,19 @@ impl ClassSequence {
         let b = s.as_bytes();
         let mut i = 0;
         for item in self.items.iter() {
-            let mut n = 0u32;
+            // ASCII first, a character per byte: the bitmap widened to all
+            // byte values (none above 0x7F), so one test per byte. A byte
+            // of a multi-byte character stops it, and the loop below goes on.
+            let [lo, hi] = item.class.ascii;
+            let map = [lo, hi, 0, 0];
+            let run = b.get(i..).unwrap_or(&[]);
+            let run = run.get(..item.max as usize).unwrap_or(run);
+            let taken = run
+                .iter()
+                .position(|&x| map[usize::from(x >> 6)] >> (x & 63) & 1 == 0)
+                .unwrap_or(run.len());
+            i += taken;
+            let mut n = taken as u32;
             while n < item.max {
                 let Some(&x) = b.get(i) else { break };
                 if x < 0x80 {
