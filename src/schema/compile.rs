@@ -236,8 +236,8 @@ pub(crate) fn key_tag(key: &str) -> u32 {
 
 /// Whether two names are equal, comparing names of up to 16 bytes by word
 /// loads (two overlapping ones each) rather than a `memcmp` call.
-#[inline]
-fn same_name(a: &[u8], b: &[u8]) -> bool {
+#[inline(always)]
+pub(crate) fn same_name(a: &[u8], b: &[u8]) -> bool {
     let n = a.len();
     if n != b.len() {
         return false;

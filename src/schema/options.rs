@@ -82,7 +82,7 @@ impl EnumOptions {
                     if end.wrapping_sub(start) == s.len()
                         && let Some(t) = text.get(start..end)
                         && t.first() == first
-                        && t == s
+                        && super::compile::same_name(t, s)
                     {
                         return true;
                     }
