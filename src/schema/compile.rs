@@ -441,6 +441,9 @@ pub(crate) struct Node {
     /// (`usize::MAX`: never); see `stream::string_needs`.
     pub(crate) str_keep: bool,
     pub(crate) str_exact_from: usize,
+    /// For the stream check: whether a string value's characters are
+    /// counted here (`minLength` / `maxLength`).
+    pub(crate) str_counts: bool,
 }
 
 /// A node whose keywords are only `type`, string length bounds, integer
@@ -1368,6 +1371,7 @@ impl<'a> Compiler<'a> {
                     leaf: Leaf::NONE,
                     str_keep: false,
                     str_exact_from: usize::MAX,
+                    str_counts: false,
                 });
                 return Ok(());
             }
@@ -1481,6 +1485,7 @@ impl<'a> Compiler<'a> {
                 leaf: Leaf::NONE,
                 str_keep: false,
                 str_exact_from: usize::MAX,
+                str_counts: false,
             });
             return Ok(());
         }
@@ -1911,6 +1916,7 @@ impl<'a> Compiler<'a> {
             leaf: Leaf::NONE,
             str_keep: false,
             str_exact_from: usize::MAX,
+            str_counts: false,
         });
         Ok(())
     }
@@ -2054,7 +2060,8 @@ fn finish(nodes: &mut [Node], kws: &[Kw], locs: &str) -> Result<(), SchemaError>
     for (node, t) in nodes.iter_mut().zip(types) {
         node.types = t;
         node.leaf = Leaf::of(kws_of(node), node.kws.start);
-        (node.str_keep, node.str_exact_from) = super::stream::string_needs(kws_of(node));
+        (node.str_keep, node.str_exact_from, node.str_counts) =
+            super::stream::string_needs(kws_of(node));
         node.expands = kws_of(node)
             .iter()
             .any(|k| matches!(k, Kw::Ref(_) | Kw::AllOf(_)));

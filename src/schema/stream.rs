@@ -115,6 +115,9 @@ struct CheckState {
     builders: Vec<ValueBuilder>,
     string: String,
     keep_string: bool,
+    /// Whether the open string's characters are counted (some application
+    /// has `minLength` or `maxLength`); `string_chars` is their count.
+    count_chars: bool,
     string_chars: u64,
     /// Apps of the open string value (its range in `apps`).
     string_apps: Option<(usize, usize)>,
@@ -163,15 +166,24 @@ fn expanded(kw: &Kw) -> bool {
 /// and from how many decoded bytes on its pieces' offsets should be exact
 /// (from the start under `enum` / `const`, from the bound under
 /// `maxLength`, where a character past it ends past that many decoded
-/// bytes; `usize::MAX` for never). Summed up per node when the schema
+/// bytes; `usize::MAX` for never), and whether its characters are counted
+/// (for `minLength` / `maxLength`). Summed up per node when the schema
 /// compiles ([`super::compile::Node::str_keep`]).
-pub(crate) fn string_needs(kws: &[Kw]) -> (bool, usize) {
+pub(crate) fn string_needs(kws: &[Kw]) -> (bool, usize, bool) {
     let mut keep = false;
     let mut exact_from = usize::MAX;
+    let mut counts = false;
     for k in kws {
         let from = match k {
-            Kw::Type(_) | Kw::MinLength(_) => continue,
-            Kw::MaxLength(max) => usize::try_from(*max).unwrap_or(usize::MAX),
+            Kw::Type(_) => continue,
+            Kw::MinLength(_) => {
+                counts = true;
+                continue;
+            }
+            Kw::MaxLength(max) => {
+                counts = true;
+                usize::try_from(*max).unwrap_or(usize::MAX)
+            }
             _ => {
                 keep |= !expanded(k);
                 if !matches!(k, Kw::Enum(_) | Kw::Const(_)) {
@@ -182,7 +194,7 @@ pub(crate) fn string_needs(kws: &[Kw]) -> (bool, usize) {
         };
         exact_from = exact_from.min(from);
     }
-    (keep, exact_from)
+    (keep, exact_from, counts)
 }
 
 fn prefix_path(base: &Path, v: Violation) -> Violation {
@@ -207,6 +219,7 @@ impl StreamCheck {
             builders: Vec::new(),
             string: String::new(),
             keep_string: false,
+            count_chars: false,
             string_chars: 0,
             string_apps: None,
             violations: Vec::new(),
@@ -676,6 +689,7 @@ impl CheckState {
                 // where its pieces' offsets should be exact.
                 let mut keep = false;
                 let mut exact_from = usize::MAX;
+                let mut counts = false;
                 for a in &self.apps[range.0..range.1] {
                     if a.flags & DOOMED != 0 {
                         continue;
@@ -683,8 +697,10 @@ impl CheckState {
                     let n = prog.node(a.node);
                     keep |= n.str_keep;
                     exact_from = exact_from.min(n.str_exact_from);
+                    counts |= n.str_counts;
                 }
                 self.keep_string = keep;
+                self.count_chars = counts;
                 self.exact_from = (exact_from != usize::MAX).then_some(exact_from);
                 self.string.clear();
                 self.string_chars = 0;
@@ -779,11 +795,13 @@ impl CheckState {
         };
         let before_chars = self.string_chars;
         let before_len = self.string.len();
-        self.string_chars += if part.is_ascii() {
-            part.len() as u64
-        } else {
-            part.chars().count() as u64
-        };
+        if self.count_chars {
+            self.string_chars += if part.is_ascii() {
+                part.len() as u64
+            } else {
+                part.chars().count() as u64
+            };
+        }
         if self.keep_string {
             self.string.push_str(part);
         }
