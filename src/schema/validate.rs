@@ -194,6 +194,25 @@ fn leaf_valid(l: &Leaf, v: &Value, prog: &Program) -> Option<bool> {
     })
 }
 
+/// [`leaf_valid`] in line for the leaves that need no call: a string
+/// whose byte length settles its length bounds (a character is 1 to 4
+/// bytes) under a leaf with no `enum` or `pattern`, and a boolean; `None`
+/// for anything else.
+#[inline(always)]
+fn leaf_quick(l: &Leaf, v: &Value) -> Option<bool> {
+    if l.extra != u32::MAX {
+        return None;
+    }
+    match v {
+        Value::String(s) if l.types & T_STR != 0 => {
+            let n = s.len() as u64;
+            (n <= l.max_len && n.div_ceil(4) >= l.min_len).then_some(true)
+        }
+        Value::Bool(_) => Some(l.types & T_BOOL != 0),
+        _ => None,
+    }
+}
+
 /// Whether `v` is valid against node `id`, checked at nesting depth `d`,
 /// when its leaf summary decides that alone; `None` when the node is not a
 /// leaf or the summary cannot tell (the keywords are then walked).
@@ -487,11 +506,13 @@ impl<'p> Validator<'p> {
         // inlines less here (7.84k against 7.37k instructions per bench
         // instance, callgrind).
         let node = self.prog.node(id);
-        if node.leaf.on
-            && d <= MAX_DEPTH
-            && let Some(ok) = leaf_valid(&node.leaf, v, self.prog)
-        {
-            return ok;
+        if node.leaf.on && d <= MAX_DEPTH {
+            if let Some(ok) = leaf_quick(&node.leaf, v) {
+                return ok;
+            }
+            if let Some(ok) = leaf_valid(&node.leaf, v, self.prog) {
+                return ok;
+            }
         }
         self.valid(id, v, d)
     }
