@@ -17,6 +17,7 @@ use std::rc::Rc;
 
 use smallvec::SmallVec;
 use std::sync::OnceLock;
+use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
 
 use super::automaton::PositionAutomaton;
 use super::doc::{Arr, Doc, Obj};
@@ -114,6 +115,12 @@ impl Pattern {
 pub(crate) struct ObjectKw {
     /// `properties`, sorted by key.
     pub(crate) props: Box<[(Name, NodeId)]>,
+    /// For [`ObjectKw::prop_entry_after`]: for each position in `props`,
+    /// the position of the property that followed it in the last object
+    /// checked here, and at the end the one that came first (`u32::MAX`:
+    /// none yet). Relaxed atomics: it is only a guess, which every lookup
+    /// verifies, shared by the threads that use the schema.
+    pub(crate) next_after: Box<[AtomicU32]>,
     /// `key_tag` of each name in `props`, in the same order: a lookup
     /// compares whole names only where the tags agree.
     pub(crate) tags: Box<[u32]>,
@@ -225,6 +232,11 @@ impl SlotHash {
 /// Length, first, middle and last byte of a property name, packed: names
 /// that differ in any of them never need a byte-wise comparison.
 #[inline]
+/// A fresh [`ObjectKw::next_after`] for `n` properties: nothing learned.
+fn no_order_yet(n: usize) -> Box<[AtomicU32]> {
+    (0..=n).map(|_| AtomicU32::new(u32::MAX)).collect()
+}
+
 pub(crate) fn key_tag(key: &str) -> u32 {
     let b = key.as_bytes();
     let len = b.len() as u32;
@@ -257,6 +269,32 @@ pub(crate) fn same_name(a: &[u8], b: &[u8]) -> bool {
 }
 
 impl ObjectKw {
+    /// [`ObjectKw::prop_entry`], trying first the property that followed
+    /// the previous one (`prev`: a position in `props`, or `props.len()`
+    /// before the first key) the last time: arguments usually come in the
+    /// same order call after call, and that guess needs neither a hash of
+    /// the key nor a table read, so the property's checks can start before
+    /// the key is compared. `prev` moves to the property found.
+    #[inline(always)]
+    pub(crate) fn prop_entry_after(&self, key: &str, prev: &mut usize) -> Option<(usize, NodeId)> {
+        let slot = self.next_after.get(*prev);
+        if let Some(guess) = slot
+            && let Some((name, node)) = self.props.get(guess.load(Relaxed) as usize)
+            && same_name(name.as_bytes(), key.as_bytes())
+        {
+            *prev = guess.load(Relaxed) as usize;
+            return Some((*prev, *node));
+        }
+        let found = self.prop_entry(key);
+        if let Some((pos, _)) = found {
+            if let Some(s) = slot {
+                s.store(pos as u32, Relaxed);
+            }
+            *prev = pos;
+        }
+        found
+    }
+
     #[inline]
     pub(crate) fn prop(&self, key: &str) -> Option<NodeId> {
         self.prop_entry(key).map(|(_, n)| n)
@@ -1504,6 +1542,7 @@ impl<'a> Compiler<'a> {
 
         let mut obj = ObjectKw {
             props: Box::new([]),
+            next_after: Box::new([]),
             tags: Box::new([]),
             slot_hash: None,
             patterns: Box::new([]),
@@ -1640,6 +1679,7 @@ impl<'a> Compiler<'a> {
                         }
                         props.sort_by(|a, b| a.0.cmp(&b.0));
                         props.dedup_by(|a, b| a.0 == b.0);
+                        obj.next_after = no_order_yet(props.len());
                         obj.tags = props.iter().map(|(k, _)| key_tag(k)).collect();
                         obj.slot_hash = SlotHash::find(&props, &obj.tags);
                         obj.props = props.into();
@@ -2504,6 +2544,7 @@ mod slot_hash_tests {
         props.dedup_by(|a, b| a.0 == b.0);
         let tags: Box<[u32]> = props.iter().map(|(k, _)| key_tag(k)).collect();
         ObjectKw {
+            next_after: super::no_order_yet(props.len()),
             slot_hash: SlotHash::find(&props, &tags),
             tags,
             props: props.into(),
@@ -2545,6 +2586,31 @@ mod slot_hash_tests {
             {
                 let want = o.props.iter().find(|(k, _)| **k == *probe).map(|(_, n)| *n);
                 assert_eq!(o.prop(&probe), want, "{probe:?} in {names:?}");
+            }
+            // Objects whose keys come in the declared order, then in
+            // shuffled orders with unknown keys and repeats: the guessed
+            // lookup finds exactly what the plain one does, whatever it
+            // learned from the objects before.
+            for object_round in 0..6 {
+                let mut keys: Vec<String> = names.clone();
+                if object_round > 0 {
+                    for i in (1..keys.len()).rev() {
+                        keys.swap(i, (next() % (i as u64 + 1)) as usize);
+                    }
+                    keys.truncate(1 + (next() % keys.len() as u64) as usize);
+                    keys.push("zz".into());
+                    if let Some(k) = keys.first().cloned() {
+                        keys.push(k);
+                    }
+                }
+                let mut prev = o.props.len();
+                for key in &keys {
+                    let got = o.prop_entry_after(key, &mut prev);
+                    assert_eq!(got, o.prop_entry(key), "{key:?} in {keys:?}");
+                    if let Some((pos, _)) = got {
+                        assert_eq!(prev, pos);
+                    }
+                }
             }
         }
         // A tag holds a length modulo 256: a 260-byte name and a 4-byte

@@ -423,9 +423,10 @@ impl<'p> Validator<'p> {
                         Kw::Type(mask) => mask & T_OBJ != 0,
                         Kw::Object(o) => {
                             let mut seen = 0u64;
+                            let mut prev = o.props.len();
                             for (k, item) in m.iter() {
                                 let mut matched = false;
-                                if let Some((i, n)) = o.prop_entry(k) {
+                                if let Some((i, n)) = o.prop_entry_after(k, &mut prev) {
                                     matched = true;
                                     // A position of 64 or more leaves the mask
                                     // as is (`required_mask` is 0 then).
