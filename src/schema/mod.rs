@@ -3,8 +3,10 @@
 //!
 //! [`CompiledSchema`] is built from a schema (draft 2020-12 by default,
 //! draft-07 when `$schema` says so or [`SchemaBuilder::draft`] asks) into a
-//! flat arena of nodes with precomputed keyword lists; it is immutable,
-//! `Send + Sync`, and cheap to clone (an `Arc`). [`CompiledSchema::validate`]
+//! flat arena of nodes with precomputed keyword lists; it is immutable
+//! (apart from a guess of the order properties come in, which speeds up
+//! lookups and which every lookup verifies), `Send + Sync`, and cheap to
+//! clone (an `Arc`). [`CompiledSchema::validate`]
 //! returns every [`Violation`] with its instance path, schema path, keyword
 //! and a message worded "expected X, found Y" that can be sent back to a
 //! model as is. [`StreamCheck`] is a [`crate::TokenSink`]: fed the parser's
@@ -300,7 +302,8 @@ impl SchemaBuilder {
     }
 }
 
-/// A compiled JSON Schema: immutable, `Send + Sync`, cheap to clone.
+/// A compiled JSON Schema: immutable (but for a verified guess of property
+/// order, see the module docs), `Send + Sync`, cheap to clone.
 ///
 /// # Examples
 ///
