@@ -229,14 +229,14 @@ impl SlotHash {
     }
 }
 
-/// Length, first, middle and last byte of a property name, packed: names
-/// that differ in any of them never need a byte-wise comparison.
-#[inline]
 /// A fresh [`ObjectKw::next_after`] for `n` properties: nothing learned.
 fn no_order_yet(n: usize) -> Box<[AtomicU32]> {
     (0..=n).map(|_| AtomicU32::new(u32::MAX)).collect()
 }
 
+/// Length, first, middle and last byte of a property name, packed: names
+/// that differ in any of them never need a byte-wise comparison.
+#[inline]
 pub(crate) fn key_tag(key: &str) -> u32 {
     let b = key.as_bytes();
     let len = b.len() as u32;
