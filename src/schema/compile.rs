@@ -278,12 +278,14 @@ impl ObjectKw {
     #[inline(always)]
     pub(crate) fn prop_entry_after(&self, key: &str, prev: &mut usize) -> Option<(usize, NodeId)> {
         let slot = self.next_after.get(*prev);
-        if let Some(guess) = slot
-            && let Some((name, node)) = self.props.get(guess.load(Relaxed) as usize)
+        // Read once: another thread may store a new guess meanwhile, and
+        // the position returned must be the one whose name was compared.
+        let guess = slot.map_or(u32::MAX, |g| g.load(Relaxed)) as usize;
+        if let Some((name, node)) = self.props.get(guess)
             && same_name(name.as_bytes(), key.as_bytes())
         {
-            *prev = guess.load(Relaxed) as usize;
-            return Some((*prev, *node));
+            *prev = guess;
+            return Some((guess, *node));
         }
         let found = self.prop_entry(key);
         if let Some((pos, _)) = found {
