@@ -280,12 +280,14 @@ impl ObjectKw {
         let slot = self.next_after.get(*prev);
         // Read once: another thread may store a new guess meanwhile, and
         // the position returned must be the one whose name was compared.
-        let guess = slot.map_or(u32::MAX, |g| g.load(Relaxed)) as usize;
-        if let Some((name, node)) = self.props.get(guess)
-            && same_name(name.as_bytes(), key.as_bytes())
-        {
-            *prev = guess;
-            return Some((guess, *node));
+        if let Some(g) = slot {
+            let guess = g.load(Relaxed);
+            if let Some((name, node)) = self.props.get(guess as usize)
+                && same_name(name.as_bytes(), key.as_bytes())
+            {
+                *prev = guess as usize;
+                return Some((guess as usize, *node));
+            }
         }
         let found = self.prop_entry(key);
         if let Some((pos, _)) = found {
