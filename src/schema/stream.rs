@@ -119,6 +119,11 @@ struct CheckState {
     /// has `minLength` or `maxLength`); `string_chars` is their count.
     count_chars: bool,
     string_chars: u64,
+    /// A piece of the open string whose bytes keep the count below this
+    /// needs nothing but the count (see `quiet_part`); 0 when every piece
+    /// takes the full path (kept text, `enum` / `const`, enclosing
+    /// builders, outside a string).
+    quiet_until: u64,
     /// Apps of the open string value (its range in `apps`).
     string_apps: Option<(usize, usize)>,
     violations: Vec<StreamViolation>,
@@ -197,6 +202,54 @@ pub(crate) fn string_needs(kws: &[Kw]) -> (bool, usize, bool) {
     (keep, exact_from, counts)
 }
 
+/// The number of characters in `s`. Short pieces (a few bytes of a
+/// streamed argument) are most of what is counted, and below 32 bytes
+/// `chars().count()` takes a byte loop: here, from 8 bytes on, the bytes
+/// less the continuation bytes (`10xxxxxx`) of each eight-byte word, a
+/// word of ASCII settled by one test.
+#[inline]
+fn char_count(s: &str) -> u64 {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    // The word at `at`, and the continuation bytes in it (bit 7 set, bit
+    // 6 clear) whose bit is in `keep`: most words of most text are ASCII,
+    // which one test settles.
+    fn count(bytes: &[u8], at: usize, keep: u64) -> u64 {
+        let mut word = [0u8; 8];
+        if let Some(w) = bytes.get(at..at + 8) {
+            word.copy_from_slice(w);
+        }
+        let w = u64::from_le_bytes(word) & keep;
+        if w & (ONES << 7) == 0 {
+            return 0;
+        }
+        let flags = (w & !(w << 1)) & (ONES << 7);
+        // One per flagged byte, summed into the top byte.
+        ((flags >> 7).wrapping_mul(ONES)) >> 56
+    }
+    let bytes = s.as_bytes();
+    let n = bytes.len();
+    if n >= 32 {
+        // The standard library's count, eight bytes a step with the sums
+        // kept per byte, costs less on long text.
+        return s.chars().count() as u64;
+    }
+    if n < 8 {
+        let continuation = bytes.iter().filter(|&&b| b & 0xC0 == 0x80).count();
+        return (n - continuation) as u64;
+    }
+    let mut continuation = 0u64;
+    let mut at = 0;
+    while at + 8 <= n {
+        continuation += count(bytes, at, u64::MAX);
+        at += 8;
+    }
+    if at < n {
+        // The last eight bytes, less those the loop counted (the low ones).
+        continuation += count(bytes, n - 8, u64::MAX << (8 * (8 - (n - at))));
+    }
+    n as u64 - continuation
+}
+
 fn prefix_path(base: &Path, v: Violation) -> Violation {
     if base.is_empty() {
         return v;
@@ -221,6 +274,7 @@ impl StreamCheck {
             keep_string: false,
             count_chars: false,
             string_chars: 0,
+            quiet_until: 0,
             string_apps: None,
             violations: Vec::new(),
             root_started: false,
@@ -704,6 +758,17 @@ impl CheckState {
                 self.exact_from = (exact_from != usize::MAX).then_some(exact_from);
                 self.string.clear();
                 self.string_chars = 0;
+                // A piece that cannot take the count past the smallest
+                // `maxLength` (a character is at least a byte) is only
+                // counted: nothing else reads it.
+                self.quiet_until = if keep || !self.builders.is_empty() {
+                    0
+                } else {
+                    match exact_from {
+                        usize::MAX => u64::MAX,
+                        from => (from as u64).saturating_add(1),
+                    }
+                };
                 self.string_apps = Some(range);
             }
             Token::Number(n) => {
@@ -796,19 +861,21 @@ impl CheckState {
         let before_chars = self.string_chars;
         let before_len = self.string.len();
         if self.count_chars {
-            self.string_chars += if part.is_ascii() {
-                part.len() as u64
-            } else {
-                part.chars().count() as u64
-            };
+            self.string_chars += char_count(part);
         }
         if self.keep_string {
             self.string.push_str(part);
         }
         // Only `maxLength`, `enum` and `const` look at a string's parts, and
-        // they are exactly the keywords that ask for exact offsets.
-        if self.exact_from.is_none() {
-            return;
+        // they are exactly the keywords that ask for exact offsets: from 0
+        // under `enum` / `const`, else from the smallest `maxLength` (see
+        // `string_needs`), so that while the count has not passed it no
+        // `maxLength` can have been exceeded, and the keywords are not
+        // walked for every piece of a long string.
+        match self.exact_from {
+            None => return,
+            Some(from) if from > 0 && self.string_chars <= from as u64 => return,
+            Some(_) => {}
         }
         let prog = sc.program();
         for i in range.0..range.1 {
@@ -895,6 +962,7 @@ impl CheckState {
     }
 
     fn string_end(&mut self, sc: &CompiledSchema, at: &Location<'_>) {
+        self.quiet_until = 0;
         let Some(range) = self.string_apps.take() else {
             return;
         };
@@ -1077,7 +1145,16 @@ impl CheckState {
 }
 
 impl TokenSink for StreamCheck {
+    #[inline]
     fn token(&mut self, token: Token<'_>, at: &Location<'_>) {
+        // The pieces of a long string are most of the tokens when a long
+        // argument streams in small deltas: one that nothing but the count
+        // reads takes this short path, not the whole handler.
+        if let Token::StringPart(part) = token
+            && self.st.quiet_part(part, at.offset)
+        {
+            return;
+        }
         self.st.token(&self.schema, token, at);
     }
 
@@ -1087,6 +1164,27 @@ impl TokenSink for StreamCheck {
 }
 
 impl CheckState {
+    /// Counts `part` of the open string and returns `true` when that is all
+    /// it needs: no keyword reads the text, and even at one character per
+    /// byte it cannot pass the smallest `maxLength` (`quiet_until`), and no
+    /// violation's offset waits on the next token. Returns `false` having
+    /// done nothing otherwise. (Out of line and small, so that it costs
+    /// neither the parser's loop its size nor a piece the whole handler's
+    /// entry.)
+    #[inline(never)]
+    fn quiet_part(&mut self, part: &str, offset: u64) -> bool {
+        if self.string_chars.saturating_add(part.len() as u64) >= self.quiet_until
+            || self.pending_fix.is_some()
+        {
+            return false;
+        }
+        if self.count_chars {
+            self.string_chars += char_count(part);
+        }
+        self.last_offset = offset;
+        true
+    }
+
     fn token(&mut self, sc: &CompiledSchema, token: Token<'_>, at: &Location<'_>) {
         if self.whole {
             self.whole_token(sc, token, at);
@@ -1229,4 +1327,32 @@ pub(crate) fn unique_option_at<'p>(
         }
     }
     if many { None } else { hit }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::char_count;
+    use proptest::prelude::*;
+
+    #[test]
+    fn char_count_of_every_width_and_length() {
+        // Every prefix and suffix of a string with characters of each UTF-8
+        // width, so that words and tails of every length meet each kind of
+        // byte at each position.
+        let s = "aé☕😀b\u{7f}\u{80}\u{7ff}\u{800}\u{ffff}\u{10000}\u{10ffff}xyzçé—ö";
+        for (i, _) in s.char_indices() {
+            for (j, _) in s.char_indices().chain([(s.len(), ' ')]) {
+                if let Some(t) = s.get(i..j) {
+                    assert_eq!(char_count(t), t.chars().count() as u64, "{t:?}");
+                }
+            }
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn char_count_equals_chars_count(s in "\\PC{0,80}") {
+            prop_assert_eq!(char_count(&s), s.chars().count() as u64);
+        }
+    }
 }
