@@ -207,7 +207,7 @@ pub(crate) fn string_needs(kws: &[Kw]) -> (bool, usize, bool) {
 /// `chars().count()` takes a byte loop: here, from 8 bytes on, the bytes
 /// less the continuation bytes (`10xxxxxx`) of each eight-byte word, a
 /// word of ASCII settled by one test.
-#[inline]
+#[inline(never)]
 fn char_count(s: &str) -> u64 {
     const ONES: u64 = 0x0101_0101_0101_0101;
     // The word at `at`, and the continuation bytes in it (bit 7 set, bit
@@ -1168,10 +1168,11 @@ impl CheckState {
     /// it needs: no keyword reads the text, and even at one character per
     /// byte it cannot pass the smallest `maxLength` (`quiet_until`), and no
     /// violation's offset waits on the next token. Returns `false` having
-    /// done nothing otherwise. (Out of line and small, so that it costs
-    /// neither the parser's loop its size nor a piece the whole handler's
-    /// entry.)
-    #[inline(never)]
+    /// done nothing otherwise. In line, with the count out of line: a piece
+    /// then costs no entry into the whole handler (measured on 16 KiB fed
+    /// in 16-byte chunks: 961.5k instructions with this function out of
+    /// line and the count in it, 949.3k this way).
+    #[inline(always)]
     fn quiet_part(&mut self, part: &str, offset: u64) -> bool {
         if self.string_chars.saturating_add(part.len() as u64) >= self.quiet_until
             || self.pending_fix.is_some()
