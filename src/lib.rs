@@ -35,8 +35,8 @@ pub mod value;
 // -- schema (issue 4)
 pub mod schema;
 pub use schema::{
-    CompiledSchema, DEFAULT_MAX_PATTERN_MEMORY, Draft, SchemaBuilder, SchemaError, StreamCheck,
-    StreamViolation, Violation,
+    CheckedSink, CompiledSchema, DEFAULT_MAX_PATTERN_MEMORY, Draft, SchemaBuilder, SchemaError,
+    StreamCheck, StreamViolation, Violation,
 };
 
 // -- sse + vendor (issue 5)

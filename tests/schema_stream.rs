@@ -5,7 +5,7 @@
 
 use proptest::prelude::*;
 use serde_json::json;
-use tooljson::{CompiledSchema, Parser, PartialParser, Value};
+use tooljson::{CompiledSchema, Parser, PartialParser, Value, ValueBuilder};
 
 fn schemas() -> Vec<CompiledSchema> {
     let list = [
@@ -104,6 +104,28 @@ fn stream(schema: &CompiledSchema, text: &[u8], cuts: &[usize]) -> (bool, Vec<u6
     (check.finish().is_ok(), offsets)
 }
 
+/// `stream` through a [`tooljson::CheckedSink`] beside a `ValueBuilder`:
+/// (verdict, offsets, value).
+fn stream_beside(schema: &CompiledSchema, text: &[u8], cuts: &[usize]) -> (bool, Vec<u64>, Value) {
+    let mut sink = schema.stream_check().beside(ValueBuilder::new());
+    let mut p = Parser::new();
+    let mut at = 0;
+    for &c in cuts {
+        let end = (at + c).min(text.len());
+        p.feed(&text[at..end], &mut sink).unwrap();
+        at = end;
+    }
+    p.feed(&text[at..], &mut sink).unwrap();
+    p.finish(&mut sink).unwrap();
+    let (builder, check) = sink.into_parts();
+    let offsets = check.violations().iter().map(|v| v.offset).collect();
+    (
+        check.finish().is_ok(),
+        offsets,
+        builder.into_value().unwrap(),
+    )
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 400, ..ProptestConfig::default() })]
 
@@ -132,8 +154,99 @@ proptest! {
                 partial.feed_observed(piece, &mut (), &mut check).unwrap();
             }
             partial.finish_observed(&mut (), &mut check).unwrap();
-            prop_assert_eq!(check.violations().iter().map(|v| v.offset).collect::<Vec<_>>(), whole_offsets);
+            prop_assert_eq!(check.violations().iter().map(|v| v.offset).collect::<Vec<_>>(), whole_offsets.clone());
             prop_assert_eq!(check.finish().is_ok(), valid);
+
+            // The same beside a value builder, in one sink.
+            let (ok, offsets, built) = stream_beside(&schema, text.as_bytes(), &cuts);
+            prop_assert_eq!(ok, valid);
+            prop_assert_eq!(&offsets, &whole_offsets);
+            prop_assert_eq!(&built, &value);
+        }
+    }
+}
+
+/// Long strings under bounds far enough in for the value builder's buffer
+/// to take their text (see `tooljson::CheckedSink`): whatever the chunking,
+/// uniform or small deltas followed by a large chunk, the check beside the
+/// builder reports what the check alone reports, at the same offsets, and
+/// the builder builds the value.
+#[test]
+fn checked_sink_agrees_with_the_check_alone_on_long_strings() {
+    let schema = CompiledSchema::compile(&json!({"properties": {
+        "content": {"type": "string", "maxLength": 400},
+        "at_least": {"type": "string", "minLength": 300},
+        "free": {"type": "string"},
+        "both": {"type": "string", "minLength": 10, "maxLength": 170}
+    }}))
+    .unwrap();
+    // Lines of plain ASCII, escapes, 2- to 4-byte characters and a
+    // surrogate pair: one character each, of 1 to 12 raw bytes.
+    let line = r#"fn main() { \"héllo\" \\ wörld ☕ \ud83d\ude00 \u00e9\t}\n"#;
+    let docs = [
+        // Past the bound, at 21 lines (more than 400 characters).
+        format!(
+            r#"{{"content": "{}", "free": "{}"}}"#,
+            line.repeat(21),
+            line.repeat(9)
+        ),
+        // Within the bound: valid.
+        format!(
+            r#"{{"free": "{}", "content": "{}"}}"#,
+            line.repeat(12),
+            line.repeat(8)
+        ),
+        // Too short by characters (not by bytes), then too long.
+        format!(
+            r#"{{"at_least": "{}", "both": "{}"}}"#,
+            "é".repeat(299),
+            line.repeat(9)
+        ),
+        format!(
+            r#"{{"both": "{}", "content": "{}"}}"#,
+            "☕".repeat(171),
+            "a".repeat(401)
+        ),
+        // Past the bound inside a run of 2-byte characters that began in
+        // the small deltas: the piece that crosses it may end inside the
+        // next character.
+        format!(r#"{{"content": "{}"}}"#, "é".repeat(420)),
+    ];
+    for doc in &docs {
+        let text = doc.as_bytes();
+        let value = tooljson::from_str(doc).unwrap();
+        let mut chunkings: Vec<Vec<usize>> =
+            (1..=70).map(|n| vec![n; text.len() / n + 1]).collect();
+        // Small deltas, then the rest in one chunk, from several places.
+        for first in [50, 200, 333, 600] {
+            for n in [1, 3, 7, 15, 64] {
+                let mut cuts = vec![n; first / n];
+                cuts.push(text.len());
+                chunkings.push(cuts);
+            }
+        }
+        // Small deltas, then a large chunk ending anywhere (inside a
+        // character, just past a bound, before a quote), then the rest.
+        for first in [64, 256] {
+            for end in first + 65..text.len() {
+                let mut cuts = vec![4; first / 4];
+                cuts.push(end - first);
+                chunkings.push(cuts);
+            }
+        }
+        let (alone_ok, alone_offsets) = stream(&schema, text, &[]);
+        assert_eq!(alone_ok, schema.is_valid(&value), "{doc}");
+        for cuts in &chunkings {
+            let (ok, offsets) = stream(&schema, text, cuts);
+            assert_eq!((ok, &offsets), (alone_ok, &alone_offsets), "alone {cuts:?}");
+            let (ok, offsets, built) = stream_beside(&schema, text, cuts);
+            assert_eq!(
+                (ok, &offsets),
+                (alone_ok, &alone_offsets),
+                "beside a builder, chunks {:?}, {doc}",
+                &cuts[..cuts.len().min(3)]
+            );
+            assert_eq!(built, value);
         }
     }
 }

@@ -297,10 +297,17 @@ pub struct Parser {
     /// From how many decoded bytes on the current string value's text may go
     /// straight into the sink's buffer ([`TokenSink::string_bytes`]) rather
     /// than into pieces: [`DIRECT_FROM`] (0 for a string that began in a
-    /// small chunk), or `usize::MAX` for never (a key,
-    /// a sink without a buffer or one asking for exact piece offsets). One
-    /// number, so that the test on the fast path is one comparison.
+    /// small chunk), or `usize::MAX` for never (a key, a sink without a
+    /// buffer, or one asking for exact piece offsets from a bound within
+    /// [`DIRECT_MARGIN`] bytes). One number, so that the test on the fast
+    /// path is one comparison.
     direct_from: usize,
+    /// How many decoded bytes of the current string value a small chunk
+    /// may bring the buffer to ([`Parser::small_chunk_direct`]): the string
+    /// limit, or for a sink asking for exact piece offsets from a bound,
+    /// [`DIRECT_MARGIN`] bytes short of it, so that the pieces take over
+    /// (with exact offsets) before the bound.
+    direct_max: usize,
 }
 
 impl Default for Parser {
@@ -343,6 +350,7 @@ impl Parser {
             blocked: false,
             exact_from: usize::MAX,
             direct_from: usize::MAX,
+            direct_max: 0,
         }
     }
 
@@ -527,7 +535,7 @@ impl Parser {
         // Decoded text is never longer than its raw bytes plus a carried
         // character (at most 3 bytes), so a chunk that fits both limits
         // with that margin cannot cross either here.
-        if self.str_len + n + 4 <= self.limits.max_string_bytes
+        if self.str_len + n + 4 <= self.direct_max
             && base + n as u64 <= self.limits.max_input_bytes
             && let Some(buf) = sink.string_bytes()
         {
@@ -1103,9 +1111,11 @@ impl Parser {
             b'"' => {
                 emit!(self, sink, Token::StringBegin, off + 1);
                 self.exact_from = sink.exact_string_offsets_from().unwrap_or(usize::MAX);
-                self.direct_from = if self.exact_from != usize::MAX || sink.string_bytes().is_none()
-                {
+                self.direct_max = self.limits.max_string_bytes;
+                self.direct_from = if sink.string_bytes().is_none() {
                     usize::MAX
+                } else if self.exact_from != usize::MAX {
+                    self.direct_before_exact(c.len())
                 } else if c.len() < VALIDATE_AT {
                     // Input arriving in chunks too small to validate up
                     // front: the buffer from the first byte.
@@ -1135,6 +1145,20 @@ impl Parser {
             }
             _ => Err(self.expected("value", b, off)),
         }
+    }
+
+    /// `direct_from` (and `direct_max`) for a string value whose sink has a
+    /// buffer and asks for exact piece offsets from `exact_from` decoded
+    /// bytes on: the buffer up to [`DIRECT_MARGIN`] bytes short of that
+    /// bound, or never when the bound is that close to the start. `chunk` is
+    /// the length of the chunk the string began in.
+    #[cold]
+    fn direct_before_exact(&mut self, chunk: usize) -> usize {
+        if self.exact_from <= 2 * DIRECT_MARGIN {
+            return usize::MAX;
+        }
+        self.direct_max = self.direct_max.min(self.exact_from - DIRECT_MARGIN);
+        if chunk < VALIDATE_AT { 0 } else { DIRECT_FROM }
     }
 
     fn begin_key(&mut self) {
@@ -1344,7 +1368,9 @@ impl Parser {
     }
 
     /// `string` for a chunk whose string value text goes into the sink's
-    /// buffer.
+    /// buffer; for a sink asking for exact piece offsets, only while the
+    /// chunk's text stays [`DIRECT_MARGIN`] bytes short of the bound
+    /// (pieces otherwise; see `direct_max`).
     #[inline(never)]
     fn string_direct<S: TokenSink + ?Sized>(
         &mut self,
@@ -1353,6 +1379,9 @@ impl Parser {
         base: u64,
         sink: &mut S,
     ) -> Result<usize, Error> {
+        if self.exact_from != usize::MAX && self.exact_for(c.len() - i + DIRECT_MARGIN) {
+            return self.string::<false, S>(c, "", i, base, sink);
+        }
         self.string::<true, S>(c, "", i, base, sink)
     }
 
@@ -1866,6 +1895,15 @@ const SHORT_RUN: usize = 64;
 /// parallel_edits in 4-byte chunks went from 0.70–0.74 to 0.82–0.92 of
 /// actson, with nested_config's 16-byte chunks unchanged.
 const DIRECT_FROM: usize = 16;
+
+/// How far short of a bound from which a sink asks for exact piece offsets
+/// the sink's buffer stops taking text: more than one small chunk's text
+/// (at most [`FAST_STRING_CHUNK`] bytes and a carried character). The text
+/// between the buffer's last and the bound then goes out as pieces, the
+/// last of them ending at the bound (where exact offsets start), so that
+/// the first exact piece's raw bytes start at a token's offset, as a
+/// piece's raw bytes are reckoned (from the previous token's offset).
+const DIRECT_MARGIN: usize = FAST_STRING_CHUNK + 8;
 
 /// The longest valid UTF-8 prefix of `chunk` (all of it, usually; a
 /// character split at the chunk's end is left to the string states).

@@ -158,8 +158,10 @@ pub trait TokenSink {
     /// [`crate::ValueBuilder`] does). The parser asks right after handing on
     /// each [`Token::StringBegin`] (after
     /// [`exact_string_offsets_from`](TokenSink::exact_string_offsets_from),
-    /// which takes precedence: a sink asking for exact offsets gets
-    /// pieces). `None` (the default): the text arrives as
+    /// which takes precedence: a sink asking for exact offsets from some
+    /// bound gets pieces, from some way before that bound on, or for the
+    /// whole string when the bound is near its start). `None` (the
+    /// default): the text arrives as
     /// [`Token::StringPart`]s. `Some`: until that string's
     /// [`Token::StringEnd`], the parser may append any of its text to this
     /// buffer (asking again each time) instead of handing it on as a piece.

@@ -83,7 +83,7 @@ use std::fmt;
 use std::sync::Arc;
 
 pub use compile::MAX_SCHEMA_DEPTH;
-pub use stream::{StreamCheck, StreamViolation};
+pub use stream::{CheckedSink, StreamCheck, StreamViolation};
 
 use crate::{Path, PathRef, Value};
 

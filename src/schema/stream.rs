@@ -209,6 +209,18 @@ pub(crate) fn string_needs(kws: &[Kw]) -> (bool, usize, bool) {
 /// word of ASCII settled by one test.
 #[inline(never)]
 fn char_count(s: &str) -> u64 {
+    if s.len() >= 32 {
+        // The standard library's count, eight bytes a step with the sums
+        // kept per byte, costs less on long text.
+        return s.chars().count() as u64;
+    }
+    s.len() as u64 - continuation_bytes(s.as_bytes())
+}
+
+/// The continuation bytes (`10xxxxxx`) in `bytes`, eight at a time from 8
+/// bytes on.
+#[inline]
+fn continuation_bytes(bytes: &[u8]) -> u64 {
     const ONES: u64 = 0x0101_0101_0101_0101;
     // The word at `at`, and the continuation bytes in it (bit 7 set, bit
     // 6 clear) whose bit is in `keep`: most words of most text are ASCII,
@@ -226,16 +238,9 @@ fn char_count(s: &str) -> u64 {
         // One per flagged byte, summed into the top byte.
         ((flags >> 7).wrapping_mul(ONES)) >> 56
     }
-    let bytes = s.as_bytes();
     let n = bytes.len();
-    if n >= 32 {
-        // The standard library's count, eight bytes a step with the sums
-        // kept per byte, costs less on long text.
-        return s.chars().count() as u64;
-    }
     if n < 8 {
-        let continuation = bytes.iter().filter(|&&b| b & 0xC0 == 0x80).count();
-        return (n - continuation) as u64;
+        return bytes.iter().filter(|&&b| b & 0xC0 == 0x80).count() as u64;
     }
     let mut continuation = 0u64;
     let mut at = 0;
@@ -247,7 +252,7 @@ fn char_count(s: &str) -> u64 {
         // The last eight bytes, less those the loop counted (the low ones).
         continuation += count(bytes, n - 8, u64::MAX << (8 * (8 - (n - at))));
     }
-    n as u64 - continuation
+    continuation
 }
 
 fn prefix_path(base: &Path, v: Violation) -> Violation {
@@ -338,6 +343,152 @@ impl StreamCheck {
         self.st.last_offset = 0;
         self.st.pending_fix = None;
         self.st.exact_from = None;
+        self.st.quiet_until = 0;
+    }
+
+    /// This check beside `sink` on one pass, as one sink: see
+    /// [`CheckedSink`].
+    pub fn beside<S: TokenSink>(self, sink: S) -> CheckedSink<S> {
+        CheckedSink {
+            sink,
+            check: self,
+            following: false,
+            seen: 0,
+        }
+    }
+
+    /// Whether the string value that has just begun needs nothing from its
+    /// text but, at most, its character count (see `quiet_part`).
+    fn counts_at_most(&self) -> bool {
+        self.st.quiet_until > 0
+    }
+
+    /// Counts the characters of text of the open string that another sink's
+    /// buffer received (whole, checked UTF-8 characters).
+    fn count_elsewhere(&mut self, text: &[u8]) {
+        if self.st.count_chars {
+            self.st.string_chars += text.len() as u64 - continuation_bytes(text);
+        }
+    }
+}
+
+/// A [`TokenSink`] (say a [`crate::ValueBuilder`]) with a [`StreamCheck`]
+/// beside it on one pass: what the pair `(sink, check)` does, and also,
+/// where the check reads no more of a string than its length, the sink's
+/// buffer for string text ([`TokenSink::string_bytes`]) is offered to the
+/// parser.
+///
+/// That matters when a long argument arrives in small deltas. A
+/// [`crate::ValueBuilder`] alone takes such text into its buffer, a few
+/// bytes at a time with no piece to make; beside the pair's check it gets
+/// pieces, each checked and handed on as a token. Here the check counts the
+/// buffer's new characters instead (`minLength` / `maxLength`), and asks
+/// for pieces again, with exact offsets, before a `maxLength` bound could
+/// be crossed. Strings under `enum`, `const`, `pattern` or `format`, or
+/// inside a value that an `anyOf`, `oneOf`, `enum`, `uniqueItems` or the
+/// like keeps whole, take pieces as in the pair. Tokens, violations and
+/// offsets are the pair's.
+///
+/// # Examples
+///
+/// ```
+/// use tooljson::{CompiledSchema, Parser, ValueBuilder};
+/// let schema = CompiledSchema::from_json_str(
+///     r#"{"properties": {"content": {"type": "string", "maxLength": 300}}}"#,
+/// )?;
+/// let mut sink = schema.stream_check().beside(ValueBuilder::new());
+/// let mut p = Parser::new();
+/// // 120 lines of "ab" and an escaped newline: 360 characters.
+/// let text = format!(r#"{{"content": "{}"}}"#, r"ab\n".repeat(120));
+/// for delta in text.as_bytes().chunks(4) {
+///     p.feed(delta, &mut sink)?;
+/// }
+/// p.finish(&mut sink)?;
+/// // The 301st character, the `a` of the 101st line, ends 1 byte into it.
+/// assert_eq!(sink.check().first_violation_offset(), Some(13 + 100 * 4 + 1));
+/// let (builder, check) = sink.into_parts();
+/// assert_eq!(builder.value().unwrap()["content"].as_str().unwrap().len(), 360);
+/// assert!(check.finish().is_err());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug)]
+pub struct CheckedSink<S> {
+    sink: S,
+    check: StreamCheck,
+    /// The open string's text may go into the sink's buffer, and the check
+    /// counts what arrives there.
+    following: bool,
+    /// How much of the sink's buffer the check has counted.
+    seen: usize,
+}
+
+impl<S: TokenSink> CheckedSink<S> {
+    /// The sink.
+    pub fn sink(&self) -> &S {
+        &self.sink
+    }
+
+    /// The check.
+    pub fn check(&self) -> &StreamCheck {
+        &self.check
+    }
+
+    /// The sink and the check, apart.
+    pub fn into_parts(self) -> (S, StreamCheck) {
+        (self.sink, self.check)
+    }
+
+    /// Counts the text the parser appended to the sink's buffer since the
+    /// check last looked.
+    #[inline]
+    fn catch_up(&mut self) {
+        if let Some(buf) = self.sink.string_bytes()
+            && let Some(new) = buf.get(self.seen..)
+            && !new.is_empty()
+        {
+            self.check.count_elsewhere(new);
+            self.seen = buf.len();
+        }
+    }
+}
+
+impl<S: TokenSink> TokenSink for CheckedSink<S> {
+    fn token(&mut self, token: Token<'_>, at: &Location<'_>) {
+        let string_token = matches!(token, Token::StringPart(_) | Token::StringEnd);
+        if self.following && string_token {
+            // Before the sink moves its buffer's text on.
+            self.catch_up();
+        }
+        self.sink.token(token, at);
+        self.check.token(token, at);
+        match token {
+            Token::StringBegin => {
+                self.following = self.check.counts_at_most();
+            }
+            Token::StringEnd => self.following = false,
+            _ => {}
+        }
+        if self.following && (string_token || token == Token::StringBegin) {
+            self.seen = self.sink.string_bytes().map_or(0, |b| b.len());
+        }
+    }
+
+    fn exact_string_offsets_from(&self) -> Option<usize> {
+        match (
+            self.sink.exact_string_offsets_from(),
+            self.check.exact_string_offsets_from(),
+        ) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
+
+    fn string_bytes(&mut self) -> Option<&mut Vec<u8>> {
+        if !self.following {
+            return None;
+        }
+        self.catch_up();
+        self.sink.string_bytes()
     }
 }
 
@@ -1332,7 +1483,7 @@ pub(crate) fn unique_option_at<'p>(
 
 #[cfg(test)]
 mod tests {
-    use super::char_count;
+    use super::{char_count, continuation_bytes};
     use proptest::prelude::*;
 
     #[test]
@@ -1344,7 +1495,13 @@ mod tests {
         for (i, _) in s.char_indices() {
             for (j, _) in s.char_indices().chain([(s.len(), ' ')]) {
                 if let Some(t) = s.get(i..j) {
-                    assert_eq!(char_count(t), t.chars().count() as u64, "{t:?}");
+                    let n = t.chars().count() as u64;
+                    assert_eq!(char_count(t), n, "{t:?}");
+                    assert_eq!(
+                        t.len() as u64 - continuation_bytes(t.as_bytes()),
+                        n,
+                        "{t:?}"
+                    );
                 }
             }
         }
@@ -1354,6 +1511,10 @@ mod tests {
         #[test]
         fn char_count_equals_chars_count(s in "\\PC{0,80}") {
             prop_assert_eq!(char_count(&s), s.chars().count() as u64);
+            prop_assert_eq!(
+                s.len() as u64 - continuation_bytes(s.as_bytes()),
+                s.chars().count() as u64
+            );
         }
     }
 }
