@@ -8,10 +8,11 @@
 //!   on one with a violation). Target: parity with `jsonschema`.
 //! - `schema_stream`: parsing the arguments text with the stream check on
 //!   versus parsing alone, both for tokens only (`()` sink) and when building
-//!   the `Value` too. Target: at most 1.15x. The interleaved table adds the
-//!   16 KiB argument fed in 16- and 4-byte chunks, as vendors stream it: a
-//!   partial tree (the vendor adapters' path) and a `Value`, each with the
-//!   check beside it and alone.
+//!   the `Value` too (a `CheckedSink`). Target: at most 1.15x. The
+//!   interleaved table adds the 16 KiB argument fed in 16- and 4-byte
+//!   chunks, as vendors stream it: a partial tree (the vendor adapters'
+//!   path) and a `Value`, each with the check beside it and alone, and the
+//!   pair sink `(ValueBuilder, StreamCheck)` for comparison.
 //!
 //! Every bench checks its answer before it is timed. At the end the medians
 //! are read back from criterion's `estimates.json` and the ratios printed,
@@ -187,12 +188,13 @@ fn build_streamed(schema: Option<&CompiledSchema>, text: &[u8], chunk: usize) ->
     let mut p = Parser::new();
     match schema {
         Some(s) => {
-            let mut both = (ValueBuilder::new(), s.stream_check());
+            let mut both = s.stream_check().beside(ValueBuilder::new());
             for piece in text.chunks(chunk) {
                 p.feed(piece, &mut both).unwrap();
             }
             p.finish(&mut both).unwrap();
-            (both.0.into_value().unwrap(), both.1.finish().is_ok())
+            let (builder, check) = both.into_parts();
+            (builder.into_value().unwrap(), check.finish().is_ok())
         }
         None => {
             let mut b = ValueBuilder::new();
@@ -206,9 +208,22 @@ fn build_streamed(schema: Option<&CompiledSchema>, text: &[u8], chunk: usize) ->
 }
 
 fn build_checked(schema: &CompiledSchema, text: &[u8]) -> (Value, bool) {
-    // The value and the stream check on one pass (the crate's pair sink).
-    let mut both = (ValueBuilder::new(), schema.stream_check());
+    // The value and the stream check on one pass.
+    let mut both = schema.stream_check().beside(ValueBuilder::new());
     parse_into(text, &mut both);
+    let (builder, check) = both.into_parts();
+    (builder.into_value().unwrap(), check.finish().is_ok())
+}
+
+/// `build_checked` through the pair sink `(ValueBuilder, StreamCheck)`,
+/// in `chunk`-byte pieces.
+fn build_pair_streamed(schema: &CompiledSchema, text: &[u8], chunk: usize) -> (Value, bool) {
+    let mut p = Parser::new();
+    let mut both = (ValueBuilder::new(), schema.stream_check());
+    for piece in text.chunks(chunk) {
+        p.feed(piece, &mut both).unwrap();
+    }
+    p.finish(&mut both).unwrap();
     (both.0.into_value().unwrap(), both.1.finish().is_ok())
 }
 
@@ -495,7 +510,7 @@ fn interleaved_report() {
                 "partial tree (the vendor adapters' path)",
                 tree_streamed as fn(Option<&CompiledSchema>, &[u8], usize) -> (Value, bool),
             ),
-            ("`Value`", build_streamed),
+            ("`Value` (`CheckedSink`)", build_streamed),
         ] {
             assert_eq!(run(Some(&write_schema), text, chunk), (whole.clone(), true));
             assert_eq!(run(None, text, chunk), (whole.clone(), true));
@@ -514,6 +529,25 @@ fn interleaved_report() {
                 a / b
             );
         }
+        // The pair sink, for comparison: every string in pieces.
+        assert_eq!(
+            build_pair_streamed(&write_schema, text, chunk),
+            (whole.clone(), true)
+        );
+        let (a, b) = common::interleaved_best(
+            30,
+            5,
+            || assert!(build_pair_streamed(&write_schema, black_box(text), chunk).1),
+            || {
+                black_box(build_streamed(None, black_box(text), chunk));
+            },
+        );
+        println!(
+            "| write_16KiB in {chunk}-byte chunks: `Value` (pair sink) with the check / alone | {:.2} µs | {:.2} µs | {:.2}x (informational) |",
+            us(a),
+            us(b),
+            a / b
+        );
     }
 }
 

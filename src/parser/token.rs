@@ -229,6 +229,11 @@ impl TokenSink for Vec<OwnedToken> {
 /// Two sinks on one pass (say a [`crate::ValueBuilder`] and a schema
 /// [`crate::StreamCheck`]): each token goes to the first, then the second,
 /// and a request for exact string-piece offsets is the earlier of theirs.
+/// The pair offers no string buffer ([`TokenSink::string_bytes`]), so a
+/// builder in it gets every string as pieces; for a builder and a check,
+/// [`crate::CheckedSink`] does the same work and keeps the buffer where
+/// the check allows (much cheaper when a long argument arrives in small
+/// deltas).
 ///
 /// ```
 /// use tooljson::{CompiledSchema, Parser, ValueBuilder};

@@ -439,7 +439,7 @@ impl<S: TokenSink> CheckedSink<S> {
     }
 
     /// Counts the text the parser appended to the sink's buffer since the
-    /// check last looked.
+    /// check last looked (at the last string token).
     #[inline]
     fn catch_up(&mut self) {
         if let Some(buf) = self.sink.string_bytes()
@@ -484,11 +484,15 @@ impl<S: TokenSink> TokenSink for CheckedSink<S> {
     }
 
     fn string_bytes(&mut self) -> Option<&mut Vec<u8>> {
-        if !self.following {
-            return None;
+        // The text appended here is counted at the next piece or the
+        // string's end, before the sink moves it on: until then no
+        // `maxLength` can be passed (the parser stops appending short of
+        // the bound), so nothing else needs the count.
+        if self.following {
+            self.sink.string_bytes()
+        } else {
+            None
         }
-        self.catch_up();
-        self.sink.string_bytes()
     }
 }
 

@@ -76,13 +76,13 @@ pub fn run(args: Vec<String>) -> Result<(), Failure> {
     let builder = match chunk {
         Some(n) => {
             // The value and the stream check on one pass.
-            let mut both = (ValueBuilder::new(), schema.stream_check());
+            let mut both = schema.stream_check().beside(ValueBuilder::new());
             for piece in input.chunks(n) {
                 parser.feed(piece, &mut both).map_err(invalid_json)?;
             }
             parser.finish(&mut both).map_err(invalid_json)?;
-            first_certain = both.1.first_violation_offset();
-            both.0
+            first_certain = both.check().first_violation_offset();
+            both.into_parts().0
         }
         None => {
             let mut builder = ValueBuilder::new();
