@@ -982,6 +982,31 @@ pub fn schema(input: &[u8]) {
                 "first violation offset depends on chunking"
             ),
         }
+        // The same beside a value builder in one sink (`CheckedSink`, which
+        // lets the builder take string text into its buffer): the same
+        // violations at the same offsets, and the value.
+        let mut beside = schema.stream_check().beside(tooljson::ValueBuilder::new());
+        let mut parser = Parser::new();
+        for &(a, b) in &r {
+            parser.feed(&plan.doc[a..b], &mut beside).unwrap();
+        }
+        parser.finish(&mut beside).unwrap();
+        let (builder, beside) = beside.into_parts();
+        assert_eq!(
+            beside
+                .violations()
+                .iter()
+                .map(|v| v.offset)
+                .collect::<Vec<_>>(),
+            offsets,
+            "a check beside a builder reports unlike the check alone"
+        );
+        assert_eq!(builder.value(), Some(&instance));
+        assert_eq!(
+            beside.finish().is_ok(),
+            verdict.is_ok(),
+            "beside a builder: stream verdict != validate"
+        );
         assert_eq!(
             check.finish().is_ok(),
             verdict.is_ok(),
