@@ -1902,7 +1902,9 @@ const DIRECT_FROM: usize = 16;
 /// between the buffer's last and the bound then goes out as pieces, the
 /// last of them ending at the bound (where exact offsets start), so that
 /// the first exact piece's raw bytes start at a token's offset, as a
-/// piece's raw bytes are reckoned (from the previous token's offset).
+/// piece's raw bytes are reckoned (from the previous token's offset). A
+/// precaution: with no margin the tests still pass (an exact piece whose
+/// start is unknown is placed from its end), but the case then arises.
 const DIRECT_MARGIN: usize = FAST_STRING_CHUNK + 8;
 
 /// The longest valid UTF-8 prefix of `chunk` (all of it, usually; a

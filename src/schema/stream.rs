@@ -384,10 +384,10 @@ impl StreamCheck {
 /// pieces, each checked and handed on as a token. Here the check counts the
 /// buffer's new characters instead (`minLength` / `maxLength`), and asks
 /// for pieces again, with exact offsets, before a `maxLength` bound could
-/// be crossed. Strings under `enum`, `const`, `pattern` or `format`, or
-/// inside a value that an `anyOf`, `oneOf`, `enum`, `uniqueItems` or the
-/// like keeps whole, take pieces as in the pair. Tokens, violations and
-/// offsets are the pair's.
+/// be crossed. Strings whose keywords read the text (`enum`, `const`,
+/// `pattern`, an asserted `format`), or inside a value that an `anyOf`,
+/// `oneOf`, `enum`, `uniqueItems` or the like keeps whole, take pieces as
+/// in the pair. Tokens, violations and offsets are the pair's.
 ///
 /// # Examples
 ///
