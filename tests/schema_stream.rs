@@ -88,18 +88,24 @@ fn value() -> impl Strategy<Value = serde_json::Value> {
     })
 }
 
-/// (verdict, offsets of every violation) from streaming `text` in `cuts`.
-fn stream(schema: &CompiledSchema, text: &[u8], cuts: &[usize]) -> (bool, Vec<u64>) {
-    let mut check = schema.stream_check();
+/// Parses `text` into `sink`, cut after each length in `cuts` (the rest in
+/// one last chunk).
+fn feed_cut<S: tooljson::TokenSink>(text: &[u8], cuts: &[usize], sink: &mut S) {
     let mut p = Parser::new();
     let mut at = 0;
     for &c in cuts {
         let end = (at + c).min(text.len());
-        p.feed(&text[at..end], &mut check).unwrap();
+        p.feed(&text[at..end], sink).unwrap();
         at = end;
     }
-    p.feed(&text[at..], &mut check).unwrap();
-    p.finish(&mut check).unwrap();
+    p.feed(&text[at..], sink).unwrap();
+    p.finish(sink).unwrap();
+}
+
+/// (verdict, offsets of every violation) from streaming `text` in `cuts`.
+fn stream(schema: &CompiledSchema, text: &[u8], cuts: &[usize]) -> (bool, Vec<u64>) {
+    let mut check = schema.stream_check();
+    feed_cut(text, cuts, &mut check);
     let offsets = check.violations().iter().map(|v| v.offset).collect();
     (check.finish().is_ok(), offsets)
 }
@@ -108,15 +114,7 @@ fn stream(schema: &CompiledSchema, text: &[u8], cuts: &[usize]) -> (bool, Vec<u6
 /// (verdict, offsets, value).
 fn stream_beside(schema: &CompiledSchema, text: &[u8], cuts: &[usize]) -> (bool, Vec<u64>, Value) {
     let mut sink = schema.stream_check().beside(ValueBuilder::new());
-    let mut p = Parser::new();
-    let mut at = 0;
-    for &c in cuts {
-        let end = (at + c).min(text.len());
-        p.feed(&text[at..end], &mut sink).unwrap();
-        at = end;
-    }
-    p.feed(&text[at..], &mut sink).unwrap();
-    p.finish(&mut sink).unwrap();
+    feed_cut(text, cuts, &mut sink);
     let (builder, check) = sink.into_parts();
     let offsets = check.violations().iter().map(|v| v.offset).collect();
     (
