@@ -74,6 +74,7 @@ use crate::error::{Error, ErrorCode, LimitKind, describe_byte};
 use crate::path::{Path, PathRef, Segment};
 use crate::value::{Map, Number, Value};
 
+pub(crate) use token::earlier_bound;
 pub use token::{Location, OwnedToken, Token, TokenSink};
 
 /// Bounds on what one document may make the parser hold or do. The defaults

@@ -253,13 +253,19 @@ impl<A: TokenSink, B: TokenSink> TokenSink for (A, B) {
     }
 
     fn exact_string_offsets_from(&self) -> Option<usize> {
-        match (
+        earlier_bound(
             self.0.exact_string_offsets_from(),
             self.1.exact_string_offsets_from(),
-        ) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        }
+        )
+    }
+}
+
+/// The earlier of two sinks' requests for exact string-piece offsets
+/// ([`TokenSink::exact_string_offsets_from`]), for a sink made of both.
+pub(crate) fn earlier_bound(a: Option<usize>, b: Option<usize>) -> Option<usize> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
     }
 }
 

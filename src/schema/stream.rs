@@ -474,13 +474,10 @@ impl<S: TokenSink> TokenSink for CheckedSink<S> {
     }
 
     fn exact_string_offsets_from(&self) -> Option<usize> {
-        match (
+        crate::parser::earlier_bound(
             self.sink.exact_string_offsets_from(),
             self.check.exact_string_offsets_from(),
-        ) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        }
+        )
     }
 
     fn string_bytes(&mut self) -> Option<&mut Vec<u8>> {
