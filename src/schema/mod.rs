@@ -12,7 +12,8 @@
 //! model as is. [`StreamCheck`] is a [`crate::TokenSink`]: fed the parser's
 //! tokens, it reports each violation at the byte offset where it became
 //! certain, and its [`StreamCheck::finish`] verdict equals `validate` of the
-//! final value.
+//! final value. [`CheckedSink`] puts it beside another sink (a
+//! [`crate::ValueBuilder`], say) on the same pass.
 //!
 //! # Example: validate arguments and send the errors back
 //!
