@@ -11,8 +11,10 @@
 //!   the `Value` too (a `CheckedSink`). Target: at most 1.15x. The
 //!   interleaved table adds the 16 KiB argument fed in 16- and 4-byte
 //!   chunks, as vendors stream it: a partial tree (the vendor adapters'
-//!   path) and a `Value`, each with the check beside it and alone, and the
-//!   pair sink `(ValueBuilder, StreamCheck)` for comparison.
+//!   path, the check attached with `PartialParser::attach_check`) and a
+//!   `Value` (a `CheckedSink`), each with the check and alone, and for
+//!   comparison the check as the tree's observer (`feed_observed`) and the
+//!   pair sink `(ValueBuilder, StreamCheck)`.
 //!
 //! Every bench checks its answer before it is timed. At the end the medians
 //! are read back from criterion's `estimates.json` and the ratios printed,
@@ -164,23 +166,32 @@ fn build_plain(text: &[u8]) -> Value {
 
 /// Parses `text` fed in `chunk`-byte pieces (as a vendor streams an
 /// argument) into a partial tree, the vendor adapters' path, with the
-/// stream check beside it when `schema` is given; returns the finished
-/// value and the check's verdict (`true` without a check).
+/// stream check attached when `schema` is given
+/// (`PartialParser::attach_check`, as the adapters attach it); returns the
+/// finished value and the check's verdict (`true` without a check).
 fn tree_streamed(schema: Option<&CompiledSchema>, text: &[u8], chunk: usize) -> (Value, bool) {
     let mut p = PartialParser::new();
-    let mut check = schema.map(CompiledSchema::stream_check);
+    if let Some(s) = schema {
+        p.attach_check(s.stream_check());
+    }
     for piece in text.chunks(chunk) {
-        match &mut check {
-            Some(c) => p.feed_observed(piece, &mut (), c).unwrap(),
-            None => p.feed(piece, &mut ()).unwrap(),
-        }
+        p.feed(piece, &mut ()).unwrap();
     }
-    match &mut check {
-        Some(c) => p.finish_observed(&mut (), c).unwrap(),
-        None => p.finish(&mut ()).unwrap(),
-    }
-    let ok = check.is_none_or(|c| c.finish().is_ok());
+    p.finish(&mut ()).unwrap();
+    let ok = p.take_check().is_none_or(|c| c.finish().is_ok());
     (p.into_value().unwrap(), ok)
+}
+
+/// `tree_streamed` with the check as an observer
+/// (`PartialParser::feed_observed`), which is shown every piece.
+fn tree_observed(schema: &CompiledSchema, text: &[u8], chunk: usize) -> (Value, bool) {
+    let mut p = PartialParser::new();
+    let mut check = schema.stream_check();
+    for piece in text.chunks(chunk) {
+        p.feed_observed(piece, &mut (), &mut check).unwrap();
+    }
+    p.finish_observed(&mut (), &mut check).unwrap();
+    (p.into_value().unwrap(), check.finish().is_ok())
 }
 
 /// `build_plain` / `build_checked` with `text` fed in `chunk`-byte pieces.
@@ -529,6 +540,26 @@ fn interleaved_report() {
                 a / b
             );
         }
+        // The check as the partial tree's observer, for comparison: shown
+        // every piece.
+        assert_eq!(
+            tree_observed(&write_schema, text, chunk),
+            (whole.clone(), true)
+        );
+        let (a, b) = common::interleaved_best(
+            30,
+            5,
+            || assert!(tree_observed(&write_schema, black_box(text), chunk).1),
+            || {
+                black_box(tree_streamed(None, black_box(text), chunk));
+            },
+        );
+        println!(
+            "| write_16KiB in {chunk}-byte chunks: partial tree with the check as observer (`feed_observed`) / alone | {:.2} µs | {:.2} µs | {:.2}x (informational) |",
+            us(a),
+            us(b),
+            a / b
+        );
         // The pair sink, for comparison: every string in pieces.
         assert_eq!(
             build_pair_streamed(&write_schema, text, chunk),

@@ -32,6 +32,7 @@ use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
 use crate::error::Error;
 use crate::parser::{DuplicateKeys, Limits, Location, Parser, Token, TokenSink};
 use crate::path::{Path, PathRef};
+use crate::schema::StreamCheck;
 use crate::value::{Map, Number, Value, write_json_string};
 
 /// A node of the partial tree: finished, or still open.
@@ -509,6 +510,18 @@ impl PartialTree {
         last_child(parent)
     }
 
+    /// The text so far of the open string value: held back, or in the
+    /// tree; `None` in events-only mode (no tree).
+    fn open_string_text(&mut self) -> Option<&str> {
+        if self.held.is_some() {
+            return self.held.as_deref();
+        }
+        match self.current_leaf() {
+            Some(PartialNode::String(s)) => Some(s),
+            _ => None,
+        }
+    }
+
     fn handle<E: EventSink + ?Sized>(
         &mut self,
         token: Token<'_>,
@@ -648,6 +661,104 @@ impl<E: EventSink + ?Sized, O: TokenSink + ?Sized> TokenSink for TreeSink<'_, '_
     }
 }
 
+/// A schema's stream check fed beside the tree ([`PartialParser::attach_check`]),
+/// and how much of the open string it has not been shown.
+#[derive(Debug)]
+struct AttachedCheck {
+    check: StreamCheck,
+    /// Whether the open string's pieces go to the tree alone: the check
+    /// needs no more of it than its length, and counts that from the
+    /// tree's text when it next needs it (see [`CheckedTreeSink`]).
+    lazy: bool,
+    /// Bytes of the open string's pieces the check has not been shown.
+    pending: u64,
+    /// The offset of the last of those pieces.
+    last_offset: u64,
+}
+
+impl AttachedCheck {
+    /// Shows the check what it has not been shown of the open string: its
+    /// characters, counted from the tree's text in one go, and the last
+    /// piece's offset. After this the string's pieces go to the check too.
+    fn catch_up(&mut self, tree: &mut PartialTree) {
+        self.lazy = false;
+        if self.pending > 0 {
+            if let Some(text) = tree.open_string_text() {
+                self.check.count_unseen(text, self.last_offset);
+            }
+            self.pending = 0;
+        }
+    }
+}
+
+/// [`TreeSink`] with an attached check. While the check needs no more of
+/// the open string than its length and even at one character per byte the
+/// pieces not shown to it cannot take the count past its smallest
+/// `maxLength` ([`StreamCheck`]'s short path for such pieces, which only
+/// counts them), a piece goes to the tree alone; at the string's next
+/// token that could matter (a piece that could reach the bound, or its
+/// end) the check counts the tree's text first, then takes the token as it
+/// would have. The check's state is then what it would have been had it
+/// been shown every piece, and its violations and their offsets are the
+/// same: no violation can lie in text it only counted.
+struct CheckedTreeSink<'t, 'e, 'o, 'c, E: ?Sized, O: ?Sized> {
+    tree: &'t mut PartialTree,
+    events: &'e mut E,
+    observer: &'o mut O,
+    attached: &'c mut AttachedCheck,
+}
+
+impl<E: EventSink + ?Sized, O: TokenSink + ?Sized> TokenSink
+    for CheckedTreeSink<'_, '_, '_, '_, E, O>
+{
+    /// The piece the tree alone takes in line, as the tree's own sink
+    /// takes every token; the rest out of line.
+    #[inline(always)]
+    fn token(&mut self, token: Token<'_>, at: &Location<'_>) {
+        self.observer.token(token, at);
+        let a = &mut *self.attached;
+        if a.lazy
+            && let Token::StringPart(part) = token
+        {
+            let pending = a.pending + part.len() as u64;
+            if a.check.only_counts(pending) {
+                a.pending = pending;
+                a.last_offset = at.offset;
+                self.tree.handle(token, at, self.events);
+                return;
+            }
+        }
+        self.checked_token(token, at);
+    }
+
+    fn exact_string_offsets_from(&self) -> Option<usize> {
+        crate::parser::earlier_bound(
+            self.observer.exact_string_offsets_from(),
+            self.attached.check.exact_string_offsets_from(),
+        )
+    }
+}
+
+impl<E: EventSink + ?Sized, O: TokenSink + ?Sized> CheckedTreeSink<'_, '_, '_, '_, E, O> {
+    /// A token the check is shown (after what it was not shown of the open
+    /// string), then the tree.
+    #[inline(never)]
+    fn checked_token(&mut self, token: Token<'_>, at: &Location<'_>) {
+        let a = &mut *self.attached;
+        if a.lazy {
+            a.catch_up(self.tree);
+        }
+        a.check.token(token, at);
+        self.tree.handle(token, at, self.events);
+        if token == Token::StringBegin
+            && a.check.counts_at_most()
+            && self.tree.open_string_text().is_some()
+        {
+            a.lazy = true;
+        }
+    }
+}
+
 /// A [`Parser`] with a partial tree: feed argument fragments, read the
 /// best-effort value after any feed, and receive [`ValueEvent`]s.
 ///
@@ -673,6 +784,7 @@ impl<E: EventSink + ?Sized, O: TokenSink + ?Sized> TokenSink for TreeSink<'_, '_
 pub struct PartialParser {
     parser: Parser,
     tree: PartialTree,
+    check: Option<AttachedCheck>,
 }
 
 impl fmt::Debug for PartialParser {
@@ -680,6 +792,7 @@ impl fmt::Debug for PartialParser {
         f.debug_struct("PartialParser")
             .field("parser", &self.parser)
             .field("snapshot", &self.tree.root)
+            .field("check", &self.check.as_ref().map(|a| &a.check))
             .finish()
     }
 }
@@ -727,6 +840,7 @@ impl PartialParser {
                 hold: None,
                 held: None,
             },
+            check: None,
         }
     }
 
@@ -754,6 +868,64 @@ impl PartialParser {
         self.tree.hold = Some(Box::new(hold));
     }
 
+    /// Attaches a schema's stream check, to be fed the same tokens as the
+    /// tree on the same pass by every later [`feed`](PartialParser::feed)
+    /// and [`finish`](PartialParser::finish): what
+    /// [`feed_observed`](PartialParser::feed_observed) with the check does,
+    /// at less cost when a long string arrives in small deltas. While the
+    /// check needs no more of a string than its length (no `enum`,
+    /// `const`, `pattern` or asserted `format` on it) and the text so far
+    /// cannot pass its smallest `maxLength` even at one character per
+    /// byte, the string's pieces go to the tree alone, and the check counts
+    /// their characters from the tree's text when it next needs the count.
+    /// Its violations, their offsets and its verdict are the same.
+    /// Replaces a check attached before; [`reset`](PartialParser::reset)
+    /// drops it.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use tooljson::{CompiledSchema, partial::PartialParser};
+    ///
+    /// let schema = CompiledSchema::compile(&json!({
+    ///     "type": "object",
+    ///     "properties": {"path": {"type": "string", "maxLength": 8}},
+    ///     "additionalProperties": false
+    /// }))?;
+    /// let mut p = PartialParser::new();
+    /// p.attach_check(schema.stream_check());
+    /// p.feed(br#"{"path": "src/"#, &mut ())?;
+    /// assert!(!p.check().unwrap().is_doomed());
+    /// p.feed(br#"main.rs"}"#, &mut ())?;
+    /// // Certain once the ninth character, `.`, has been read: 19 bytes in.
+    /// assert_eq!(p.check().unwrap().first_violation_offset(), Some(19));
+    /// p.finish(&mut ())?;
+    /// assert!(p.take_check().unwrap().finish().is_err());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn attach_check(&mut self, check: StreamCheck) {
+        self.check = Some(AttachedCheck {
+            check,
+            lazy: false,
+            pending: 0,
+            last_offset: 0,
+        });
+    }
+
+    /// The attached check ([`PartialParser::attach_check`]): its violations
+    /// so far are all those certain in the input fed so far.
+    pub fn check(&self) -> Option<&StreamCheck> {
+        self.check.as_ref().map(|a| &a.check)
+    }
+
+    /// Detaches the check, having shown it what it had not been shown of
+    /// the open string; call [`StreamCheck::finish`] on it for the verdict
+    /// once the parser has finished.
+    pub fn take_check(&mut self) -> Option<StreamCheck> {
+        let mut attached = self.check.take()?;
+        attached.catch_up(&mut self.tree);
+        Some(attached.check)
+    }
+
     /// Feeds the next fragment; see [`Parser::feed`].
     pub fn feed<E: EventSink + ?Sized>(
         &mut self,
@@ -764,8 +936,11 @@ impl PartialParser {
     }
 
     /// Feeds the next fragment and also hands every parser token, before the
-    /// tree sees it, to `observer`: the hook for a schema stream check that
-    /// runs beside the tree on the same single pass over the bytes.
+    /// tree sees it, to `observer`: a hook for anything that follows the
+    /// tokens beside the tree on the same single pass over the bytes. A
+    /// schema's [`StreamCheck`] works here too, but
+    /// [`attach_check`](PartialParser::attach_check) costs less (it spares
+    /// the check a string's pieces while it needs only their count).
     ///
     /// ```
     /// use tooljson::{partial::PartialParser, Token, parser::Location};
@@ -784,12 +959,25 @@ impl PartialParser {
         events: &mut E,
         observer: &mut O,
     ) -> Result<(), Error> {
-        let mut sink = TreeSink {
-            tree: &mut self.tree,
-            events,
-            observer,
-        };
-        self.parser.feed(chunk, &mut sink)
+        match &mut self.check {
+            None => {
+                let mut sink = TreeSink {
+                    tree: &mut self.tree,
+                    events,
+                    observer,
+                };
+                self.parser.feed(chunk, &mut sink)
+            }
+            Some(attached) => {
+                let mut sink = CheckedTreeSink {
+                    tree: &mut self.tree,
+                    events,
+                    observer,
+                    attached,
+                };
+                self.parser.feed(chunk, &mut sink)
+            }
+        }
     }
 
     /// Ends the input, handing the last tokens to `observer` as well; see
@@ -799,12 +987,25 @@ impl PartialParser {
         events: &mut E,
         observer: &mut O,
     ) -> Result<(), Error> {
-        let mut sink = TreeSink {
-            tree: &mut self.tree,
-            events,
-            observer,
-        };
-        self.parser.finish(&mut sink)
+        match &mut self.check {
+            None => {
+                let mut sink = TreeSink {
+                    tree: &mut self.tree,
+                    events,
+                    observer,
+                };
+                self.parser.finish(&mut sink)
+            }
+            Some(attached) => {
+                let mut sink = CheckedTreeSink {
+                    tree: &mut self.tree,
+                    events,
+                    observer,
+                    attached,
+                };
+                self.parser.finish(&mut sink)
+            }
+        }
     }
 
     /// Feeds a `&str` fragment.
@@ -841,9 +1042,11 @@ impl PartialParser {
     }
 
     /// Starts over for the next document (the next tool call), keeping the
-    /// configuration and the buffers already allocated.
+    /// configuration and the buffers already allocated. An attached check
+    /// belonged to the previous document and is dropped.
     pub fn reset(&mut self) {
         self.parser.reset();
+        self.check = None;
         self.tree.root = None;
         self.tree.open = 0;
         self.tree.pending_key.clear();

@@ -124,6 +124,35 @@ fn stream_beside(schema: &CompiledSchema, text: &[u8], cuts: &[usize]) -> (bool,
     )
 }
 
+/// `stream` through a check attached to a partial tree
+/// ([`PartialParser::attach_check`], the vendor adapters' path), with the
+/// schema's `enum` / `const` strings held back when `hold` is set:
+/// (verdict, offsets, value).
+fn stream_attached(
+    schema: &CompiledSchema,
+    text: &[u8],
+    cuts: &[usize],
+    hold: bool,
+) -> (bool, Vec<u64>, Value) {
+    let mut p = PartialParser::new();
+    if hold {
+        let held = schema.clone();
+        p.hold_strings(move |path| held.holds_string_at(path));
+    }
+    p.attach_check(schema.stream_check());
+    let mut at = 0;
+    for &c in cuts {
+        let end = (at + c).min(text.len());
+        p.feed(&text[at..end], &mut ()).unwrap();
+        at = end;
+    }
+    p.feed(&text[at..], &mut ()).unwrap();
+    p.finish(&mut ()).unwrap();
+    let check = p.take_check().unwrap();
+    let offsets = check.violations().iter().map(|v| v.offset).collect();
+    (check.finish().is_ok(), offsets, p.into_value().unwrap())
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 400, ..ProptestConfig::default() })]
 
@@ -160,15 +189,23 @@ proptest! {
             prop_assert_eq!(ok, valid);
             prop_assert_eq!(&offsets, &whole_offsets);
             prop_assert_eq!(&built, &value);
+            // And attached to a partial tree, holding strings back or not.
+            for hold in [false, true] {
+                let (ok, offsets, built) = stream_attached(&schema, text.as_bytes(), &cuts, hold);
+                prop_assert_eq!(ok, valid);
+                prop_assert_eq!(&offsets, &whole_offsets);
+                prop_assert_eq!(&built, &value);
+            }
         }
     }
 }
 
 /// Long strings under bounds far enough in for the value builder's buffer
-/// to take their text (see `tooljson::CheckedSink`): whatever the chunking,
-/// uniform or small deltas followed by a large chunk, the check beside the
-/// builder reports what the check alone reports, at the same offsets, and
-/// the builder builds the value.
+/// to take their text (see `tooljson::CheckedSink`), or for a partial tree
+/// to take their pieces alone (`PartialParser::attach_check`): whatever the
+/// chunking, uniform or small deltas followed by a large chunk, the check
+/// beside the builder, and the check attached to the tree, report what the
+/// check alone reports, at the same offsets, and the value is built.
 #[test]
 fn checked_sink_agrees_with_the_check_alone_on_long_strings() {
     let schema = CompiledSchema::compile(&json!({"properties": {
@@ -242,6 +279,14 @@ fn checked_sink_agrees_with_the_check_alone_on_long_strings() {
                 (ok, &offsets),
                 (alone_ok, &alone_offsets),
                 "beside a builder, chunks {:?}, {doc}",
+                &cuts[..cuts.len().min(3)]
+            );
+            assert_eq!(built, value);
+            let (ok, offsets, built) = stream_attached(&schema, text, cuts, false);
+            assert_eq!(
+                (ok, &offsets),
+                (alone_ok, &alone_offsets),
+                "attached to a partial tree, chunks {:?}, {doc}",
                 &cuts[..cuts.len().min(3)]
             );
             assert_eq!(built, value);
@@ -331,6 +376,8 @@ fn offsets_inside_escaped_strings_are_exact_at_every_chunking() {
                 Some(at as u64),
                 "{doc} observed, {n}"
             );
+            let (_, offsets, _) = stream_attached(&schema, text, &cuts, true);
+            assert_eq!(offsets.first(), Some(&(at as u64)), "{doc} attached, {n}");
 
             // A closure that does not pass the request on: late or exact.
             let mut check = schema.stream_check();

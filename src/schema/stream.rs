@@ -78,6 +78,9 @@ struct Frame {
 }
 
 /// Applies a [`CompiledSchema`] to a token stream; see the module docs.
+/// Feed it with a [`crate::Parser`] (it is a [`TokenSink`]), beside a
+/// builder ([`StreamCheck::beside`]), or attached to a partial tree
+/// ([`crate::PartialParser::attach_check`], as the vendor adapters use it).
 ///
 /// # Examples
 ///
@@ -86,16 +89,16 @@ struct Frame {
 /// let schema = CompiledSchema::from_json_str(
 ///     r#"{"type": "object", "properties": {"unit": {"enum": ["celsius", "fahrenheit"]}}, "additionalProperties": false}"#,
 /// )?;
-/// let mut check = schema.stream_check();
 /// let mut partial = PartialParser::new();
-/// partial.feed_observed(br#"{"unit": "kel"#, &mut (), &mut check)?;
+/// partial.attach_check(schema.stream_check());
+/// partial.feed(br#"{"unit": "kel"#, &mut ())?;
 /// // No option starts with "k": certain just past the `k`, before the string ends.
-/// let first = &check.violations()[0];
+/// let first = &partial.check().unwrap().violations()[0];
 /// assert_eq!((first.offset, first.violation.to_string().as_str()),
 ///     (11, r#"/unit: expected one of "celsius", "fahrenheit", found a string starting with "k""#));
-/// partial.feed_observed(br#"vin"}"#, &mut (), &mut check)?;
-/// partial.finish_observed(&mut (), &mut check)?;
-/// assert_eq!(check.finish().unwrap_err().len(), 1);
+/// partial.feed(br#"vin"}"#, &mut ())?;
+/// partial.finish(&mut ())?;
+/// assert_eq!(partial.take_check().unwrap().finish().unwrap_err().len(), 1);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Debug)]
@@ -385,7 +388,7 @@ impl StreamCheck {
 
     /// Whether the string value that has just begun needs nothing from its
     /// text but, at most, its character count (see `quiet_part`).
-    fn counts_at_most(&self) -> bool {
+    pub(crate) fn counts_at_most(&self) -> bool {
         self.st.quiet_until > 0
     }
 
@@ -395,6 +398,26 @@ impl StreamCheck {
         if self.st.count_chars {
             self.st.string_chars += text.len() as u64 - continuation_bytes(text);
         }
+    }
+
+    /// Whether pieces of the open string of `bytes` bytes in all, on top
+    /// of the count so far, need nothing but to be counted: the short path
+    /// would take each of them (see `quiet_part`; a character is at least
+    /// a byte).
+    #[inline]
+    pub(crate) fn only_counts(&self, bytes: u64) -> bool {
+        self.st.string_chars.saturating_add(bytes) < self.st.quiet_until
+    }
+
+    /// Takes pieces of the open string that [`StreamCheck::only_counts`]
+    /// allowed and that it was not shown, as the short path would have:
+    /// `text` is their text, all of it, and `last_offset` the last one's
+    /// offset.
+    pub(crate) fn count_unseen(&mut self, text: &str, last_offset: u64) {
+        if self.st.count_chars {
+            self.st.string_chars += char_count(text);
+        }
+        self.st.last_offset = last_offset;
     }
 }
 

@@ -881,10 +881,7 @@ impl Calls {
             call: n,
             queue: &mut self.events,
         };
-        let fed = match &mut c.check.stream {
-            Some(check) => c.parser.feed_observed(text.as_bytes(), &mut sink, check),
-            None => c.parser.feed(text.as_bytes(), &mut sink),
-        };
+        let fed = c.parser.feed(text.as_bytes(), &mut sink);
         let certain = validate::newly_certain(c);
         if fed.is_err() {
             c.parser_failed = true;
@@ -929,10 +926,7 @@ impl Calls {
                 call: n,
                 queue: &mut self.events,
             };
-            let finished = match &mut c.check.stream {
-                Some(check) => c.parser.finish_observed(&mut sink, check),
-                None => c.parser.finish(&mut sink),
-            };
+            let finished = c.parser.finish(&mut sink);
             match finished {
                 Ok(()) => {
                     c.value = c.parser.value().cloned();

@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use crate::parser::DuplicateKeys;
 use crate::protocol::ToolSet;
-use crate::schema::{CompiledSchema, StreamCheck};
+use crate::schema::CompiledSchema;
 
 use super::{CallError, CallKind, ToolCall};
 
@@ -37,7 +37,6 @@ impl Tools {
 #[derive(Debug, Default)]
 pub(crate) struct CallCheck {
     prepared: bool,
-    pub(crate) stream: Option<StreamCheck>,
     reported: usize,
 }
 
@@ -67,7 +66,9 @@ pub(crate) fn prepare(
             // so that the stream check's verdict is `validate`'s.
             call.parser
                 .set_duplicate_keys(duplicate_keys.unwrap_or(DuplicateKeys::Error));
-            call.check.stream = Some(schema.stream_check());
+            // Attached to the call's partial tree: one pass over the bytes
+            // for both, and a long string's pieces counted from the tree.
+            call.parser.attach_check(schema.stream_check());
             let held = schema.clone();
             call.parser
                 .hold_strings(move |path| held.holds_string_at(path));
@@ -78,7 +79,7 @@ pub(crate) fn prepare(
 
 /// Violations the stream check became certain of since the last call.
 pub(crate) fn newly_certain(call: &mut ToolCall) -> Vec<CallError> {
-    let Some(check) = &call.check.stream else {
+    let Some(check) = call.parser.check() else {
         return Vec::new();
     };
     let new: Vec<CallError> = check.violations()[call.check.reported..]
@@ -95,7 +96,7 @@ pub(crate) fn newly_certain(call: &mut ToolCall) -> Vec<CallError> {
 /// The final verdict once the parser finished: every violation not yet
 /// reported.
 pub(crate) fn verdict(call: &mut ToolCall) -> Vec<CallError> {
-    let Some(check) = call.check.stream.take() else {
+    let Some(check) = call.parser.take_check() else {
         return Vec::new();
     };
     let reported = call.check.reported;

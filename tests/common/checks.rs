@@ -1007,6 +1007,35 @@ pub fn schema(input: &[u8]) {
             verdict.is_ok(),
             "beside a builder: stream verdict != validate"
         );
+        // The same attached to a partial tree (the vendor adapters' path,
+        // which lets the tree alone take a string's pieces while the check
+        // only needs their count), with the check's `enum` / `const`
+        // strings held back as the adapters hold them: the same violations
+        // at the same offsets, and the value.
+        let mut partial = tooljson::partial::PartialParser::new();
+        let held = schema.clone();
+        partial.hold_strings(move |path| held.holds_string_at(path));
+        partial.attach_check(schema.stream_check());
+        for &(a, b) in &r {
+            partial.feed(&plan.doc[a..b], &mut ()).unwrap();
+        }
+        partial.finish(&mut ()).unwrap();
+        let attached = partial.take_check().unwrap();
+        assert_eq!(
+            attached
+                .violations()
+                .iter()
+                .map(|v| v.offset)
+                .collect::<Vec<_>>(),
+            offsets,
+            "a check attached to a partial tree reports unlike the check alone"
+        );
+        assert_eq!(partial.value(), Some(&instance));
+        assert_eq!(
+            attached.finish().is_ok(),
+            verdict.is_ok(),
+            "attached to a partial tree: stream verdict != validate"
+        );
         assert_eq!(
             check.finish().is_ok(),
             verdict.is_ok(),
