@@ -878,9 +878,10 @@ impl PartialParser {
     /// cannot pass its smallest `maxLength` even at one character per
     /// byte, the string's pieces go to the tree alone, and the check counts
     /// their characters from the tree's text when it next needs the count.
-    /// Its violations, their offsets and its verdict are the same.
-    /// Replaces a check attached before; [`reset`](PartialParser::reset)
-    /// drops it.
+    /// Its violations, their offsets and its verdict are the same. Attach
+    /// it before the first fragment (a check sees only the tokens fed after
+    /// it is attached); it replaces a check attached before, and
+    /// [`reset`](PartialParser::reset) drops it.
     ///
     /// ```
     /// use serde_json::json;
