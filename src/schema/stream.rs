@@ -271,6 +271,9 @@ fn continuation_bytes(bytes: &[u8]) -> u64 {
     if n < 8 {
         return bytes.iter().filter(|&&b| b & 0xC0 == 0x80).count() as u64;
     }
+    if n >= 64 {
+        return continuation_bytes_long(bytes);
+    }
     let mut continuation = 0u64;
     let mut at = 0;
     while at + 8 <= n {
@@ -282,6 +285,29 @@ fn continuation_bytes(bytes: &[u8]) -> u64 {
         continuation += count(bytes, n - 8, u64::MAX << (8 * (8 - (n - at))));
     }
     continuation
+}
+
+/// [`continuation_bytes`] of long text (a whole string a buffer took, say):
+/// one flag per continuation byte, summed in each byte of a word over up
+/// to 255 words at a time (no byte's sum can pass 255), with no test per
+/// word, then added across the word.
+#[inline(never)]
+fn continuation_bytes_long(bytes: &[u8]) -> u64 {
+    const PAIRS: u64 = 0x00FF_00FF_00FF_00FF;
+    let (words, tail) = bytes.as_chunks::<8>();
+    let mut continuation = 0u64;
+    for run in words.chunks(255) {
+        let mut sums = 0u64;
+        for w in run {
+            let w = u64::from_le_bytes(*w);
+            sums += ((w & !(w << 1)) & (ONES << 7)) >> 7;
+        }
+        // Bytes summed into 16-bit lanes (each at most 510), then the
+        // four lanes into the top one.
+        let lanes = (sums & PAIRS) + ((sums >> 8) & PAIRS);
+        continuation += lanes.wrapping_mul(0x0001_0001_0001_0001) >> 48;
+    }
+    continuation + tail.iter().filter(|&&b| b & 0xC0 == 0x80).count() as u64
 }
 
 fn prefix_path(base: &Path, v: Violation) -> Violation {
@@ -1553,6 +1579,28 @@ mod tests {
         let runs = "0123456789abcdefé0123456789ABCDEF☕ghijklmnopq😀rstuvwxyz";
         for s in [s, runs] {
             every_substring(s);
+        }
+    }
+
+    /// Long text, as a buffer hands it over: every length across the runs
+    /// of 255 words the long count sums at a time, and text of nothing but
+    /// continuation bytes (each byte's sum at its largest).
+    #[test]
+    fn continuation_bytes_of_long_text() {
+        let text = "é☕😀ab\u{7ff}".repeat(900);
+        let all = vec![0x80u8; 6000];
+        for bytes in [text.as_bytes(), &all] {
+            for len in (0..bytes.len())
+                .step_by(61)
+                .chain(2030..2060)
+                .chain(4070..4100)
+            {
+                for start in [0, 1, 7] {
+                    let b = &bytes[start.min(len)..len];
+                    let want = b.iter().filter(|&&x| x & 0xC0 == 0x80).count() as u64;
+                    assert_eq!(continuation_bytes(b), want, "{start}..{len}");
+                }
+            }
         }
     }
 
