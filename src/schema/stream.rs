@@ -1401,12 +1401,12 @@ impl CheckState {
     /// it needs: no keyword reads the text, and even at one character per
     /// byte it cannot pass the smallest `maxLength` (`quiet_until`, which
     /// is 0 while a violation's offset waits on the next token, so one
-    /// test covers both). Returns `false` having
-    /// done nothing otherwise. In line, with only the count of a piece
-    /// that is long or not ASCII out of line: a piece then costs no entry
-    /// into the whole handler (measured on 16 KiB fed in 16-byte chunks:
-    /// 961.5k instructions with this function out of line and the count
-    /// in it, 949.3k with all of the count out of line, 933.4k this way).
+    /// test covers both). Returns `false` having done nothing otherwise.
+    /// In line, with only the count of a piece that is long or not ASCII
+    /// out of line: a piece then costs no entry into the whole handler
+    /// (measured on 16 KiB fed in 16-byte chunks: 961.5k instructions with
+    /// this function out of line and the count in it, 949.3k with all of
+    /// the count out of line, 933.4k this way).
     #[inline(always)]
     fn quiet_part(&mut self, part: &str, offset: u64) -> bool {
         if self.string_chars.saturating_add(part.len() as u64) >= self.quiet_until {
