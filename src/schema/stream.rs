@@ -1456,22 +1456,37 @@ impl CheckState {
 /// Collects the nodes that apply at `path`, following applicators too
 /// (`anyOf` / `oneOf` / `if` branches included: holding back is conservative).
 fn nodes_at(prog: &Program, path: PathRef<'_>) -> Vec<NodeId> {
-    fn close(prog: &Program, n: NodeId, out: &mut Vec<NodeId>) {
-        if out.contains(&n) || out.len() > 4096 {
+    // `seen` marks the nodes of the set being built, so that each is added
+    // and walked once (a search of the set for each node made this
+    // quadratic in the schema's size, for every string a partial tree
+    // asks about).
+    fn close(prog: &Program, n: NodeId, out: &mut Vec<NodeId>, seen: &mut [bool]) {
+        let Some(mark) = seen.get_mut(n as usize) else {
+            return;
+        };
+        if *mark || out.len() > 4096 {
             return;
         }
+        *mark = true;
         out.push(n);
         let mut kids = Vec::new();
         for kw in prog.node_kws(n).iter() {
             super::compile::in_place_children(kw, &mut kids);
         }
         for k in kids {
-            close(prog, k, out);
+            close(prog, k, out, seen);
         }
     }
+    let mut seen = vec![false; prog.nodes.len()];
     let mut cur = Vec::new();
-    close(prog, prog.root, &mut cur);
+    close(prog, prog.root, &mut cur, &mut seen);
     for seg in path.segments() {
+        // A new set: its marks start clear.
+        for &n in &cur {
+            if let Some(mark) = seen.get_mut(n as usize) {
+                *mark = false;
+            }
+        }
         let mut next = Vec::new();
         for &n in &cur {
             for kw in prog.node_kws(n).iter() {
@@ -1480,24 +1495,26 @@ fn nodes_at(prog: &Program, path: PathRef<'_>) -> Vec<NodeId> {
                         let mut matched = false;
                         if let Some(c) = o.prop(k) {
                             matched = true;
-                            close(prog, c, &mut next);
+                            close(prog, c, &mut next, &mut seen);
                         }
                         for (p, c) in o.patterns.iter() {
                             if p.is_match(k) {
                                 matched = true;
-                                close(prog, *c, &mut next);
+                                close(prog, *c, &mut next, &mut seen);
                             }
                         }
                         if !matched && let Some(c) = o.additional {
-                            close(prog, c, &mut next);
+                            close(prog, c, &mut next, &mut seen);
                         }
                     }
                     (Kw::Items(it), Segment::Index(i)) => {
                         if let Some(c) = it.node_for(*i) {
-                            close(prog, c, &mut next);
+                            close(prog, c, &mut next, &mut seen);
                         }
                     }
-                    (Kw::Contains { node, .. }, Segment::Index(_)) => close(prog, *node, &mut next),
+                    (Kw::Contains { node, .. }, Segment::Index(_)) => {
+                        close(prog, *node, &mut next, &mut seen)
+                    }
                     _ => {}
                 }
             }
@@ -1580,6 +1597,21 @@ mod tests {
         for s in [s, runs] {
             every_substring(s);
         }
+    }
+
+    /// A node in the sets of two path segments in a row (the root, through
+    /// `$ref: "#"`): its `enum` is found at every depth.
+    #[test]
+    fn a_recursive_schema_holds_strings_at_every_depth() {
+        let s = crate::CompiledSchema::from_json_str(
+            r##"{"anyOf": [{"type": "object", "properties": {"a": {"$ref": "#"}}}, {"enum": ["x", "y"]}]}"##,
+        )
+        .unwrap();
+        let at = |p: &str| s.holds_string_at(crate::Path::parse_pointer(p).unwrap().as_ref());
+        for p in ["", "/a", "/a/a", "/a/a/a"] {
+            assert!(at(p), "{p}");
+        }
+        assert!(!at("/b"));
     }
 
     /// Long text, as a buffer hands it over: every length across the runs
