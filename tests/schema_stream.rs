@@ -397,3 +397,46 @@ fn offsets_inside_escaped_strings_are_exact_at_every_chunking() {
         }
     }
 }
+
+/// A check attached to an events-only parser (no tree to count from) is
+/// shown every piece; `take_check` in the middle of a string counts what
+/// the check had not been shown, so that it can go on as an observer;
+/// `reset` drops it.
+#[test]
+fn attached_check_without_a_tree_taken_mid_string_and_reset() {
+    let schema = CompiledSchema::compile(&json!({"properties": {"s": {"maxLength": 5}}})).unwrap();
+    let text = br#"{"s": "abcdefgh"}"#;
+    let (ok, alone) = stream(&schema, text, &[]);
+    assert!(!ok);
+    assert_eq!(alone, [13]); // just past the sixth character, `f`
+    let offsets =
+        |c: &tooljson::StreamCheck| c.violations().iter().map(|v| v.offset).collect::<Vec<_>>();
+
+    let mut p = PartialParser::events_only();
+    p.attach_check(schema.stream_check());
+    for c in text.chunks(2) {
+        p.feed(c, &mut ()).unwrap();
+    }
+    p.finish(&mut ()).unwrap();
+    let check = p.take_check().unwrap();
+    assert_eq!(offsets(&check), alone);
+    assert!(check.finish().is_err());
+
+    for cut in 7..text.len() {
+        let mut p = PartialParser::new();
+        p.attach_check(schema.stream_check());
+        for c in text[..cut].chunks(1) {
+            p.feed(c, &mut ()).unwrap();
+        }
+        let mut check = p.take_check().unwrap();
+        p.feed_observed(&text[cut..], &mut (), &mut check).unwrap();
+        p.finish_observed(&mut (), &mut check).unwrap();
+        assert_eq!(offsets(&check), alone, "taken after {cut} bytes");
+    }
+
+    let mut p = PartialParser::new();
+    p.attach_check(schema.stream_check());
+    p.feed(&text[..9], &mut ()).unwrap();
+    p.reset();
+    assert!(p.check().is_none());
+}
