@@ -440,9 +440,7 @@ impl StreamCheck {
     /// `text` is their text, all of it, and `last_offset` the last one's
     /// offset.
     pub(crate) fn count_unseen(&mut self, text: &str, last_offset: u64) {
-        if self.st.count_chars {
-            self.st.string_chars += char_count(text);
-        }
+        self.count_elsewhere(text.as_bytes());
         self.st.last_offset = last_offset;
     }
 }
