@@ -42,8 +42,10 @@
 //!   A number is scanned by runs (`number_head`, and `number_rest` to
 //!   resume it in any of its nine states): one that a chunk's end cuts is
 //!   scanned once and carried with its state, and the next chunk resumes it
-//!   there. In an array, the numbers after the first in a chunk take a
-//!   tighter loop (`number_items`). Errors and limits are left to the state
+//!   there. In an array, the numbers after the first in a chunk (or after
+//!   the number a chunk's start completes) take a tighter loop
+//!   (`number_items`), where one that starts near the chunk's end takes
+//!   `number_head` at once, which also tells when the end cuts it. Errors and limits are left to the state
 //!   machine, so their messages and offsets do not depend on the chunking.
 //! - After an error the parser is poisoned: every later call returns the same
 //!   error, so a caller can never continue past bad input by accident.
@@ -866,6 +868,11 @@ impl Parser {
                     }
                     self.num_len = 0;
                     self.value_done();
+                    // The numbers after it in an array: the tighter loop,
+                    // as after the first number of a chunk.
+                    if self.stack.last() == Some(&Container::Array) {
+                        i = self.number_items(c, cs, i, base, sink);
+                    }
                 }
                 State::Lit { lit, mut matched } => {
                     let word = LITERALS[lit as usize];
@@ -1048,6 +1055,38 @@ impl Parser {
                 break;
             }
             let Some(rest) = c.get(j..) else { break };
+            // Near the chunk's end a number is likely cut by it: one scan
+            // that tells both cases apart, instead of `scan_number` failing
+            // and a second scan.
+            if rest.len() <= NEAR_END {
+                let (len, ns) = number_head(rest);
+                if len > self.limits.max_number_bytes {
+                    break;
+                }
+                match rest.get(len) {
+                    None => {
+                        self.next_index();
+                        self.carry_number_head(rest, ns);
+                        return c.len();
+                    }
+                    Some(&next) if ends_number(ns, next) => {
+                        self.next_index();
+                        let lexeme = match cs.get(j..j + len) {
+                            Some(l) => l,
+                            None => std::str::from_utf8(&rest[..len]).unwrap_or("0"),
+                        };
+                        emit!(
+                            self,
+                            sink,
+                            Token::Number(lexeme),
+                            base + (j + len) as u64 + 1
+                        );
+                        i = j + len;
+                        continue;
+                    }
+                    Some(_) => break,
+                }
+            }
             let Some(len) = scan_number(rest) else {
                 let (len, ns) = number_head(rest);
                 if j + len == c.len() && len <= self.limits.max_number_bytes {
@@ -1903,6 +1942,10 @@ fn special_bytes(w: u64) -> u64 {
 /// [`SHORT_RUN`]), which costs less than a validation call per chunk.
 const VALIDATE_AT: usize = 16;
 
+/// In `number_items`, a number that starts this close to the chunk's end
+/// is scanned with `number_head`, which also tells a number cut by the end.
+const NEAR_END: usize = 24;
+
 /// Chunks up to this long that continue a string value's plain text take
 /// [`Parser::string_chunk`], which skips the state machine.
 const FAST_STRING_CHUNK: usize = 64;
@@ -2002,7 +2045,10 @@ fn scan_number(b: &[u8]) -> Option<usize> {
 /// after a key) takes this scan, so that a number cut by the chunk's end is
 /// scanned once; the numbers after it in an array take [`scan_number`],
 /// which costs less when it succeeds (measured: routing those through this
-/// scan too cost the whole numeric document 4.6% more instructions).
+/// scan too cost the whole numeric document 4.6% more instructions),
+/// except within [`NEAR_END`] bytes of the chunk's end, where a number is
+/// likely cut and this scan saves the failed one (64 KiB of numbers in
+/// 16-byte chunks: 3,991k → 3,812k instructions; fed whole, +0.7%).
 #[inline]
 fn number_head(b: &[u8]) -> (usize, NumState) {
     if b.first() == Some(&b'-') {
