@@ -108,6 +108,16 @@ impl<'a> Doc<'a> {
         match self {
             Doc::Own(Value::Number(n)) => Some(Lexeme::Borrowed(n.as_str())),
             Doc::Serde(serde_json::Value::Number(n)) => {
+                // Integers (nearly every bound in a tool schema) written
+                // without the formatting machinery: the same text as
+                // serde_json's `Display`, for a sixth of the instructions.
+                use compact_str::ToCompactString as _;
+                if let Some(u) = n.as_u64() {
+                    return Some(Lexeme::Written(u.to_compact_string()));
+                }
+                if let Some(i) = n.as_i64() {
+                    return Some(Lexeme::Written(i.to_compact_string()));
+                }
                 use std::fmt::Write as _;
                 let mut s = CompactString::default();
                 let _ = write!(s, "{n}");
@@ -273,7 +283,8 @@ mod tests {
     /// the document converted to [`Value`].
     #[test]
     fn both_kinds_read_alike() {
-        let text = r#"{"b": [1, 2.5, -0.0, 1e300, 12345678901234567890123, "x", null, true],
+        let text = r#"{"b": [1, 2.5, -0.0, 1e300, 12345678901234567890123, "x", null, true,
+                             0, -7, 18446744073709551615, -9223372036854775808, 100000],
                        "a": {"z": {}, "y": []}, "n": 1.0}"#;
         let j: serde_json::Value = serde_json::from_str(text).unwrap();
         let v = Value::from(&j);
