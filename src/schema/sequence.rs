@@ -44,6 +44,18 @@ impl Class {
     /// or of everything else when `negated`.
     pub(super) fn new(ranges: Ranges, negated: bool) -> Class {
         let mut ascii = [0u64; 2];
+        // ASCII ranges (nearly every class in a tool schema) are set in the
+        // bitmap as they are: the bits are the same in any order, overlapping
+        // or not, so there is nothing to sort or merge.
+        if !negated && ranges.iter().all(|&(lo, hi)| lo <= hi && hi < 0x80) {
+            for &(lo, hi) in &ranges {
+                ascii_range(&mut ascii, lo, hi);
+            }
+            return Class {
+                ascii,
+                high: Box::default(),
+            };
+        }
         let mut high = Vec::new();
         for (lo, hi) in normalized(ranges, negated) {
             if lo < 0x80 {
