@@ -784,7 +784,8 @@ impl<E: EventSink + ?Sized, O: TokenSink + ?Sized> CheckedTreeSink<'_, '_, '_, '
 pub struct PartialParser {
     parser: Parser,
     tree: PartialTree,
-    check: Option<AttachedCheck>,
+    /// Boxed: a parser without a check (the usual case) stays small.
+    check: Option<Box<AttachedCheck>>,
 }
 
 impl fmt::Debug for PartialParser {
@@ -904,12 +905,12 @@ impl PartialParser {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn attach_check(&mut self, check: StreamCheck) {
-        self.check = Some(AttachedCheck {
+        self.check = Some(Box::new(AttachedCheck {
             check,
             lazy: false,
             pending: 0,
             last_offset: 0,
-        });
+        }));
     }
 
     /// The attached check ([`PartialParser::attach_check`]): its violations
@@ -974,7 +975,7 @@ impl PartialParser {
                     tree: &mut self.tree,
                     events,
                     observer,
-                    attached,
+                    attached: &mut **attached,
                 };
                 self.parser.feed(chunk, &mut sink)
             }
@@ -1002,7 +1003,7 @@ impl PartialParser {
                     tree: &mut self.tree,
                     events,
                     observer,
-                    attached,
+                    attached: &mut **attached,
                 };
                 self.parser.finish(&mut sink)
             }
