@@ -45,8 +45,9 @@
 //!   there. In an array, the numbers after the first in a chunk (or after
 //!   the number a chunk's start completes) take a tighter loop
 //!   (`number_items`), where one that starts near the chunk's end takes
-//!   `number_head` at once, which also tells when the end cuts it. Errors and limits are left to the state
-//!   machine, so their messages and offsets do not depend on the chunking.
+//!   `number_head` at once, which also tells when the end cuts it. Errors
+//!   and limits are left to the state machine, so their messages and
+//!   offsets do not depend on the chunking.
 //! - After an error the parser is poisoned: every later call returns the same
 //!   error, so a caller can never continue past bad input by accident.
 //!
@@ -526,10 +527,10 @@ impl Parser {
     /// the state machine); a backslash or a character's first bytes at the
     /// chunk's end are carried, and an escape letter or a character's last
     /// bytes that begin the next chunk complete them, as the state machine
-    /// would. At
-    /// anything else (the closing quote, a `\u` escape, a control byte, bad
-    /// UTF-8) the state machine takes over at that byte, so that no byte is
-    /// read twice and every token, error and offset is as it would be.
+    /// would. At anything else (the closing quote, a `\u` escape, a control
+    /// byte, bad UTF-8) the state machine takes over at that byte, so that
+    /// no byte is read twice and every token, error and offset is as it
+    /// would be.
     #[inline(always)]
     fn small_chunk_direct<S: TokenSink + ?Sized>(
         &mut self,

@@ -1475,7 +1475,9 @@ fn nodes_at(prog: &Program, path: PathRef<'_>) -> Vec<NodeId> {
             close(prog, k, out, seen);
         }
     }
-    let mut seen = vec![false; prog.nodes.len()];
+    // On the stack for a schema of up to 256 nodes: this runs for every
+    // string value a partial tree with held strings opens.
+    let mut seen: smallvec::SmallVec<[bool; 256]> = smallvec::smallvec![false; prog.nodes.len()];
     let mut cur = Vec::new();
     close(prog, prog.root, &mut cur, &mut seen);
     for seg in path.segments() {
