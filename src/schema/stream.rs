@@ -50,6 +50,9 @@ const DOOMED: u8 = 1;
 const MAX_LEN_DONE: u8 = 2;
 const ENUM_DONE: u8 = 4;
 const MAX_COUNT_DONE: u8 = 8;
+/// `const` on a string has failed (apart from `enum`'s [`ENUM_DONE`]: a node
+/// with both reports each, as `validate` does, whichever fails first).
+const CONST_DONE: u8 = 16;
 
 #[derive(Clone, Copy, Debug)]
 struct App {
@@ -144,6 +147,15 @@ struct CheckState {
     /// `const`: from how many decoded bytes on its pieces' offsets should be
     /// exact.
     exact_from: Option<usize>,
+}
+
+/// The flag that marks `kw` (`enum` or `const` on a string) as failed.
+fn done_flag(kw: &Kw) -> u8 {
+    if matches!(kw, Kw::Const(_)) {
+        CONST_DONE
+    } else {
+        ENUM_DONE
+    }
 }
 
 fn buffered_kw(kw: &Kw, kind: Kind) -> bool {
@@ -567,11 +579,33 @@ impl<S: TokenSink> TokenSink for CheckedSink<S> {
 }
 
 impl CheckState {
+    /// Records a violation, keeping the list in offset order (the order in
+    /// which they became certain), whatever order the keywords are walked
+    /// in: within one piece of a string an earlier keyword can fail at a
+    /// later character than a later one (`{"const": "a", "maxLength": 0}`
+    /// on `"aé"`). A violation placed by `offset_in_part` and still waiting
+    /// for its fix (`pending_fix`, whose index is then `usize::MAX`) gets
+    /// its place here.
     fn report(&mut self, offset: u64, v: Violation) {
-        self.violations.push(StreamViolation {
-            offset,
-            violation: v,
-        });
+        let at = if self.violations.last().is_none_or(|l| l.offset <= offset) {
+            self.violations.len()
+        } else {
+            self.violations.partition_point(|w| w.offset <= offset)
+        };
+        self.violations.insert(
+            at,
+            StreamViolation {
+                offset,
+                violation: v,
+            },
+        );
+        if let Some(p) = &mut self.pending_fix {
+            if p.0 == usize::MAX {
+                p.0 = at;
+            } else if p.0 >= at {
+                p.0 += 1;
+            }
+        }
     }
 
     fn violation(
@@ -1037,7 +1071,7 @@ impl CheckState {
     /// With exact piece offsets (which this check asks the parser for) a
     /// piece is plain text mapping 1:1 or a single escaped character, so
     /// every offset is exact.
-    fn offset_in_part(&mut self, part: &str, end: usize, at: &Location<'_>, index: usize) -> u64 {
+    fn offset_in_part(&mut self, part: &str, end: usize, at: &Location<'_>) -> u64 {
         let raw = at.offset.saturating_sub(self.last_offset);
         let len = part.len() as u64;
         if raw > len && part.chars().nth(1).is_none() {
@@ -1051,7 +1085,8 @@ impl CheckState {
         if raw >= len {
             let d = raw - len;
             if d > 0 {
-                self.pending_fix = Some((index, self.last_offset + end as u64, d, at.offset));
+                // The violation's index is set when it is reported.
+                self.pending_fix = Some((usize::MAX, self.last_offset + end as u64, d, at.offset));
                 // The next piece must see the fix: no short path for the
                 // rest of this string. (Today only a string already past
                 // its smallest `maxLength` or under `enum` / `const` gets
@@ -1082,6 +1117,16 @@ impl CheckState {
         };
         if explained && let Some(v) = self.violations.get_mut(index) {
             v.offset = exact;
+            // Earlier now than a violation reported after it in the same
+            // piece: moved before it, so the list stays in offset order.
+            let mut i = index;
+            while i > 0
+                && let (Some(a), Some(b)) = (self.violations.get(i - 1), self.violations.get(i))
+                && a.offset > b.offset
+            {
+                self.violations.swap(i - 1, i);
+                i -= 1;
+            }
         }
     }
 
@@ -1128,7 +1173,7 @@ impl CheckState {
                             .char_indices()
                             .nth(nth)
                             .map_or(part.len(), |(b, c)| b + c.len_utf8());
-                        let offset = self.offset_in_part(part, end, at, self.violations.len());
+                        let offset = self.offset_in_part(part, end, at);
                         let v = self.violation(
                             sc,
                             app.node,
@@ -1141,7 +1186,7 @@ impl CheckState {
                         );
                         self.report(offset, v);
                     }
-                    Kw::Enum(_) | Kw::Const(_) if app.flags & ENUM_DONE == 0 => {
+                    Kw::Enum(_) | Kw::Const(_) if app.flags & done_flag(kw) == 0 => {
                         let opts = match kw {
                             Kw::Enum(o) => o.strings(),
                             Kw::Const(c) => StringOptions::of_const(c),
@@ -1152,7 +1197,7 @@ impl CheckState {
                             continue;
                         }
                         if let Some(a) = self.apps.get_mut(i) {
-                            a.flags |= ENUM_DONE;
+                            a.flags |= done_flag(kw);
                         }
                         // The first character after which no option fits.
                         let mut end = part.len();
@@ -1163,7 +1208,7 @@ impl CheckState {
                                 break;
                             }
                         }
-                        let offset = self.offset_in_part(part, end, at, self.violations.len());
+                        let offset = self.offset_in_part(part, end, at);
                         let shown = self.string.get(..before_len + end).unwrap_or(&self.string);
                         let listed: Vec<String> = match kw {
                             Kw::Enum(o) => o.shown(12),
@@ -1210,7 +1255,7 @@ impl CheckState {
             self.run_keywords(sc, range, &v, path, at.offset, |kw, flags| match kw {
                 Kw::Type(_) => false,
                 Kw::MaxLength(_) => flags & MAX_LEN_DONE == 0,
-                Kw::Enum(_) | Kw::Const(_) => flags & ENUM_DONE == 0,
+                Kw::Enum(_) | Kw::Const(_) => flags & done_flag(kw) == 0,
                 _ => true,
             });
         }
