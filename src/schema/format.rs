@@ -361,6 +361,21 @@ fn uri(s: &str, relative_ok: bool) -> bool {
     chars_ok(path, |c| pchar(c) || c == b'/')
 }
 
+/// RFC 3986 3.2.2: `IPvFuture = "v" 1*HEXDIG "." 1*( unreserved /
+/// sub-delims / ":" )`.
+fn ip_future(b: &[u8]) -> bool {
+    let Some(rest) = b.strip_prefix(b"v").or_else(|| b.strip_prefix(b"V")) else {
+        return false;
+    };
+    let hex = rest.iter().take_while(|c| c.is_ascii_hexdigit()).count();
+    match rest.get(hex..) {
+        Some([b'.', tail @ ..]) if hex > 0 && !tail.is_empty() => tail
+            .iter()
+            .all(|&c| is_unreserved(c) || is_sub_delim(c) || c == b':'),
+        _ => false,
+    }
+}
+
 fn authority(a: &[u8]) -> bool {
     let (userinfo, hostport) = match a.iter().rposition(|&c| c == b'@') {
         Some(i) => (Some(&a[..i]), &a[i + 1..]),
@@ -375,8 +390,8 @@ fn authority(a: &[u8]) -> bool {
         let Some(close) = hostport.iter().position(|&c| c == b']') else {
             return false;
         };
-        let inner = std::str::from_utf8(&hostport[1..close]).unwrap_or("");
-        if !ipv6(inner) {
+        let inner = &hostport[1..close];
+        if !(ip_future(inner) || ipv6(std::str::from_utf8(inner).unwrap_or(""))) {
             return false;
         }
         let rest = &hostport[close + 1..];
@@ -405,12 +420,27 @@ fn email(s: &str) -> bool {
     };
     let (local, domain) = (&s[..at], &s[at + 1..]);
     let local_ok = if local.len() >= 2 && local.starts_with('"') && local.ends_with('"') {
+        // RFC 5321 4.5.3.1.1: at most 64 octets, the quotes included.
         let inner = &local.as_bytes()[1..local.len() - 1];
         let mut i = 0;
-        let mut ok = true;
-        while i < inner.len() {
+        let mut ok = local.len() <= 64;
+        while ok && i < inner.len() {
             match inner[i] {
-                b'\\' => i += 2,
+                // RFC 5321 4.1.2: `quoted-pairSMTP = %d92 %d32-126`; a tab
+                // too, as RFC 5322's `"\" (VCHAR / WSP)` has it (a bare tab
+                // is taken below, as RFC 5322's FWS).
+                b'\\'
+                    if inner
+                        .get(i + 1)
+                        .is_some_and(|&c| (32..=126).contains(&c) || c == b'\t') =>
+                {
+                    i += 2
+                }
+                // A backslash is only ever the start of a quoted pair.
+                b'\\' => {
+                    ok = false;
+                    break;
+                }
                 b'"' => {
                     ok = false;
                     break;
@@ -437,9 +467,11 @@ fn email(s: &str) -> bool {
         return false;
     }
     if let Some(lit) = domain.strip_prefix('[').and_then(|d| d.strip_suffix(']')) {
-        return match lit.strip_prefix("IPv6:") {
-            Some(v6) => ipv6(v6),
-            None => ipv4(lit),
+        // RFC 5321 4.1.3 `"IPv6:" IPv6-addr`; ABNF strings are
+        // case-insensitive (RFC 5234 2.3).
+        return match lit.get(..5) {
+            Some(tag) if tag.eq_ignore_ascii_case("IPv6:") => ipv6(&lit[5..]),
+            _ => ipv4(lit),
         };
     }
     hostname(domain)
@@ -498,7 +530,10 @@ fn duration(s: &str) -> bool {
             }
             let u = *b.get(i)?;
             let pos = units.iter().position(|&x| x == u)? + 1;
-            if pos <= last {
+            // RFC 3339 appendix A: `dur-year = 1*DIGIT "Y" [dur-month]`,
+            // `dur-hour = 1*DIGIT "H" [dur-minute]` and so on: after the
+            // first unit, only the next one (no day straight after a year).
+            if (last > 0 && pos != last + 1) || pos <= last {
                 return None;
             }
             last = pos;

@@ -25,9 +25,14 @@ use regex::Regex;
 
 /// Whether `label` (the part after `xn--`) decodes to a valid U-label.
 /// Host names compare case-insensitively, so ASCII is lowercased first.
+/// The U-label must also encode back to the same text (RFC 5891 5.3):
+/// Punycode decodes a few spellings that its encoder never writes, such as
+/// a delimiter with no basic code point before it (`xn---9ca` for `é`,
+/// whose A-label is `xn--9ca`).
 pub(crate) fn a_label_ok(label: &str) -> bool {
-    match punycode_decode(&label.to_ascii_lowercase()) {
-        Some(u) => u_label_ok(&u),
+    let label = label.to_ascii_lowercase();
+    match punycode_decode(&label) {
+        Some(u) => punycode_encode(&u).is_some_and(|e| e == label) && u_label_ok(&u),
         None => false,
     }
 }
@@ -99,6 +104,61 @@ pub(crate) fn punycode_decode(input: &str) -> Option<Vec<char>> {
         i += 1;
     }
     Some(out)
+}
+
+/// RFC 3492 encoding (section 6.3), lowercase; `None` on overflow.
+pub(crate) fn punycode_encode(input: &[char]) -> Option<String> {
+    let mut out: String = input.iter().filter(|c| c.is_ascii()).collect();
+    let basic = u32::try_from(out.len()).ok()?;
+    if basic > 0 {
+        out.push('-');
+    }
+    let total = u32::try_from(input.len()).ok()?;
+    let (mut n, mut delta, mut bias, mut h) = (128u32, 0u32, 72u32, basic);
+    while h < total {
+        let m = input.iter().map(|&c| c as u32).filter(|&c| c >= n).min()?;
+        delta = delta.checked_add((m - n).checked_mul(h + 1)?)?;
+        n = m;
+        for &c in input {
+            let c = c as u32;
+            if c < n {
+                delta = delta.checked_add(1)?;
+            }
+            if c == n {
+                let mut q = delta;
+                let mut k = BASE;
+                loop {
+                    let t = if k <= bias {
+                        T_MIN
+                    } else if k >= bias + T_MAX {
+                        T_MAX
+                    } else {
+                        k - bias
+                    };
+                    if q < t {
+                        break;
+                    }
+                    out.push(punycode_digit(t + (q - t) % (BASE - t)));
+                    q = (q - t) / (BASE - t);
+                    k += BASE;
+                }
+                out.push(punycode_digit(q));
+                bias = adapt(delta, h + 1, h == basic);
+                delta = 0;
+                h += 1;
+            }
+        }
+        delta = delta.checked_add(1)?;
+        n = n.checked_add(1)?;
+    }
+    Some(out)
+}
+
+fn punycode_digit(d: u32) -> char {
+    // `d` is below 36: the callers reduce it modulo `BASE - t`, or it is
+    // below `t`, which is at most 26.
+    let d = d as u8;
+    char::from(if d < 26 { b'a' + d } else { b'0' + d - 26 })
 }
 
 /// One lazily built Unicode class; a class that fails to build (it cannot:
@@ -225,7 +285,14 @@ fn zwnj_joins(label: &[char], at: usize) -> Option<bool> {
     Some(left && right)
 }
 
+/// Joining_Type T, approximated by category (Mn, Me, Cf), less the two
+/// joiners: Unicode gives ZERO WIDTH NON-JOINER type U and ZERO WIDTH
+/// JOINER type C, so neither is skipped when the NON-JOINER looks for a
+/// joining letter on each side (`LAM ZWNJ ZWNJ LAM` has none).
 fn transparent(c: char) -> Option<bool> {
+    if matches!(c, '\u{200C}' | '\u{200D}') {
+        return Some(false);
+    }
     class(&TRANSPARENT, r"^[\p{Mn}\p{Me}\p{Cf}]$", c)
 }
 
