@@ -43,6 +43,17 @@ const T_MAX: u32 = 26;
 const SKEW: u32 = 38;
 const DAMP: u32 = 700;
 
+/// RFC 3492 6.2/6.3: the threshold `t` of digit position `k`.
+fn threshold(k: u32, bias: u32) -> u32 {
+    if k <= bias {
+        T_MIN
+    } else if k >= bias + T_MAX {
+        T_MAX
+    } else {
+        k - bias
+    }
+}
+
 fn adapt(delta: u32, points: u32, first: bool) -> u32 {
     let mut delta = if first { delta / DAMP } else { delta / 2 };
     delta += delta / points.max(1);
@@ -82,13 +93,7 @@ pub(crate) fn punycode_decode(input: &str) -> Option<Vec<char>> {
                 _ => return None,
             });
             i = i.checked_add(digit.checked_mul(w)?)?;
-            let t = if k <= bias {
-                T_MIN
-            } else if k >= bias + T_MAX {
-                T_MAX
-            } else {
-                k - bias
-            };
+            let t = threshold(k, bias);
             if digit < t {
                 break;
             }
@@ -128,13 +133,7 @@ pub(crate) fn punycode_encode(input: &[char]) -> Option<String> {
                 let mut q = delta;
                 let mut k = BASE;
                 loop {
-                    let t = if k <= bias {
-                        T_MIN
-                    } else if k >= bias + T_MAX {
-                        T_MAX
-                    } else {
-                        k - bias
-                    };
+                    let t = threshold(k, bias);
                     if q < t {
                         break;
                     }
