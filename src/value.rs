@@ -209,7 +209,7 @@ pub struct Map {
     /// inline, so building an object allocates once for its members rather
     /// than once per key.
     entries: Vec<(Key, Value)>,
-    /// Key → position, built once a map grows past [`INDEX_AT`] members;
+    /// Key to position, built once a map grows past [`INDEX_AT`] members;
     /// small maps (the common case in tool arguments) are searched linearly.
     /// Boxed, so that a `Map` (and a [`Value`]) stays small: the extra
     /// allocation is only made for large maps.
