@@ -1,9 +1,9 @@
 //! `ValueBuilder`, the sink that assembles tokens into a finished [`Value`],
 //! and the one-shot parse the crate's `from_slice` runs on it.
 
+use super::token::{Location, Token, TokenSink};
 use super::{DuplicateKeys, Limits, Parser};
 use crate::error::Error;
-use crate::parser::token::{Location, Token, TokenSink};
 use crate::value::{Map, Number, Value};
 
 /// Builds a [`Value`] from tokens: the sink for callers who want the

@@ -2,9 +2,9 @@
 //! in any of its nine states, and the tight loop over the numbers of an array.
 
 use super::string::{HIGHS, ONES, push_ascii};
+use super::token::{Location, Token, TokenSink};
 use super::{Container, NumState, Parser, State};
 use crate::error::{Error, ErrorCode, LimitKind};
-use crate::parser::token::{Location, Token, TokenSink};
 use crate::path::PathRef;
 
 impl Parser {

@@ -2,10 +2,9 @@
 //! escapes, UTF-8 checks and the character carried across a chunk's end, and
 //! the two ways decoded text leaves the parser (pieces, or the sink's buffer).
 
-use super::{FAST_STRING_CHUNK, Parser, State, StrState, VALIDATE_AT};
+use super::token::{Location, Token, TokenSink};
+use super::{DuplicateKeys, FAST_STRING_CHUNK, Parser, State, StrState, VALIDATE_AT};
 use crate::error::{Error, ErrorCode, LimitKind};
-use crate::parser::DuplicateKeys;
-use crate::parser::token::{Location, Token, TokenSink};
 use crate::path::{PathRef, Segment};
 
 impl Parser {
@@ -415,7 +414,7 @@ impl Parser {
         // and the chunk was too small to validate up front (a run there
         // would otherwise need a check of its own to become a `&str`, and a
         // piece a token of its own). Text validated with the chunk is
-        // handed on in pieces as ever: the sink's one check of the buffer
+        // handed on in pieces: the sink's one check of the buffer
         // would be a second look at it.
         let direct = DIRECT;
         loop {
