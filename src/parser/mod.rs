@@ -1,6 +1,61 @@
-//! The resumable JSON tokenizer: a sans-IO push state machine that takes input
-//! in chunks of any size, looks at each byte once, and emits [`Token`]s to a
-//! [`TokenSink`].
+//! The resumable JSON tokenizer: a sans-IO push state machine that takes
+//! input in chunks of any size, looks at each byte once, and emits
+//! [`Token`]s to a [`TokenSink`]. This file owns the state machine and
+//! [`Parser`]'s `feed` / `finish`; `string.rs` decodes strings, `number.rs`
+//! scans numbers, `builder.rs` holds [`ValueBuilder`] and `reference.rs` the
+//! plain byte-at-a-time [`ReferenceParser`] the tests trust.
+//!
+//! # The contract
+//!
+//! - **Strict RFC 8259**, UTF-8 only: no byte order mark, no comments, no
+//!   trailing commas, no lone surrogates, no invalid UTF-8 (never replaced
+//!   with U+FFFD). A number keeps its exact lexeme; its range is the
+//!   accessor's business, never the parser's.
+//! - **Any chunking gives the same result.** `feed` takes chunks of any
+//!   size, empty ones included; the tokens, their offsets and paths, and
+//!   the error (category, offset, line, column, path) do not depend on where
+//!   the input was cut. Only where a string is split into
+//!   [`Token::StringPart`]s does (and, for a sink that asks, see
+//!   [`TokenSink::exact_string_offsets_from`], not even that).
+//! - **"Not enough input yet" is not an error**: `feed` returns `Ok` and the
+//!   parser waits. [`Parser::finish`] says the input ended: a number running
+//!   to the end is emitted then, and a value left open is a truncation
+//!   error.
+//! - **Offsets** count input bytes. A token's offset is how many bytes the
+//!   parser had looked at when the token became certain (for a number, the
+//!   byte after it); an error's offset is the byte that cannot be JSON (for
+//!   a string or number over its limit, see [`Limits`]; for a truncation,
+//!   the input's length). Lines count `\n` bytes from 1; an error's column
+//!   counts bytes from 1 (a truncation's column is the line's length).
+//! - **After an error the parser is poisoned**: every later call returns the
+//!   same error, so a caller can never continue past bad input by accident.
+//!   `feed` or `finish` after `finish` is a misuse error.
+//!
+//! # Errors
+//!
+//! | [`Category`](crate::Category) | when | examples |
+//! |---|---|---|
+//! | `Truncated` | `finish()` with a value open | `{"a": 1`, `"abc`, `[1,`, empty input |
+//! | `Invalid` | a byte that can never be JSON here | `[1,]`, `01`, `"\x"`, a raw control byte in a string, invalid UTF-8, a lone surrogate, a repeated key under [`DuplicateKeys::Error`] |
+//! | `TrailingData` | a byte other than whitespace after the root value | `{"a":1}{"a":2}` |
+//! | `LimitExceeded` | past one of the [`Limits`] | 129 nested arrays by default |
+//! | `Misuse` | a call after `finish()` | |
+//!
+//! # Cost
+//!
+//! Time is linear in the input: each byte is looked at once over the whole
+//! stream, whatever the chunking. Memory is the open containers' stack, the
+//! current path (keys included), the current string piece and number lexeme,
+//! and, under [`DuplicateKeys::Error`], the keys of each open object: all
+//! bounded by [`Limits`], whose defaults are safe for untrusted input.
+//!
+//! # Conformance
+//!
+//! Every `y_` file of JSONTestSuite is accepted and every `n_` file rejected,
+//! identically at every chunking. Of the implementation-defined `i_` files,
+//! numbers of any size or exponent are accepted (lexeme kept); lone
+//! surrogates, invalid UTF-8, UTF-16 and a byte order mark are rejected as
+//! invalid; 500 nested arrays exceed the default depth limit.
 //!
 //! # Advice for hackers
 //!
@@ -11,45 +66,36 @@
 //!   segment that names them, which is also what error paths and sinks see.
 //! - Newlines can only occur in whitespace (a raw one inside a string is an
 //!   error), so line counting lives in the whitespace skipper alone.
-//! - A string run is found with `memchr2` (`"` or `\`), checked for control
-//!   bytes and validated with `simdutf8`; an incomplete UTF-8 sequence is only
-//!   legal at the very end of a chunk.
-//! - A small chunk (up to 64 bytes) that falls wholly inside a string
-//!   value's plain text is handed on as one `StringPart` by
-//!   `Parser::string_chunk` before the state machine is entered: the common
-//!   case of a vendor streaming a long argument a few bytes at a time.
-//!   Short ASCII runs of chunks too small to validate up front (and the head
-//!   of a number cut by a chunk's end, kept as an ASCII `String`) are copied
-//!   byte by byte, which is cheaper than a UTF-8 check of a few bytes.
-//! - A sink that builds strings itself ([`ValueBuilder`]) may offer a buffer
-//!   ([`TokenSink::string_bytes`]): once a string value has
-//!   `DIRECT_FROM` (16) decoded bytes (from its first byte when it begins
-//!   in a chunk of under 16 bytes, typical of streamed deltas), its text in
-//!   a chunk too small to validate up front is appended there as bytes
-//!   instead of becoming a `&str` piece (a validation call and a token per
-//!   chunk). A chunk of up
-//!   to 64 bytes that continues such a string takes one byte-by-byte pass
-//!   before the state machine (`small_chunk_direct`: ASCII with no check,
-//!   one-letter escapes decoded, each multi-byte character checked as it
-//!   comes, a backslash or character cut by the chunk's end carried) and
-//!   enters the machine only at anything else (the closing quote, `\u`, a
-//!   control byte, bad UTF-8). The rest takes a second copy of `string`
-//!   (`string_direct`, out of line), so the usual one compiles as before.
-//!   The sink checks the buffer once, in one pass, before its next piece or
-//!   when the string ends.
+//! - Every fast path must give exactly the tokens and errors of the
+//!   byte-at-a-time machine: [`ReferenceParser`] is that machine written
+//!   plainly, and `tests/parser_reference.rs` holds the fast paths against
+//!   it at every chunking. A fast path that meets anything unusual (an error,
+//!   a limit, a character cut by the chunk's end) stops and leaves that byte
+//!   to the state machine, so that messages and offsets never depend on the
+//!   chunking.
+//! - A chunk of at least `VALIDATE_AT` (16) bytes is validated as UTF-8 in
+//!   one SIMD pass up front; its string runs and number lexemes are then
+//!   sliced out as `&str` with no more checks. In smaller chunks each run is
+//!   handled on its own, and short ASCII runs are copied byte by byte, which
+//!   is cheaper than a validation call on a few bytes.
+//! - A string run is found eight bytes at a time (SWAR) up to the next `"`,
+//!   `\` or control byte, and checked with `simdutf8` unless validated up
+//!   front; an incomplete UTF-8 sequence is only legal at a chunk's end.
+//! - Two front doors skip the state machine for a small chunk (up to 64
+//!   bytes) in the middle of a string value's text, the common case of a
+//!   vendor streaming a long argument a few bytes at a time:
+//!   `Parser::string_chunk` hands a chunk of plain text on as one
+//!   `StringPart`, and `Parser::small_chunk_direct` appends text byte by
+//!   byte to a sink's own buffer ([`TokenSink::string_bytes`], which
+//!   [`ValueBuilder`] offers) once the string has `DIRECT_FROM` (16) decoded
+//!   bytes, or from its first byte when it began in a chunk under 16 bytes.
+//!   Both enter the state machine at the first byte they do not handle.
 //! - A number is emitted when the byte after it arrives, or at `finish()`;
 //!   literals when their last letter arrives, since nothing can extend them.
-//!   A number is scanned by runs (`number_head`, and `number_rest` to
-//!   resume it in any of its nine states): one that a chunk's end cuts is
-//!   scanned once and carried with its state, and the next chunk resumes it
-//!   there. In an array, the numbers after the first in a chunk (or after
-//!   the number a chunk's start completes) take a tighter loop
-//!   (`number_items`), where one that starts near the chunk's end takes
-//!   `number_head` at once, which also tells when the end cuts it. Errors
-//!   and limits are left to the state machine, so their messages and
-//!   offsets do not depend on the chunking.
-//! - After an error the parser is poisoned: every later call returns the same
-//!   error, so a caller can never continue past bad input by accident.
+//!   A number is scanned by runs (`number_head`, and `number_rest` to resume
+//!   it in any of its nine states): one that a chunk's end cuts is scanned
+//!   once and carried with its state. In an array, the numbers after the
+//!   first take a tighter loop (`number_items`).
 //!
 //! # States
 //!
@@ -66,16 +112,12 @@
 
 mod token;
 
-#[cfg(test)]
-mod tests;
-
 use std::collections::HashSet;
 
 use smallvec::SmallVec;
 
 use crate::error::{Error, ErrorCode, LimitKind, describe_byte};
 use crate::path::{Path, PathRef, Segment};
-use crate::value::{Map, Number, Value};
 
 pub(crate) use token::earlier_bound;
 pub use token::{Location, OwnedToken, Token, TokenSink};
@@ -127,7 +169,7 @@ impl Limits {
     /// No bounds except memory (and `max_depth` of `usize::MAX`): only for
     /// trusted input.
     ///
-    /// The parser keeps its own stack, so any depth parses. A [`Value`]
+    /// The parser keeps its own stack, so any depth parses. A [`Value`](crate::Value)
     /// nested through objects is dropped without recursion too, but
     /// cloning, comparing, writing or serializing a value recurses once per
     /// level, as does dropping a chain of arrays directly inside arrays:
@@ -243,6 +285,19 @@ macro_rules! emit {
         )
     };
 }
+
+// After `emit!`, which they use.
+mod builder;
+mod number;
+mod reference;
+mod string;
+
+#[cfg(test)]
+mod tests;
+
+pub use builder::ValueBuilder;
+pub(crate) use builder::parse_with;
+pub use reference::ReferenceParser;
 
 /// A resumable, strict RFC 8259 JSON parser.
 ///
@@ -459,8 +514,8 @@ impl Parser {
             && !self.blocked
         {
             // Text for the sink's buffer: appended as it goes, with no piece
-            // to make and no check on ASCII, which is cheaper than the fast
-            // path below and a validation up front.
+            // to make and no check on ASCII. A byte loop of its own, as
+            // through `string` chunks of 4 to 16 bytes cost up to twice as much.
             if self.direct_now(sink) {
                 return self.small_chunk_direct(chunk, sink);
             }
@@ -477,178 +532,6 @@ impl Parser {
             ""
         };
         self.feed_checked(chunk, text, sink)
-    }
-
-    /// The fast path for a chunk that is entirely plain text inside a
-    /// string value (no quote, backslash, control byte, invalid UTF-8 or
-    /// character split at its end): hands it to the sink
-    /// as one `StringPart`, exactly as the state machine would, and returns
-    /// `true`; returns `false` having done nothing otherwise (the caller then
-    /// takes the general path, which also reports any limit error).
-    #[inline]
-    fn string_chunk<S: TokenSink + ?Sized>(
-        &mut self,
-        chunk: &[u8],
-        valid: Option<&str>,
-        sink: &mut S,
-    ) -> bool {
-        let n = chunk.len();
-        let (end, _) = scan_string_run(chunk);
-        if end != n {
-            return false;
-        }
-        let text = match valid {
-            Some(t) => t,
-            None => match std::str::from_utf8(chunk) {
-                Ok(t) => t,
-                Err(_) => return false,
-            },
-        };
-        let len = self.str_len + n;
-        let end_offset = self.offset + n as u64;
-        if len > self.limits.max_string_bytes || end_offset > self.limits.max_input_bytes {
-            return false;
-        }
-        self.str_len = len;
-        self.offset = end_offset;
-        if n > 0 {
-            emit!(self, sink, Token::StringPart(text), end_offset);
-        }
-        true
-    }
-
-    /// A small chunk that continues a string value whose text goes into the
-    /// sink's buffer (see `direct_from`). Plain ASCII, one-character escapes
-    /// and whole multi-byte characters are appended in one pass: plain
-    /// ASCII eight bytes at a time up to the first byte that is not (on 64
-    /// KiB of escaped source text in 16-byte chunks, 1,589k → 1,442k
-    /// instructions; a chunk of under 8 bytes pays one test), the rest
-    /// byte by byte (cheaper on a few bytes than a scan, a copy call and
-    /// the state machine); a backslash or a character's first bytes at the
-    /// chunk's end are carried, and an escape letter or a character's last
-    /// bytes that begin the next chunk complete them, as the state machine
-    /// would. At anything else (the closing quote, a `\u` escape, a control
-    /// byte, bad UTF-8) the state machine takes over at that byte, so that
-    /// no byte is read twice and every token, error and offset is as it
-    /// would be.
-    #[inline(always)]
-    fn small_chunk_direct<S: TokenSink + ?Sized>(
-        &mut self,
-        chunk: &[u8],
-        sink: &mut S,
-    ) -> Result<(), Error> {
-        let n = chunk.len();
-        let base = self.offset;
-        let mut i = 0usize;
-        // Decoded text is never longer than its raw bytes plus a carried
-        // character (at most 3 bytes), so a chunk that fits both limits
-        // with that margin cannot cross either here.
-        if self.str_len + n + 4 <= self.direct_max
-            && base + n as u64 <= self.limits.max_input_bytes
-            && let Some(buf) = sink.string_bytes()
-        {
-            let before = buf.len();
-            match self.str_state {
-                StrState::Normal => {}
-                StrState::Escape => {
-                    if let Some(d) = chunk.first().and_then(|&b| simple_escape(b)) {
-                        buf.push(d);
-                        i = 1;
-                        self.str_state = StrState::Normal;
-                    }
-                }
-                StrState::Utf8 => {
-                    let have = self.utf8_len as usize;
-                    let need = self.utf8_need as usize;
-                    let mut ch = self.utf8;
-                    if let (Some(rest), Some(slot)) = (
-                        chunk.get(..need.saturating_sub(have)),
-                        ch.get_mut(have..need),
-                    ) && !rest.is_empty()
-                    {
-                        slot.copy_from_slice(rest);
-                        if let Utf8At::Whole(_) = utf8_at(&ch[..need], 0) {
-                            buf.extend_from_slice(&ch[..need]);
-                            i = rest.len();
-                            self.utf8_len = 0;
-                            self.str_state = StrState::Normal;
-                        }
-                    }
-                }
-                // `\u` escapes: the state machine.
-                _ => {}
-            }
-            if self.str_state == StrState::Normal {
-                // Eight bytes at a time while eight are left: all of a word
-                // up to its first quote, backslash, control or non-ASCII
-                // byte is appended at once (the word whole, then the tail
-                // past that byte cut off again); from that byte on, the
-                // loop below, so no byte is looked at twice. (A chunk of a
-                // few bytes skips this with one test.)
-                while i + 8 <= n {
-                    let Some(word) = chunk.get(i..i + 8) else {
-                        break;
-                    };
-                    let mut w = [0u8; 8];
-                    w.copy_from_slice(word);
-                    let w = u64::from_le_bytes(w);
-                    let stop = special_bytes(w) | (w & HIGHS);
-                    buf.extend_from_slice(word);
-                    if stop == 0 {
-                        i += 8;
-                        continue;
-                    }
-                    let plain = (stop.trailing_zeros() / 8) as usize;
-                    buf.truncate(buf.len() - (8 - plain));
-                    i += plain;
-                    break;
-                }
-                while let Some(&b) = chunk.get(i) {
-                    match STRING_CLASS[b as usize] {
-                        0 => {
-                            buf.push(b);
-                            i += 1;
-                        }
-                        SPECIAL => {
-                            if b != b'\\' {
-                                break;
-                            }
-                            match chunk.get(i + 1) {
-                                None => {
-                                    self.str_state = StrState::Escape;
-                                    i += 1;
-                                }
-                                Some(&e) => {
-                                    let Some(d) = simple_escape(e) else {
-                                        break;
-                                    };
-                                    buf.push(d);
-                                    i += 2;
-                                }
-                            }
-                        }
-                        _ => match utf8_at(chunk, i) {
-                            Utf8At::Whole(len) => {
-                                buf.extend_from_slice(chunk.get(i..i + len).unwrap_or(&[]));
-                                i += len;
-                            }
-                            Utf8At::Cut => {
-                                let tail = chunk.get(i..).unwrap_or(&[]);
-                                self.carry_utf8(tail, base + i as u64);
-                                i = n;
-                            }
-                            Utf8At::Bad => break,
-                        },
-                    }
-                }
-            }
-            self.str_len += buf.len() - before;
-            self.offset = base + i as u64;
-        }
-        match chunk.get(i..) {
-            Some(rest) if !rest.is_empty() => self.feed_checked(rest, "", sink),
-            _ => Ok(()),
-        }
     }
 
     #[inline]
@@ -822,9 +705,9 @@ impl Parser {
         while i < n {
             match self.state {
                 State::Str => {
-                    // Text for the sink's buffer (see `string`) takes its
-                    // own copy of the string loop, out of line, so that the
-                    // usual one is compiled as if the buffer did not exist.
+                    // Text for the sink's buffer (see `string`): the same
+                    // loop compiled for it, out of line, so that the usual
+                    // one is compiled as if the buffer did not exist.
                     i = if cs.is_empty() && self.direct_now(sink) {
                         self.string_direct(c, i, base, sink)?
                     } else {
@@ -832,48 +715,7 @@ impl Parser {
                     };
                 }
                 State::Num(ns) => {
-                    let start = i;
-                    let (len, ns) = number_rest(c.get(i..).unwrap_or(&[]), ns);
-                    i += len;
-                    self.num_len += i - start;
-                    if self.num_len > self.limits.max_number_bytes {
-                        let over = self.num_len - self.limits.max_number_bytes;
-                        return Err(self.error_at(
-                            ErrorCode::LimitExceeded {
-                                kind: LimitKind::NumberBytes,
-                                limit: self.limits.max_number_bytes as u64,
-                            },
-                            base + (i - over) as u64,
-                        ));
-                    }
-                    if i == n {
-                        self.state = State::Num(ns);
-                        push_ascii(&mut self.num_buf, c.get(num_start..n).unwrap_or(&[]));
-                        break;
-                    }
-                    let b = c[i];
-                    if !ends_number(ns, b) {
-                        return Err(self.expected(ns.expected(), b, base + i as u64));
-                    }
-                    let off = base + i as u64 + 1;
-                    if self.num_buf.is_empty() {
-                        let lexeme = match cs.get(num_start..i) {
-                            Some(l) => l,
-                            None => std::str::from_utf8(&c[num_start..i]).unwrap_or("0"),
-                        };
-                        emit!(self, sink, Token::Number(lexeme), off);
-                    } else {
-                        push_ascii(&mut self.num_buf, c.get(..i).unwrap_or(&[]));
-                        emit!(self, sink, Token::Number(&self.num_buf), off);
-                        self.num_buf.clear();
-                    }
-                    self.num_len = 0;
-                    self.value_done();
-                    // The numbers after it in an array: the tighter loop,
-                    // as after the first number of a chunk.
-                    if self.stack.last() == Some(&Container::Array) {
-                        i = self.number_items(c, cs, i, base, sink);
-                    }
+                    i = self.resume_number(c, cs, i, num_start, ns, base, sink)?;
                 }
                 State::Lit { lit, mut matched } => {
                     let word = LITERALS[lit as usize];
@@ -906,38 +748,9 @@ impl Parser {
                         break;
                     }
                     if matches!(c[i], b'-' | b'0'..=b'9') {
-                        // Fast path: one scan of the number, which either
-                        // ends cleanly in this chunk or runs to its end (its
-                        // head is then carried, as the state machine would
-                        // carry it); errors and limits are left to the state
-                        // machine.
-                        let (len, ns) = number_head(&c[i..]);
-                        if len <= self.limits.max_number_bytes {
-                            match c.get(i + len) {
-                                Some(&next) if ends_number(ns, next) => {
-                                    let lexeme = match cs.get(i..i + len) {
-                                        Some(l) => l,
-                                        None => std::str::from_utf8(&c[i..i + len]).unwrap_or("0"),
-                                    };
-                                    emit!(
-                                        self,
-                                        sink,
-                                        Token::Number(lexeme),
-                                        base + (i + len) as u64 + 1
-                                    );
-                                    i += len;
-                                    self.value_done();
-                                    if self.stack.last() == Some(&Container::Array) {
-                                        i = self.number_items(c, cs, i, base, sink);
-                                    }
-                                    continue;
-                                }
-                                None => {
-                                    self.carry_number_head(c.get(i..).unwrap_or(&[]), ns);
-                                    break;
-                                }
-                                Some(_) => {}
-                            }
+                        if let Some(next) = self.number_value(c, cs, i, base, sink) {
+                            i = next;
+                            continue;
                         }
                         num_start = i;
                     }
@@ -1031,95 +844,12 @@ impl Parser {
         self.end_chunk(base, n)
     }
 
-    /// After a number in an array, at `c[i]`: takes `,` and the next number
-    /// (optionally after one space) while both are whole in this chunk,
-    /// and returns where it stopped, before a `,` it did not take. A last
-    /// number that the chunk's end cuts is carried (its head and state, as
-    /// the state machine would carry them) and `c.len()` returned. The
-    /// tokens are the ones the state machine would emit; errors and limits
-    /// are left to it.
-    #[inline]
-    fn number_items<S: TokenSink + ?Sized>(
-        &mut self,
-        c: &[u8],
-        cs: &str,
-        mut i: usize,
-        base: u64,
-        sink: &mut S,
-    ) -> usize {
-        while c.get(i) == Some(&b',') {
-            let mut j = i + 1;
-            if c.get(j) == Some(&b' ') {
-                j += 1;
-            }
-            if !matches!(c.get(j), Some(b'-' | b'0'..=b'9')) {
-                break;
-            }
-            let Some(rest) = c.get(j..) else { break };
-            // Near the chunk's end a number is likely cut by it: one scan
-            // that tells both cases apart, instead of `scan_number` failing
-            // and a second scan.
-            let len = if rest.len() <= NEAR_END {
-                let (len, ns) = number_head(rest);
-                if len > self.limits.max_number_bytes {
-                    break;
-                }
-                match rest.get(len) {
-                    None => {
-                        self.next_index();
-                        self.carry_number_head(rest, ns);
-                        return c.len();
-                    }
-                    Some(&next) if ends_number(ns, next) => len,
-                    Some(_) => break,
-                }
-            } else {
-                let Some(len) = scan_number(rest) else {
-                    let (len, ns) = number_head(rest);
-                    if j + len == c.len() && len <= self.limits.max_number_bytes {
-                        self.next_index();
-                        self.carry_number_head(rest, ns);
-                        return c.len();
-                    }
-                    break;
-                };
-                if len > self.limits.max_number_bytes {
-                    break;
-                }
-                len
-            };
-            self.next_index();
-            let lexeme = match cs.get(j..j + len) {
-                Some(l) => l,
-                None => std::str::from_utf8(&rest[..len]).unwrap_or("0"),
-            };
-            emit!(
-                self,
-                sink,
-                Token::Number(lexeme),
-                base + (j + len) as u64 + 1
-            );
-            i = j + len;
-        }
-        i
-    }
-
     /// Counts the next item of the innermost array in the path.
     #[inline(always)]
     fn next_index(&mut self) {
         if let Some(Segment::Index(ix)) = self.path.last_mut() {
             *ix += 1;
         }
-    }
-
-    /// Carries `head`, a number that the fast scans found running to the
-    /// chunk's end in state `ns`, for the next chunk to resume; the caller
-    /// has checked it against the number limit.
-    #[inline(always)]
-    fn carry_number_head(&mut self, head: &[u8], ns: NumState) {
-        self.num_len = head.len();
-        push_ascii(&mut self.num_buf, head);
-        self.state = State::Num(ns);
     }
 
     #[inline]
@@ -1167,23 +897,7 @@ impl Parser {
             }
             b'"' => {
                 emit!(self, sink, Token::StringBegin, off + 1);
-                self.exact_from = sink.exact_string_offsets_from().unwrap_or(usize::MAX);
-                self.direct_max = self.limits.max_string_bytes;
-                self.direct_from = if sink.string_bytes().is_none() {
-                    usize::MAX
-                } else if self.exact_from != usize::MAX {
-                    self.direct_before_exact(c.len())
-                } else if c.len() < VALIDATE_AT {
-                    // Input arriving in chunks too small to validate up
-                    // front: the buffer from the first byte.
-                    0
-                } else {
-                    DIRECT_FROM
-                };
-                self.in_key = false;
-                self.str_len = 0;
-                self.str_state = StrState::Normal;
-                self.state = State::Str;
+                self.begin_string_value(c.len(), sink);
                 Ok(i + 1)
             }
             b'-' | b'0'..=b'9' => {
@@ -1202,31 +916,6 @@ impl Parser {
             }
             _ => Err(self.expected("value", b, off)),
         }
-    }
-
-    /// `direct_from` (and `direct_max`) for a string value whose sink has a
-    /// buffer and asks for exact piece offsets from `exact_from` decoded
-    /// bytes on: the buffer up to [`DIRECT_MARGIN`] bytes short of that
-    /// bound, or never when the bound is that close to the start. `chunk` is
-    /// the length of the chunk the string began in.
-    #[cold]
-    fn direct_before_exact(&mut self, chunk: usize) -> usize {
-        if self.exact_from <= 2 * DIRECT_MARGIN {
-            return usize::MAX;
-        }
-        self.direct_max = self.direct_max.min(self.exact_from - DIRECT_MARGIN);
-        if chunk < VALIDATE_AT { 0 } else { DIRECT_FROM }
-    }
-
-    fn begin_key(&mut self) {
-        if let Some(Segment::Key(k)) = self.path.last_mut() {
-            k.clear();
-        }
-        self.in_key = true;
-        self.direct_from = usize::MAX;
-        self.str_len = 0;
-        self.str_state = StrState::Normal;
-        self.state = State::Str;
     }
 
     fn close<S: TokenSink + ?Sized>(
@@ -1253,677 +942,6 @@ impl Parser {
         self.value_done();
         i + 1
     }
-
-    #[cold]
-    fn string_limit(&self, at: u64) -> Error {
-        self.error_at(
-            ErrorCode::LimitExceeded {
-                kind: LimitKind::StringBytes,
-                limit: self.limits.max_string_bytes as u64,
-            },
-            at,
-        )
-    }
-
-    /// The string limit error when `text`, ending at offset `at`, took
-    /// `str_len` past the limit: named, as a byte-at-a-time feed would, at
-    /// the end of the character holding the first byte past the limit.
-    #[cold]
-    fn string_limit_within(&self, text: &str, at: u64) -> Error {
-        let before = self.str_len.saturating_sub(text.len());
-        let mut end = self.limits.max_string_bytes.saturating_sub(before) + 1;
-        while end < text.len() && !text.is_char_boundary(end) {
-            end += 1;
-        }
-        let end = end.min(text.len());
-        self.string_limit(at - (text.len() - end) as u64)
-    }
-
-    /// Appends decoded text to the current key or string.
-    #[inline]
-    fn push_text(&mut self, s: &str, at: u64) -> Result<(), Error> {
-        self.str_len += s.len();
-        if self.str_len > self.limits.max_string_bytes {
-            return Err(self.string_limit_within(s, at));
-        }
-        if self.in_key {
-            if let Some(Segment::Key(k)) = self.path.last_mut() {
-                k.push_str(s);
-            }
-        } else {
-            self.scratch.push_str(s);
-        }
-        Ok(())
-    }
-
-    #[inline(always)]
-    fn push_char(&mut self, ch: char, at: u64) -> Result<(), Error> {
-        self.str_len += ch.len_utf8();
-        if self.str_len > self.limits.max_string_bytes {
-            return Err(self.string_limit(at));
-        }
-        if self.in_key {
-            if let Some(Segment::Key(k)) = self.path.last_mut() {
-                k.push(ch);
-            }
-        } else {
-            self.scratch.push(ch);
-        }
-        Ok(())
-    }
-
-    /// Whether decoded text of `upcoming` more bytes reaches the point from
-    /// which the sink wants exact piece offsets: the text is then handed on
-    /// as a piece of its own (what `scratch` held before it first, at the
-    /// byte where it ended).
-    #[inline(always)]
-    fn exact_for(&self, upcoming: usize) -> bool {
-        self.str_len.saturating_add(upcoming) >= self.exact_from
-    }
-
-    /// `flush`, out of the hot path: only sinks asking for exact offsets
-    /// come here.
-    #[cold]
-    #[inline(never)]
-    fn flush_exact<S: TokenSink + ?Sized>(&mut self, sink: &mut S, off: u64) {
-        self.flush(sink, off);
-    }
-
-    /// Appends an escaped character that ends at `at`: a piece of its own
-    /// when the sink wants exact offsets by now (see `exact_for`).
-    #[inline(always)]
-    fn push_escaped<S: TokenSink + ?Sized>(
-        &mut self,
-        sink: &mut S,
-        ch: char,
-        at: u64,
-        escape_len: u64,
-        exact_sink: bool,
-        direct: bool,
-    ) -> Result<(), Error> {
-        if direct {
-            return self.append_direct(sink, ch.encode_utf8(&mut [0; 4]).as_bytes(), at);
-        }
-        let exact = exact_sink && self.exact_for(ch.len_utf8());
-        if exact {
-            // Where the escape began, when that was in this chunk (otherwise
-            // the scratch is empty: it was handed on at the chunk's end).
-            self.flush_exact(sink, at.saturating_sub(escape_len));
-        }
-        self.push_char(ch, at)?;
-        if exact {
-            self.flush_exact(sink, at);
-        }
-        Ok(())
-    }
-
-    /// Whether the current string value's text goes into the sink's buffer
-    /// by now: once it is long enough ([`DIRECT_FROM`]) for the sink's one
-    /// check of the whole to cost less than the small checks and pieces it
-    /// replaces. (Asking the sink first lets the compiler drop the buffer's
-    /// paths altogether for a sink without one.)
-    #[inline(always)]
-    fn direct_now<S: TokenSink + ?Sized>(&self, sink: &mut S) -> bool {
-        sink.string_bytes().is_some() && self.str_len >= self.direct_from
-    }
-
-    /// Appends checked UTF-8 text of the current string value, ending at
-    /// `at`, to the sink's buffer (see `direct_from`).
-    #[inline(always)]
-    fn append_direct<S: TokenSink + ?Sized>(
-        &mut self,
-        sink: &mut S,
-        text: &[u8],
-        at: u64,
-    ) -> Result<(), Error> {
-        self.str_len += text.len();
-        if self.str_len > self.limits.max_string_bytes {
-            return Err(self.string_limit_within(std::str::from_utf8(text).unwrap_or(""), at));
-        }
-        if let Some(buf) = sink.string_bytes() {
-            buf.extend_from_slice(text);
-        }
-        Ok(())
-    }
-
-    /// The error for a string run whose first `valid` bytes are UTF-8 and
-    /// the next are not (or are cut short before more text), the run
-    /// starting at offset `start`. Text past the string limit comes first,
-    /// as it does when the bad byte is in a later chunk.
-    #[cold]
-    fn run_utf8_error(&mut self, run: &[u8], valid: usize, start: u64) -> Error {
-        let at = start + valid as u64;
-        if self.str_len + valid > self.limits.max_string_bytes {
-            let text = run
-                .get(..valid)
-                .and_then(|t| std::str::from_utf8(t).ok())
-                .unwrap_or("");
-            self.str_len += valid;
-            return self.string_limit_within(text, at);
-        }
-        self.error_at(ErrorCode::InvalidUtf8, at)
-    }
-
-    /// Keeps the first bytes of a character that the chunk's end split
-    /// (`tail`, starting at offset `start`) for the next chunk.
-    fn carry_utf8(&mut self, tail: &[u8], start: u64) {
-        let carry = tail.len().min(4);
-        self.utf8[..carry].copy_from_slice(&tail[..carry]);
-        self.utf8_len = carry as u8;
-        self.utf8_need = tail.first().map_or(4, |&b| utf8_width(b));
-        self.utf8_start = start;
-        self.str_state = StrState::Utf8;
-    }
-
-    /// Hands decoded text gathered in `scratch` to the sink.
-    #[inline(always)]
-    fn flush<S: TokenSink + ?Sized>(&mut self, sink: &mut S, off: u64) {
-        if !self.in_key && !self.scratch.is_empty() {
-            emit!(self, sink, Token::StringPart(&self.scratch), off);
-            self.scratch.clear();
-        }
-    }
-
-    /// `string` for a chunk whose string value text goes into the sink's
-    /// buffer; for a sink asking for exact piece offsets, only while the
-    /// chunk's text stays [`DIRECT_MARGIN`] bytes short of the bound
-    /// (pieces otherwise; see `direct_max`).
-    #[inline(never)]
-    fn string_direct<S: TokenSink + ?Sized>(
-        &mut self,
-        c: &[u8],
-        i: usize,
-        base: u64,
-        sink: &mut S,
-    ) -> Result<usize, Error> {
-        if self.exact_from != usize::MAX && self.exact_for(c.len() - i + DIRECT_MARGIN) {
-            return self.string::<false, S>(c, "", i, base, sink);
-        }
-        self.string::<true, S>(c, "", i, base, sink)
-    }
-
-    /// Consumes string bytes from `c[i..]`; returns where it stopped (the
-    /// chunk end, or just past the closing quote).
-    #[inline(always)]
-    fn string<const DIRECT: bool, S: TokenSink + ?Sized>(
-        &mut self,
-        c: &[u8],
-        cs: &str,
-        mut i: usize,
-        base: u64,
-        sink: &mut S,
-    ) -> Result<usize, Error> {
-        let n = c.len();
-        // Whether this string's sink wants exact piece offsets anywhere in
-        // this chunk (kept in a register: the common answer, no, costs one
-        // branch). This call decodes at most the chunk's remaining bytes
-        // plus a carried character or escape (4 bytes), so a bound further
-        // on than that (a long `maxLength`, say) is not reached here.
-        let exact_sink = self.exact_from != usize::MAX
-            && self.str_len.saturating_add(n.saturating_sub(i) + 4) >= self.exact_from;
-        // `DIRECT`: this chunk's text of a string value goes straight into
-        // the sink's buffer. The caller picks it when the sink offers one
-        // and the chunk was too small to validate up front (a run there
-        // would otherwise need a check of its own to become a `&str`, and a
-        // piece a token of its own). Text validated with the chunk is
-        // handed on in pieces as ever: the sink's one check of the buffer
-        // would be a second look at it.
-        let direct = DIRECT;
-        loop {
-            // A chunk usually starts (and a run always resumes) in plain
-            // text: one predictable test, not a jump through the state table.
-            if self.str_state != StrState::Normal {
-                match self.str_state {
-                    StrState::Normal => {}
-                    StrState::Utf8 => {
-                        while self.utf8_len < self.utf8_need {
-                            let Some(&b) = c.get(i) else {
-                                self.flush(sink, base + n as u64);
-                                return Ok(n);
-                            };
-                            // The second byte's range depends on the lead (no
-                            // overlongs, no surrogates, nothing past U+10FFFF),
-                            // checked as it arrives, as a whole-chunk check would.
-                            // (The same ranges as in `utf8_at`. One table shared
-                            // by both cost parallel_edits 0.69 -> 0.65-0.68 of
-                            // actson in 4-byte chunks and the events-only rows
-                            // up to 0.06, interleaved, in the eleventh session.)
-                            let (lo, hi) = match (self.utf8_len, self.utf8[0]) {
-                                (1, 0xE0) => (0xA0, 0xBF),
-                                (1, 0xED) => (0x80, 0x9F),
-                                (1, 0xF0) => (0x90, 0xBF),
-                                (1, 0xF4) => (0x80, 0x8F),
-                                _ => (0x80, 0xBF),
-                            };
-                            if !(lo..=hi).contains(&b) {
-                                return Err(self.error_at(ErrorCode::InvalidUtf8, self.utf8_start));
-                            }
-                            self.utf8[self.utf8_len as usize] = b;
-                            self.utf8_len += 1;
-                            i += 1;
-                        }
-                        let bytes = self.utf8;
-                        let need = self.utf8_need as usize;
-                        let Ok(s) = std::str::from_utf8(&bytes[..need]) else {
-                            return Err(self.error_at(ErrorCode::InvalidUtf8, self.utf8_start));
-                        };
-                        // (The scratch is empty: it was handed on at the end
-                        // of the chunk that held the character's first bytes.)
-                        let exact = exact_sink && self.exact_for(need);
-                        if direct {
-                            self.append_direct(sink, s.as_bytes(), base + i as u64)?;
-                        } else {
-                            self.push_text(s, base + i as u64)?;
-                        }
-                        if exact {
-                            self.flush_exact(sink, base + i as u64);
-                        }
-                        self.utf8_len = 0;
-                        self.str_state = StrState::Normal;
-                        continue;
-                    }
-                    StrState::Escape => {
-                        let Some(&b) = c.get(i) else {
-                            self.flush(sink, base + n as u64);
-                            return Ok(n);
-                        };
-                        let ch = match b {
-                            b'u' => {
-                                self.str_state = StrState::Hex {
-                                    code: 0,
-                                    digits: 0,
-                                    high: None,
-                                };
-                                i += 1;
-                                continue;
-                            }
-                            _ => match simple_escape(b) {
-                                Some(d) => char::from(d),
-                                None => {
-                                    return Err(self.expected(
-                                        "escape character (one of \" \\ / b f n r t u)",
-                                        b,
-                                        base + i as u64,
-                                    ));
-                                }
-                            },
-                        };
-                        i += 1;
-                        self.push_escaped(sink, ch, base + i as u64, 2, exact_sink, direct)?;
-                        self.str_state = StrState::Normal;
-                        continue;
-                    }
-                    StrState::Hex {
-                        mut code,
-                        mut digits,
-                        high,
-                    } => {
-                        while digits < 4 {
-                            let Some(&b) = c.get(i) else {
-                                self.str_state = StrState::Hex { code, digits, high };
-                                self.flush(sink, base + n as u64);
-                                return Ok(n);
-                            };
-                            let d = match b {
-                                b'0'..=b'9' => b - b'0',
-                                b'a'..=b'f' => b - b'a' + 10,
-                                b'A'..=b'F' => b - b'A' + 10,
-                                _ => return Err(self.expected("hex digit", b, base + i as u64)),
-                            };
-                            code = (code << 4) | d as u16;
-                            digits += 1;
-                            i += 1;
-                        }
-                        let at = base + i as u64;
-                        match (high, code) {
-                            (None, 0xD800..=0xDBFF) => {
-                                self.str_state = StrState::LowBackslash(code);
-                                continue;
-                            }
-                            (None, 0xDC00..=0xDFFF) => {
-                                return Err(self.error_at(ErrorCode::LoneSurrogate(code), at - 1));
-                            }
-                            (None, _) => {
-                                let ch = char::from_u32(code as u32).unwrap_or('\u{FFFD}');
-                                self.push_escaped(sink, ch, at, 6, exact_sink, direct)?;
-                            }
-                            (Some(hi), 0xDC00..=0xDFFF) => {
-                                let cp = 0x10000
-                                    + (((hi as u32) - 0xD800) << 10)
-                                    + (code as u32 - 0xDC00);
-                                let ch = char::from_u32(cp).unwrap_or('\u{FFFD}');
-                                self.push_escaped(sink, ch, at, 12, exact_sink, direct)?;
-                            }
-                            (Some(hi), _) => {
-                                return Err(self.error_at(ErrorCode::LoneSurrogate(hi), at - 1));
-                            }
-                        }
-                        self.str_state = StrState::Normal;
-                        continue;
-                    }
-                    StrState::LowBackslash(hi) | StrState::LowU(hi) => {
-                        let Some(&b) = c.get(i) else {
-                            self.flush(sink, base + n as u64);
-                            return Ok(n);
-                        };
-                        let want = if matches!(self.str_state, StrState::LowBackslash(_)) {
-                            b'\\'
-                        } else {
-                            b'u'
-                        };
-                        if b != want {
-                            return Err(
-                                self.error_at(ErrorCode::LoneSurrogate(hi), base + i as u64)
-                            );
-                        }
-                        i += 1;
-                        self.str_state = if want == b'\\' {
-                            StrState::LowU(hi)
-                        } else {
-                            StrState::Hex {
-                                code: 0,
-                                digits: 0,
-                                high: Some(hi),
-                            }
-                        };
-                        continue;
-                    }
-                }
-            }
-
-            // Normal text: runs up to the next quote, backslash or control
-            // byte, one-character escapes decoded on the way.
-            loop {
-                let rest = &c[i..];
-                let (end, ascii) = scan_string_run(rest);
-                if end > 0 && direct {
-                    // Straight into the sink's buffer: ASCII (the scan saw
-                    // no high bit) and text validated with the chunk need
-                    // no check here. (A run ends at an ASCII byte or at the
-                    // chunk's end, so one inside `cs` ends on a boundary.)
-                    // The check below repeats the piece loop's on purpose:
-                    // one shared function cost write_file 6% fed whole and
-                    // 8% in 4-byte chunks in time (tenth session).
-                    let run = &rest[..end];
-                    let (valid, carry) = if ascii || i + end <= cs.len() {
-                        (end, 0)
-                    } else {
-                        match simdutf8::compat::from_utf8(run) {
-                            Ok(_) => (end, 0),
-                            Err(e) => {
-                                let valid = e.valid_up_to();
-                                if e.error_len().is_some() || end < rest.len() {
-                                    return Err(self.run_utf8_error(run, valid, base + i as u64));
-                                }
-                                (valid, end - valid)
-                            }
-                        }
-                    };
-                    self.append_direct(sink, &run[..valid], base + (i + valid) as u64)?;
-                    if carry > 0 {
-                        self.carry_utf8(&run[valid..], base + (n - carry) as u64);
-                        return Ok(n);
-                    }
-                    i += end;
-                } else if end > 0 {
-                    let run = &rest[..end];
-                    let exact = exact_sink && self.exact_for(end);
-                    if exact {
-                        self.flush_exact(sink, base + i as u64);
-                    }
-                    let (text, carry) = if let Some(t) = cs.get(i..i + end) {
-                        (t, 0)
-                    } else if ascii && end <= SHORT_RUN {
-                        // Not validated up front (a small chunk): ASCII
-                        // joins the key or the scratch byte by byte, which
-                        // is cheaper than a validation call on a few bytes.
-                        self.str_len += end;
-                        if self.str_len > self.limits.max_string_bytes {
-                            let k = self.limits.max_string_bytes + end - self.str_len;
-                            return Err(self.string_limit(base + (i + k + 1) as u64));
-                        }
-                        if self.in_key {
-                            if let Some(Segment::Key(k)) = self.path.last_mut() {
-                                push_ascii(k, run);
-                            }
-                        } else {
-                            push_ascii(&mut self.scratch, run);
-                        }
-                        ("", 0)
-                    } else if ascii {
-                        // All ASCII: the check cannot fail.
-                        (std::str::from_utf8(run).unwrap_or(""), 0)
-                    } else {
-                        match simdutf8::compat::from_utf8(run) {
-                            Ok(s) => (s, 0),
-                            Err(e) => {
-                                let valid = e.valid_up_to();
-                                if e.error_len().is_some() || end < rest.len() {
-                                    return Err(self.run_utf8_error(run, valid, base + i as u64));
-                                }
-                                let s = std::str::from_utf8(&run[..valid]).unwrap_or("");
-                                (s, run.len() - valid)
-                            }
-                        }
-                    };
-                    if !text.is_empty() {
-                        let at = base + (i + text.len()) as u64;
-                        // Text that an escape follows joins the scratch, so
-                        // that a piece is handed on once, not split at every
-                        // escape.
-                        if self.in_key || !self.scratch.is_empty() || rest.get(end) == Some(&b'\\')
-                        {
-                            self.push_text(text, at)?;
-                        } else {
-                            self.str_len += text.len();
-                            if self.str_len > self.limits.max_string_bytes {
-                                return Err(self.string_limit_within(text, at));
-                            }
-                            emit!(self, sink, Token::StringPart(text), at);
-                        }
-                    }
-                    if exact {
-                        self.flush_exact(sink, base + (i + end - carry) as u64);
-                    }
-                    if carry > 0 {
-                        self.carry_utf8(&run[run.len() - carry..], base + (n - carry) as u64);
-                        self.flush(sink, base + n as u64);
-                        return Ok(n);
-                    }
-                    i += end;
-                }
-                let Some(&b) = c.get(i) else {
-                    self.flush(sink, base + n as u64);
-                    return Ok(n);
-                };
-                let off = base + i as u64;
-                match b {
-                    b'"' => {
-                        self.flush(sink, off + 1);
-                        if self.in_key {
-                            if self.duplicate_keys == DuplicateKeys::Error
-                                && let Some(Segment::Key(k)) = self.path.last()
-                                && let Some(set) = self.key_sets.last_mut()
-                                && !set.insert(k.clone())
-                            {
-                                let code = ErrorCode::DuplicateKey(k.clone());
-                                self.state = State::Colon;
-                                return Err(self.error_at(code, off));
-                            }
-                            if let Some(Segment::Key(k)) = self.path.last() {
-                                emit!(self, sink, Token::Key(k), off + 1);
-                            }
-                            self.state = State::Colon;
-                        } else {
-                            emit!(self, sink, Token::StringEnd, off + 1);
-                            self.value_done();
-                        }
-                        return Ok(i + 1);
-                    }
-                    b'\\' => {
-                        // A one-character escape whose letter is in this
-                        // chunk is decoded here; anything else goes through
-                        // the escape states.
-                        let ch = match c.get(i + 1).and_then(|&e| simple_escape(e)) {
-                            Some(d) => char::from(d),
-                            None => {
-                                self.str_state = StrState::Escape;
-                                i += 1;
-                                break;
-                            }
-                        };
-                        i += 2;
-                        self.push_escaped(sink, ch, base + i as u64, 2, exact_sink, direct)?;
-                    }
-                    _ => {
-                        return Err(self.error_at(ErrorCode::ControlCharacterInString(b), off));
-                    }
-                }
-            }
-        }
-    }
-}
-
-/// Finds the end of a run of plain string bytes: the first `"`, `\\` or
-/// control byte (or the end of `b`), and whether the run is all ASCII.
-/// Eight bytes at a time (SWAR), as the run is usually long; the tail (and a
-/// short input, such as a small chunk) byte by byte through a class table.
-#[inline(always)]
-fn scan_string_run(b: &[u8]) -> (usize, bool) {
-    let mut high = 0u64;
-    let mut i = 0;
-    while let Some(chunk) = b.get(i..i + 8) {
-        let mut word = [0u8; 8];
-        word.copy_from_slice(chunk);
-        let w = u64::from_le_bytes(word);
-        let special = special_bytes(w);
-        if special != 0 {
-            // The lowest flag is exact (borrows only run upwards).
-            let k = special.trailing_zeros() / 8;
-            high |= w & ((1u64 << (k * 8)) - 1);
-            return (i + k as usize, high & HIGHS == 0);
-        }
-        high |= w;
-        i += 8;
-    }
-    let mut non_ascii = 0u8;
-    while let Some(&x) = b.get(i) {
-        let class = STRING_CLASS[x as usize];
-        if class == SPECIAL {
-            break;
-        }
-        non_ascii |= class;
-        i += 1;
-    }
-    (i, high & HIGHS == 0 && non_ascii == 0)
-}
-
-/// The byte a one-character escape's letter stands for (`n` for a line
-/// feed, ...), or `None` for `u` and anything that is not an escape letter.
-/// A table rather than a `match`, which compiles to a jump table whose
-/// indirect branch callgrind's branch simulation counts as mispredicted at
-/// most escapes.
-#[inline(always)]
-fn simple_escape(letter: u8) -> Option<u8> {
-    match ESCAPED[letter as usize] {
-        0 => None,
-        d => Some(d),
-    }
-}
-
-/// [`simple_escape`]'s table: 0 where the letter is not a one-character
-/// escape (no escape stands for a NUL byte).
-static ESCAPED: [u8; 256] = {
-    let mut t = [0u8; 256];
-    t[b'"' as usize] = b'"';
-    t[b'\\' as usize] = b'\\';
-    t[b'/' as usize] = b'/';
-    t[b'b' as usize] = 0x08;
-    t[b'f' as usize] = 0x0c;
-    t[b'n' as usize] = b'\n';
-    t[b'r' as usize] = b'\r';
-    t[b't' as usize] = b'\t';
-    t
-};
-
-/// What stands at a byte of 0x80 or more in string text (see [`utf8_at`]).
-enum Utf8At {
-    /// A well-formed character of this many bytes, all present.
-    Whole(usize),
-    /// The well-formed start of a character that the input's end cuts.
-    Cut,
-    /// Not UTF-8: a byte that cannot lead, an overlong form, a surrogate,
-    /// past U+10FFFF or a missing continuation byte, as `str::from_utf8`
-    /// decides.
-    Bad,
-}
-
-/// Reads the character that starts at `b[i]` (see [`Utf8At`]).
-#[inline(always)]
-fn utf8_at(b: &[u8], i: usize) -> Utf8At {
-    let Some(&lead) = b.get(i) else {
-        return Utf8At::Bad;
-    };
-    // The second byte's range depends on the lead; the rest are 0x80..=0xBF.
-    let (len, lo, hi) = match lead {
-        0xC2..=0xDF => (2, 0x80, 0xBF),
-        0xE0 => (3, 0xA0, 0xBF),
-        0xE1..=0xEC | 0xEE..=0xEF => (3, 0x80, 0xBF),
-        0xED => (3, 0x80, 0x9F),
-        0xF0 => (4, 0x90, 0xBF),
-        0xF1..=0xF3 => (4, 0x80, 0xBF),
-        0xF4 => (4, 0x80, 0x8F),
-        _ => return Utf8At::Bad,
-    };
-    match b.get(i + 1) {
-        None => return Utf8At::Cut,
-        Some(c) if !(lo..=hi).contains(c) => return Utf8At::Bad,
-        Some(_) => {}
-    }
-    for k in 2..len {
-        match b.get(i + k) {
-            None => return Utf8At::Cut,
-            Some(c) if c & 0xC0 != 0x80 => return Utf8At::Bad,
-            Some(_) => {}
-        }
-    }
-    Utf8At::Whole(len)
-}
-
-/// [`STRING_CLASS`] of a byte that ends a plain string run.
-const SPECIAL: u8 = 2;
-
-/// Per byte: 0 for plain ASCII, 1 for a non-ASCII byte, [`SPECIAL`] for `"`,
-/// `\\` and control bytes.
-static STRING_CLASS: [u8; 256] = {
-    let mut t = [0u8; 256];
-    let mut i = 0;
-    while i < 256 {
-        t[i] = if i < 0x20 || i == b'"' as usize || i == b'\\' as usize {
-            SPECIAL
-        } else if i >= 0x80 {
-            1
-        } else {
-            0
-        };
-        i += 1;
-    }
-    t
-};
-
-const ONES: u64 = 0x0101_0101_0101_0101;
-const HIGHS: u64 = 0x8080_8080_8080_8080;
-
-/// The high bit of each byte of `w` that is `"`, `\\` or below 0x20 (exact
-/// for the lowest such byte, maybe spurious above it).
-#[inline]
-fn special_bytes(w: u64) -> u64 {
-    let quote = w ^ (ONES * b'"' as u64);
-    let backslash = w ^ (ONES * b'\\' as u64);
-    ((quote.wrapping_sub(ONES) & !quote)
-        | (backslash.wrapping_sub(ONES) & !backslash)
-        | (w.wrapping_sub(ONES * 0x20) & !w))
-        & HIGHS
 }
 
 /// Chunks at least this long are validated as UTF-8 in one SIMD pass up
@@ -1931,42 +949,9 @@ fn special_bytes(w: u64) -> u64 {
 /// [`SHORT_RUN`]), which costs less than a validation call per chunk.
 const VALIDATE_AT: usize = 16;
 
-/// In `number_items`, a number that starts this close to the chunk's end
-/// is scanned with `number_head`, which also tells a number cut by the end.
-const NEAR_END: usize = 24;
-
 /// Chunks up to this long that continue a string value's plain text take
 /// [`Parser::string_chunk`], which skips the state machine.
 const FAST_STRING_CHUNK: usize = 64;
-
-/// ASCII string runs up to this long that were not validated up front are
-/// copied byte by byte rather than validated.
-const SHORT_RUN: usize = 64;
-
-/// Decoded bytes a string value must have before its text goes into a
-/// sink's buffer ([`TokenSink::string_bytes`]): a short string (a name, an
-/// enum value) is cheaper handed on in a piece than checked again as a
-/// whole. 16 measured best of 0, 16 and 64 (eleventh session): 0 cost the
-/// short strings of nested_config 1–2% more instructions in 16- and
-/// 64-byte chunks; 64 left parallel_edits' 20–60-byte strings in pieces.
-/// A string that begins in a chunk of under [`VALIDATE_AT`] bytes takes the
-/// buffer from its first byte instead (twelfth session): in such small
-/// chunks the switch from pieces to the buffer part-way through a string
-/// cost more (mispredicted branches) than checking short strings again;
-/// parallel_edits in 4-byte chunks went from 0.70–0.74 to 0.82–0.92 of
-/// actson, with nested_config's 16-byte chunks unchanged.
-const DIRECT_FROM: usize = 16;
-
-/// How far short of a bound from which a sink asks for exact piece offsets
-/// the sink's buffer stops taking text: more than one small chunk's text
-/// (at most [`FAST_STRING_CHUNK`] bytes and a carried character). The text
-/// between the buffer's last and the bound then goes out as pieces, the
-/// last of them ending at the bound (where exact offsets start), so that
-/// the first exact piece's raw bytes start at a token's offset, as a
-/// piece's raw bytes are reckoned (from the previous token's offset). A
-/// precaution: with no margin the tests still pass (an exact piece whose
-/// start is unknown is placed from its end), but the case then arises.
-const DIRECT_MARGIN: usize = FAST_STRING_CHUNK + 8;
 
 /// The longest valid UTF-8 prefix of `chunk` (all of it, usually; a
 /// character split at the chunk's end is left to the string states).
@@ -1988,389 +973,4 @@ fn valid_prefix(chunk: &[u8]) -> &str {
         .get(..valid)
         .and_then(|p| std::str::from_utf8(p).ok())
         .unwrap_or("")
-}
-
-/// The length of the number lexeme at the start of `b` when it is complete,
-/// well-formed and followed, within `b`, by a byte that ends it cleanly;
-/// `None` otherwise (the number state machine then takes over and finds
-/// what the case is: more input needed, or exactly which byte is wrong).
-#[inline]
-fn scan_number(b: &[u8]) -> Option<usize> {
-    let mut i = usize::from(b.first() == Some(&b'-'));
-    match b.get(i)? {
-        b'0' => i += 1,
-        b'1'..=b'9' => i = skip_digits(b, i + 1),
-        _ => return None,
-    }
-    if b.get(i) == Some(&b'.') {
-        i += 1;
-        if !matches!(b.get(i), Some(b'0'..=b'9')) {
-            return None;
-        }
-        i = skip_digits(b, i + 1);
-    }
-    if matches!(b.get(i), Some(b'e' | b'E')) {
-        i += 1;
-        if matches!(b.get(i), Some(b'+' | b'-')) {
-            i += 1;
-        }
-        if !matches!(b.get(i), Some(b'0'..=b'9')) {
-            return None;
-        }
-        i = skip_digits(b, i + 1);
-    }
-    let next = *b.get(i)?;
-    if next.is_ascii_alphanumeric() || matches!(next, b'.' | b'+' | b'-') {
-        return None;
-    }
-    Some(i)
-}
-
-/// How far a number lexeme runs from the start of `b`, and the number state
-/// at that point: the scan stops at the end of `b` (the number may go on in
-/// the next chunk) or at the first byte that cannot continue the lexeme
-/// under the RFC 8259 grammar (a byte-at-a-time table of that grammar is
-/// the reference in the tests). The first number after a chunk's start (or
-/// after a key) takes this scan, so that a number cut by the chunk's end is
-/// scanned once; the numbers after it in an array take [`scan_number`],
-/// which costs less when it succeeds (measured: routing those through this
-/// scan too cost the whole numeric document 4.6% more instructions),
-/// except within [`NEAR_END`] bytes of the chunk's end, where a number is
-/// likely cut and this scan saves the failed one (64 KiB of numbers in
-/// 16-byte chunks: 3,991k → 3,812k instructions at 92bab77; fed whole,
-/// +0.7%).
-#[inline]
-fn number_head(b: &[u8]) -> (usize, NumState) {
-    if b.first() == Some(&b'-') {
-        int_part(b, 1, NumState::Minus)
-    } else {
-        int_part(b, 0, NumState::Start)
-    }
-}
-
-/// [`number_head`] resumed in state `ns` (the state a chunk's end left a
-/// number in) at the start of `b`.
-#[inline(always)]
-fn number_rest(b: &[u8], ns: NumState) -> (usize, NumState) {
-    match ns {
-        NumState::Start => number_head(b),
-        NumState::Minus => int_part(b, 0, ns),
-        NumState::Zero => frac_part(b, 0, ns),
-        NumState::Int => frac_part(b, skip_digits(b, 0), ns),
-        NumState::Dot => frac_digits(b, 0),
-        NumState::Frac => exp_part(b, skip_digits(b, 0), ns),
-        NumState::E => exp_sign(b, 0),
-        NumState::ESign => exp_digits(b, 0),
-        NumState::Exp => (skip_digits(b, 0), ns),
-    }
-}
-
-/// The integer part at `b[i]`, in state `ns` (`Start` or `Minus`) until
-/// its first digit.
-#[inline(always)]
-fn int_part(b: &[u8], i: usize, ns: NumState) -> (usize, NumState) {
-    match b.get(i) {
-        Some(b'0') => frac_part(b, i + 1, NumState::Zero),
-        Some(b'1'..=b'9') => frac_part(b, skip_digits(b, i + 1), NumState::Int),
-        _ => (i, ns),
-    }
-}
-
-/// After the integer part, at `b[i]`, in state `ns`.
-#[inline(always)]
-fn frac_part(b: &[u8], i: usize, ns: NumState) -> (usize, NumState) {
-    if b.get(i) == Some(&b'.') {
-        frac_digits(b, i + 1)
-    } else {
-        exp_part(b, i, ns)
-    }
-}
-
-/// After a `.`, at `b[i]`.
-#[inline(always)]
-fn frac_digits(b: &[u8], i: usize) -> (usize, NumState) {
-    if matches!(b.get(i), Some(b'0'..=b'9')) {
-        exp_part(b, skip_digits(b, i + 1), NumState::Frac)
-    } else {
-        (i, NumState::Dot)
-    }
-}
-
-/// After the integer or fraction digits, at `b[i]`, in state `ns`.
-#[inline(always)]
-fn exp_part(b: &[u8], i: usize, ns: NumState) -> (usize, NumState) {
-    if matches!(b.get(i), Some(b'e' | b'E')) {
-        exp_sign(b, i + 1)
-    } else {
-        (i, ns)
-    }
-}
-
-/// After an `e`, at `b[i]`.
-#[inline(always)]
-fn exp_sign(b: &[u8], i: usize) -> (usize, NumState) {
-    match b.get(i) {
-        Some(b'+' | b'-') => exp_digits(b, i + 1),
-        Some(b'0'..=b'9') => (skip_digits(b, i + 1), NumState::Exp),
-        _ => (i, NumState::E),
-    }
-}
-
-/// After the exponent's sign, at `b[i]`.
-#[inline(always)]
-fn exp_digits(b: &[u8], i: usize) -> (usize, NumState) {
-    if matches!(b.get(i), Some(b'0'..=b'9')) {
-        (skip_digits(b, i + 1), NumState::Exp)
-    } else {
-        (i, NumState::ESign)
-    }
-}
-
-/// Whether a number scanned to state `ns` is complete and cleanly ended by
-/// `next`: a number directly followed by something that would continue a
-/// number or a word is malformed (`01`, `1.5.3`, `2x`), not a second value.
-#[inline]
-fn ends_number(ns: NumState, next: u8) -> bool {
-    ns.is_terminal() && !(next.is_ascii_alphanumeric() || matches!(next, b'.' | b'+' | b'-'))
-}
-
-/// The index of the first byte at or after `i` that is not an ASCII digit
-/// (or `b.len()`): eight bytes at a time where eight are left.
-#[inline(always)]
-fn skip_digits(b: &[u8], mut i: usize) -> usize {
-    // Short runs (a small integer) end at once.
-    if !matches!(b.get(i), Some(b'0'..=b'9')) {
-        return i;
-    }
-    while let Some(chunk) = b.get(i..i + 8) {
-        let mut word = [0u8; 8];
-        word.copy_from_slice(chunk);
-        let w = u64::from_le_bytes(word);
-        // High bit of each byte below '0', or above '9' (or not ASCII);
-        // exact for the lowest such byte, as borrows and carries only run
-        // upwards from bytes that are flagged themselves.
-        let below = w.wrapping_sub(ONES * b'0' as u64) & !w;
-        let above = w.wrapping_add(ONES * (0x80 - b':' as u64)) | w;
-        let flags = (below | above) & HIGHS;
-        if flags != 0 {
-            return i + (flags.trailing_zeros() / 8) as usize;
-        }
-        i += 8;
-    }
-    while matches!(b.get(i), Some(b'0'..=b'9')) {
-        i += 1;
-    }
-    i
-}
-
-/// Appends ASCII bytes (a number's head, a short string run known to be
-/// ASCII) to `s`, one by one: cheaper for a few bytes than a validation
-/// call.
-#[inline(always)]
-fn push_ascii(s: &mut String, bytes: &[u8]) {
-    s.reserve(bytes.len());
-    for &b in bytes {
-        // The mask (a no-op on ASCII) tells the compiler each char is one
-        // byte long.
-        s.push(char::from(b & 0x7f));
-    }
-}
-
-/// The length of the UTF-8 sequence that `lead` starts (2 to 4 for the
-/// leads simdutf8 reports as incomplete).
-fn utf8_width(lead: u8) -> u8 {
-    match lead {
-        0xC0..=0xDF => 2,
-        0xE0..=0xEF => 3,
-        _ => 4,
-    }
-}
-
-/// Builds a [`Value`] from tokens: the sink for callers who want the
-/// finished value only.
-///
-/// # Examples
-///
-/// ```
-/// use tooljson::{Parser, ValueBuilder};
-/// let mut p = Parser::new();
-/// let mut b = ValueBuilder::new();
-/// p.feed(b"[1, {\"a\": null}]", &mut b)?;
-/// p.finish(&mut b)?;
-/// assert_eq!(b.value().unwrap().to_string(), r#"[1,{"a":null}]"#);
-/// # Ok::<(), tooljson::Error>(())
-/// ```
-#[derive(Debug, Default)]
-pub struct ValueBuilder {
-    /// Open containers, innermost last.
-    frames: Vec<Frame>,
-    /// Items of all open arrays, outermost first: each array takes its items
-    /// from its start to the end when it closes, so it is allocated once,
-    /// at its final size, and these buffers are reused.
-    items: Vec<Value>,
-    /// Members of all open objects, likewise; a key arrives as a member
-    /// whose value (`Null` until then) is set when the value is complete.
-    members: Vec<(crate::value::Key, Value)>,
-    /// The current string's text handed on in pieces.
-    string: String,
-    /// The current string's text the parser appended directly
-    /// ([`TokenSink::string_bytes`]): checked UTF-8, moved into `string`
-    /// before the next piece and at the end.
-    bytes: Vec<u8>,
-    root: Option<Value>,
-    first_wins: bool,
-}
-
-#[derive(Clone, Copy, Debug)]
-enum Frame {
-    /// An open array; its items start here in `items`.
-    Array(usize),
-    /// An open object; its members start here in `members`.
-    Object(usize),
-}
-
-impl ValueBuilder {
-    /// A builder where a repeated key's last value wins.
-    pub fn new() -> Self {
-        ValueBuilder::default()
-    }
-
-    /// A builder following `policy` for repeated keys (`Error` is enforced
-    /// by the parser, and behaves as `LastWins` here).
-    pub fn with_duplicate_keys(policy: DuplicateKeys) -> Self {
-        ValueBuilder {
-            first_wins: policy == DuplicateKeys::FirstWins,
-            ..ValueBuilder::default()
-        }
-    }
-
-    /// The root value, once it has closed.
-    pub fn value(&self) -> Option<&Value> {
-        self.root.as_ref()
-    }
-
-    /// Takes the root value, once it has closed.
-    pub fn into_value(self) -> Option<Value> {
-        self.root
-    }
-
-    /// Moves the text the parser appended to `bytes` into `string`. The
-    /// parser appends only checked UTF-8, so the check here cannot fail (it
-    /// is the one a `&str` needs without `unsafe`: one pass over text that
-    /// would otherwise have been checked in many small calls).
-    #[inline(always)]
-    fn settle_bytes(&mut self) {
-        if !self.bytes.is_empty() {
-            self.settle_bytes_now();
-        }
-    }
-
-    #[inline(never)]
-    fn settle_bytes_now(&mut self) {
-        match simdutf8::basic::from_utf8(&self.bytes) {
-            Ok(t) => self.string.push_str(t),
-            Err(_) => self.string.push_str(&String::from_utf8_lossy(&self.bytes)),
-        }
-        self.bytes.clear();
-    }
-
-    /// Stores the value `make` builds where it belongs: the root, the next
-    /// item of the innermost array, or the value of the innermost object's
-    /// last key.
-    ///
-    /// The value is built only once its place is ready, and written there
-    /// directly. Built first and then moved (as `Vec::push(v)` does when the
-    /// vector may have to grow), it went through the stack: written there
-    /// in 8-byte words and read back in 16-byte ones, a load the processor
-    /// cannot forward from the stores, which stalled each number for about
-    /// as long as the rest of its handling (`perf` on 64 KiB of numbers fed
-    /// whole: 30% of the samples in the old `add`, 69% of those on that
-    /// load).
-    #[inline(always)]
-    fn add(&mut self, make: impl FnOnce() -> Value) {
-        match self.frames.last() {
-            None => self.root = Some(make()),
-            // `extend` reserves room first, then calls `make`.
-            Some(Frame::Array(_)) => self.items.extend(std::iter::once_with(make)),
-            Some(Frame::Object(_)) => {
-                if let Some(member) = self.members.last_mut() {
-                    member.1 = make();
-                }
-            }
-        }
-    }
-}
-
-impl TokenSink for ValueBuilder {
-    // Always in line: at each of the parser's `emit!` sites the token's
-    // kind is known, so only its arm is compiled there, with no call and
-    // no jump through the `match` (callgrind's branch simulation: 42.8k →
-    // 24.2k mispredicted indirect branches on 64 KiB of nested config fed
-    // whole; instructions −7% there, −4% on parallel edits, −6% on
-    // numbers; +1% on the write-file call).
-    #[inline(always)]
-    fn token(&mut self, token: Token<'_>, _at: &Location<'_>) {
-        match token {
-            Token::ObjectBegin => self.frames.push(Frame::Object(self.members.len())),
-            Token::ArrayBegin => self.frames.push(Frame::Array(self.items.len())),
-            // Built in place, as in `add`.
-            Token::Key(k) => self.members.extend(std::iter::once_with(|| {
-                (crate::value::Key::new(k), Value::Null)
-            })),
-            Token::StringBegin => {
-                self.string.clear();
-                self.bytes.clear();
-            }
-            Token::StringPart(s) => {
-                self.settle_bytes();
-                self.string.push_str(s);
-            }
-            Token::StringEnd => {
-                // The buffers are kept for the next string (a string in
-                // many parts grows them once, not every time); a long one
-                // is taken whole rather than copied.
-                self.settle_bytes();
-                let s = if self.string.len() >= 4096 {
-                    std::mem::take(&mut self.string)
-                } else {
-                    let s = String::from(self.string.as_str());
-                    self.string.clear();
-                    s
-                };
-                self.add(|| Value::String(s));
-            }
-            Token::Number(n) => self.add(|| Value::Number(Number::from_valid_lexeme(n))),
-            Token::Bool(b) => self.add(|| Value::Bool(b)),
-            Token::Null => self.add(|| Value::Null),
-            Token::ObjectEnd | Token::ArrayEnd => {
-                let v = match self.frames.pop() {
-                    // `split_off` moves the items out in one copy, into a
-                    // vector of their exact length.
-                    Some(Frame::Array(start)) => {
-                        Value::Array(self.items.split_off(start.min(self.items.len())))
-                    }
-                    Some(Frame::Object(start)) => {
-                        let members = self.members.split_off(start.min(self.members.len()));
-                        Value::Object(Map::from_members(members, self.first_wins))
-                    }
-                    None => return,
-                };
-                self.add(|| v);
-            }
-        }
-    }
-
-    #[inline]
-    fn string_bytes(&mut self) -> Option<&mut Vec<u8>> {
-        Some(&mut self.bytes)
-    }
-}
-
-/// Parses a whole document with `limits`.
-pub(crate) fn parse_with(bytes: &[u8], limits: Limits) -> Result<Value, Error> {
-    let mut parser = Parser::with_limits(limits);
-    let mut builder = ValueBuilder::new();
-    parser.feed(bytes, &mut builder)?;
-    parser.finish(&mut builder)?;
-    Ok(builder.into_value().unwrap_or_default())
 }

@@ -3,6 +3,8 @@
 //! same tokens, offsets, paths and errors fed whole as fed one byte (or a
 //! few bytes) at a time, where the fast paths cannot apply.
 
+use super::number::*;
+use super::string::*;
 use super::*;
 
 /// Records tokens with their offsets and paths; adjacent string parts
