@@ -27,11 +27,11 @@
 //! stricter than `validate` on such documents; use `DuplicateKeys::Error`
 //! for tool arguments (the vendor layer does, for every call it checks).
 
-use super::compile::{Kw, NodeId, Program, T_ARR, T_OBJ, T_STR};
+use super::describe::{show, show_str, type_names, unknown_key_message};
 use super::options::StringOptions;
-use super::validate::{
-    At, MAX_DEPTH, Validator, leaf_verdict, show_str, type_names, unknown_key_message,
-};
+use super::program::{Kw, NodeId, Program, expanded, in_place_children};
+use super::types::{T_ARR, T_OBJ, T_STR};
+use super::validate::{At, MAX_DEPTH, Validator, leaf_verdict};
 use super::{CompiledSchema, Violation};
 use crate::parser::{Location, Token, TokenSink, ValueBuilder};
 use crate::{Path, PathRef, Segment, Value};
@@ -175,47 +175,6 @@ fn buffered_kw(kw: &Kw, kind: Kind) -> bool {
         Kw::Required(names) => kind == Kind::Object && names.len() > 64,
         _ => false,
     }
-}
-
-/// Keywords expanded into separate applications, or decided elsewhere.
-fn expanded(kw: &Kw) -> bool {
-    matches!(kw, Kw::AllOf(_) | Kw::Ref(_))
-}
-
-/// What a string value under a node with keywords `kws` needs from the
-/// check: whether its text is kept (anything beyond the lengths reads it),
-/// and from how many decoded bytes on its pieces' offsets should be exact
-/// (from the start under `enum` / `const`, from the bound under
-/// `maxLength`, where a character past it ends past that many decoded
-/// bytes; `usize::MAX` for never), and whether its characters are counted
-/// (for `minLength` / `maxLength`). Summed up per node when the schema
-/// compiles ([`super::compile::Node::str_keep`]).
-pub(crate) fn string_needs(kws: &[Kw]) -> (bool, usize, bool) {
-    let mut keep = false;
-    let mut exact_from = usize::MAX;
-    let mut counts = false;
-    for k in kws {
-        let from = match k {
-            Kw::Type(_) => continue,
-            Kw::MinLength(_) => {
-                counts = true;
-                continue;
-            }
-            Kw::MaxLength(max) => {
-                counts = true;
-                usize::try_from(*max).unwrap_or(usize::MAX)
-            }
-            _ => {
-                keep |= !expanded(k);
-                if !matches!(k, Kw::Enum(_) | Kw::Const(_)) {
-                    continue;
-                }
-                0
-            }
-        };
-        exact_from = exact_from.min(from);
-    }
-    (keep, exact_from, counts)
 }
 
 /// The number of characters in `s`. Short pieces (a few bytes of a
@@ -683,7 +642,7 @@ impl CheckState {
     }
 
     /// Whether every live application in `range` is a leaf (see
-    /// [`super::compile::Leaf`]) that the finished scalar `v` holds: then
+    /// [`super::program::Leaf`]) that the finished scalar `v` holds: then
     /// none of their keywords can fail, and they need not be walked.
     #[inline]
     fn leaves_hold(&self, sc: &CompiledSchema, range: (usize, usize), v: &Value) -> bool {
@@ -933,7 +892,7 @@ impl CheckState {
                                     app.node,
                                     "additionalProperties",
                                     p,
-                                    unknown_key_message(o, key),
+                                    unknown_key_message(&o.props, key),
                                 );
                                 self.report(at.offset, v);
                             } else {
@@ -1212,7 +1171,7 @@ impl CheckState {
                         let shown = self.string.get(..before_len + end).unwrap_or(&self.string);
                         let listed: Vec<String> = match kw {
                             Kw::Enum(o) => o.shown(12),
-                            Kw::Const(c) => vec![super::validate::show(c)],
+                            Kw::Const(c) => vec![show(c)],
                             _ => Vec::new(),
                         };
                         let (name, exp) = match kw {
@@ -1446,10 +1405,7 @@ impl CheckState {
     /// is 0 while a violation's offset waits on the next token, so one
     /// test covers both). Returns `false` having done nothing otherwise.
     /// In line, with only the count of a piece that is long or not ASCII
-    /// out of line: a piece then costs no entry into the whole handler
-    /// (measured on 16 KiB fed in 16-byte chunks: 961.5k instructions with
-    /// this function out of line and the count in it, 949.3k with all of
-    /// the count out of line, 933.4k this way).
+    /// out of line: a piece then costs no entry into the whole handler.
     #[inline(always)]
     fn quiet_part(&mut self, part: &str, offset: u64) -> bool {
         if self.string_chars.saturating_add(part.len() as u64) >= self.quiet_until {
@@ -1500,9 +1456,8 @@ impl CheckState {
 /// (`anyOf` / `oneOf` / `if` branches included: holding back is conservative).
 fn nodes_at(prog: &Program, path: PathRef<'_>) -> Vec<NodeId> {
     // `seen` marks the nodes of the set being built, so that each is added
-    // and walked once (a search of the set for each node made this
-    // quadratic in the schema's size, for every string a partial tree
-    // asks about).
+    // and walked once (searching the set for each node would be quadratic
+    // in the schema's size, for every string a partial tree asks about).
     fn close(prog: &Program, n: NodeId, out: &mut Vec<NodeId>, seen: &mut [bool]) {
         let Some(mark) = seen.get_mut(n as usize) else {
             return;
@@ -1514,7 +1469,7 @@ fn nodes_at(prog: &Program, path: PathRef<'_>) -> Vec<NodeId> {
         out.push(n);
         let mut kids = Vec::new();
         for kw in prog.node_kws(n).iter() {
-            super::compile::in_place_children(kw, &mut kids);
+            in_place_children(kw, &mut kids);
         }
         for k in kids {
             close(prog, k, out, seen);
