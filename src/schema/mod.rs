@@ -207,12 +207,14 @@
 //! | `compile/` | the compiler: `mod.rs` (nodes, the last pass), `keywords.rs` (one function per keyword family), `resolve.rs` (`$ref`, `$id`, anchors), `meta.rs` (bundled metaschemas), `uri.rs` (RFC 3986 resolution) |
 //! | `validate.rs` | validation of a finished value |
 //! | `stream.rs` | the stream check |
+//! | `chars.rs` | counting a string's code points fast (for the stream check's lengths) |
 //! | `options.rs` | an `enum`'s options, kept end to end |
 //! | `number.rs` | exact decimal numbers |
 //! | `pattern/` | `pattern`: the front end and budgets (`mod.rs`), ECMA-262 translation (`ecma.rs`), class sequences (`sequence.rs`), the position automaton (`automaton.rs`) |
 //! | `format.rs`, `idna.rs` | asserted formats, and IDNA2008 for host names |
 //! | `doc.rs` | one read-only view of a schema given as a `serde_json::Value` or a [`Value`] |
 
+mod chars;
 mod compile;
 mod describe;
 mod doc;
