@@ -72,11 +72,11 @@
 //! bundled metaschemas (2020-12 with its vocabularies, draft-07, -06 and -04)
 //! and the documents registered with [`SchemaBuilder::resource`]; there is
 //! no network access. In draft-07 a `$ref` overrides its sibling keywords.
-//! A `$ref` loop that never steps into the instance (`a → b → a`) is refused
-//! when the schema compiles, since validating it would never end. The
-//! 2019-09 `$recursiveRef` is refused in strict mode and listed by
-//! [`CompiledSchema::ignored_keywords`] in lenient mode, never silently
-//! taken as valid. Annotations (`title`, `description`, `default`,
+//! A `$ref` loop that never steps into the instance (`a` refers to `b`,
+//! `b` back to `a`) is refused when the schema compiles, since validating
+//! it would never end. The 2019-09 `$recursiveRef` is refused in strict
+//! mode and listed by [`CompiledSchema::ignored_keywords`] in lenient mode,
+//! never silently taken as valid. Annotations (`title`, `description`, `default`,
 //! `examples`, unknown keywords) are ignored.
 //!
 //! # Numbers, patterns and formats
