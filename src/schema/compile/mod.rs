@@ -365,6 +365,10 @@ impl<'a> Compiler<'a> {
         }
     }
 
+    /// Compiles the subschema at `place` into node `id`: its base and
+    /// draft first (`$schema`, `$id`), then `type`, `$ref` and
+    /// `$dynamicRef`, then every other member by keyword family, then what
+    /// spans several members.
     fn fill(&mut self, id: NodeId, place: Place<'a>) -> Result<(), SchemaError> {
         let Place {
             value,
@@ -380,20 +384,7 @@ impl<'a> Compiler<'a> {
                 if !b {
                     kws.push(Kw::False);
                 }
-                let kws = self.keep_kws(&mut kws);
-                self.nodes[id as usize] = Some(Node {
-                    loc,
-                    kws,
-                    types: 0,
-                    expands: false,
-                    resource: res,
-                    resource_root,
-                    required_in_object: false,
-                    leaf: Leaf::NONE,
-                    str_keep: false,
-                    str_exact_from: usize::MAX,
-                    str_counts: false,
-                });
+                self.store(id, loc, &mut kws, res, resource_root, false);
                 return Ok(());
             }
             (Some(m), _) => m,
@@ -448,19 +439,7 @@ impl<'a> Compiler<'a> {
             self.ref_kw(r, &base, draft, loc, &mut kws)?;
         }
         if ref_only {
-            self.nodes[id as usize] = Some(Node {
-                loc,
-                kws: self.keep_kws(&mut kws),
-                types: 0,
-                expands: false,
-                resource,
-                resource_root,
-                required_in_object: false,
-                leaf: Leaf::NONE,
-                str_keep: false,
-                str_exact_from: usize::MAX,
-                str_counts: false,
-            });
+            self.store(id, loc, &mut kws, resource, resource_root, false);
             return Ok(());
         }
         if draft == Draft::Draft202012
@@ -487,9 +466,32 @@ impl<'a> Compiler<'a> {
         self.additional_items(&special, at, &mut parts)?;
         let required_in_object = parts.put_together(&mut kws);
         self.unevaluated(&special, at, &mut kws)?;
+        self.store(
+            id,
+            loc,
+            &mut kws,
+            resource,
+            resource_root,
+            required_in_object,
+        );
+        Ok(())
+    }
+
+    /// Stores node `id` with its keywords; what the last pass computes
+    /// (types, leaf summary, string needs) starts empty.
+    fn store(
+        &mut self,
+        id: NodeId,
+        loc: Span,
+        kws: &mut Kws,
+        resource: u32,
+        resource_root: bool,
+        required_in_object: bool,
+    ) {
+        let kws = self.keep_kws(kws);
         self.nodes[id as usize] = Some(Node {
             loc,
-            kws: self.keep_kws(&mut kws),
+            kws,
             types: 0,
             expands: false,
             resource,
@@ -500,7 +502,6 @@ impl<'a> Compiler<'a> {
             str_exact_from: usize::MAX,
             str_counts: false,
         });
-        Ok(())
     }
 }
 
