@@ -3,9 +3,9 @@
 //!
 //! The compiler reads a schema through [`Doc`], so a schema given as a
 //! `serde_json::Value` (the usual case: tool definitions arrive as
-//! serde_json) is compiled without first being converted, which used to
-//! cost a fifth of compiling a tool schema. Only the values that the
-//! compiled schema keeps (`enum` and `const` options) are converted.
+//! serde_json) is compiled without first being converted: a conversion
+//! would cost a good part of compiling a tool schema. Only the values that
+//! the compiled schema keeps (`enum` and `const` options) are converted.
 
 use std::fmt;
 
@@ -110,7 +110,7 @@ impl<'a> Doc<'a> {
             Doc::Serde(serde_json::Value::Number(n)) => {
                 // Integers (nearly every bound in a tool schema) written
                 // without the formatting machinery: the same text as
-                // serde_json's `Display`, for a sixth of the instructions.
+                // serde_json's `Display`, for far less work.
                 use compact_str::ToCompactString as _;
                 if let Some(u) = n.as_u64() {
                     return Some(Lexeme::Written(u.to_compact_string()));

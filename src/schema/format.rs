@@ -86,7 +86,7 @@ impl Format {
             // Translated and parsed, never built: ECMA-262 sets no size
             // limit, and an instance must not make the check build a large
             // matcher.
-            Format::Regex => super::ecma::check(s).is_ok(),
+            Format::Regex => super::pattern::ecma::check(s).is_ok(),
             Format::Duration => duration(s),
             Format::UriTemplate => uri_template(s),
         }

@@ -1,19 +1,20 @@
 //! JSON Schema, compiled once: validate finished tool-call arguments, and
-//! check them while they stream.
+//! check them while they stream. This module's docs are the manual of the
+//! schema layer.
 //!
 //! [`CompiledSchema`] is built from a schema (draft 2020-12 by default,
-//! draft-07 when `$schema` says so or [`SchemaBuilder::draft`] asks) into a
-//! flat arena of nodes with precomputed keyword lists; it is immutable
-//! (apart from a guess of the order properties come in, which speeds up
-//! lookups and which every lookup verifies), `Send + Sync`, and cheap to
-//! clone (an `Arc`). [`CompiledSchema::validate`]
-//! returns every [`Violation`] with its instance path, schema path, keyword
-//! and a message worded "expected X, found Y" that can be sent back to a
-//! model as is. [`StreamCheck`] is a [`crate::TokenSink`]: fed the parser's
-//! tokens, it reports each violation at the byte offset where it became
-//! certain, and its [`StreamCheck::finish`] verdict equals `validate` of the
-//! final value. [`CheckedSink`] puts it beside another sink (a
-//! [`crate::ValueBuilder`], say) on the same pass.
+//! draft-07 when `$schema` says so or [`SchemaBuilder::draft`] asks), given
+//! as a `serde_json::Value` (read in place, not converted), a [`Value`] of
+//! this crate or JSON text, into a flat arena of nodes with precomputed
+//! keyword lists. It is immutable once compiled (nothing is written when it
+//! is used, so one schema shared by many threads keeps its cache lines
+//! clean), `Send + Sync`, and cheap to clone (an `Arc`).
+//! [`CompiledSchema::validate`] returns every [`Violation`] with its instance
+//! path, schema path, keyword and a message worded "expected X, found Y"
+//! that can be sent back to a model as is. [`StreamCheck`] is a
+//! [`crate::TokenSink`]: fed the parser's tokens, it reports each violation
+//! at the byte offset where it became certain, and its
+//! [`StreamCheck::finish`] verdict equals `validate` of the final value.
 //!
 //! # Example: validate arguments and send the errors back
 //!
@@ -52,32 +53,179 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
-//! # What is supported
+//! # Drafts and keywords
 //!
-//! Every validation keyword of draft 2020-12 and draft-07, including
-//! `unevaluatedProperties` / `unevaluatedItems`, `if` / `then` / `else`,
-//! `dependentSchemas`, `dependentRequired`, `contains` with
-//! `minContains` / `maxContains`, and draft-07 `dependencies`. The 2019-09
-//! `$recursiveRef` is refused in strict mode (listed by
-//! [`CompiledSchema::ignored_keywords`] in lenient mode). `$ref`
-//! resolves `$defs` / `definitions`, JSON pointers, `$id`, `$anchor`,
-//! `$dynamicRef` / `$dynamicAnchor`, the bundled meta-schemas and resources
-//! registered with [`SchemaBuilder::resource`]; there is no network access.
-//! Numbers compare exactly (decimal arithmetic on the lexemes). `pattern` is
-//! ECMA-262 translated to the `regex` crate; look-around and back references
-//! fail compilation with a message naming them.
+//! Every validation keyword of draft 2020-12 and draft-07: `type`, `enum`,
+//! `const`; `minimum`, `maximum`, `exclusiveMinimum`, `exclusiveMaximum`
+//! (in draft-07 also the draft-04 boolean form) and `multipleOf`;
+//! `minLength` / `maxLength` (counted in code points), `pattern`, `format`;
+//! `properties`, `patternProperties`, `additionalProperties`,
+//! `propertyNames`, `required`, `dependentRequired`, `dependentSchemas`
+//! (draft-07 `dependencies`), `minProperties` / `maxProperties`,
+//! `unevaluatedProperties`; `prefixItems`, `items` (draft-07 array `items`
+//! with `additionalItems`), `contains` with `minContains` / `maxContains`,
+//! `uniqueItems`, `minItems` / `maxItems`, `unevaluatedItems`; `allOf`,
+//! `anyOf`, `oneOf`, `not`, `if` / `then` / `else`; and boolean schemas.
+//!
+//! `$ref` resolves `$defs` / `definitions`, JSON pointers, `$id`, `$anchor`
+//! and `$dynamicRef` / `$dynamicAnchor`, recursion included, against the
+//! bundled metaschemas (2020-12 with its vocabularies, draft-07, -06 and -04)
+//! and the documents registered with [`SchemaBuilder::resource`]; there is
+//! no network access. In draft-07 a `$ref` overrides its sibling keywords.
+//! A `$ref` loop that never steps into the instance (`a` refers to `b`,
+//! `b` back to `a`) is refused when the schema compiles, since validating
+//! it would never end. The 2019-09 `$recursiveRef` is refused in strict
+//! mode and listed by [`CompiledSchema::ignored_keywords`] in lenient mode,
+//! never silently taken as valid. Annotations (`title`, `description`, `default`,
+//! `examples`, unknown keywords) are ignored.
+//!
+//! # Numbers, patterns and formats
+//!
+//! Numbers compare exactly, by decimal arithmetic on their lexemes:
+//! `1e400`, 40-digit integers and `multipleOf: 0.01` on `19.99` behave as
+//! written, with no rounding through `f64`.
+//!
+//! `pattern` and `patternProperties` are ECMA-262 regular expressions. The
+//! usual tool-schema shapes need no regex engine: an anchored sequence of
+//! character classes (`^[a-z0-9_-]{3,32}$`) is matched in one greedy pass,
+//! and any pattern of classes, groups, `|` and quantifiers within 64
+//! positions (`^(/[A-Za-z0-9._-]+)+/?$`, `^(get|set)_[a-z]+$`) by a
+//! bit-parallel position automaton, both read from the ECMA text. Other
+//! patterns are translated for the `regex` crate (ASCII `\d \w \b`, ECMA
+//! `\s` and `.`, `\uXXXX` surrogate pairs, `\cX`, named groups, a literal
+//! `{`, Annex B's `[a-]` and `[\d-z]`), checked when the schema compiles and
+//! built on first use; matching is linear in the text. Look-around and back
+//! references have no equivalent there and fail compilation with a message
+//! naming them, as do patterns ECMA-262 itself refuses (`a**`, `^*`).
+//!
+//! `format` is an annotation unless [`SchemaBuilder::assert_formats`] is
+//! set; then `date-time`, `date`, `time`, `duration`, `email`, `hostname`
+//! (A-labels decoded and checked against IDNA2008's rules, with `PVALID`
+//! approximated by general category), `ipv4`, `ipv6`, `uri`,
+//! `uri-reference`, `uri-template`, `uuid`, `json-pointer`,
+//! `relative-json-pointer` and `regex` (ECMA-262 syntax, parsed but never
+//! built) are checked. Other format names stay annotations and are listed
+//! by [`CompiledSchema::ignored_keywords`].
+//!
+//! # Options
+//!
+//! [`SchemaBuilder`] sets the draft for schemas whose `$schema` names none,
+//! strict or lenient compilation (strict, the default, refuses an
+//! unsupported keyword or a keyword with a malformed value; lenient ignores
+//! it and lists it in [`CompiledSchema::ignored_keywords`]), format
+//! assertion, the memory the schema's patterns may take
+//! ([`SchemaBuilder::max_pattern_memory`]) and the extra documents `$ref`
+//! may name.
+//!
+//! # The stream check
+//!
+//! [`CompiledSchema::stream_check`] gives a [`StreamCheck`], a
+//! [`crate::TokenSink`]. Feed it from a [`crate::Parser`], beside a
+//! [`crate::ValueBuilder`] on the same pass ([`StreamCheck::beside`], a
+//! [`CheckedSink`]), or attached to a partial tree
+//! ([`crate::PartialParser::attach_check`], as the vendor adapters do). It
+//! reports each violation with the offset at which it became certain:
+//!
+//! | what fails | reported at |
+//! |---|---|
+//! | `type` (and a node whose possible types exclude the value's) | the value's first byte |
+//! | an unknown key under `additionalProperties: false` | the key's end |
+//! | a string that no `enum` / `const` option can start with | just past the first impossible character |
+//! | `maxLength`, `maxItems`, `maxProperties` | the character, item or property one too many |
+//! | numeric bounds, `multipleOf`, `pattern`, `format`, `minLength` | the end of the number or string |
+//! | `required`, `minItems`, `minProperties` | the container's close |
+//! | `anyOf`, `oneOf`, `not`, `if`, `uniqueItems`, `contains`, `dependent*`, `enum` / `const` of containers, `unevaluated*` | the end of the subvalue, which is buffered and validated |
+//! | anything, in a schema using `$dynamicRef` | the end of the root, buffered whole |
+//!
+//! The contract: every violation it reports is one `validate` reports on
+//! the final value, none is reported on a valid value, the offsets do not
+//! depend on how the input is cut into chunks (offsets inside a string are
+//! exact, escapes included: the check asks the parser for pieces of its
+//! own through `TokenSink::exact_string_offsets_from`, and a sink that wraps
+//! the check must pass that request on, or offsets come late, never early),
+//! and [`StreamCheck::finish`] gives `validate`'s verdict.
+//! [`StreamCheck::is_doomed`] says the call can be stopped now. One
+//! exception: with a repeated key the check checks every occurrence while
+//! the final value keeps the last, so it can be stricter than `validate`;
+//! parse with `DuplicateKeys::Error` (the vendor layer does for every call
+//! it checks).
+//!
+//! For a partial view, [`CompiledSchema::holds_string_at`] says that a
+//! string at a path is held by `enum` / `const` (so a UI should show it only
+//! when complete), and [`CompiledSchema::unique_option_at`] names the one
+//! option a prefix can still become.
+//!
+//! # Limits and hostile input
+//!
+//! Compiling is bounded by the schema's size, validating by the schema's
+//! and the instance's; each shape that could blow up has a bound:
+//!
+//! | input | behaviour |
+//! |---|---|
+//! | a schema nested deeper than [`MAX_SCHEMA_DEPTH`] (512) arrays / objects | refused before the compiler recurses |
+//! | a `$ref` chain thousands long | compiled from a worklist, without recursion |
+//! | a `$ref` loop that never steps into the instance | refused when the schema compiles |
+//! | an instance nested past 512 schema applications (a recursive schema) | invalid, "expected schema nesting of at most 512 levels", in `validate` and the stream check alike (fails closed, bounded stack) |
+//! | patterns short in text and large compiled (`^(?:\S+\s+){0,999}\S+$`) | each weighed before it is built; past [`DEFAULT_MAX_PATTERN_MEMORY`] (32 MiB) for the whole schema, the pattern that crosses it fails compilation, naming `max_pattern_memory` |
+//! | thousands of automaton patterns | their follow tables share a fixed budget per schema; past it they work without tables |
+//! | `^(a+)+$` on a long text | linear time: no backtracking engine |
+//! | a `regex` format value | parsed, never built, so an instance cannot make the check build a large matcher |
+//!
+//! # Conformance
+//!
+//! `cargo test --release --test schema_suite` runs JSON-Schema-Test-Suite
+//! (from `../shared/testdata`, `remotes/` registered as
+//! `http://localhost:1234/`). Every case goes through `validate`,
+//! `is_valid`, the stream check fed whole and in 1- and 7-byte chunks and a
+//! partial tree in 3-byte chunks; all must give the expected verdict, no
+//! streamed violation may appear on a valid instance, and the first
+//! violation's offset must not depend on the chunking. All cases pass:
+//! draft 2020-12 core, draft-07 core, the optional bignum, float-overflow,
+//! ecmascript-regex and non-bmp-regex, and the format cases with assertion
+//! on; no case is excluded.
+//!
+//! Further tests hold the layer against others and against itself:
+//! `schema_bench_data` (the JSONSchemaBench sample, every labelled
+//! instance), `schema_differential` (`is_valid` against the `jsonschema`
+//! crate, on the same data and on mutants of it), `schema_generated`
+//! (generated schemas of every keyword and instances for them, through
+//! every consumer and chunking, against the crate), `schema_formats_generated`
+//! (each asserted format at the edges of its RFC grammar) and
+//! `schema_regex_ecma` (patterns against verdicts recorded from
+//! ECMAScript's own `RegExp`). The documented differences from the crate
+//! are numbers past 2^53 (read exactly here) and `format: uuid` in draft-04
+//! schemas.
+//!
+//! # Inside
+//!
+//! | file | owns |
+//! |---|---|
+//! | `mod.rs` | [`CompiledSchema`], [`SchemaBuilder`], [`Violation`], [`SchemaError`]: the public face |
+//! | `program.rs` | the compiled program every reader imports: nodes, keywords, property lookup, what a string needs |
+//! | `types.rs` | JSON types as bits, a value's type, value equality, name comparison |
+//! | `describe.rs` | the words of a violation, shared by `validate` and the stream check |
+//! | `compile/` | the compiler: `mod.rs` (nodes, the last pass), `keywords.rs` (one function per keyword family), `resolve.rs` (`$ref`, `$id`, anchors), `meta.rs` (bundled metaschemas), `uri.rs` (RFC 3986 resolution) |
+//! | `validate.rs` | validation of a finished value |
+//! | `stream.rs` | the stream check |
+//! | `chars.rs` | counting a string's code points fast (for the stream check's lengths) |
+//! | `options.rs` | an `enum`'s options, kept end to end |
+//! | `number.rs` | exact decimal numbers |
+//! | `pattern/` | `pattern`: the front end and budgets (`mod.rs`), ECMA-262 translation (`ecma.rs`), class sequences (`sequence.rs`), the position automaton (`automaton.rs`) |
+//! | `format.rs`, `idna.rs` | asserted formats, and IDNA2008 for host names |
+//! | `doc.rs` | one read-only view of a schema given as a `serde_json::Value` or a [`Value`] |
 
-mod automaton;
+mod chars;
 mod compile;
+mod describe;
 mod doc;
-mod ecma;
 mod format;
 mod idna;
 mod number;
 mod options;
-mod sequence;
+mod pattern;
+mod program;
 mod stream;
-mod uri;
+mod types;
 mod validate;
 
 use std::fmt;
@@ -303,8 +451,8 @@ impl SchemaBuilder {
     }
 }
 
-/// A compiled JSON Schema: immutable (but for a verified guess of property
-/// order, see the module docs), `Send + Sync`, cheap to clone.
+/// A compiled JSON Schema: immutable, `Send + Sync`, cheap to clone (an
+/// `Arc`).
 ///
 /// # Examples
 ///
@@ -320,7 +468,7 @@ impl SchemaBuilder {
 /// ```
 #[derive(Clone, Debug)]
 pub struct CompiledSchema {
-    prog: Arc<compile::Program>,
+    prog: Arc<program::Program>,
 }
 
 impl CompiledSchema {
@@ -400,6 +548,11 @@ impl CompiledSchema {
     /// Contract point 7: whether the value at `path` is held by a string
     /// `enum` / `const` (so a partial view should show it only when complete).
     ///
+    /// Public for partial views: it is what
+    /// [`crate::PartialParser::hold_strings`] is given (the vendor layer
+    /// does so for every schema-checked call), and what a UI with a view of
+    /// its own asks.
+    ///
     /// # Examples
     ///
     /// ```
@@ -417,6 +570,10 @@ impl CompiledSchema {
     /// if exactly one does: lets a partial view show a prefix that can only
     /// become that option.
     ///
+    /// Public for UIs that show a held string early (contract point 7
+    /// allows a prefix that matches exactly one option); nothing in this
+    /// crate calls it.
+    ///
     /// # Examples
     ///
     /// ```
@@ -431,7 +588,7 @@ impl CompiledSchema {
         stream::unique_option_at(&self.prog, path, prefix)
     }
 
-    pub(crate) fn program(&self) -> &compile::Program {
+    pub(crate) fn program(&self) -> &program::Program {
         &self.prog
     }
 }

@@ -9,9 +9,9 @@
 //! lengths before bytes, all in one place in memory. Any other `enum` keeps
 //! its values.
 
-use super::compile::{T_STR, value_type};
+use super::describe::{show, show_str};
 use super::doc::Arr;
-use super::validate::{equal, show, show_str};
+use super::types::{T_STR, equal, same_name, value_type};
 use crate::value::Value;
 
 /// An `enum`'s options, in schema order.
@@ -82,7 +82,7 @@ impl EnumOptions {
                     if end.wrapping_sub(start) == s.len()
                         && let Some(t) = text.get(start..end)
                         && t.first() == first
-                        && super::compile::same_name(t, s)
+                        && same_name(t, s)
                     {
                         return true;
                     }

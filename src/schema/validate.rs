@@ -10,10 +10,10 @@ use std::cmp::Ordering;
 use std::fmt::Write as _;
 
 use super::Violation;
-use super::compile::{
-    Kw, Leaf, Node, NodeId, Program, T_ARR, T_BOOL, T_FRAC, T_INT, T_NULL, T_OBJ, T_STR,
-};
-use super::number::{Dec, QuickNumber, cmp_lexeme, cmp_quick, lexeme_is_integer, lexemes_equal};
+use super::describe::{plural, show, show_str, show_typed, type_names, unknown_key_message};
+use super::number::{Dec, QuickNumber, cmp_lexeme, cmp_quick, lexeme_is_integer};
+use super::program::{DynRef, Kw, Leaf, Node, NodeId, Program};
+use super::types::{T_ARR, T_BOOL, T_FRAC, T_INT, T_NULL, T_OBJ, T_STR, equal};
 use crate::{Path, Segment, Value};
 
 /// Nesting of schema applications beyond which validation gives up with a
@@ -76,81 +76,6 @@ impl<'a> At<'a> {
 pub(crate) struct Scope<'a> {
     pub(crate) parent: Option<&'a Scope<'a>>,
     pub(crate) resource: u32,
-}
-
-/// Short rendering of a value for messages: `"abc"`, `5`, `true`, `an array`.
-pub(crate) fn show(v: &Value) -> String {
-    match v {
-        Value::Null => "null".into(),
-        Value::Bool(b) => b.to_string(),
-        Value::Number(n) => n.as_str().to_owned(),
-        Value::String(s) => show_str(s),
-        Value::Array(a) => format!(
-            "an array of {} item{}",
-            a.len(),
-            if a.len() == 1 { "" } else { "s" }
-        ),
-        Value::Object(m) => format!(
-            "an object with {} propert{}",
-            m.len(),
-            if m.len() == 1 { "y" } else { "ies" }
-        ),
-    }
-}
-
-/// A string quoted as JSON, cut after 60 characters.
-pub(crate) fn show_str(s: &str) -> String {
-    let mut out = String::new();
-    let cut: String = s.chars().take(60).collect();
-    crate::value::write_json_string(&mut out, &cut);
-    if cut.len() < s.len() {
-        out.insert(out.len() - 1, '…');
-    }
-    out
-}
-
-/// `show` with the type named first for scalars: `number 5`, `string "a"`.
-pub(crate) fn show_typed(v: &Value) -> String {
-    match v {
-        Value::Null => "null".into(),
-        Value::Bool(b) => format!("boolean {b}"),
-        Value::Number(n) => format!("number {}", n.as_str()),
-        Value::String(s) => format!("string {}", show_str(s)),
-        other => show(other),
-    }
-}
-
-/// Type names in a mask, for "expected X": `string or null`.
-pub(crate) fn type_names(mask: u8) -> String {
-    let mut names = Vec::new();
-    if mask & T_NULL != 0 {
-        names.push("null");
-    }
-    if mask & T_BOOL != 0 {
-        names.push("boolean");
-    }
-    if mask & T_INT != 0 && mask & T_FRAC != 0 {
-        names.push("number");
-    } else if mask & T_INT != 0 {
-        names.push("integer");
-    }
-    if mask & T_STR != 0 {
-        names.push("string");
-    }
-    if mask & T_ARR != 0 {
-        names.push("array");
-    }
-    if mask & T_OBJ != 0 {
-        names.push("object");
-    }
-    if names.is_empty() {
-        return "no value".into();
-    }
-    names.join(" or ")
-}
-
-fn plural(n: u64, one: &str, many: &str) -> String {
-    format!("{n} {}", if n == 1 { one } else { many })
 }
 
 /// Whether `v`'s type is in `mask`.
@@ -246,23 +171,6 @@ fn leaf_bounds(l: &Leaf, v: &Value) -> Option<bool> {
         }
         _ => true,
     })
-}
-
-/// JSON Schema equality: numbers by value (`1 == 1.0`), objects unordered.
-pub(crate) fn equal(a: &Value, b: &Value) -> bool {
-    match (a, b) {
-        (Value::Null, Value::Null) => true,
-        (Value::Bool(x), Value::Bool(y)) => x == y,
-        (Value::Number(x), Value::Number(y)) => lexemes_equal(x.as_str(), y.as_str()),
-        (Value::String(x), Value::String(y)) => x == y,
-        (Value::Array(x), Value::Array(y)) => {
-            x.len() == y.len() && x.iter().zip(y).all(|(p, q)| equal(p, q))
-        }
-        (Value::Object(x), Value::Object(y)) => {
-            x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| equal(v, w)))
-        }
-        _ => false,
-    }
 }
 
 /// Whether `s` has fewer than `min` code points (`minLength` fails). A code
@@ -423,10 +331,9 @@ impl<'p> Validator<'p> {
                         Kw::Type(mask) => mask & T_OBJ != 0,
                         Kw::Object(o) => {
                             let mut seen = 0u64;
-                            let mut prev = o.props.len();
                             for (k, item) in m.iter() {
                                 let mut matched = false;
-                                if let Some((i, n)) = o.prop_entry_after(k, &mut prev) {
+                                if let Some((i, n)) = o.prop_entry(k) {
                                     matched = true;
                                     // A position of 64 or more leaves the mask
                                     // as is (`required_mask` is 0 then).
@@ -504,8 +411,7 @@ impl<'p> Validator<'p> {
     #[inline(always)]
     fn valid_child(&self, id: NodeId, v: &Value, d: u32) -> bool {
         // `leaf_verdict` written out: through that helper the compiler
-        // inlines less here (7.84k against 7.37k instructions per bench
-        // instance, callgrind).
+        // inlines less here.
         let node = self.prog.node(id);
         if node.leaf.on && d <= MAX_DEPTH {
             if let Some(ok) = leaf_quick(&node.leaf, v) {
@@ -687,7 +593,7 @@ impl<'p> Validator<'p> {
                                     node,
                                     "additionalProperties",
                                     at,
-                                    unknown_key_message(o, k),
+                                    unknown_key_message(&o.props, k),
                                 ));
                             }
                             ok = false;
@@ -1150,7 +1056,7 @@ impl<'p> Validator<'p> {
 
 /// Where a `$dynamicRef` goes in this dynamic scope: the outermost resource
 /// in scope that defines the anchor, else the static target.
-fn dyn_target(dr: &super::compile::DynRef, scope: Option<&Scope<'_>>) -> NodeId {
+fn dyn_target(dr: &DynRef, scope: Option<&Scope<'_>>) -> NodeId {
     let mut target = dr.fallback;
     if !dr.candidates.is_empty() {
         let mut cur = scope;
@@ -1162,30 +1068,6 @@ fn dyn_target(dr: &super::compile::DynRef, scope: Option<&Scope<'_>>) -> NodeId 
         }
     }
     target
-}
-
-/// The message for a key that `additionalProperties: false` refuses.
-pub(crate) fn unknown_key_message(o: &super::compile::ObjectKw, key: &str) -> String {
-    if o.props.is_empty() {
-        return format!(
-            "expected no properties beyond those the schema allows, found unexpected property {}",
-            show_str(key)
-        );
-    }
-    let mut allowed = String::new();
-    for (i, (k, _)) in o.props.iter().enumerate().take(20) {
-        if i > 0 {
-            allowed.push_str(", ");
-        }
-        allowed.push_str(&show_str(k));
-    }
-    if o.props.len() > 20 {
-        allowed.push_str(", …");
-    }
-    format!(
-        "expected only properties {allowed}, found unexpected property {}",
-        show_str(key)
-    )
 }
 
 /// The first pair of equal items, if any.

@@ -571,7 +571,7 @@ impl PositionAutomaton {
 #[cfg(test)]
 mod tests {
     use super::PositionAutomaton;
-    use crate::schema::sequence::oracle;
+    use crate::schema::pattern::sequence::oracle;
     use proptest::prelude::*;
 
     #[test]
@@ -706,7 +706,7 @@ mod tests {
                 body,
                 if anchors & 2 == 2 { "$" } else { "" }
             );
-            prop_assert!(crate::schema::ecma::compile(&p).is_ok(), "{}", p);
+            prop_assert!(crate::schema::pattern::ecma::compile(&p).is_ok(), "{}", p);
             // With follow tables, and without (past the schema's budget).
             let a = PositionAutomaton::parse(&p);
             let b = PositionAutomaton::parse_with_budget(&p, 0);

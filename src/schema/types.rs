@@ -1,0 +1,75 @@
+//! JSON's types as bits (the argument of `type`, and what a compiled node
+//! may accept), the type of a value, and the equalities the keywords use:
+//! [`equal`] for `enum`, `const` and `uniqueItems`, [`same_name`] for
+//! property names and string options.
+
+use super::number::lexemes_equal;
+use crate::Value;
+
+pub(crate) const T_NULL: u8 = 1;
+pub(crate) const T_BOOL: u8 = 2;
+pub(crate) const T_INT: u8 = 4;
+/// A number that is not an integer.
+pub(crate) const T_FRAC: u8 = 8;
+pub(crate) const T_NUM: u8 = T_INT | T_FRAC;
+pub(crate) const T_STR: u8 = 16;
+pub(crate) const T_ARR: u8 = 32;
+pub(crate) const T_OBJ: u8 = 64;
+pub(crate) const T_ALL: u8 = 127;
+
+/// The type bit of `v` (`T_INT` or `T_FRAC` for a number).
+pub(crate) fn value_type(v: &Value) -> u8 {
+    match v {
+        Value::Null => T_NULL,
+        Value::Bool(_) => T_BOOL,
+        Value::Number(n) => {
+            if super::number::lexeme_is_integer(n.as_str()) {
+                T_INT
+            } else {
+                T_FRAC
+            }
+        }
+        Value::String(_) => T_STR,
+        Value::Array(_) => T_ARR,
+        Value::Object(_) => T_OBJ,
+    }
+}
+
+/// Whether two names are equal, comparing names of up to 16 bytes by word
+/// loads (two overlapping ones each) rather than a `memcmp` call.
+#[inline(always)]
+pub(crate) fn same_name(a: &[u8], b: &[u8]) -> bool {
+    let n = a.len();
+    if n != b.len() {
+        return false;
+    }
+    if n <= 3 {
+        return a == b;
+    }
+    if n <= 8 {
+        let w = |s: &[u8]| (s.first_chunk::<4>().copied(), s.last_chunk::<4>().copied());
+        return w(a) == w(b);
+    }
+    if n <= 16 {
+        let w = |s: &[u8]| (s.first_chunk::<8>().copied(), s.last_chunk::<8>().copied());
+        return w(a) == w(b);
+    }
+    a == b
+}
+
+/// JSON Schema equality: numbers by value (`1 == 1.0`), objects unordered.
+pub(crate) fn equal(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Null, Value::Null) => true,
+        (Value::Bool(x), Value::Bool(y)) => x == y,
+        (Value::Number(x), Value::Number(y)) => lexemes_equal(x.as_str(), y.as_str()),
+        (Value::String(x), Value::String(y)) => x == y,
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(p, q)| equal(p, q))
+        }
+        (Value::Object(x), Value::Object(y)) => {
+            x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| equal(v, w)))
+        }
+        _ => false,
+    }
+}
