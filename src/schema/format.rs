@@ -86,7 +86,7 @@ impl Format {
             // Translated and parsed, never built: ECMA-262 sets no size
             // limit, and an instance must not make the check build a large
             // matcher.
-            Format::Regex => super::ecma::check(s).is_ok(),
+            Format::Regex => regex_holds(s, REGEX_PIECE),
             Format::Duration => duration(s),
             Format::UriTemplate => uri_template(s),
         }
@@ -634,6 +634,185 @@ fn uri_template(s: &str) -> bool {
     true
 }
 
+/// Patterns longer than this (in bytes) are checked piece by piece: see
+/// [`regex_holds`].
+const REGEX_PIECE: usize = 8 << 10;
+
+/// Groups nested deeper than this cannot be a valid pattern (the parser's
+/// nesting limit is lower).
+const REGEX_MAX_GROUP_DEPTH: usize = 1000;
+
+/// The `regex` format: whether `s` is an ECMA-262 pattern that translates
+/// and parses ([`super::ecma::check`]).
+///
+/// The parser builds a syntax tree of some hundred bytes per pattern
+/// character, so a pattern longer than `piece` bytes is cut, between two
+/// whole atoms (a character, an escape, a group's closing or opening
+/// parenthesis, a class) and never before a quantifier, into pieces of
+/// about `piece` bytes. Each piece is checked with the groups open at its
+/// start reopened as `(?:` and those open at its end closed, so memory is
+/// that of one piece whatever the length; capture group names, which must
+/// be unique in the whole pattern, are compared across pieces here. A
+/// piece's verdict is the whole pattern's there: every rule the
+/// translation and the parser apply looks no further than one atom and
+/// the quantifier after it, apart from group balance, nesting depth and
+/// names, which the cut keeps.
+fn regex_holds(s: &str, piece: usize) -> bool {
+    if s.len() <= piece {
+        return super::ecma::check(s).is_ok();
+    }
+    let b = s.as_bytes();
+    let mut names = std::collections::HashSet::new();
+    let mut depth = 0usize;
+    let (mut start, mut start_depth) = (0usize, 0usize);
+    // Whether the last token was a whole atom (a piece may end after it),
+    // and whether it was an escape (`\uD83D\uDE00` is one character).
+    let (mut after_atom, mut after_escape) = (false, false);
+    let mut i = 0;
+    while let Some(&c) = b.get(i) {
+        let plain = is_plain_atom(c);
+        let opens_atom = plain || matches!(c, b'(' | b'[' | b'\\');
+        if after_atom && opens_atom && i - start >= piece && !(after_escape && c == b'\\') {
+            if !regex_piece_holds(&s[start..i], start_depth, depth) {
+                return false;
+            }
+            (start, start_depth) = (i, depth);
+        }
+        after_escape = false;
+        match c {
+            b'\\' => {
+                i = regex_escape_end(b, i);
+                after_escape = true;
+                after_atom = true;
+            }
+            b'[' => {
+                let mut j = i + 1;
+                if b.get(j) == Some(&b'^') {
+                    j += 1;
+                }
+                if b.get(j) == Some(&b']') {
+                    // `[]` and `[^]`.
+                    i = j + 1;
+                } else {
+                    loop {
+                        match b.get(j) {
+                            None => return false,
+                            Some(b']') => break,
+                            Some(b'\\') => j = regex_escape_end(b, j),
+                            Some(_) => j += 1,
+                        }
+                    }
+                    i = j + 1;
+                }
+                after_atom = true;
+            }
+            b'(' => {
+                depth += 1;
+                if depth > REGEX_MAX_GROUP_DEPTH {
+                    return false;
+                }
+                i += 1;
+                if b.get(i) == Some(&b'?') {
+                    i += 1;
+                    if b.get(i) == Some(&b'<') && !matches!(b.get(i + 1), Some(b'=' | b'!')) {
+                        let name_start = i + 1;
+                        let Some(len) = b[name_start..].iter().position(|&x| x == b'>') else {
+                            return false;
+                        };
+                        if !names.insert(&s[name_start..name_start + len]) {
+                            return false;
+                        }
+                        i = name_start + len + 1;
+                    }
+                }
+                after_atom = false;
+            }
+            b')' => {
+                let Some(d) = depth.checked_sub(1) else {
+                    return false;
+                };
+                depth = d;
+                i += 1;
+                after_atom = true;
+            }
+            b'{' => {
+                // A quantifier's bounds (or a literal brace): one token.
+                i += 1;
+                while b.get(i).is_some_and(|x| x.is_ascii_digit() || *x == b',') {
+                    i += 1;
+                }
+                if b.get(i) == Some(&b'}') {
+                    i += 1;
+                }
+                after_atom = false;
+            }
+            _ => {
+                i += 1;
+                // A continuation byte ends the character its lead began.
+                after_atom = plain || (0x80..0xC0).contains(&c);
+            }
+        }
+    }
+    // An unclosed group is an error of the whole pattern.
+    depth == 0 && regex_piece_holds(&s[start..], start_depth, 0)
+}
+
+/// A byte that is a whole atom by itself outside a class, and that a piece
+/// may start with: not a pattern metacharacter and not a UTF-8
+/// continuation byte.
+fn is_plain_atom(c: u8) -> bool {
+    !matches!(
+        c,
+        b'\\' | b'(' | b')' | b'[' | b']' | b'{' | b'}' | b'*' | b'+' | b'?' | b'|' | b'^' | b'$'
+    ) && !(0x80..0xC0).contains(&c)
+}
+
+/// The end of the escape whose backslash is at `i`: the escaped character
+/// and what may belong to it (hex digits, a control letter, `{..}` of
+/// `\u` / `\p`, `<..>` of `\k`); taking more than the escape is safe (it
+/// only leaves out a place to cut), taking less is not.
+fn regex_escape_end(b: &[u8], i: usize) -> usize {
+    let mut j = i + 1;
+    let Some(&c) = b.get(j) else { return j };
+    j += match c {
+        0xF0.. => 4,
+        0xE0.. => 3,
+        0xC0.. => 2,
+        _ => 1,
+    };
+    let close = match (c, b.get(j)) {
+        (b'u' | b'p' | b'P', Some(b'{')) => Some(b'}'),
+        (b'k', Some(b'<')) => Some(b'>'),
+        _ => None,
+    };
+    match close {
+        Some(close) => match b[j..].iter().position(|&x| x == close) {
+            Some(k) => j + k + 1,
+            None => b.len(),
+        },
+        None => {
+            while b.get(j).is_some_and(u8::is_ascii_alphanumeric) {
+                j += 1;
+            }
+            j.min(b.len())
+        }
+    }
+}
+
+/// One piece of a long pattern (see [`regex_holds`]), with `open` groups
+/// reopened before it and `close` closed after it.
+fn regex_piece_holds(piece: &str, open: usize, close: usize) -> bool {
+    let mut p = String::with_capacity(piece.len() + 3 * open + close);
+    for _ in 0..open {
+        p.push_str("(?:");
+    }
+    p.push_str(piece);
+    for _ in 0..close {
+        p.push(')');
+    }
+    super::ecma::check(&p).is_ok()
+}
+
 #[cfg(test)]
 mod tests {
     use super::Format;
@@ -664,5 +843,66 @@ mod tests {
             "http://example.com/{+path}{?x,y*}{/z:3}"
         ));
         assert!(!ok("uri-template", "http://example.com/resource/{"));
+    }
+
+    #[test]
+    fn a_regex_checked_in_pieces_agrees_with_one_check() {
+        // Patterns from a small alphabet of atoms, quantifiers, groups and
+        // classes, cut into pieces of 1 to 6 bytes.
+        let atoms = [
+            "a",
+            "é",
+            "(",
+            ")",
+            "(?:",
+            "(?<n>",
+            "(?<m>",
+            "(?=",
+            "[a-c]",
+            "[^]",
+            "[]",
+            "[",
+            "]",
+            "\\d",
+            "\\u00e9",
+            "\\uD83D\\uDE00",
+            "\\uD83D",
+            "\\u{1F600}",
+            "\\p{L}",
+            "\\1",
+            "*",
+            "+?",
+            "{2}",
+            "{2,1}",
+            "{",
+            "}",
+            "|",
+            "^",
+            "$",
+            ".",
+            "\\",
+            "x{1,3}",
+        ];
+        let mut x: u64 = 0x2545_F491_4F6C_DD1D;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        for _ in 0..20_000 {
+            let n = 1 + next() % 12;
+            let p: String = (0..n)
+                .map(|_| atoms[(next() % atoms.len() as u64) as usize])
+                .collect();
+            let whole = super::super::ecma::check(&p).is_ok();
+            for piece in 1..=6 {
+                assert_eq!(
+                    super::regex_holds(&p, piece),
+                    whole,
+                    "{p:?} in pieces of {piece}"
+                );
+            }
+        }
     }
 }

@@ -68,6 +68,7 @@
 //! fail compilation with a message naming them.
 
 mod automaton;
+mod budget;
 mod compile;
 mod doc;
 mod ecma;
@@ -83,6 +84,9 @@ mod validate;
 use std::fmt;
 use std::sync::Arc;
 
+pub use budget::DEFAULT_MAX_FANOUT;
+#[cfg(feature = "cost-counters")]
+pub use budget::{reset_work, work_done};
 pub use compile::MAX_SCHEMA_DEPTH;
 pub use stream::{CheckedSink, StreamCheck, StreamViolation};
 
@@ -186,6 +190,8 @@ pub const DEFAULT_MAX_PATTERN_MEMORY: u64 = 32 << 20;
 pub struct SchemaBuilder {
     opts: compile::Options,
     resources: Vec<(String, Value)>,
+    /// See [`SchemaBuilder::max_fanout`].
+    max_fanout: u64,
 }
 
 impl Default for SchemaBuilder {
@@ -207,6 +213,7 @@ impl SchemaBuilder {
                 max_pattern_memory: DEFAULT_MAX_PATTERN_MEMORY,
             },
             resources: Vec::new(),
+            max_fanout: DEFAULT_MAX_FANOUT,
         }
     }
 
@@ -289,6 +296,7 @@ impl SchemaBuilder {
 
     fn build_doc(&self, schema: doc::Doc<'_>) -> Result<CompiledSchema, SchemaError> {
         let prog = compile::compile(schema, &self.resources, &self.opts)?;
+        budget::check_fanout(&prog, self.max_fanout)?;
         Ok(CompiledSchema {
             prog: Arc::new(prog),
         })

@@ -250,6 +250,7 @@ fn leaf_bounds(l: &Leaf, v: &Value) -> Option<bool> {
 
 /// JSON Schema equality: numbers by value (`1 == 1.0`), objects unordered.
 pub(crate) fn equal(a: &Value, b: &Value) -> bool {
+    super::budget::tally(1);
     match (a, b) {
         (Value::Null, Value::Null) => true,
         (Value::Bool(x), Value::Bool(y)) => x == y,
@@ -319,6 +320,7 @@ impl<'p> Validator<'p> {
         if !ALL && !self.prog.has_dynamic {
             return self.valid(id, v, depth);
         }
+        super::budget::tally(1);
         let node = self.prog.node(id);
         if depth > MAX_DEPTH {
             if ALL {
@@ -361,6 +363,7 @@ impl<'p> Validator<'p> {
     /// small enough to keep the frame small (validation recurses through
     /// here once per value); the rest go to [`Validator::keyword`].
     fn valid(&self, id: NodeId, v: &Value, depth: u32) -> bool {
+        super::budget::tally(1);
         if depth > MAX_DEPTH {
             return false;
         }
@@ -1008,6 +1011,7 @@ impl<'p> Validator<'p> {
         seen: &mut [bool],
         top: bool,
     ) {
+        super::budget::tally(1);
         if d > MAX_DEPTH {
             return;
         }
@@ -1048,6 +1052,7 @@ impl<'p> Validator<'p> {
         seen: &mut [bool],
         top: bool,
     ) {
+        super::budget::tally(1);
         if d > MAX_DEPTH {
             return;
         }
@@ -1188,14 +1193,88 @@ pub(crate) fn unknown_key_message(o: &super::compile::ObjectKw, key: &str) -> St
     )
 }
 
-/// The first pair of equal items, if any.
+/// The first pair of equal items, if any: the smallest `j` with an equal
+/// item before it, and the first such `i`.
 pub(crate) fn first_duplicate(a: &[Value]) -> Option<(usize, usize)> {
-    for j in 1..a.len() {
-        for i in 0..j {
-            if equal(&a[i], &a[j]) {
-                return Some((i, j));
+    // A few items are compared pairwise: hashing would cost more.
+    if a.len() <= 8 {
+        for j in 1..a.len() {
+            for i in 0..j {
+                if equal(&a[i], &a[j]) {
+                    return Some((i, j));
+                }
+            }
+        }
+        return None;
+    }
+    first_duplicate_hashed(a)
+}
+
+/// [`first_duplicate`] in expected linear time: each item is hashed once
+/// (numbers by value, objects whatever their key order, see
+/// [`canonical_hash`]), and compared only with the earlier items of its hash,
+/// in index order. The keys are random per process, so an instance cannot be
+/// built to collide.
+fn first_duplicate_hashed(a: &[Value]) -> Option<(usize, usize)> {
+    use std::collections::HashMap;
+    use std::collections::hash_map::{Entry, RandomState};
+    let state = RandomState::new();
+    // Hash -> (first, last) index of a chain that `next` links in index order.
+    let mut heads: HashMap<u64, (usize, usize)> = HashMap::with_capacity(a.len());
+    let mut next = vec![usize::MAX; a.len()];
+    for (j, item) in a.iter().enumerate() {
+        match heads.entry(canonical_hash(item, &state)) {
+            Entry::Vacant(e) => {
+                e.insert((j, j));
+            }
+            Entry::Occupied(mut e) => {
+                let (first, last) = *e.get();
+                let mut i = first;
+                while i != usize::MAX {
+                    if equal(&a[i], item) {
+                        return Some((i, j));
+                    }
+                    i = next[i];
+                }
+                next[last] = j;
+                e.insert((first, j));
             }
         }
     }
     None
+}
+
+/// A hash of `v` that agrees with [`equal`]: numbers hash their value (sign,
+/// significant digits and decimal point, so `1`, `1.0` and `1e0` agree), an
+/// object the sum of its members' hashes (key order does not count).
+pub(crate) fn canonical_hash(v: &Value, state: &std::collections::hash_map::RandomState) -> u64 {
+    use std::hash::{BuildHasher, Hash, Hasher};
+    super::budget::tally(1);
+    let mut h = state.build_hasher();
+    match v {
+        Value::Null => 0u8.hash(&mut h),
+        Value::Bool(b) => (1u8, *b).hash(&mut h),
+        Value::Number(n) => {
+            2u8.hash(&mut h);
+            super::number::hash_number_value(n.as_str(), &mut h);
+        }
+        Value::String(s) => (3u8, s.as_str()).hash(&mut h),
+        Value::Array(items) => {
+            (4u8, items.len()).hash(&mut h);
+            for item in items {
+                canonical_hash(item, state).hash(&mut h);
+            }
+        }
+        Value::Object(m) => {
+            let mut sum = 0u64;
+            for (k, item) in m.iter() {
+                let mut kh = state.build_hasher();
+                k.hash(&mut kh);
+                canonical_hash(item, state).hash(&mut kh);
+                sum = sum.wrapping_add(kh.finish());
+            }
+            (5u8, m.len(), sum).hash(&mut h);
+        }
+    }
+    h.finish()
 }
