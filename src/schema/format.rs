@@ -646,17 +646,25 @@ const REGEX_MAX_GROUP_DEPTH: usize = 1000;
 /// and parses ([`super::ecma::check`]).
 ///
 /// The parser builds a syntax tree of some hundred bytes per pattern
-/// character, so a pattern longer than `piece` bytes is cut, between two
-/// whole atoms (a character, an escape, a group's closing or opening
-/// parenthesis, a class) and never before a quantifier, into pieces of
-/// about `piece` bytes. Each piece is checked with the groups open at its
-/// start reopened as `(?:` and those open at its end closed, so memory is
-/// that of one piece whatever the length; capture group names, which must
-/// be unique in the whole pattern, are compared across pieces here. A
-/// piece's verdict is the whole pattern's there: every rule the
-/// translation and the parser apply looks no further than one atom and
-/// the quantifier after it, apart from group balance, nesting depth and
-/// names, which the cut keeps.
+/// character, so a pattern longer than `piece` bytes is read once, token by
+/// token, into pieces of about `piece` bytes, each checked alone:
+/// - a piece ends between two whole atoms (a character, an escape, a
+///   group's parenthesis, a class), never before a quantifier nor inside a
+///   surrogate pair of `\u` escapes; the groups open at its start are
+///   reopened as `(?:` and those open at its end closed, so group balance
+///   and nesting are the whole pattern's;
+/// - capture group names, which must be unique in the whole pattern, are
+///   compared across pieces here;
+/// - in a run of plain characters (outside a class, or inside one away
+///   from a `-`) only the first and the last are kept: each is an atom
+///   valid by itself, and the quantifier that may follow applies to the
+///   last.
+///
+/// Every rule the translation and the parser apply looks no further than
+/// one atom and the quantifier after it, apart from group balance, nesting
+/// and names, so the pieces' verdict is the whole pattern's. Memory is that
+/// of one piece (plus the names), whatever the length; a single class or
+/// group opener is one token, kept whole.
 fn regex_holds(s: &str, piece: usize) -> bool {
     if s.len() <= piece {
         return super::ecma::check(s).is_ok();
@@ -664,25 +672,36 @@ fn regex_holds(s: &str, piece: usize) -> bool {
     let b = s.as_bytes();
     let mut names = std::collections::HashSet::new();
     let mut depth = 0usize;
-    let (mut start, mut start_depth) = (0usize, 0usize);
+    // The piece so far, and the groups open where it began.
+    let mut buf = String::with_capacity(piece + 64);
+    let mut start_depth = 0usize;
     // Whether the last token was a whole atom (a piece may end after it),
-    // and whether it was an escape (`\uD83D\uDE00` is one character).
-    let (mut after_atom, mut after_escape) = (false, false);
+    // whether it was the high half of a `\uD83D\uDE00` pair, and how many
+    // plain characters end the piece.
+    let (mut after_atom, mut high_surrogate, mut run) = (false, false, 0usize);
     let mut i = 0;
     while let Some(&c) = b.get(i) {
         let plain = is_plain_atom(c);
         let opens_atom = plain || matches!(c, b'(' | b'[' | b'\\');
-        if after_atom && opens_atom && i - start >= piece && !(after_escape && c == b'\\') {
-            if !regex_piece_holds(&s[start..i], start_depth, depth) {
+        if after_atom && opens_atom && buf.len() >= piece && !(high_surrogate && c == b'\\') {
+            if !regex_piece_holds(&buf, start_depth, depth) {
                 return false;
             }
-            (start, start_depth) = (i, depth);
+            buf.clear();
+            start_depth = depth;
+            run = 0;
         }
-        after_escape = false;
+        high_surrogate = false;
+        let token_start = i;
         match c {
             b'\\' => {
                 i = regex_escape_end(b, i);
-                after_escape = true;
+                high_surrogate = b.get(i.saturating_sub(4)..i).is_some_and(|h| {
+                    i - token_start == 6
+                        && b.get(token_start + 1) == Some(&b'u')
+                        && matches!(h[0], b'd' | b'D')
+                        && matches!(h[1], b'8' | b'9' | b'a' | b'A' | b'b' | b'B')
+                });
                 after_atom = true;
             }
             b'[' => {
@@ -690,21 +709,43 @@ fn regex_holds(s: &str, piece: usize) -> bool {
                 if b.get(j) == Some(&b'^') {
                     j += 1;
                 }
+                buf.push_str(&s[i..j]);
                 if b.get(j) == Some(&b']') {
                     // `[]` and `[^]`.
+                    buf.push(']');
                     i = j + 1;
                 } else {
+                    // Plain characters with plain neighbours are dropped.
+                    let class_plain = |x: Option<&u8>| {
+                        x.is_some_and(|&x| !matches!(x, b'\\' | b'-' | b']' | b'[' | b'^'))
+                    };
                     loop {
                         match b.get(j) {
                             None => return false,
                             Some(b']') => break,
-                            Some(b'\\') => j = regex_escape_end(b, j),
-                            Some(_) => j += 1,
+                            Some(b'\\') => {
+                                let end = regex_escape_end(b, j);
+                                buf.push_str(&s[j..end]);
+                                j = end;
+                            }
+                            Some(_) => {
+                                let len = s[j..].chars().next().map_or(1, char::len_utf8);
+                                let keep = !(class_plain(b.get(j))
+                                    && class_plain(b.get(j.wrapping_sub(1)))
+                                    && class_plain(b.get(j + len)));
+                                if keep {
+                                    buf.push_str(&s[j..j + len]);
+                                }
+                                j += len;
+                            }
                         }
                     }
+                    buf.push(']');
                     i = j + 1;
                 }
                 after_atom = true;
+                run = 0;
+                continue;
             }
             b'(' => {
                 depth += 1;
@@ -747,14 +788,24 @@ fn regex_holds(s: &str, piece: usize) -> bool {
                 after_atom = false;
             }
             _ => {
-                i += 1;
-                // A continuation byte ends the character its lead began.
-                after_atom = plain || (0x80..0xC0).contains(&c);
+                i += s[i..].chars().next().map_or(1, char::len_utf8);
+                after_atom = plain;
+                if plain {
+                    run += 1;
+                    if run > 2 {
+                        // Keep the run's first and last characters.
+                        buf.pop();
+                    }
+                    buf.push_str(&s[token_start..i]);
+                    continue;
+                }
             }
         }
+        run = 0;
+        buf.push_str(&s[token_start..i]);
     }
     // An unclosed group is an error of the whole pattern.
-    depth == 0 && regex_piece_holds(&s[start..], start_depth, 0)
+    depth == 0 && regex_piece_holds(&buf, start_depth, 0)
 }
 
 /// A byte that is a whole atom by itself outside a class, and that a piece
@@ -852,6 +903,13 @@ mod tests {
         let atoms = [
             "a",
             "é",
+            "bc",
+            "[abcd]",
+            "[xéyz-w]",
+            "[^abc\\d]",
+            "[a\\-bc]",
+            "[\\u00e9bcd]",
+            "[c-a]",
             "(",
             ")",
             "(?:",
@@ -891,7 +949,7 @@ mod tests {
             x
         };
         for _ in 0..20_000 {
-            let n = 1 + next() % 12;
+            let n = 1 + next() % 16;
             let p: String = (0..n)
                 .map(|_| atoms[(next() % atoms.len() as u64) as usize])
                 .collect();
