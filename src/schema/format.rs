@@ -638,6 +638,9 @@ fn uri_template(s: &str) -> bool {
 /// [`regex_holds`].
 const REGEX_PIECE: usize = 8 << 10;
 
+/// How many checked pieces [`regex_holds`] remembers.
+const REGEX_PIECES_KEPT: usize = 8;
+
 /// Groups nested deeper than this cannot be a valid pattern (the parser's
 /// nesting limit is lower).
 const REGEX_MAX_GROUP_DEPTH: usize = 1000;
@@ -664,7 +667,8 @@ const REGEX_MAX_GROUP_DEPTH: usize = 1000;
 /// one atom and the quantifier after it, apart from group balance, nesting
 /// and names, so the pieces' verdict is the whole pattern's. Memory is that
 /// of one piece (plus the names), whatever the length; a single class or
-/// group opener is one token, kept whole.
+/// group opener is one token, kept whole. A piece equal to one of the last
+/// few that held (a pattern that repeats itself) is not checked again.
 fn regex_holds(s: &str, piece: usize) -> bool {
     if s.len() <= piece {
         return super::ecma::check(s).is_ok();
@@ -675,6 +679,11 @@ fn regex_holds(s: &str, piece: usize) -> bool {
     // The piece so far, and the groups open where it began.
     let mut buf = String::with_capacity(piece + 64);
     let mut start_depth = 0usize;
+    // The last few pieces that held, with their depths: a pattern that
+    // repeats itself is cut into a few pieces over and over, each checked
+    // once.
+    let mut held: Vec<(String, usize, usize)> = Vec::new();
+    let mut next_slot = 0usize;
     // Whether the last token was a whole atom (a piece may end after it),
     // whether it was the high half of a `\uD83D\uDE00` pair, and how many
     // plain characters end the piece.
@@ -684,8 +693,20 @@ fn regex_holds(s: &str, piece: usize) -> bool {
         let plain = is_plain_atom(c);
         let opens_atom = plain || matches!(c, b'(' | b'[' | b'\\');
         if after_atom && opens_atom && buf.len() >= piece && !(high_surrogate && c == b'\\') {
-            if !regex_piece_holds(&buf, start_depth, depth) {
-                return false;
+            let seen = held.iter().any(|(t, open, close)| {
+                (t.as_str(), *open, *close) == (buf.as_str(), start_depth, depth)
+            });
+            if !seen {
+                if !regex_piece_holds(&buf, start_depth, depth) {
+                    return false;
+                }
+                let entry = (buf.clone(), start_depth, depth);
+                if held.len() < REGEX_PIECES_KEPT {
+                    held.push(entry);
+                } else if let Some(slot) = held.get_mut(next_slot % REGEX_PIECES_KEPT) {
+                    *slot = entry;
+                }
+                next_slot += 1;
             }
             buf.clear();
             start_depth = depth;
