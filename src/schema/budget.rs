@@ -7,11 +7,12 @@
 //!
 //! Sizes: `S` the schema's text, `N` its compiled nodes (`N ≤ S`), `n` the
 //! instance's bytes, `L` its values (locations, `L ≤ n`), `B` the fan-out
-//! budget ([`SchemaBuilder::max_fanout`], default [`DEFAULT_MAX_FANOUT`]).
+//! budget ([`SchemaBuilder::max_fanout`](super::SchemaBuilder::max_fanout), default
+//! [`DEFAULT_MAX_FANOUT`]).
 //!
 //! | entry point | time | memory |
 //! |---|---|---|
-//! | compile | O(S) plus the patterns, plus one O(N + in-place edges) pass for the budget | O(S) plus the patterns, at most [`SchemaBuilder::max_pattern_memory`] together |
+//! | compile | O(S) plus the patterns, plus one O(N + in-place edges) pass for the budget | O(S) plus the patterns, at most [`SchemaBuilder::max_pattern_memory`](super::SchemaBuilder::max_pattern_memory) together |
 //! | `is_valid`, `validate` | O(n) for the keywords that read values, plus at most `B` subschema visits per location and application (below) | O(depth) on the stack; `validate` adds its violations |
 //! | stream check | O(n) over the bytes, plus the same visits; a subvalue that a buffering keyword keeps whole is validated once more at its close per enclosing buffering level | O(n) for a kept string, plus one copy of each buffered subvalue per buffering level open around it |
 //!
@@ -89,17 +90,14 @@
 //! | 4 `const` | 2 MiB string | 0.10 s, 11 MB / 8.30 s, 17 MB | 0.06 s, 11 MB / 0.04 s, 18 MB | 0.03 s, 14 MB |
 //! | 5 `multipleOf` | 4,001-digit divisor, 20 numbers `9…9e900000000` (80 KB) | 21.7 s, 3 MB / over 40 s | 0.17 s, 3 MB / 0.35 s, 4 MB | does not read the numbers (out of range) |
 //! | 6 `format: "regex"` | `"aaa…"`, 10 MB | 4.05 s, 1003 MB / 7.64 s, 1013 MB | 0.22 s, 23 MB / 0.32 s, 34 MB | 0.15 s, 28 MB |
-//! | 6 `format: "regex"` | `(ab\\|c)[x-z]\\d+` repeated, 4 MB | 6.35 s, 750 MB / 10.2 s, 765 MB | 0.10 s, 16 MB / 0.24 s, 16 MB | 0.10 s, 15 MB |
+//! | 6 `format: "regex"` | `(ab\|c)[x-z]\d+` repeated, 4 MB | 6.35 s, 750 MB / 10.2 s, 765 MB | 0.10 s, 16 MB / 0.24 s, 16 MB | 0.10 s, 15 MB |
 //!
 //! A long pattern that does not repeat itself and is not plain text is
 //! linear but slower: each piece is parsed by `regex-syntax`, at about
 //! 3 MB/s on this machine under load (twice with `--chunk 16`: the stream
 //! check, then `validate` of the final value).
 
-use super::compile::{Kw, NodeId, Program};
-use super::{SchemaBuilder, SchemaError};
-
-/// The default of [`SchemaBuilder::max_fanout`]: 100,000 subschema visits
+/// The default of [`SchemaBuilder::max_fanout`](super::SchemaBuilder::max_fanout): 100,000 subschema visits
 /// at one instance location.
 pub const DEFAULT_MAX_FANOUT: u64 = 100_000;
 
@@ -123,39 +121,66 @@ pub(crate) struct NodeCost {
     pub(crate) mark: u64,
 }
 
-/// Every node's [`NodeCost`], by node id: one pass over the in-place graph
-/// (a DAG: the compiler refuses in-place cycles), children before parents,
-/// each node once (memoised), counts saturating at `u64::MAX`.
-pub(crate) fn node_costs(prog: &Program) -> Vec<NodeCost> {
-    let n = prog.nodes.len();
+/// What one node applies in place to the value it checks, as the cost
+/// count reads it (built from the compiled keywords by
+/// `validate::check_fanout`).
+#[derive(Clone, Debug)]
+pub(crate) enum Applied {
+    /// Applied and reported on, and marked through by `unevaluated*`
+    /// (`allOf`, `$ref`, `dependentSchemas`, `then` / `else`).
+    Whole(u32),
+    /// A branch tested, then reported on when it fails, and tested again
+    /// and marked through by `unevaluated*` (`anyOf`, `oneOf`).
+    Branch(u32),
+    /// Tested only (`not`).
+    Tested(u32),
+    /// Tested, and tested again and marked through by `unevaluated*` (`if`).
+    Condition(u32),
+    /// One of these, picked by the dynamic scope (`$dynamicRef`).
+    OneOf(Vec<u32>),
+    /// An `unevaluatedProperties` / `unevaluatedItems` of the node: a
+    /// marking pass from the node down.
+    Unevaluated,
+}
+
+/// Every node's [`NodeCost`], by node id, from what each applies in place
+/// (`applied[id]`): one pass over the in-place graph (a DAG: the compiler
+/// refuses in-place cycles), children before parents, each node once
+/// (memoised), counts saturating at `u64::MAX`.
+pub(crate) fn node_costs(applied: &[Vec<Applied>]) -> Vec<NodeCost> {
+    let n = applied.len();
     let mut cost = vec![NodeCost::default(); n];
     // 0 = not seen, 1 = children pending, 2 = done.
     let mut state = vec![0u8; n];
-    let mut stack: Vec<NodeId> = Vec::new();
-    let mut kids = Vec::new();
+    let mut stack: Vec<usize> = Vec::new();
     for start in 0..n {
         if state[start] != 0 {
             continue;
         }
-        stack.push(start as NodeId);
-        while let Some(&id) = stack.last() {
-            let i = id as usize;
+        stack.push(start);
+        while let Some(&i) = stack.last() {
             match state.get(i) {
                 Some(0) => {
                     state[i] = 1;
-                    kids.clear();
-                    for kw in prog.node_kws(id) {
-                        super::compile::in_place_children(kw, &mut kids);
+                    for a in applied.get(i).into_iter().flatten() {
+                        let kids: &[u32] = match a {
+                            Applied::Whole(c)
+                            | Applied::Branch(c)
+                            | Applied::Tested(c)
+                            | Applied::Condition(c) => std::slice::from_ref(c),
+                            Applied::OneOf(cs) => cs,
+                            Applied::Unevaluated => &[],
+                        };
+                        stack.extend(
+                            kids.iter()
+                                .map(|&c| c as usize)
+                                .filter(|&c| state.get(c) == Some(&0)),
+                        );
                     }
-                    stack.extend(
-                        kids.iter()
-                            .copied()
-                            .filter(|&c| state.get(c as usize) == Some(&0)),
-                    );
                 }
                 Some(1) => {
                     state[i] = 2;
-                    cost[i] = cost_of(prog, id, &cost);
+                    cost[i] = cost_of(applied.get(i).map_or(&[], Vec::as_slice), &cost);
                     stack.pop();
                 }
                 _ => {
@@ -168,75 +193,54 @@ pub(crate) fn node_costs(prog: &Program) -> Vec<NodeCost> {
 }
 
 /// A node's cost from its children's (all computed: children first).
-fn cost_of(prog: &Program, id: NodeId, cost: &[NodeCost]) -> NodeCost {
-    let c = |n: &NodeId| cost.get(*n as usize).copied().unwrap_or_default();
+fn cost_of(applied: &[Applied], cost: &[NodeCost]) -> NodeCost {
+    let c = |n: u32| cost.get(n as usize).copied().unwrap_or_default();
     let sum = |acc: u64, x: u64| acc.saturating_add(x);
     let mut check = 1u64;
     let mut report = 1u64;
     let mut mark = 0u64;
     let mut unevaluated = 0u64;
-    for kw in prog.node_kws(id) {
-        match kw {
-            Kw::AllOf(list) => {
-                for n in list.iter() {
-                    check = sum(check, c(n).check);
-                    report = sum(report, c(n).report);
-                    mark = sum(mark, c(n).mark.saturating_add(1));
-                }
+    for a in applied {
+        match a {
+            Applied::Whole(n) => {
+                check = sum(check, c(*n).check);
+                report = sum(report, c(*n).report);
+                mark = sum(mark, c(*n).mark.saturating_add(1));
             }
-            Kw::Ref(n) => {
-                check = sum(check, c(n).check);
-                report = sum(report, c(n).report);
-                mark = sum(mark, c(n).mark.saturating_add(1));
+            Applied::Branch(n) => {
+                // Tested, then (reporting) the reasons of a failed one;
+                // marking tests it and marks through it when it holds.
+                check = sum(check, c(*n).check);
+                report = sum(report, c(*n).check.saturating_add(c(*n).report));
+                mark = sum(
+                    mark,
+                    c(*n).check.saturating_add(c(*n).mark).saturating_add(1),
+                );
             }
-            Kw::DependentSchemas(deps) => {
-                for (_, n) in deps.iter() {
-                    check = sum(check, c(n).check);
-                    report = sum(report, c(n).report);
-                    mark = sum(mark, c(n).mark.saturating_add(1));
-                }
+            Applied::Tested(n) => {
+                check = sum(check, c(*n).check);
+                report = sum(report, c(*n).check);
             }
-            Kw::DynamicRef(dr) => {
+            Applied::Condition(n) => {
+                check = sum(check, c(*n).check);
+                report = sum(report, c(*n).check);
+                mark = sum(
+                    mark,
+                    c(*n).check.saturating_add(c(*n).mark).saturating_add(1),
+                );
+            }
+            Applied::OneOf(ns) => {
                 // One target is taken: the costliest bounds it.
-                let targets =
-                    std::iter::once(&dr.fallback).chain(dr.candidates.iter().map(|(_, n)| n));
-                let worst = targets.fold(NodeCost::default(), |w, n| NodeCost {
-                    check: w.check.max(c(n).check),
-                    report: w.report.max(c(n).report),
-                    mark: w.mark.max(c(n).mark),
+                let worst = ns.iter().fold(NodeCost::default(), |w, n| NodeCost {
+                    check: w.check.max(c(*n).check),
+                    report: w.report.max(c(*n).report),
+                    mark: w.mark.max(c(*n).mark),
                 });
                 check = sum(check, worst.check);
                 report = sum(report, worst.report);
                 mark = sum(mark, worst.mark.saturating_add(1));
             }
-            Kw::AnyOf(list) | Kw::OneOf(list) => {
-                // Each branch tested, then (reporting) the reasons of the
-                // failed ones; marking tests each and marks the valid ones.
-                for n in list.iter() {
-                    check = sum(check, c(n).check);
-                    report = sum(report, c(n).check.saturating_add(c(n).report));
-                    mark = sum(mark, c(n).check.saturating_add(c(n).mark).saturating_add(1));
-                }
-            }
-            Kw::Not(n) => {
-                check = sum(check, c(n).check);
-                report = sum(report, c(n).check);
-            }
-            Kw::If { cond, then, els } => {
-                check = sum(check, c(cond).check);
-                report = sum(report, c(cond).check);
-                mark = sum(
-                    mark,
-                    c(cond).check.saturating_add(c(cond).mark).saturating_add(1),
-                );
-                for n in then.iter().chain(els.iter()) {
-                    check = sum(check, c(n).check);
-                    report = sum(report, c(n).report);
-                    mark = sum(mark, c(n).mark.saturating_add(1));
-                }
-            }
-            Kw::UnevaluatedProperties(_) | Kw::UnevaluatedItems(_) => unevaluated += 1,
-            _ => {}
+            Applied::Unevaluated => unevaluated += 1,
         }
     }
     // Each `unevaluated*` marks from this node down once (its own subschema
@@ -249,64 +253,20 @@ fn cost_of(prog: &Program, id: NodeId, cost: &[NodeCost]) -> NodeCost {
     }
 }
 
-/// Refuses a program in which some node costs more than `max` subschema
-/// visits at one instance location ([`NodeCost::report`]), naming the
-/// outermost such node and the budget.
-pub(crate) fn check_fanout(prog: &Program, max: u64) -> Result<(), SchemaError> {
-    let costs = node_costs(prog);
-    // Node ids are given in compile order, parents before the subschemas
-    // they hold: the first node over the budget is the outermost.
-    let Some((id, cost)) = costs.iter().enumerate().find(|(_, c)| c.report > max) else {
-        return Ok(());
-    };
-    let visits = if cost.report == u64::MAX {
+/// The message of a schema refused by the fan-out budget: `visits` at one
+/// location against the budget `max`.
+pub(crate) fn over_budget_message(visits: u64, max: u64) -> String {
+    let visits = if visits == u64::MAX {
         "at least 18446744073709551615".to_owned()
     } else {
-        cost.report.to_string()
+        visits.to_string()
     };
-    Err(SchemaError::new(
-        prog.loc(prog.node(id as NodeId)).to_owned(),
-        format!(
-            "validating one value against this subschema takes {visits} subschema visits \
-             (allOf / anyOf / oneOf / not / if / $ref / $dynamicRef / dependentSchemas fan-out, \
-             unevaluated* re-checks included), more than the fan-out budget \
-             max_fanout = {max} (SchemaBuilder::max_fanout)"
-        ),
-    ))
-}
-
-impl SchemaBuilder {
-    /// The fan-out budget: the most subschema visits that validating one
-    /// value may cost at its own location (default [`DEFAULT_MAX_FANOUT`],
-    /// 100,000). In-place applicators multiply: a definition that refers to
-    /// the one before it twice, 30 levels deep, is 2^30 visits in 2 KB of
-    /// schema, and `anyOf` / `oneOf` / `unevaluated*` fan-outs do the same.
-    /// A schema over the budget fails compilation with an error that names
-    /// it, so that `validate`, `is_valid` and the stream check all stay
-    /// within the budget per instance location.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use tooljson::CompiledSchema;
-    /// // Each definition refers to the one before twice: 2^20 visits.
-    /// let mut defs = serde_json::Map::new();
-    /// defs.insert("d0".into(), serde_json::json!({"type": "integer"}));
-    /// for i in 1..=20 {
-    ///     let prev = format!("#/$defs/d{}", i - 1);
-    ///     defs.insert(format!("d{i}"), serde_json::json!({"allOf": [{"$ref": prev}, {"$ref": prev}]}));
-    /// }
-    /// let schema = serde_json::json!({"$defs": defs, "$ref": "#/$defs/d20"});
-    /// let err = CompiledSchema::compile(&schema).unwrap_err();
-    /// assert!(err.message().contains("max_fanout"), "{err}");
-    /// let allowed = CompiledSchema::builder().max_fanout(1 << 22).build(&schema)?;
-    /// assert!(allowed.is_valid(&tooljson::from_str("1")?));
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    pub fn max_fanout(mut self, visits: u64) -> SchemaBuilder {
-        self.max_fanout = visits;
-        self
-    }
+    format!(
+        "validating one value against this subschema takes {visits} subschema visits \
+         (allOf / anyOf / oneOf / not / if / $ref / $dynamicRef / dependentSchemas fan-out, \
+         unevaluated* re-checks included), more than the fan-out budget \
+         max_fanout = {max} (SchemaBuilder::max_fanout)"
+    )
 }
 
 #[cfg(feature = "cost-counters")]

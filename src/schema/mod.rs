@@ -296,7 +296,7 @@ impl SchemaBuilder {
 
     fn build_doc(&self, schema: doc::Doc<'_>) -> Result<CompiledSchema, SchemaError> {
         let prog = compile::compile(schema, &self.resources, &self.opts)?;
-        budget::check_fanout(&prog, self.max_fanout)?;
+        validate::check_fanout(&prog, self.max_fanout)?;
         Ok(CompiledSchema {
             prog: Arc::new(prog),
         })
@@ -441,5 +441,39 @@ impl CompiledSchema {
 
     pub(crate) fn program(&self) -> &compile::Program {
         &self.prog
+    }
+}
+
+impl SchemaBuilder {
+    /// The fan-out budget: the most subschema visits that validating one
+    /// value may cost at its own location (default [`DEFAULT_MAX_FANOUT`],
+    /// 100,000). In-place applicators multiply: a definition that refers to
+    /// the one before it twice, 30 levels deep, is 2^30 visits in 2 KB of
+    /// schema, and `anyOf` / `oneOf` / `unevaluated*` fan-outs do the same.
+    /// A schema over the budget fails compilation with an error that names
+    /// it, so that `validate`, `is_valid` and the stream check all stay
+    /// within the budget per instance location.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use tooljson::CompiledSchema;
+    /// // Each definition refers to the one before twice: 2^20 visits.
+    /// let mut defs = serde_json::Map::new();
+    /// defs.insert("d0".into(), serde_json::json!({"type": "integer"}));
+    /// for i in 1..=20 {
+    ///     let prev = format!("#/$defs/d{}", i - 1);
+    ///     defs.insert(format!("d{i}"), serde_json::json!({"allOf": [{"$ref": prev}, {"$ref": prev}]}));
+    /// }
+    /// let schema = serde_json::json!({"$defs": defs, "$ref": "#/$defs/d20"});
+    /// let err = CompiledSchema::compile(&schema).unwrap_err();
+    /// assert!(err.message().contains("max_fanout"), "{err}");
+    /// let allowed = CompiledSchema::builder().max_fanout(1 << 22).build(&schema)?;
+    /// assert!(allowed.is_valid(&tooljson::from_str("1")?));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn max_fanout(mut self, visits: u64) -> SchemaBuilder {
+        self.max_fanout = visits;
+        self
     }
 }
