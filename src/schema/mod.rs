@@ -200,6 +200,7 @@
 //!
 //! | file | owns |
 //! |---|---|
+//! | `budget.rs` | the cost guarantees and the fan-out budget that bounds them |
 //! | `mod.rs` | [`CompiledSchema`], [`SchemaBuilder`], [`Violation`], [`SchemaError`]: the public face |
 //! | `program.rs` | the compiled program every reader imports: nodes, keywords, property lookup, what a string needs |
 //! | `types.rs` | JSON types as bits, a value's type, value equality, name comparison |
@@ -214,6 +215,7 @@
 //! | `format.rs`, `idna.rs` | asserted formats, and IDNA2008 for host names |
 //! | `doc.rs` | one read-only view of a schema given as a `serde_json::Value` or a [`Value`] |
 
+mod budget;
 mod chars;
 mod compile;
 mod describe;
@@ -231,6 +233,9 @@ mod validate;
 use std::fmt;
 use std::sync::Arc;
 
+pub use budget::DEFAULT_MAX_FANOUT;
+#[cfg(feature = "cost-counters")]
+pub use budget::{reset_work, work_done};
 pub use compile::MAX_SCHEMA_DEPTH;
 pub use stream::{CheckedSink, StreamCheck, StreamViolation};
 
@@ -334,6 +339,8 @@ pub const DEFAULT_MAX_PATTERN_MEMORY: u64 = 32 << 20;
 pub struct SchemaBuilder {
     opts: compile::Options,
     resources: Vec<(String, Value)>,
+    /// See [`SchemaBuilder::max_fanout`].
+    max_fanout: u64,
 }
 
 impl Default for SchemaBuilder {
@@ -355,6 +362,7 @@ impl SchemaBuilder {
                 max_pattern_memory: DEFAULT_MAX_PATTERN_MEMORY,
             },
             resources: Vec::new(),
+            max_fanout: DEFAULT_MAX_FANOUT,
         }
     }
 
@@ -437,6 +445,7 @@ impl SchemaBuilder {
 
     fn build_doc(&self, schema: doc::Doc<'_>) -> Result<CompiledSchema, SchemaError> {
         let prog = compile::compile(schema, &self.resources, &self.opts)?;
+        validate::check_fanout(&prog, self.max_fanout)?;
         Ok(CompiledSchema {
             prog: Arc::new(prog),
         })
@@ -590,5 +599,39 @@ impl CompiledSchema {
 
     pub(crate) fn program(&self) -> &program::Program {
         &self.prog
+    }
+}
+
+impl SchemaBuilder {
+    /// The fan-out budget: the most subschema visits that validating one
+    /// value may cost at its own location (default [`DEFAULT_MAX_FANOUT`],
+    /// 100,000). In-place applicators multiply: a definition that refers to
+    /// the one before it twice, 30 levels deep, is 2^30 visits in 2 KB of
+    /// schema, and `anyOf` / `oneOf` / `unevaluated*` fan-outs do the same.
+    /// A schema over the budget fails compilation with an error that names
+    /// it, so that `validate`, `is_valid` and the stream check all stay
+    /// within the budget per instance location.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use tooljson::CompiledSchema;
+    /// // Each definition refers to the one before twice: 2^20 visits.
+    /// let mut defs = serde_json::Map::new();
+    /// defs.insert("d0".into(), serde_json::json!({"type": "integer"}));
+    /// for i in 1..=20 {
+    ///     let prev = format!("#/$defs/d{}", i - 1);
+    ///     defs.insert(format!("d{i}"), serde_json::json!({"allOf": [{"$ref": prev}, {"$ref": prev}]}));
+    /// }
+    /// let schema = serde_json::json!({"$defs": defs, "$ref": "#/$defs/d20"});
+    /// let err = CompiledSchema::compile(&schema).unwrap_err();
+    /// assert!(err.message().contains("max_fanout"), "{err}");
+    /// let allowed = CompiledSchema::builder().max_fanout(1 << 22).build(&schema)?;
+    /// assert!(allowed.is_valid(&tooljson::from_str("1")?));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn max_fanout(mut self, visits: u64) -> SchemaBuilder {
+        self.max_fanout = visits;
+        self
     }
 }

@@ -216,23 +216,9 @@ impl<'a> Dec<'a> {
             r == 0
         } else {
             let b: Vec<u8> = (divisor.start..divisor.end)
-                .map(|i| divisor.digit(i) - b'0')
+                .map(|i| divisor.digit(i))
                 .collect();
-            let mut r: Vec<u8> = Vec::with_capacity(b.len() + 1);
-            for d in a {
-                // r = r * 10 + d, then subtract b while r >= b.
-                r.push(d - b'0');
-                while r.first() == Some(&0) {
-                    r.remove(0);
-                }
-                while big_ge(&r, &b) {
-                    big_sub(&mut r, &b);
-                    while r.first() == Some(&0) {
-                        r.remove(0);
-                    }
-                }
-            }
-            r.is_empty()
+            divides_digits(&b, a, self.len() + k)
         }
     }
 
@@ -263,29 +249,6 @@ impl<'a> Dec<'a> {
             v = v * 10 + i64::from(self.digit(self.start + k) - b'0');
         }
         Some(if self.neg { -v } else { v })
-    }
-}
-
-fn big_ge(a: &[u8], b: &[u8]) -> bool {
-    if a.len() != b.len() {
-        return a.len() > b.len();
-    }
-    a >= b
-}
-
-fn big_sub(a: &mut [u8], b: &[u8]) {
-    let off = a.len() - b.len();
-    let mut borrow = 0i16;
-    for i in (0..a.len()).rev() {
-        let bd = if i >= off { i16::from(b[i - off]) } else { 0 };
-        let mut d = i16::from(a[i]) - bd - borrow;
-        if d < 0 {
-            d += 10;
-            borrow = 1;
-        } else {
-            borrow = 0;
-        }
-        a[i] = d as u8;
     }
 }
 
@@ -459,6 +422,152 @@ pub(crate) fn lexeme_is_integer(lexeme: &str) -> bool {
         return true;
     }
     Dec::parse(lexeme).is_some_and(|d| d.is_integer())
+}
+
+/// Hashes a number lexeme by its value: what [`lexemes_equal`] holds equal
+/// hashes equal (sign, significant digits, decimal point). A lexeme that is
+/// not a number hashes its text.
+pub(crate) fn hash_number_value<H: std::hash::Hasher>(lexeme: &str, h: &mut H) {
+    use std::hash::Hash;
+    match Dec::parse(lexeme) {
+        Some(d) => {
+            d.neg.hash(h);
+            d.point.hash(h);
+            for k in d.start..d.end {
+                h.write_u8(d.digit(k));
+            }
+        }
+        None => lexeme.hash(h),
+    }
+}
+
+/// Limb base of [`divides_digits`]: nine decimal digits per `u64` limb.
+const LIMB: u64 = 1_000_000_000;
+
+/// The decimal digits (ASCII) of a number as base-[`LIMB`] limbs, most
+/// significant first.
+fn limbs_of(digits: &[u8]) -> Vec<u64> {
+    let head = digits.len() % 9;
+    let mut out = Vec::with_capacity(digits.len() / 9 + 1);
+    let mut push = |chunk: &[u8]| {
+        out.push(
+            chunk
+                .iter()
+                .fold(0u64, |v, d| v * 10 + u64::from(d.wrapping_sub(b'0'))),
+        );
+    };
+    if head > 0 {
+        push(&digits[..head]);
+    }
+    digits[head..].chunks(9).for_each(push);
+    out
+}
+
+/// Whether the integer whose `n` decimal digits (ASCII, most significant
+/// first) `dividend` yields is a multiple of the integer `divisor` (ASCII
+/// digits, no leading zero, not zero).
+///
+/// Long division nine digits at a time: each step shifts one limb into the
+/// remainder and takes off a quotient limb estimated from the leading limbs
+/// (never too large, at most a few too small, then corrected), so the work
+/// is O(`n` × divisor digits / 81) limb operations and the memory two
+/// divisor-sized vectors.
+pub(crate) fn divides_digits(
+    divisor: &[u8],
+    mut dividend: impl Iterator<Item = u8>,
+    n: usize,
+) -> bool {
+    let b = limbs_of(divisor);
+    let m = b.len();
+    if m < 2 {
+        // One limb: a u64 remainder.
+        let Some(&b0) = b.first() else { return false };
+        if b0 == 0 {
+            return false;
+        }
+        let mut r = 0u64;
+        for d in dividend {
+            r = (r * 10 + u64::from(d.wrapping_sub(b'0'))) % b0;
+        }
+        return r == 0;
+    }
+    // The leading two limbs of the divisor, plus one: dividing by this
+    // never over-estimates a quotient limb.
+    let top = u128::from(b[0]) * u128::from(LIMB) + u128::from(b[1]) + 1;
+    // The remainder, m + 1 limbs, most significant first; below `b` after
+    // each step.
+    let mut r = vec![0u64; m + 1];
+    let head = n % 9;
+    let mut take = |count: usize| -> u64 {
+        let mut v = 0u64;
+        for _ in 0..count {
+            v = v * 10 + u64::from(dividend.next().unwrap_or(b'0').wrapping_sub(b'0'));
+        }
+        v
+    };
+    let steps = n / 9 + usize::from(head > 0);
+    for step in 0..steps {
+        super::budget::tally(m as u64);
+        let width = if step == 0 && head > 0 { head } else { 9 };
+        // r = r × LIMB + next limb (r < b fits m limbs: the top one is 0).
+        r.rotate_left(1);
+        if let Some(last) = r.last_mut() {
+            *last = take(width);
+        }
+        if step == 0 && head > 0 {
+            // r was 0, so this first limb of fewer than nine digits is r.
+            continue;
+        }
+        let lead = u128::from(r[0]) * u128::from(LIMB) * u128::from(LIMB)
+            + u128::from(r[1]) * u128::from(LIMB)
+            + u128::from(r[2]);
+        let q = (lead / top) as u64;
+        if q > 0 {
+            // r -= q × b, aligned at the low end (b has one limb fewer).
+            let mut borrow = 0u64;
+            for i in (0..m).rev() {
+                let t = u128::from(q) * u128::from(b[i]) + u128::from(borrow);
+                let sub = (t % u128::from(LIMB)) as u64;
+                borrow = (t / u128::from(LIMB)) as u64;
+                let ri = &mut r[i + 1];
+                if *ri >= sub {
+                    *ri -= sub;
+                } else {
+                    *ri = *ri + LIMB - sub;
+                    borrow += 1;
+                }
+            }
+            r[0] = r[0].saturating_sub(borrow);
+        }
+        // The estimate falls short by at most a few: subtract b while r >= b.
+        while ge_shifted(&r, &b) {
+            sub_shifted(&mut r, &b);
+        }
+    }
+    r.iter().all(|&l| l == 0)
+}
+
+/// `r >= b` for `r` of one limb more than `b`.
+fn ge_shifted(r: &[u64], b: &[u64]) -> bool {
+    if r.first().is_some_and(|&l| l > 0) {
+        return true;
+    }
+    r.get(1..).is_some_and(|rest| rest >= b)
+}
+
+/// `r -= b` for `r >= b`, `r` of one limb more than `b`.
+fn sub_shifted(r: &mut [u64], b: &[u64]) {
+    let mut borrow = 0u64;
+    for i in (0..r.len()).rev() {
+        let sub = if i > 0 { b[i - 1] } else { 0 } + borrow;
+        if r[i] >= sub {
+            r[i] -= sub;
+            borrow = 0;
+        } else {
+            r[i] = r[i] + LIMB - sub;
+            borrow = 1;
+        }
+    }
 }
 
 #[cfg(test)]
@@ -667,5 +776,36 @@ mod tests {
             "1234567890123456789012345678901234567890123456789"
         ));
         assert!(m("-10", "5"));
+    }
+
+    #[test]
+    fn long_division_agrees_with_u128() {
+        // xorshift: divisors of two to four limbs, dividends of any length
+        // that u128 holds, and exact multiples.
+        let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        for _ in 0..20_000 {
+            let b = (u128::from(next()) << 40 | u128::from(next()))
+                % 10u128.pow(30 + (next() % 8) as u32)
+                + 1_000_000_000;
+            let a = match next() % 3 {
+                0 => match b.checked_mul(u128::from(next() % 1_000_000)) {
+                    Some(a) => a,
+                    None => continue,
+                },
+                _ => u128::from(next()) << (next() % 60) | u128::from(next()),
+            };
+            let (bs, as_) = (b.to_string(), a.to_string());
+            assert_eq!(
+                divides_digits(bs.as_bytes(), as_.bytes(), as_.len()),
+                a % b == 0,
+                "{a} / {b}"
+            );
+        }
     }
 }

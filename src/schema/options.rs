@@ -170,16 +170,21 @@ impl<'a> StringOptions<'a> {
     /// Whether some option starts with `prefix` (the stream check asks at
     /// each piece of a string under `enum`): compared as bytes, with no
     /// `&str` made of each option.
+    #[cfg(test)]
     pub(crate) fn any_starts_with(self, prefix: &str) -> bool {
         let prefix = prefix.as_bytes();
         match self {
             StringOptions::Text { text, mut spans } => spans.any(|(start, end)| {
+                super::budget::tally(prefix.len() as u64);
                 text.as_bytes()
                     .get(start..end)
                     .is_some_and(|o| o.starts_with(prefix))
             }),
             StringOptions::Values(mut it) => it.any(|v| match v {
-                Value::String(s) => s.as_bytes().starts_with(prefix),
+                Value::String(s) => {
+                    super::budget::tally(prefix.len() as u64);
+                    s.as_bytes().starts_with(prefix)
+                }
                 _ => false,
             }),
         }
@@ -201,6 +206,90 @@ impl<'a> Iterator for StringOptions<'a> {
                 _ => None,
             }),
         }
+    }
+}
+
+/// The string options of an `enum` or a `const` by position, for the
+/// stream check to match a string piece by piece in linear time: it keeps
+/// the position of the first option that fits the text so far and compares
+/// only each new piece with it; an option passed over never fits again, so
+/// each is compared in full at most once per string.
+pub(crate) enum OptionCursor<'a> {
+    Enum(&'a EnumOptions),
+    Const(&'a Value),
+    Nothing,
+}
+
+impl<'a> OptionCursor<'a> {
+    /// Option `k`: `None` past the last, `Some(None)` when not a string.
+    fn get(&self, k: usize) -> Option<Option<&'a str>> {
+        let as_str = |v: &'a Value| match v {
+            Value::String(s) => Some(s.as_str()),
+            _ => None,
+        };
+        match self {
+            OptionCursor::Enum(EnumOptions::Strings { text, ends }) => {
+                let end = *ends.get(k)? as usize;
+                let start = k
+                    .checked_sub(1)
+                    .and_then(|p| ends.get(p))
+                    .map_or(0, |&e| e as usize);
+                Some(text.get(start..end))
+            }
+            OptionCursor::Enum(EnumOptions::Values(opts)) => opts.get(k).map(as_str),
+            OptionCursor::Const(c) => (k == 0).then(|| as_str(c)),
+            OptionCursor::Nothing => None,
+        }
+    }
+
+    /// The first option from position `from` on that starts with `text`,
+    /// given that none before `from` starts with `text[..old]` and that
+    /// option `from`, when it is a string, does: that one is compared on
+    /// `text[old..]` only.
+    pub(crate) fn next_fitting(&self, from: usize, text: &str, old: usize) -> Option<usize> {
+        let text = text.as_bytes();
+        let mut k = from;
+        loop {
+            if let Some(o) = self.get(k)? {
+                let o = o.as_bytes();
+                super::budget::tally(1 + (text.len() - if k == from { old } else { 0 }) as u64);
+                let fits = if k == from {
+                    o.len() >= text.len() && o.get(old..text.len()) == text.get(old..)
+                } else {
+                    o.starts_with(text)
+                };
+                if fits {
+                    return Some(k);
+                }
+            }
+            k += 1;
+        }
+    }
+
+    /// The most bytes of `text[old..]` that an option from `from` on which
+    /// starts with `text[..old]` also has after it (as in
+    /// [`OptionCursor::next_fitting`]).
+    pub(crate) fn longest_match(&self, from: usize, text: &str, old: usize) -> usize {
+        let text = text.as_bytes();
+        let (Some(head), Some(tail)) = (text.get(..old), text.get(old..)) else {
+            return 0;
+        };
+        let mut longest = 0;
+        let mut k = from;
+        while let Some(o) = self.get(k) {
+            if let Some(o) = o {
+                let o = o.as_bytes();
+                if (k == from || o.starts_with(head))
+                    && let Some(rest) = o.get(old..)
+                {
+                    let same = rest.iter().zip(tail).take_while(|(a, b)| a == b).count();
+                    super::budget::tally(1 + old as u64 + same as u64);
+                    longest = longest.max(same);
+                }
+            }
+            k += 1;
+        }
+        longest
     }
 }
 

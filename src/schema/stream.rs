@@ -29,7 +29,7 @@
 
 use super::chars::{char_count, continuation_bytes};
 use super::describe::{show, show_str, type_names, unknown_key_message};
-use super::options::StringOptions;
+use super::options::{OptionCursor, StringOptions};
 use super::program::{Kw, NodeId, Program, expanded, in_place_children};
 use super::types::{T_ARR, T_OBJ, T_STR};
 use super::validate::{At, MAX_DEPTH, Validator, leaf_verdict};
@@ -148,6 +148,9 @@ struct CheckState {
     /// `const`: from how many decoded bytes on its pieces' offsets should be
     /// exact.
     exact_from: Option<usize>,
+    /// Per application of the open string (from its range's start): the
+    /// first `enum` option that fits the text so far.
+    option_cursor: Vec<usize>,
 }
 
 /// The flag that marks `kw` (`enum` or `const` on a string) as failed.
@@ -211,6 +214,7 @@ impl StreamCheck {
             last_offset: 0,
             pending_fix: None,
             exact_from: None,
+            option_cursor: Vec::new(),
         };
         StreamCheck { schema, st }
     }
@@ -486,6 +490,7 @@ impl CheckState {
     #[inline]
     fn expand(&mut self, sc: &CompiledSchema, node: NodeId, depth: u32, at: &Location<'_>) {
         // The usual case, a node that applies no other in place, in line.
+        super::budget::tally(1);
         if depth <= MAX_DEPTH && !sc.program().node(node).expands {
             self.apps.push(App {
                 node,
@@ -873,6 +878,7 @@ impl CheckState {
                 self.exact_from = (exact_from != usize::MAX).then_some(exact_from);
                 self.string.clear();
                 self.string_chars = 0;
+                self.option_cursor.clear();
                 // A piece that cannot take the count past the smallest
                 // `maxLength` (a character is at least a byte) is only
                 // counted: nothing else reads it.
@@ -1043,27 +1049,34 @@ impl CheckState {
                         self.report(offset, v);
                     }
                     Kw::Enum(_) | Kw::Const(_) if app.flags & done_flag(kw) == 0 => {
-                        let opts = match kw {
-                            Kw::Enum(o) => o.strings(),
-                            Kw::Const(c) => StringOptions::of_const(c),
-                            _ => continue,
+                        // Only the new piece is compared: the options that
+                        // fit the text before it are known (see
+                        // `OptionCursor`).
+                        let slot = i - range.0;
+                        if self.option_cursor.len() <= slot {
+                            self.option_cursor.resize(slot + 1, 0);
+                        }
+                        let cursor = match kw {
+                            Kw::Enum(o) => OptionCursor::Enum(o),
+                            Kw::Const(c) => OptionCursor::Const(c),
+                            _ => OptionCursor::Nothing,
                         };
-                        let fits = |s: &str| opts.clone().any_starts_with(s);
-                        if fits(&self.string) {
+                        let from = self.option_cursor[slot];
+                        if let Some(k) = cursor.next_fitting(from, &self.string, before_len) {
+                            self.option_cursor[slot] = k;
                             continue;
                         }
                         if let Some(a) = self.apps.get_mut(i) {
                             a.flags |= done_flag(kw);
                         }
-                        // The first character after which no option fits.
-                        let mut end = part.len();
-                        for (b, c) in part.char_indices() {
-                            let upto = before_len + b + c.len_utf8();
-                            if !self.string.get(..upto).is_some_and(fits) {
-                                end = b + c.len_utf8();
-                                break;
-                            }
-                        }
+                        // The first character after which no option fits:
+                        // the one that ends past the longest match.
+                        let longest = cursor.longest_match(from, &self.string, before_len);
+                        let end = part
+                            .char_indices()
+                            .map(|(b, c)| b + c.len_utf8())
+                            .find(|&e| e > longest)
+                            .unwrap_or(part.len());
                         let offset = self.offset_in_part(part, end, at);
                         let shown = self.string.get(..before_len + end).unwrap_or(&self.string);
                         let listed: Vec<String> = match kw {

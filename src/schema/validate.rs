@@ -227,6 +227,7 @@ impl<'p> Validator<'p> {
         if !ALL && !self.prog.has_dynamic {
             return self.valid(id, v, depth);
         }
+        super::budget::tally(1);
         let node = self.prog.node(id);
         if depth > MAX_DEPTH {
             if ALL {
@@ -269,6 +270,7 @@ impl<'p> Validator<'p> {
     /// small enough to keep the frame small (validation recurses through
     /// here once per value); the rest go to [`Validator::keyword`].
     fn valid(&self, id: NodeId, v: &Value, depth: u32) -> bool {
+        super::budget::tally(1);
         if depth > MAX_DEPTH {
             return false;
         }
@@ -914,6 +916,7 @@ impl<'p> Validator<'p> {
         seen: &mut [bool],
         top: bool,
     ) {
+        super::budget::tally(1);
         if d > MAX_DEPTH {
             return;
         }
@@ -954,6 +957,7 @@ impl<'p> Validator<'p> {
         seen: &mut [bool],
         top: bool,
     ) {
+        super::budget::tally(1);
         if d > MAX_DEPTH {
             return;
         }
@@ -1070,14 +1074,137 @@ fn dyn_target(dr: &DynRef, scope: Option<&Scope<'_>>) -> NodeId {
     target
 }
 
-/// The first pair of equal items, if any.
+/// The first pair of equal items, if any: the smallest `j` with an equal
+/// item before it, and the first such `i`.
 pub(crate) fn first_duplicate(a: &[Value]) -> Option<(usize, usize)> {
-    for j in 1..a.len() {
-        for i in 0..j {
-            if equal(&a[i], &a[j]) {
-                return Some((i, j));
+    // A few items are compared pairwise: hashing would cost more.
+    if a.len() <= 8 {
+        for j in 1..a.len() {
+            for i in 0..j {
+                if equal(&a[i], &a[j]) {
+                    return Some((i, j));
+                }
+            }
+        }
+        return None;
+    }
+    first_duplicate_hashed(a)
+}
+
+/// [`first_duplicate`] in expected linear time: each item is hashed once
+/// (numbers by value, objects whatever their key order, see
+/// [`canonical_hash`]), and compared only with the earlier items of its hash,
+/// in index order. The keys are random per process, so an instance cannot be
+/// built to collide.
+fn first_duplicate_hashed(a: &[Value]) -> Option<(usize, usize)> {
+    use std::collections::HashMap;
+    use std::collections::hash_map::{Entry, RandomState};
+    let state = RandomState::new();
+    // Hash -> (first, last) index of a chain that `next` links in index order.
+    let mut heads: HashMap<u64, (usize, usize)> = HashMap::with_capacity(a.len());
+    let mut next = vec![usize::MAX; a.len()];
+    for (j, item) in a.iter().enumerate() {
+        match heads.entry(canonical_hash(item, &state)) {
+            Entry::Vacant(e) => {
+                e.insert((j, j));
+            }
+            Entry::Occupied(mut e) => {
+                let (first, last) = *e.get();
+                let mut i = first;
+                while i != usize::MAX {
+                    if equal(&a[i], item) {
+                        return Some((i, j));
+                    }
+                    i = next[i];
+                }
+                next[last] = j;
+                e.insert((first, j));
             }
         }
     }
     None
+}
+
+/// A hash of `v` that agrees with [`equal`]: numbers hash their value (sign,
+/// significant digits and decimal point, so `1`, `1.0` and `1e0` agree), an
+/// object the sum of its members' hashes (key order does not count).
+pub(crate) fn canonical_hash(v: &Value, state: &std::collections::hash_map::RandomState) -> u64 {
+    use std::hash::{BuildHasher, Hash, Hasher};
+    super::budget::tally(1);
+    let mut h = state.build_hasher();
+    match v {
+        Value::Null => 0u8.hash(&mut h),
+        Value::Bool(b) => (1u8, *b).hash(&mut h),
+        Value::Number(n) => {
+            2u8.hash(&mut h);
+            super::number::hash_number_value(n.as_str(), &mut h);
+        }
+        Value::String(s) => (3u8, s.as_str()).hash(&mut h),
+        Value::Array(items) => {
+            (4u8, items.len()).hash(&mut h);
+            for item in items {
+                canonical_hash(item, state).hash(&mut h);
+            }
+        }
+        Value::Object(m) => {
+            let mut sum = 0u64;
+            for (k, item) in m.iter() {
+                let mut kh = state.build_hasher();
+                k.hash(&mut kh);
+                canonical_hash(item, state).hash(&mut kh);
+                sum = sum.wrapping_add(kh.finish());
+            }
+            (5u8, m.len(), sum).hash(&mut h);
+        }
+    }
+    h.finish()
+}
+
+/// Refuses a program in which validating one value against some node costs
+/// more than `max` subschema visits at the value's location (see
+/// `budget::node_costs`), naming the outermost such node and the budget.
+pub(crate) fn check_fanout(prog: &Program, max: u64) -> Result<(), super::SchemaError> {
+    use super::budget::Applied;
+    let applied: Vec<Vec<Applied>> = (0..prog.nodes.len())
+        .map(|id| {
+            let mut out = Vec::new();
+            for kw in prog.node_kws(id as NodeId) {
+                match kw {
+                    Kw::AllOf(list) => out.extend(list.iter().map(|n| Applied::Whole(*n))),
+                    Kw::Ref(n) => out.push(Applied::Whole(*n)),
+                    Kw::DependentSchemas(deps) => {
+                        out.extend(deps.iter().map(|(_, n)| Applied::Whole(*n)));
+                    }
+                    Kw::AnyOf(list) | Kw::OneOf(list) => {
+                        out.extend(list.iter().map(|n| Applied::Branch(*n)));
+                    }
+                    Kw::Not(n) => out.push(Applied::Tested(*n)),
+                    Kw::If { cond, then, els } => {
+                        out.push(Applied::Condition(*cond));
+                        out.extend(then.iter().chain(els.iter()).map(|n| Applied::Whole(*n)));
+                    }
+                    Kw::DynamicRef(dr) => out.push(Applied::OneOf(
+                        std::iter::once(dr.fallback)
+                            .chain(dr.candidates.iter().map(|(_, n)| *n))
+                            .collect(),
+                    )),
+                    Kw::UnevaluatedProperties(_) | Kw::UnevaluatedItems(_) => {
+                        out.push(Applied::Unevaluated);
+                    }
+                    _ => {}
+                }
+            }
+            out
+        })
+        .collect();
+    let costs = super::budget::node_costs(&applied);
+    // Node ids are given in compile order, parents before the subschemas
+    // they hold: the first node over the budget is the outermost.
+    match costs.iter().enumerate().find(|(_, c)| c.report > max) {
+        None => Ok(()),
+        Some((id, cost)) => Err(super::SchemaError::new(
+            prog.loc(prog.node(id as NodeId)).to_owned(),
+            super::budget::over_budget_message(cost.report, max),
+        )),
+    }
 }
