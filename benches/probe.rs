@@ -117,7 +117,11 @@ fn workload(name: &str) -> Option<Box<dyn FnMut() -> usize>> {
     let run: Box<dyn FnMut() -> usize> = match name {
         "parser/write_file/whole" => {
             let d = doc(&write);
-            Box::new(move || parse_chunked(&d, d.len()).as_object().map_or(0, |m| m.len()))
+            Box::new(move || {
+                parse_chunked(&d, d.len())
+                    .as_object()
+                    .map_or(0, |m| m.len())
+            })
         }
         "parser/write_file/16" => {
             let d = doc(&write);
@@ -125,7 +129,11 @@ fn workload(name: &str) -> Option<Box<dyn FnMut() -> usize>> {
         }
         "parser/nested_config/whole" => {
             let d = doc(&nested);
-            Box::new(move || parse_chunked(&d, d.len()).as_object().map_or(0, |m| m.len()))
+            Box::new(move || {
+                parse_chunked(&d, d.len())
+                    .as_object()
+                    .map_or(0, |m| m.len())
+            })
         }
         "parser/numbers/16" => {
             let d = doc(&numbers);
@@ -147,7 +155,9 @@ fn workload(name: &str) -> Option<Box<dyn FnMut() -> usize>> {
             let d = doc(&nested);
             Box::new(move || partial_stream(&d, 16).as_object().map_or(0, |m| m.len()))
         }
-        "schema/compile" => Box::new(|| !black_box(compile(TOOL_SCHEMA)).is_valid(&Value::Null) as usize),
+        "schema/compile" => {
+            Box::new(|| !black_box(compile(TOOL_SCHEMA)).is_valid(&Value::Null) as usize)
+        }
         "schema/validate" => {
             let s = compile(TOOL_SCHEMA);
             let v = tooljson::from_str(TOOL_ARGS).unwrap();

@@ -25,6 +25,8 @@
 #![warn(missing_docs)]
 
 pub mod error;
+/// AWS event-stream binary frames (the Bedrock `ConverseStream` body).
+pub mod eventstream;
 pub mod parser;
 pub mod partial;
 pub mod path;

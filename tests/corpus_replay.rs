@@ -5,6 +5,8 @@
 
 #[path = "common/checks.rs"]
 mod checks;
+#[path = "common/eventstream_check.rs"]
+mod eventstream_check;
 
 use std::path::{Path, PathBuf};
 
@@ -16,6 +18,7 @@ fn check_for(target: &str) -> Option<fn(&[u8])> {
         "differential" => checks::differential,
         "partial" => checks::partial,
         "sse" => checks::sse,
+        "eventstream" => eventstream_check::eventstream,
         "vendor" => checks::vendor,
         "schema" => checks::schema,
         "protocol" => checks::protocol,
