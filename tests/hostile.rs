@@ -826,7 +826,7 @@ fn anthropic_one_byte_deltas(args: &str) -> Vec<u8> {
 #[test]
 fn a_stream_of_one_byte_sse_events() {
     use tooljson::sse::Decoder;
-    use tooljson::vendor::{CallStatus, ToolCallStream};
+    use tooljson::providers::{CallStatus, ToolCallStream};
     let _g = lock();
     // The SSE decoder alone: 1,000,000 events of one data byte each.
     let body = "data: x\n\n".repeat(1_000_000).into_bytes();
@@ -907,7 +907,7 @@ fn a_stream_of_one_byte_sse_events() {
 #[test]
 fn an_sse_line_with_no_end() {
     use tooljson::sse::{Decoder, SseError};
-    use tooljson::vendor::{StreamError, ToolCallStream};
+    use tooljson::providers::{StreamError, ToolCallStream};
     let _g = lock();
     // 100 MB of one `data:` line that never ends, fed in 64 KiB chunks: the
     // decoder fails at its line bound (16 MiB by default) instead of
@@ -971,7 +971,7 @@ fn an_sse_line_with_no_end() {
         assert_eq!(s.feed(b"\n\n").unwrap_err(), e, "stays failed");
         s.calls()[0].status()
     });
-    assert_ne!(status, tooljson::vendor::CallStatus::Complete);
+    assert_ne!(status, tooljson::providers::CallStatus::Complete);
     row(
         "the same inside a vendor stream, line bound 1 MiB",
         "ToolCallStream, 64 KiB chunks",

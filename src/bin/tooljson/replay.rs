@@ -1,6 +1,6 @@
 //! `tooljson replay [--tools TOOLS.json] [--ndjson] [--chunk N] [FILE]`:
 //! replays a recorded streaming response (stdin when no FILE) through
-//! `tooljson::vendor::ToolCallStream`, fed in chunks of N bytes (default:
+//! `tooljson::providers::ToolCallStream`, fed in chunks of N bytes (default:
 //! whole lines, as recorded). Bare `tooljson` replays the bundled demo.
 //!
 //! A file whose first non-blank byte is `{` is read as one event JSON per
@@ -42,7 +42,7 @@ use std::time::Duration;
 
 use tooljson::Value;
 use tooljson::partial::PartialNode;
-use tooljson::vendor::{CallEvent, CallStatus, StopReason, ToolCall, ToolCallStream};
+use tooljson::providers::{CallEvent, CallStatus, StopReason, StreamedCall, ToolCallStream};
 
 use crate::{Failure, parse_chunk, read_input};
 
@@ -255,7 +255,7 @@ fn feed_jsonl(
     buf: &mut String,
     piece: &[u8],
     last: bool,
-) -> Result<(), tooljson::vendor::StreamError> {
+) -> Result<(), tooljson::providers::StreamError> {
     buf.push_str(&String::from_utf8_lossy(piece));
     while let Some(i) = buf.find('\n') {
         let line: String = buf.drain(..=i).collect();
@@ -284,6 +284,14 @@ fn emit(
             progressed = true;
         }
         if opts.ndjson {
+            if let CallEvent::StreamFinished { .. } = e {
+                for message in stream.final_messages_json() {
+                    let mut m = Obj::new();
+                    m.insert("event", "message_finished".into());
+                    m.insert("message", message);
+                    writeln!(out, "{m}").map_err(write_failure)?;
+                }
+            }
             let line = ndjson(stream, e);
             writeln!(out, "{line}").map_err(write_failure)?;
         }
@@ -320,7 +328,7 @@ impl std::fmt::Display for Obj {
     }
 }
 
-fn call_fields(call: Option<&ToolCall>, n: usize, event: &str) -> Obj {
+fn call_fields(call: Option<&StreamedCall>, n: usize, event: &str) -> Obj {
     let mut m = Obj::new();
     m.insert("event", event.into());
     m.insert("call", n.into());
@@ -398,6 +406,37 @@ fn ndjson(stream: &ToolCallStream, e: &CallEvent) -> Obj {
             m.insert("errors", J::Array(errors));
             m
         }
+        CallEvent::MessageStarted { id, model } => {
+            let mut m = Obj::new();
+            m.insert("event", "message_started".into());
+            m.insert("id", id.as_deref().into());
+            m.insert("model", model.as_deref().into());
+            m
+        }
+        CallEvent::TextAppended { at, text } => at_text("text_appended", *at, "text", text),
+        CallEvent::ThinkingAppended { at, text } => at_text("thinking_appended", *at, "text", text),
+        CallEvent::RefusalAppended { at, text } => at_text("refusal_appended", *at, "text", text),
+        CallEvent::ThinkingSigned { at, signature } => {
+            at_text("thinking_signed", *at, "signature", signature)
+        }
+        CallEvent::RedactedThinking { at, data } => at_text("redacted_thinking", *at, "data", data),
+        CallEvent::ServerToolResult { at, block } => {
+            let mut m = Obj::new();
+            m.insert("event", "server_tool_result".into());
+            m.insert("at", (*at).into());
+            m.insert("block", block.clone());
+            m
+        }
+        CallEvent::UsageUpdated(usage) => {
+            let mut m = Obj::new();
+            m.insert("event", "usage".into());
+            if let J::Object(counts) = usage.to_json() {
+                for (k, v) in counts {
+                    m.insert(usage_key(&k), v);
+                }
+            }
+            m
+        }
         CallEvent::Malformed { message } => {
             let mut m = Obj::new();
             m.insert("event", "malformed".into());
@@ -421,6 +460,29 @@ fn ndjson(stream: &ToolCallStream, e: &CallEvent) -> Obj {
             m.insert("choice_error", choice_error.as_deref().into());
             m
         }
+        other => {
+            let mut m = Obj::new();
+            m.insert("event", "unknown".into());
+            m.insert("debug", format!("{other:?}").into());
+            m
+        }
+    }
+}
+
+fn at_text(event: &str, at: u64, key: &'static str, text: &str) -> Obj {
+    let mut m = Obj::new();
+    m.insert("event", event.to_owned().into());
+    m.insert("at", at.into());
+    m.insert(key, text.into());
+    m
+}
+
+fn usage_key(k: &str) -> &'static str {
+    match k {
+        "input_tokens" => "input_tokens",
+        "output_tokens" => "output_tokens",
+        "cache_creation_input_tokens" => "cache_creation_input_tokens",
+        _ => "cache_read_input_tokens",
     }
 }
 

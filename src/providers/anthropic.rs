@@ -7,7 +7,9 @@ use std::borrow::Cow;
 
 use serde::Deserialize;
 
-use super::{CallKey, CallKind, CallStatus, Calls, StopReason, StreamError, read_event};
+use super::{
+    CallEvent, CallKey, CallKind, CallStatus, Calls, StopReason, StreamError, Usage, read_event,
+};
 use crate::value::Value;
 
 /// One event, flat: every member the handled events use, all optional, so
@@ -21,9 +23,11 @@ struct Event<'a> {
     #[serde(borrow, default)]
     delta: Option<Delta<'a>>,
     #[serde(default)]
-    content_block: Option<Block>,
+    content_block: Option<serde_json::Value>,
     #[serde(default)]
-    message: Option<Message>,
+    message: Option<serde_json::Value>,
+    #[serde(default)]
+    usage: Option<serde_json::Value>,
     #[serde(default)]
     error: Option<ApiError>,
 }
@@ -32,16 +36,6 @@ impl super::Typed for Event<'_> {
     fn kind(&self) -> Option<&str> {
         self.kind.as_deref()
     }
-}
-
-#[derive(Deserialize, Default)]
-struct Message {
-    #[serde(default)]
-    id: Option<String>,
-    #[serde(default)]
-    content: Vec<Block>,
-    #[serde(default)]
-    stop_reason: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -56,6 +50,12 @@ struct Block {
     input: Option<serde_json::Value>,
 }
 
+impl Block {
+    fn read(v: &serde_json::Value) -> Option<Block> {
+        serde_json::from_value(v.clone()).ok()
+    }
+}
+
 /// A `content_block_delta` delta or a `message_delta` delta.
 #[derive(Deserialize)]
 struct Delta<'a> {
@@ -63,8 +63,38 @@ struct Delta<'a> {
     kind: Option<Cow<'a, str>>,
     #[serde(borrow, default)]
     partial_json: Option<Cow<'a, str>>,
+    #[serde(borrow, default)]
+    text: Option<Cow<'a, str>>,
+    #[serde(borrow, default)]
+    thinking: Option<Cow<'a, str>>,
+    #[serde(default)]
+    signature: Option<String>,
+    #[serde(default)]
+    citation: Option<serde_json::Value>,
     #[serde(default, deserialize_with = "super::lenient_string")]
     stop_reason: Option<String>,
+    #[serde(default)]
+    stop_sequence: Option<serde_json::Value>,
+    #[serde(default)]
+    stop_details: Option<serde_json::Value>,
+    #[serde(default)]
+    container: Option<serde_json::Value>,
+}
+
+impl Delta<'_> {
+    /// The `message_delta` members the final message keeps.
+    fn message_members(&self) -> serde_json::Value {
+        let mut o = serde_json::Map::new();
+        let opt = |v: &Option<serde_json::Value>| v.clone().unwrap_or(serde_json::Value::Null);
+        o.insert(
+            "stop_reason".into(),
+            self.stop_reason.clone().map_or(serde_json::Value::Null, Into::into),
+        );
+        o.insert("stop_sequence".into(), opt(&self.stop_sequence));
+        o.insert("stop_details".into(), opt(&self.stop_details));
+        o.insert("container".into(), opt(&self.container));
+        serde_json::Value::Object(o)
+    }
 }
 
 #[derive(Deserialize, Default)]
@@ -96,6 +126,15 @@ fn kind_of(block_type: &str) -> Option<CallKind> {
     }
 }
 
+/// The stop reason of a `stop_reason` word; a full context window cuts calls
+/// as `max_tokens` does.
+fn stop_of(word: &str) -> StopReason {
+    match word {
+        "model_context_window_exceeded" => StopReason::MaxTokens,
+        other => StopReason::from_anthropic(other),
+    }
+}
+
 /// Adapter state for one Anthropic response.
 #[derive(Debug, Default)]
 pub(crate) struct State {
@@ -123,24 +162,37 @@ impl State {
         match kind {
             "message_start" => {
                 let message = ev.message.unwrap_or_default();
+                let id = message.get("id").and_then(|v| v.as_str()).map(str::to_owned);
                 if self.started {
-                    if message.id.is_some() && message.id == self.message_id {
+                    if id.is_some() && id == self.message_id {
                         return Ok(()); // an exact duplicate
                     }
                     return Err(StreamError::Protocol(format!(
                         "a second message_start ({}) while message {} is open",
-                        message.id.as_deref().unwrap_or("without id"),
+                        id.as_deref().unwrap_or("without id"),
                         self.message_id.as_deref().unwrap_or("without id"),
                     )));
                 }
                 self.started = true;
-                self.message_id = message.id;
-                if message.stop_reason.is_some() {
-                    self.stop = message.stop_reason;
+                self.message_id = id.clone();
+                if let Some(r) = message.get("stop_reason").and_then(|v| v.as_str()) {
+                    self.stop = Some(r.to_owned());
+                }
+                let model = message.get("model").and_then(|v| v.as_str()).map(str::to_owned);
+                calls.push(CallEvent::MessageStarted { id, model });
+                let usage = message.get("usage").and_then(Usage::from_json);
+                let blocks: Vec<Block> = message
+                    .get("content")
+                    .and_then(|c| c.as_array())
+                    .map(|a| a.iter().filter_map(Block::read).collect())
+                    .unwrap_or_default();
+                calls.response.anthropic_start(message);
+                if let Some(u) = usage {
+                    calls.push(CallEvent::UsageUpdated(u));
                 }
                 // Complete tool calls inside message_start (programmatic
                 // tool calling): start, feed the input as text, end.
-                for block in message.content {
+                for block in blocks {
                     let key = CallKey::Block(self.prefilled);
                     self.prefilled += 1;
                     let Some(kind) = kind_of(&block.kind) else {
@@ -157,8 +209,27 @@ impl State {
             }
             "content_block_start" => {
                 let index = ev.index.ok_or_else(|| missing("index"))?;
-                let block = ev.content_block.ok_or_else(|| missing("content_block"))?;
-                let Some(kind) = kind_of(&block.kind) else {
+                let raw = ev.content_block.ok_or_else(|| missing("content_block"))?;
+                let block = Block::read(&raw).ok_or_else(|| missing("content_block type"))?;
+                let kind = kind_of(&block.kind);
+                match block.kind.as_str() {
+                    "redacted_thinking" => {
+                        let data = raw.get("data").and_then(|d| d.as_str()).unwrap_or_default();
+                        calls.push(CallEvent::RedactedThinking {
+                            at: index,
+                            data: data.to_owned(),
+                        });
+                    }
+                    k if k.ends_with("_tool_result") => {
+                        calls.push(CallEvent::ServerToolResult {
+                            at: index,
+                            block: raw.clone(),
+                        });
+                    }
+                    _ => {}
+                }
+                calls.response.block_start(index, raw);
+                let Some(kind) = kind else {
                     return Ok(()); // text, thinking, *_tool_result, ...
                 };
                 let key = CallKey::Block(index);
@@ -175,8 +246,48 @@ impl State {
             "content_block_delta" => {
                 let index = ev.index.ok_or_else(|| missing("index"))?;
                 let delta = ev.delta.ok_or_else(|| missing("delta"))?;
-                if delta.kind.as_deref() != Some("input_json_delta") {
-                    return Ok(());
+                match delta.kind.as_deref() {
+                    Some("input_json_delta") => {}
+                    Some("text_delta") => {
+                        let text = delta.text.unwrap_or_default();
+                        calls.response.block_append(index, "text", "text", &text);
+                        if !text.is_empty() {
+                            calls.push(CallEvent::TextAppended {
+                                at: index,
+                                text: text.into_owned(),
+                            });
+                        }
+                        return Ok(());
+                    }
+                    Some("thinking_delta") => {
+                        let text = delta.thinking.unwrap_or_default();
+                        calls.response.block_append(index, "thinking", "thinking", &text);
+                        if !text.is_empty() {
+                            calls.push(CallEvent::ThinkingAppended {
+                                at: index,
+                                text: text.into_owned(),
+                            });
+                        }
+                        return Ok(());
+                    }
+                    Some("signature_delta") => {
+                        let signature = delta.signature.unwrap_or_default();
+                        calls
+                            .response
+                            .block_set(index, "signature", signature.clone().into());
+                        calls.push(CallEvent::ThinkingSigned {
+                            at: index,
+                            signature,
+                        });
+                        return Ok(());
+                    }
+                    Some("citations_delta") => {
+                        if let Some(c) = delta.citation {
+                            calls.response.block_cite(index, c);
+                        }
+                        return Ok(());
+                    }
+                    _ => return Ok(()),
                 }
                 let Some(n) = calls.open(CallKey::Block(index)) else {
                     return Err(StreamError::Protocol(format!(
@@ -194,8 +305,17 @@ impl State {
                 }
             }
             "message_delta" => {
+                let members = ev.delta.as_ref().map(Delta::message_members);
+                calls
+                    .response
+                    .anthropic_delta(members.as_ref(), ev.usage.as_ref());
+                if ev.usage.is_some()
+                    && let Some(u) = calls.response.usage.clone()
+                {
+                    calls.push(CallEvent::UsageUpdated(u));
+                }
                 if let Some(r) = ev.delta.and_then(|d| d.stop_reason) {
-                    let reason = StopReason::from_anthropic(&r);
+                    let reason = stop_of(&r);
                     if reason == StopReason::MaxTokens {
                         calls.cut_open(CallStatus::Truncated, &reason);
                     }
@@ -204,7 +324,7 @@ impl State {
             }
             "message_stop" => {
                 let stop = match &self.stop {
-                    Some(r) => StopReason::from_anthropic(r),
+                    Some(r) => stop_of(r),
                     None if calls.has_calls_of(CallKind::Client) => StopReason::ToolUse,
                     None => StopReason::EndTurn,
                 };

@@ -9,7 +9,7 @@
 //! use std::pin::Pin;
 //! use std::task::{Context, Poll, Waker};
 //! use futures_core::Stream;
-//! use tooljson::vendor::{CallEvent, CallStatus, stream::CallEvents};
+//! use tooljson::providers::{CallEvent, CallStatus, futures::CallEvents};
 //!
 //! /// A body that arrives in pieces (a reqwest body in real code).
 //! struct Body(Vec<&'static [u8]>);
@@ -34,7 +34,7 @@
 //! }
 //! assert_eq!(statuses, [CallStatus::Complete]);
 //! assert_eq!(events.tool_calls().calls()[0].value().unwrap().to_string(), r#"{"a":1}"#);
-//! # Ok::<(), tooljson::vendor::stream::Failure<std::io::Error>>(())
+//! # Ok::<(), tooljson::providers::futures::Failure<std::io::Error>>(())
 //! ```
 
 use std::fmt;

@@ -4,7 +4,7 @@
 //! Completions or OpenAI Responses streaming response as they arrive (split
 //! anywhere), decodes the event stream ([`crate::sse`]), decodes each event's
 //! JSON with serde into the vendor's typed events (dispatched on `data.type`;
-//! unknown events and fields are ignored), and keeps one [`ToolCall`] per
+//! unknown events and fields are ignored), and keeps one [`StreamedCall`] per
 //! call the model makes, each with its own resumable parser and partial tree.
 //! It is sans-IO: bytes in, [`CallEvent`]s out, no clock.
 //!
@@ -64,7 +64,7 @@
 //! # Example: a client loop
 //!
 //! ```
-//! use tooljson::vendor::{CallEvent, CallStatus, ToolCallStream};
+//! use tooljson::providers::{CallEvent, CallStatus, ToolCallStream};
 //!
 //! // The body of an Anthropic streaming response, as it arrives.
 //! let body: &[&[u8]] = &[
@@ -104,7 +104,7 @@
 //! assert!(call.is_executable());
 //! assert_eq!(call.id(), Some("toolu_1"));
 //! assert_eq!(call.value().unwrap()["path"].as_str(), Some("src/main.rs"));
-//! # Ok::<(), tooljson::vendor::StreamError>(())
+//! # Ok::<(), tooljson::providers::StreamError>(())
 //! ```
 //!
 //! # Example: a client loop with the request's tools
@@ -116,7 +116,7 @@
 //!
 //! ```
 //! use tooljson::protocol::ToolSet;
-//! use tooljson::vendor::{CallEvent, CallStatus, ToolCallStream};
+//! use tooljson::providers::{CallEvent, CallStatus, ToolCallStream};
 //!
 //! let request = serde_json::json!({
 //!     "model": "gpt-4.1",
@@ -184,9 +184,10 @@
 mod anthropic;
 mod openai_chat;
 mod openai_responses;
+mod response;
 #[cfg(feature = "stream")]
-pub mod stream;
-mod validate;
+pub mod futures;
+mod tools;
 
 use std::collections::VecDeque;
 use std::fmt;
@@ -196,11 +197,12 @@ use crate::error::Error;
 use crate::parser::DuplicateKeys;
 use crate::partial::{EventSink, PartialNode, PartialParser, ValueEvent};
 use crate::path::Path;
-use crate::protocol::ToolSet;
+use crate::protocol::{AssistantTurn, ProtocolError, ToolSet};
 use crate::sse;
 use crate::value::Value;
 
-pub use crate::protocol::Vendor;
+pub use crate::protocol::{StopReason, Vendor};
+pub use response::Usage;
 
 impl Vendor {
     /// Guesses the vendor from one event (its SSE event name, if any, and its
@@ -208,7 +210,7 @@ impl Vendor {
     /// unknown shape).
     ///
     /// ```
-    /// use tooljson::vendor::Vendor;
+    /// use tooljson::providers::Vendor;
     /// assert_eq!(Vendor::detect(None, r#"{"type":"message_start","message":{}}"#), Some(Vendor::Anthropic));
     /// assert_eq!(Vendor::detect(None, r#"{"object":"chat.completion.chunk","choices":[]}"#), Some(Vendor::OpenAiChat));
     /// assert_eq!(Vendor::detect(Some("response.created"), r#"{"type":"response.created"}"#), Some(Vendor::OpenAiResponses));
@@ -372,96 +374,6 @@ impl fmt::Display for CallStatus {
     }
 }
 
-/// Why the response ended, in vendor-neutral terms.
-#[derive(Clone, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum StopReason {
-    /// The model stopped to have tools run (Anthropic `tool_use`, Chat
-    /// `tool_calls` / `function_call`, Responses completed with a function
-    /// call).
-    ToolUse,
-    /// The model finished its turn (Anthropic `end_turn`, Chat `stop`,
-    /// Responses completed without a function call).
-    EndTurn,
-    /// A stop sequence matched.
-    StopSequence,
-    /// The output token limit (Anthropic `max_tokens`, Chat `length`,
-    /// Responses incomplete `max_output_tokens`).
-    MaxTokens,
-    /// The model refused (Anthropic `refusal`).
-    Refusal,
-    /// A content filter stopped the output.
-    ContentFilter,
-    /// A long server-tool turn paused (Anthropic `pause_turn`).
-    PauseTurn,
-    /// An error event, or a stream the adapter could not follow.
-    Error {
-        /// The vendor's error type or code (`overloaded_error`,
-        /// `insufficient_quota`), or `protocol` / `stream` for errors found
-        /// here.
-        kind: String,
-        /// The message.
-        message: String,
-    },
-    /// The input ended before the vendor's terminal event.
-    EndOfStream,
-    /// Another vendor stop reason, verbatim.
-    Other(String),
-}
-
-impl StopReason {
-    /// The name used in NDJSON: `tool_use`, `end_turn`, `stop_sequence`,
-    /// `max_tokens`, `refusal`, `content_filter`, `pause_turn`, `error`,
-    /// `end_of_stream`, or the vendor's own word.
-    pub fn as_str(&self) -> &str {
-        match self {
-            StopReason::ToolUse => "tool_use",
-            StopReason::EndTurn => "end_turn",
-            StopReason::StopSequence => "stop_sequence",
-            StopReason::MaxTokens => "max_tokens",
-            StopReason::Refusal => "refusal",
-            StopReason::ContentFilter => "content_filter",
-            StopReason::PauseTurn => "pause_turn",
-            StopReason::Error { .. } => "error",
-            StopReason::EndOfStream => "end_of_stream",
-            StopReason::Other(s) => s,
-        }
-    }
-
-    /// Whether the response ended normally (not an error, a truncation or
-    /// the end of the input).
-    pub fn is_normal(&self) -> bool {
-        !matches!(
-            self,
-            StopReason::MaxTokens
-                | StopReason::Error { .. }
-                | StopReason::EndOfStream
-                | StopReason::ContentFilter
-        )
-    }
-
-    fn from_anthropic(s: &str) -> StopReason {
-        match s {
-            "tool_use" => StopReason::ToolUse,
-            "end_turn" => StopReason::EndTurn,
-            "stop_sequence" => StopReason::StopSequence,
-            "max_tokens" | "model_context_window_exceeded" => StopReason::MaxTokens,
-            "refusal" => StopReason::Refusal,
-            "pause_turn" => StopReason::PauseTurn,
-            other => StopReason::Other(other.to_owned()),
-        }
-    }
-}
-
-impl fmt::Display for StopReason {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            StopReason::Error { kind, message } => write!(f, "error ({kind}): {message}"),
-            other => f.write_str(other.as_str()),
-        }
-    }
-}
-
 /// Why a call is not complete, or what was odd about it.
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
@@ -513,6 +425,7 @@ impl fmt::Display for CallError {
 /// What happened, in order. Calls are named by `call`, their position in
 /// [`ToolCallStream::calls`].
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub enum CallEvent {
     /// A tool call began.
     CallStarted {
@@ -559,6 +472,63 @@ pub enum CallEvent {
         /// How it ended (never `Streaming`).
         status: CallStatus,
     },
+    /// The response began: the provider's message (or response) id and
+    /// model, when it gave them.
+    MessageStarted {
+        /// `msg_…`, `chatcmpl-…`, `resp_…`.
+        id: Option<String>,
+        /// The model that answers.
+        model: Option<String>,
+    },
+    /// Text for the user arrived (never empty).
+    TextAppended {
+        /// Where: the Anthropic content block index, the Chat choice index,
+        /// or the Responses output index.
+        at: u64,
+        /// The text.
+        text: String,
+    },
+    /// Thinking (Anthropic `thinking_delta`, Responses reasoning summary
+    /// text) arrived (never empty).
+    ThinkingAppended {
+        /// Where, as for [`CallEvent::TextAppended`].
+        at: u64,
+        /// The text.
+        text: String,
+    },
+    /// A thinking block's signature, which Anthropic requires back on the
+    /// next turn.
+    ThinkingSigned {
+        /// The content block index.
+        at: u64,
+        /// The signature.
+        signature: String,
+    },
+    /// A `redacted_thinking` block (encrypted; sent back as it is).
+    RedactedThinking {
+        /// The content block index.
+        at: u64,
+        /// Its `data`.
+        data: String,
+    },
+    /// Refusal text arrived (Chat `delta.refusal`, Responses
+    /// `refusal.delta`).
+    RefusalAppended {
+        /// Where, as for [`CallEvent::TextAppended`].
+        at: u64,
+        /// The text.
+        text: String,
+    },
+    /// A server tool's result arrived whole (Anthropic `*_tool_result`
+    /// blocks, `mcp_tool_result`).
+    ServerToolResult {
+        /// The content block index.
+        at: u64,
+        /// The block, as the provider sent it.
+        block: serde_json::Value,
+    },
+    /// The token counts so far (they are cumulative: each replaces the last).
+    UsageUpdated(Usage),
     /// One event's JSON could not be decoded; it was skipped.
     Malformed {
         /// What and where.
@@ -611,7 +581,7 @@ impl From<sse::SseError> for StreamError {
 
 /// One tool call of the response.
 #[derive(Debug)]
-pub struct ToolCall {
+pub struct StreamedCall {
     key: CallKey,
     id: Option<String>,
     name: Option<String>,
@@ -629,12 +599,12 @@ pub struct ToolCall {
     /// Bytes fed past the parser's failure are kept in `text` only.
     parser_failed: bool,
     /// The schema check, when the stream has tools.
-    check: validate::CallCheck,
+    check: tools::CallCheck,
 }
 
-impl ToolCall {
-    fn new(key: CallKey, id: Option<String>, name: Option<String>, kind: CallKind) -> ToolCall {
-        ToolCall {
+impl StreamedCall {
+    fn new(key: CallKey, id: Option<String>, name: Option<String>, kind: CallKind) -> StreamedCall {
+        StreamedCall {
             key,
             id,
             name,
@@ -648,7 +618,7 @@ impl ToolCall {
             placeholder: None,
             item_id: None,
             parser_failed: false,
-            check: validate::CallCheck::default(),
+            check: tools::CallCheck::default(),
         }
     }
 
@@ -753,15 +723,17 @@ pub const DEFAULT_MAX_CALLS: usize = 1024;
 /// queue. Adapters translate vendor events into these operations.
 #[derive(Debug)]
 pub(crate) struct Calls {
-    calls: Vec<ToolCall>,
+    calls: Vec<StreamedCall>,
     events: VecDeque<CallEvent>,
     max_calls: usize,
     stop: Option<StopReason>,
     malformed: usize,
-    tools: Option<Arc<validate::Tools>>,
+    tools: Option<Arc<tools::Tools>>,
     choice_error: Option<String>,
     /// `None`: `Error` for calls checked against a schema, else `LastWins`.
     duplicate_keys: Option<DuplicateKeys>,
+    /// Everything of the response that is not a call.
+    pub(crate) response: response::Response,
 }
 
 impl Calls {
@@ -775,6 +747,7 @@ impl Calls {
             tools: None,
             choice_error: None,
             duplicate_keys: None,
+            response: response::Response::default(),
         }
     }
 
@@ -797,7 +770,7 @@ impl Calls {
             name: name.clone(),
             kind,
         });
-        self.calls.push(ToolCall::new(key, id, name, kind));
+        self.calls.push(StreamedCall::new(key, id, name, kind));
         Ok(n)
     }
 
@@ -813,11 +786,11 @@ impl Calls {
         self.calls.iter().rposition(|c| c.key == key)
     }
 
-    pub(crate) fn call(&self, n: usize) -> Option<&ToolCall> {
+    pub(crate) fn call(&self, n: usize) -> Option<&StreamedCall> {
         self.calls.get(n)
     }
 
-    pub(crate) fn call_mut(&mut self, n: usize) -> Option<&mut ToolCall> {
+    pub(crate) fn call_mut(&mut self, n: usize) -> Option<&mut StreamedCall> {
         self.calls.get_mut(n)
     }
 
@@ -871,7 +844,7 @@ impl Calls {
         if c.kind == CallKind::Custom || c.parser_failed {
             return;
         }
-        if let Some(e) = validate::prepare(c, self.tools.as_ref(), self.duplicate_keys) {
+        if let Some(e) = tools::prepare(c, self.tools.as_ref(), self.duplicate_keys) {
             self.doom(n, e);
         }
         let Some(c) = self.calls.get_mut(n) else {
@@ -882,7 +855,7 @@ impl Calls {
             queue: &mut self.events,
         };
         let fed = c.parser.feed(text.as_bytes(), &mut sink);
-        let certain = validate::newly_certain(c);
+        let certain = tools::newly_certain(c);
         if fed.is_err() {
             c.parser_failed = true;
         }
@@ -930,8 +903,8 @@ impl Calls {
             match finished {
                 Ok(()) => {
                     c.value = c.parser.value().cloned();
-                    let mut errors = validate::newly_certain(c);
-                    errors.extend(validate::verdict(c));
+                    let mut errors = tools::newly_certain(c);
+                    errors.extend(tools::verdict(c));
                     for e in errors {
                         self.doom(n, e);
                     }
@@ -991,6 +964,11 @@ impl Calls {
         }
     }
 
+    /// Queues an event of the response (text, thinking, usage, ...).
+    pub(crate) fn push(&mut self, event: CallEvent) {
+        self.events.push_back(event);
+    }
+
     /// Records a skipped, unreadable event.
     pub(crate) fn malformed(&mut self, message: String) {
         self.malformed += 1;
@@ -1011,7 +989,7 @@ impl Calls {
         let choice_error = self
             .tools
             .as_ref()
-            .and_then(|t| validate::check_choice(t, &self.calls));
+            .and_then(|t| tools::check_choice(t, &self.calls));
         self.choice_error = choice_error.clone();
         self.events.push_back(CallEvent::StreamFinished {
             stop_reason: stop,
@@ -1076,6 +1054,7 @@ impl ToolCallStream {
     pub fn for_vendor(vendor: Vendor) -> ToolCallStream {
         let mut s = ToolCallStream::new();
         s.adapter = Adapter::for_vendor(vendor);
+        s.calls.response.set_vendor(vendor);
         s
     }
 
@@ -1091,7 +1070,7 @@ impl ToolCallStream {
     /// against its tool's compiled schema (a [`crate::schema::StreamCheck`]
     /// runs beside the partial tree, so a violation dooms the call at the
     /// byte where it is certain, and strings under `enum` / `const` stay
-    /// hidden in [`ToolCall::partial`] until complete), a name not among the
+    /// hidden in [`StreamedCall::partial`] until complete), a name not among the
     /// tools makes the call [`CallStatus::Invalid`], and at the end the
     /// calls are checked against `tool_choice` and the parallel flag
     /// ([`CallEvent::StreamFinished`]'s `choice_error`). Each schema was
@@ -1099,7 +1078,7 @@ impl ToolCallStream {
     ///
     /// ```
     /// use tooljson::protocol::ToolSet;
-    /// use tooljson::vendor::{CallStatus, ToolCallStream};
+    /// use tooljson::providers::{CallStatus, ToolCallStream};
     /// let tools = ToolSet::from_request_json(&serde_json::json!({"tools": [{"name": "add",
     ///     "input_schema": {"type": "object", "properties": {"a": {"type": "integer"}}, "required": ["a"]}}],
     ///     "tool_choice": {"type": "any"}}))?;
@@ -1116,7 +1095,7 @@ impl ToolCallStream {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn with_tools(mut self, tools: ToolSet) -> ToolCallStream {
-        self.calls.tools = Some(Arc::new(validate::Tools::new(tools)));
+        self.calls.tools = Some(Arc::new(tools::Tools::new(tools)));
         self
     }
 
@@ -1133,7 +1112,7 @@ impl ToolCallStream {
     ///
     /// ```
     /// use tooljson::parser::DuplicateKeys;
-    /// use tooljson::vendor::{CallStatus, ToolCallStream};
+    /// use tooljson::providers::{CallStatus, ToolCallStream};
     /// let mut s = ToolCallStream::new().with_duplicate_keys(DuplicateKeys::FirstWins);
     /// s.feed_event(None, r#"{"type":"message_start","message":{"id":"m","content":[]}}"#)?;
     /// s.feed_event(None, r#"{"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"t","name":"add","input":{}}}"#)?;
@@ -1177,8 +1156,72 @@ impl ToolCallStream {
     }
 
     /// Every call so far, in the order they started.
-    pub fn calls(&self) -> &[ToolCall] {
+    pub fn calls(&self) -> &[StreamedCall] {
         &self.calls.calls
+    }
+
+    /// The call at this position (the `call` of its events).
+    pub fn call(&self, call: usize) -> Option<&StreamedCall> {
+        self.calls.calls.get(call)
+    }
+
+    /// The first call with this id (`toolu_…`, `call_…`).
+    pub fn call_by_id(&self, id: &str) -> Option<&StreamedCall> {
+        self.calls.calls.iter().find(|c| c.id() == Some(id))
+    }
+
+    /// The response's id (`msg_…`, `chatcmpl-…`, `resp_…`), once known.
+    pub fn message_id(&self) -> Option<&str> {
+        self.calls.response.id.as_deref()
+    }
+
+    /// The model, once known.
+    pub fn model(&self) -> Option<&str> {
+        self.calls.response.model.as_deref()
+    }
+
+    /// The latest token counts, once reported.
+    pub fn usage(&self) -> Option<&Usage> {
+        self.calls.response.usage.as_ref()
+    }
+
+    /// The final assistant message in the provider's own JSON, as the
+    /// provider returns it unstreamed: Anthropic the `message` object; OpenAI
+    /// Chat one `{"index", "message", "finish_reason"}` per choice;
+    /// Responses `{"output": [...]}`. Tool inputs are the calls' values
+    /// (for a call cut short: what arrived, open strings left out, as the
+    /// SDKs read it). Read it once the stream has finished.
+    pub fn final_messages_json(&self) -> Vec<serde_json::Value> {
+        self.calls.response.native(&self.calls.calls)
+    }
+
+    /// The final assistant message in the protocol's model, ready to append
+    /// to the conversation ([`AssistantTurn::to_vendor`] writes it back in
+    /// the provider's form). OpenAI Chat with several choices: the first;
+    /// see [`to_assistant_messages`](Self::to_assistant_messages).
+    ///
+    /// # Errors
+    ///
+    /// A [`ProtocolError`] when the accumulated message cannot be read as a
+    /// turn (a response that had not started).
+    pub fn to_assistant_message(&self) -> Result<AssistantTurn, ProtocolError> {
+        self.to_assistant_messages()?
+            .into_iter()
+            .next()
+            .ok_or(ProtocolError::MissingField {
+                at: String::new(),
+                field: "message",
+            })
+    }
+
+    /// Every choice's final assistant message (one but for OpenAI Chat with
+    /// `n > 1`).
+    ///
+    /// # Errors
+    ///
+    /// As [`to_assistant_message`](Self::to_assistant_message).
+    pub fn to_assistant_messages(&self) -> Result<Vec<AssistantTurn>, ProtocolError> {
+        self.calls.response.to_turns(&self.calls.calls)
     }
 
     /// Why the response ended, once it has.
@@ -1350,7 +1393,10 @@ fn handle_event(
     }
     if let Adapter::Undetected = adapter {
         match Vendor::detect(event, data) {
-            Some(v) => *adapter = Adapter::for_vendor(v),
+            Some(v) => {
+                *adapter = Adapter::for_vendor(v);
+                calls.response.set_vendor(v);
+            }
             None => {
                 calls.malformed(format!(
                     "cannot tell the vendor from event {:?}: {}",

@@ -11,7 +11,7 @@ mod common;
 use std::path::PathBuf;
 
 use serde_json::Value as J;
-use tooljson::vendor::{CallEvent, CallKey, CallKind, CallStatus, ToolCallStream, Vendor};
+use tooljson::providers::{CallEvent, CallKey, CallKind, CallStatus, ToolCallStream, Vendor};
 
 fn dir(vendor: &str) -> PathBuf {
     common::testdata().join("vendor-streams").join(vendor)

@@ -11,8 +11,8 @@ use std::task::{Context, Poll, Waker};
 
 use bytes::Bytes;
 use futures_core::Stream;
-use tooljson::vendor::stream::{CallEvents, Failure};
-use tooljson::vendor::{CallEvent, CallStatus, ToolCallStream};
+use tooljson::providers::futures::{CallEvents, Failure};
+use tooljson::providers::{CallEvent, CallStatus, ToolCallStream};
 
 /// Chunks with a `Pending` before every other one, then an optional error.
 struct Body {
