@@ -88,7 +88,9 @@ impl Delta<'_> {
         let opt = |v: &Option<serde_json::Value>| v.clone().unwrap_or(serde_json::Value::Null);
         o.insert(
             "stop_reason".into(),
-            self.stop_reason.clone().map_or(serde_json::Value::Null, Into::into),
+            self.stop_reason
+                .clone()
+                .map_or(serde_json::Value::Null, Into::into),
         );
         o.insert("stop_sequence".into(), opt(&self.stop_sequence));
         o.insert("stop_details".into(), opt(&self.stop_details));
@@ -162,7 +164,10 @@ impl State {
         match kind {
             "message_start" => {
                 let message = ev.message.unwrap_or_default();
-                let id = message.get("id").and_then(|v| v.as_str()).map(str::to_owned);
+                let id = message
+                    .get("id")
+                    .and_then(|v| v.as_str())
+                    .map(str::to_owned);
                 if self.started {
                     if id.is_some() && id == self.message_id {
                         return Ok(()); // an exact duplicate
@@ -178,7 +183,10 @@ impl State {
                 if let Some(r) = message.get("stop_reason").and_then(|v| v.as_str()) {
                     self.stop = Some(r.to_owned());
                 }
-                let model = message.get("model").and_then(|v| v.as_str()).map(str::to_owned);
+                let model = message
+                    .get("model")
+                    .and_then(|v| v.as_str())
+                    .map(str::to_owned);
                 calls.push(CallEvent::MessageStarted { id, model });
                 let usage = message.get("usage").and_then(Usage::from_json);
                 let blocks: Vec<Block> = message
@@ -261,7 +269,9 @@ impl State {
                     }
                     Some("thinking_delta") => {
                         let text = delta.thinking.unwrap_or_default();
-                        calls.response.block_append(index, "thinking", "thinking", &text);
+                        calls
+                            .response
+                            .block_append(index, "thinking", "thinking", &text);
                         if !text.is_empty() {
                             calls.push(CallEvent::ThinkingAppended {
                                 at: index,

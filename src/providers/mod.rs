@@ -182,11 +182,11 @@
 //! ```
 
 mod anthropic;
+#[cfg(feature = "stream")]
+pub mod futures;
 mod openai_chat;
 mod openai_responses;
 mod response;
-#[cfg(feature = "stream")]
-pub mod futures;
 mod tools;
 
 use std::collections::VecDeque;

@@ -185,7 +185,9 @@ impl State {
                         }
                     }
                     "response.refusal.delta" => {
-                        calls.response.part_append(at, content_index, "refusal", text);
+                        calls
+                            .response
+                            .part_append(at, content_index, "refusal", text);
                         if !text.is_empty() {
                             calls.push(CallEvent::RefusalAppended {
                                 at,

@@ -57,7 +57,10 @@ impl Usage {
         for (k, v) in [
             ("input_tokens", self.input_tokens),
             ("output_tokens", self.output_tokens),
-            ("cache_creation_input_tokens", self.cache_creation_input_tokens),
+            (
+                "cache_creation_input_tokens",
+                self.cache_creation_input_tokens,
+            ),
             ("cache_read_input_tokens", self.cache_read_input_tokens),
         ] {
             if let Some(v) = v {
@@ -94,6 +97,7 @@ pub(crate) struct Response {
     pub(crate) id: Option<String>,
     pub(crate) model: Option<String>,
     pub(crate) usage: Option<Usage>,
+    anthropic_started: bool,
 }
 
 fn append_str(o: &mut J, key: &str, text: &str) {
@@ -114,6 +118,7 @@ impl Response {
 
     /// Anthropic `message_start`.
     pub(crate) fn anthropic_start(&mut self, message: J) {
+        self.anthropic_started = true;
         if let J::Object(mut m) = message {
             let content = match m.remove("content") {
                 Some(J::Array(a)) => a,
@@ -192,6 +197,8 @@ impl Response {
                     "cache_read_input_tokens",
                     "server_tool_use",
                     "output_tokens_details",
+                    "iterations",
+                    "fallback_credit",
                 ] {
                     if let Some(v) = u.get(k).filter(|v| !v.is_null()) {
                         t.insert(k.into(), v.clone());
@@ -274,6 +281,7 @@ impl Response {
     pub(crate) fn native(&self, calls: &[StreamedCall]) -> Vec<J> {
         match self.vendor {
             None => Vec::new(),
+            Some(Vendor::Anthropic) if !self.anthropic_started => Vec::new(),
             Some(Vendor::Anthropic) => vec![self.anthropic_message(calls)],
             Some(Vendor::OpenAiChat) => self.chat_choices(calls),
             Some(Vendor::OpenAiResponses) => vec![self.responses_output(calls)],
@@ -379,7 +387,10 @@ impl Response {
     }
 
     /// The final message in the protocol's model.
-    pub(crate) fn to_turns(&self, calls: &[StreamedCall]) -> Result<Vec<AssistantTurn>, ProtocolError> {
+    pub(crate) fn to_turns(
+        &self,
+        calls: &[StreamedCall],
+    ) -> Result<Vec<AssistantTurn>, ProtocolError> {
         let Some(vendor) = self.vendor else {
             return Ok(Vec::new());
         };

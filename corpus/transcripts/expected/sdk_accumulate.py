@@ -6,8 +6,8 @@ tests/providers_messages.rs compares tooljson's `message_finished` with them.
 
 Run: python3 corpus/transcripts/expected/sdk_accumulate.py ../shared/testdata/vendor-streams
 
-Anthropic: `anthropic.lib.streaming._messages.accumulate_event`, the message
-object. OpenAI Chat: `ChatCompletionStreamState`, each choice's `message` and
+Anthropic: `anthropic.lib.streaming._beta_messages.accumulate_event` (the
+beta accumulator, which also tracks `mcp_tool_use` input), the message object. OpenAI Chat: `ChatCompletionStreamState`, each choice's `message` and
 `finish_reason`. Responses: `ResponseStreamState`, the completed response's
 `output` (the accumulated items when the response did not complete).
 A stream the SDK raises on (an `error` event) gives the message accumulated
@@ -18,7 +18,8 @@ import json
 import os
 import sys
 
-from anthropic.lib.streaming._messages import accumulate_event
+import httpx2
+from anthropic.lib.streaming._beta_messages import accumulate_event
 from openai.lib.streaming.chat._completions import ChatCompletionStreamState
 from openai.lib.streaming.responses._responses import ResponseStreamState
 from openai.types.chat import ChatCompletionChunk
@@ -82,7 +83,9 @@ def anthropic(path):
         if ev.get("type") == "message_start":
             # A bare `message: {}` (a Go SDK fixture): Go's zero value.
             ev["message"].setdefault("content", [])
-        snapshot = accumulate_event(event=ev, current_snapshot=snapshot, json_bufs=bufs)
+        snapshot = accumulate_event(
+            event=ev, current_snapshot=snapshot, json_bufs=bufs, request_headers=httpx2.Headers({})
+        )
     out = {"messages": [drop_nulls(snapshot.to_dict(mode="json", warnings=False))] if snapshot is not None else []}
     if error:
         out["sdk_error"] = error
@@ -150,8 +153,13 @@ def responses(path):
     if done is not None:
         output = [drop_nulls(i.to_dict(mode="json", warnings=False)) for i in done.output]
     else:
+        # No completed response: the SDK's own recovery for a completed
+        # response without `output`, the finished items by index, with the
+        # snapshot's items for those that did not finish.
         snap = state._ResponseStreamState__current_snapshot
-        output = [drop_nulls(i.to_dict(mode="json", warnings=False)) for i in snap.output] if snap is not None else []
+        items = dict(enumerate(snap.output)) if snap is not None else {}
+        items.update(state._completed_output)
+        output = [drop_nulls(items[i].to_dict(mode="json", warnings=False)) for i in sorted(items)]
     out = {"messages": [{"output": output}]}
     if error:
         out["sdk_error"] = error
