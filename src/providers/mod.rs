@@ -168,7 +168,7 @@
 //!         // Truncated, aborted or invalid: never run; tell the model why.
 //!         _ => {
 //!             let why: Vec<String> = call.errors().iter().map(|e| e.to_string()).collect();
-//!             format!("error: {} (arguments: {})", why.join("; "), call.invalid_json_wrapper())
+//!             format!("error: {} (arguments: {})", why.join("; "), call.invalid_json_input())
 //!         }
 //!     };
 //!     results.push((call.id().unwrap_or_default().to_owned(), result));
@@ -197,7 +197,9 @@ use crate::error::Error;
 use crate::parser::DuplicateKeys;
 use crate::partial::{EventSink, PartialNode, PartialParser, ValueEvent};
 use crate::path::Path;
-use crate::protocol::{AssistantTurn, ProtocolError, ToolSet};
+use crate::protocol::{
+    Arguments, AssistantTurn, ProtocolError, ToolCall, ToolOutcome, ToolResult, ToolSet,
+};
 use crate::sse;
 use crate::value::Value;
 
@@ -393,6 +395,9 @@ pub enum CallError {
     },
     /// The response stopped during the call.
     Cut(StopReason),
+    /// Another call of the same response already has this id; a client
+    /// that keys results by id would lose one of them.
+    DuplicateId(String),
     /// The value breaks the tool's schema: instance path and message.
     Schema {
         /// Where in the arguments (JSON Pointer).
@@ -414,6 +419,12 @@ impl fmt::Display for CallError {
                 done.len()
             ),
             CallError::Cut(reason) => write!(f, "response ended during the call: {reason}"),
+            CallError::DuplicateId(id) => {
+                write!(
+                    f,
+                    "duplicate tool call id {id:?}: an earlier call of this response has it"
+                )
+            }
             CallError::Schema {
                 instance_path,
                 message,
@@ -688,9 +699,97 @@ impl StreamedCall {
     }
 
     /// The argument text wrapped for sending back to the model when it is not
-    /// valid JSON: `{"INVALID_JSON": "<text>"}`, as Anthropic's docs advise.
-    pub fn invalid_json_wrapper(&self) -> serde_json::Value {
-        serde_json::json!({ "INVALID_JSON": self.text })
+    /// valid JSON: `{"INVALID_JSON": "<text>"}`, as Anthropic's docs advise
+    /// (see [`crate::protocol::invalid_json_input`]).
+    pub fn invalid_json_input(&self) -> serde_json::Value {
+        crate::protocol::invalid_json_input(&self.text)
+    }
+
+    /// The call in the protocol's model: id, name, item id and arguments
+    /// (the value with its exact text when complete, else the raw text as
+    /// [`Arguments::Invalid`]). A call whose id never arrived has an empty
+    /// id.
+    pub fn to_tool_call(&self) -> ToolCall {
+        let arguments = match (self.value(), self.kind) {
+            (Some(_), CallKind::Custom) | (None, _) => Arguments::Invalid(self.text.clone()),
+            (Some(v), _) => match v.to_serde_json() {
+                Ok(value) => Arguments::Json {
+                    value,
+                    text: Some(self.text.clone()),
+                },
+                Err(_) => Arguments::Invalid(self.text.clone()),
+            },
+        };
+        let mut call = ToolCall::new(
+            self.id.clone().unwrap_or_default(),
+            self.name.clone().unwrap_or_default(),
+            arguments,
+        );
+        call.item_id = self.item_id.clone();
+        call
+    }
+
+    /// The verdict: the final arguments of a complete call, else why it is
+    /// not complete.
+    pub fn verdict(&self) -> Result<&Value, &[CallError]> {
+        self.value().ok_or(&self.errors)
+    }
+
+    /// The `is_error` result to send back instead of running the call, when
+    /// it is not complete (`None` when it is): the parse error with the
+    /// position and the text, or every schema violation with its path, or
+    /// why the call was cut.
+    pub fn retry_result(&self) -> Option<ToolResult> {
+        if self.status == CallStatus::Complete {
+            return None;
+        }
+        let id = self.id.as_deref().unwrap_or_default();
+        if let Some(CallError::Json(e)) =
+            self.errors.iter().find(|e| matches!(e, CallError::Json(_)))
+        {
+            return Some(crate::protocol::parse_error_result(id, &self.text, e));
+        }
+        let name = self.name.as_deref().unwrap_or_default();
+        let why: Vec<String> = self.errors.iter().map(|e| format!("- {e}")).collect();
+        let why = if why.is_empty() {
+            format!("- the call ended {}", self.status)
+        } else {
+            why.join("\n")
+        };
+        Some(ToolResult::new(
+            id,
+            ToolOutcome::error(format!(
+                "The call to {name} was not run:\n{why}\nCall the tool again with corrected arguments."
+            )),
+        ))
+    }
+
+    /// The arguments of a complete call as `T`, or the `is_error` result to
+    /// send back: the call's [`retry_result`](Self::retry_result), or, when
+    /// the value does not fit `T`, serde's message.
+    ///
+    /// # Errors
+    ///
+    /// The [`ToolResult`] to answer the call with.
+    pub fn deserialize<T: serde::de::DeserializeOwned>(&self) -> Result<T, ToolResult> {
+        if let Some(r) = self.retry_result() {
+            return Err(r);
+        }
+        let id = self.id.as_deref().unwrap_or_default();
+        let bad = |m: String| ToolResult::new(id, ToolOutcome::error(m));
+        let value = self
+            .value
+            .as_ref()
+            .ok_or_else(|| bad("The call has no arguments.".to_owned()))?;
+        let json = value
+            .to_serde_json()
+            .map_err(|e| bad(format!("The arguments could not be read: {e}")))?;
+        serde_json::from_value(json).map_err(|e| {
+            bad(format!(
+                "The arguments of {} do not fit: {e}. Call the tool again with corrected arguments.",
+                self.name.as_deref().unwrap_or_default()
+            ))
+        })
     }
 }
 
@@ -771,7 +870,18 @@ impl Calls {
             kind,
         });
         self.calls.push(StreamedCall::new(key, id, name, kind));
+        self.check_duplicate_id(n);
         Ok(n)
+    }
+
+    /// Reports the call's id when an earlier call of the response has it.
+    pub(crate) fn check_duplicate_id(&mut self, n: usize) {
+        let Some(id) = self.calls.get(n).and_then(|c| c.id.clone()) else {
+            return;
+        };
+        if self.calls[..n].iter().any(|c| c.id.as_deref() == Some(&id)) {
+            self.doom(n, CallError::DuplicateId(id));
+        }
     }
 
     /// The open call with this key, if any (the latest one).

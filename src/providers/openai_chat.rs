@@ -189,13 +189,18 @@ impl State {
             }
             Some(n) => {
                 // Late or repeated id / name: keep, never concatenate.
+                let mut late_id = false;
                 if let Some(c) = calls.call_mut(n) {
+                    late_id = c.id.is_none() && id.is_some();
                     if c.id.is_none() {
                         c.id = id;
                     }
                     if c.name.is_none() {
                         c.name = name;
                     }
+                }
+                if late_id {
+                    calls.check_duplicate_id(n);
                 }
                 n
             }

@@ -241,9 +241,19 @@ fn replay(input: &[u8], opts: &Options) -> Result<(), Failure> {
             .stop_reason()
             .map(|s| s.to_string())
             .unwrap_or_default();
+        let why: Vec<String> = stream
+            .calls()
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| c.status() != CallStatus::Complete)
+            .filter_map(|(n, c)| c.errors().first().map(|e| format!("\n  call {n}: {e}")))
+            .collect();
         return Err(Failure {
             code: 3,
-            message: format!("error: {bad_calls} call(s) not complete; stop reason: {stop}"),
+            message: format!(
+                "error: {bad_calls} call(s) not complete; stop reason: {stop}{}",
+                why.concat()
+            ),
         });
     }
     Ok(())
