@@ -398,7 +398,7 @@ fn truncated_call_keeps_partial_value() {
         c.arguments_text()
     );
     assert_eq!(
-        c.invalid_json_wrapper()["INVALID_JSON"].as_str(),
+        c.invalid_json_input()["INVALID_JSON"].as_str(),
         Some(c.arguments_text())
     );
 }

@@ -39,7 +39,7 @@
 //! |---|---|
 //! | [`CallEvent::CallStarted`] | a tool call block began: key, id, name, kind |
 //! | [`CallEvent::ArgumentsAppended`] | argument text arrived for a call (empty fragments are dropped) |
-//! | [`CallEvent::ValueCompleted`] | a value inside the arguments is final (path, value), the root last |
+//! | [`CallEvent::ValueCompleted`] | a value inside the arguments is final (path; the value itself for a scalar, [`StreamedCall::value_at`] for any), the root last |
 //! | [`CallEvent::CallDoomed`] | the call can no longer be valid (a byte that is not JSON, or a schema violation that is already certain), reported once, as early as it is certain |
 //! | [`CallEvent::CallFinished`] | the call ended: its status |
 //! | [`CallEvent::Malformed`] | one event's JSON could not be read; the stream goes on |
@@ -84,7 +84,10 @@
 //!     while let Some(event) = stream.next_event() {
 //!         match event {
 //!             CallEvent::CallStarted { name, .. } => log.push(format!("start {}", name.unwrap_or_default())),
-//!             CallEvent::ValueCompleted { path, value, .. } => log.push(format!("{path} = {value}")),
+//!             CallEvent::ValueCompleted { call, path, .. } => {
+//!                 let value = stream.call(call).and_then(|c| c.value_at(&path)).unwrap();
+//!                 log.push(format!("{path} = {value}"));
+//!             }
 //!             CallEvent::CallFinished { status, .. } => log.push(format!("finished {status}")),
 //!             CallEvent::StreamFinished { stop_reason, .. } => log.push(format!("stop {stop_reason}")),
 //!             _ => {}
@@ -105,6 +108,81 @@
 //! assert_eq!(call.id(), Some("toolu_1"));
 //! assert_eq!(call.value().unwrap()["path"].as_str(), Some("src/main.rs"));
 //! # Ok::<(), tooljson::providers::StreamError>(())
+//! ```
+//!
+//! # Example: the whole client loop (Anthropic)
+//!
+//! Bytes in; text and previews out; each finished call deserialized into the
+//! user's struct or answered with the `is_error` result built from its
+//! violation; the next request's messages built from the final assistant
+//! message, with no call rebuilt by hand. The same code serves OpenAI Chat
+//! and Responses: only the body differs, and `to_vendor` writes each
+//! provider's own form.
+//!
+//! ```
+//! use tooljson::protocol::{ToolOutcome, ToolSet, Vendor};
+//! use tooljson::providers::{CallEvent, ToolCallStream};
+//!
+//! #[derive(serde::Deserialize)]
+//! struct Weather { city: String }
+//!
+//! let tools = ToolSet::from_request_json(&serde_json::json!({"tools": [{"name": "get_weather",
+//!     "input_schema": {"type": "object", "required": ["city"], "properties": {"city": {"type": "string"}}}}]}))?;
+//! let body = concat!(
+//!     "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"msg_1\",\"type\":\"message\",\"role\":\"assistant\",\"model\":\"claude\",\"content\":[],\"usage\":{\"input_tokens\":9,\"output_tokens\":1}}}\n\n",
+//!     "event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":{\"type\":\"text\",\"text\":\"\"}}\n\n",
+//!     "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"text_delta\",\"text\":\"Checking.\"}}\n\n",
+//!     "event: content_block_stop\ndata: {\"type\":\"content_block_stop\",\"index\":0}\n\n",
+//!     "event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":1,\"content_block\":{\"type\":\"tool_use\",\"id\":\"toolu_1\",\"name\":\"get_weather\",\"input\":{}}}\n\n",
+//!     "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":1,\"delta\":{\"type\":\"input_json_delta\",\"partial_json\":\"{\\\"city\\\": \\\"Par\"}}\n\n",
+//!     "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":1,\"delta\":{\"type\":\"input_json_delta\",\"partial_json\":\"is\\\"}\"}}\n\n",
+//!     "event: content_block_stop\ndata: {\"type\":\"content_block_stop\",\"index\":1}\n\n",
+//!     "event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":2,\"content_block\":{\"type\":\"tool_use\",\"id\":\"toolu_2\",\"name\":\"get_weather\",\"input\":{}}}\n\n",
+//!     "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":2,\"delta\":{\"type\":\"input_json_delta\",\"partial_json\":\"{\\\"city\\\": 7}\"}}\n\n",
+//!     "event: content_block_stop\ndata: {\"type\":\"content_block_stop\",\"index\":2}\n\n",
+//!     "event: message_delta\ndata: {\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"tool_use\"},\"usage\":{\"output_tokens\":30}}\n\n",
+//!     "event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n",
+//! );
+//! let mut stream = ToolCallStream::new().with_tools(tools);
+//! let (mut text, mut previews) = (String::new(), Vec::new());
+//! for chunk in body.as_bytes().chunks(40) {
+//!     stream.feed(chunk)?;
+//!     while let Some(event) = stream.next_event() {
+//!         match event {
+//!             CallEvent::TextAppended { text: t, .. } => text.push_str(&t),
+//!             CallEvent::ArgumentsAppended { call, .. } => {
+//!                 if let Some(p) = stream.call(call).and_then(|c| c.partial()) {
+//!                     previews.push(p.to_string());
+//!                 }
+//!             }
+//!             _ => {}
+//!         }
+//!     }
+//! }
+//! stream.finish()?;
+//! assert_eq!(text, "Checking.");
+//! assert!(previews.contains(&r#"{"city":"Par"}"#.to_owned()));
+//! assert_eq!(stream.usage().and_then(|u| u.output_tokens), Some(30));
+//!
+//! // Run each call, or answer it with the is_error result built from it.
+//! let turn = stream.to_assistant_message()?;
+//! let outcomes = stream.calls().iter().map(|call| {
+//!     let outcome = match call.deserialize::<Weather>() {
+//!         Ok(w) => ToolOutcome::text(format!("21 degrees in {}", w.city)),
+//!         Err(retry) => ToolOutcome::error(retry.content.text()),
+//!     };
+//!     (call.id().unwrap_or_default().to_owned(), outcome)
+//! });
+//! let reply = turn.reply(outcomes).expect("one result per call");
+//!
+//! // The next request's messages: the assistant message, then the results.
+//! let mut messages = vec![turn.to_vendor(Vendor::Anthropic)];
+//! messages.extend(reply.to_vendor(Vendor::Anthropic));
+//! assert_eq!(messages[0]["content"][1]["input"]["city"], "Paris");
+//! assert_eq!(messages[1]["content"][0]["content"], "21 degrees in Paris");
+//! assert_eq!(messages[1]["content"][1]["is_error"], true);
+//! assert!(messages[1]["content"][1]["content"].as_str().unwrap().contains("/city: expected string"));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
 //! # Example: a client loop with the request's tools
@@ -196,7 +274,7 @@ use std::sync::Arc;
 use crate::error::Error;
 use crate::parser::DuplicateKeys;
 use crate::partial::{EventSink, PartialNode, PartialParser, ValueEvent};
-use crate::path::Path;
+use crate::path::{Path, Segment};
 use crate::protocol::{
     Arguments, AssistantTurn, ProtocolError, ToolCall, ToolOutcome, ToolResult, ToolSet,
 };
@@ -459,14 +537,18 @@ pub enum CallEvent {
         /// custom calls).
         text: String,
     },
-    /// A value inside the call's arguments is final.
+    /// A value inside the call's arguments is final. A container is not
+    /// copied into the event (each level would copy its whole content
+    /// again): read it with [`StreamedCall::value_at`], which stays valid,
+    /// since a completed value never changes.
     ValueCompleted {
         /// The call.
         call: usize,
         /// Where (the root is the empty path).
         path: Path,
-        /// The value.
-        value: Value,
+        /// The value when it is a scalar (string, number, `true`, `false`,
+        /// `null`); `None` for an array or an object.
+        value: Option<Value>,
     },
     /// The call can no longer end complete; reported once, at the first byte
     /// where that is certain.
@@ -688,6 +770,57 @@ impl StreamedCall {
         }
     }
 
+    /// The completed value at `path` in the arguments (the root is the
+    /// empty path), as soon as it is complete, even while the call is still
+    /// streaming; `None` while it is not.
+    ///
+    /// ```
+    /// use tooljson::providers::{CallEvent, ToolCallStream};
+    /// let mut s = ToolCallStream::new();
+    /// s.feed_event(None, r#"{"type":"message_start","message":{"id":"m","content":[]}}"#)?;
+    /// s.feed_event(None, r#"{"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"t","name":"f","input":{}}}"#)?;
+    /// s.feed_event(None, r#"{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"{"a": [1, 2], "b": "x"}}"#)?;
+    /// let completed: Vec<String> = s.drain_events().filter_map(|e| match e {
+    ///     CallEvent::ValueCompleted { path, .. } => Some(path.to_string()),
+    ///     _ => None,
+    /// }).collect();
+    /// assert_eq!(completed, ["/a/0", "/a/1", "/a"]);
+    /// let path = tooljson::Path::from_segments([tooljson::Segment::from("a")]);
+    /// assert_eq!(s.calls()[0].value_at(&path).unwrap().to_string(), "[1,2]");
+    /// # Ok::<(), tooljson::providers::StreamError>(())
+    /// ```
+    pub fn value_at(&self, path: &Path) -> Option<&Value> {
+        enum At<'a> {
+            Node(&'a PartialNode),
+            Value(&'a Value),
+        }
+        let mut at = At::Node(self.parser.snapshot()?);
+        for segment in path.segments() {
+            at = match (at, segment) {
+                (At::Value(v), Segment::Key(k)) => At::Value(v.get(k)?),
+                (At::Value(v), Segment::Index(i)) => At::Value(v.as_array()?.get(*i)?),
+                (At::Node(PartialNode::Complete(v)), seg) => {
+                    let v = match seg {
+                        Segment::Key(k) => v.get(k)?,
+                        Segment::Index(i) => v.as_array()?.get(*i)?,
+                    };
+                    At::Value(v)
+                }
+                (At::Node(PartialNode::Object(members)), Segment::Key(k)) => {
+                    At::Node(&members.iter().rev().find(|(name, _)| name == k)?.1)
+                }
+                (At::Node(PartialNode::Array(items)), Segment::Index(i)) => {
+                    At::Node(items.get(*i)?)
+                }
+                _ => return None,
+            };
+        }
+        match at {
+            At::Value(v) => Some(v),
+            At::Node(n) => n.as_complete(),
+        }
+    }
+
     /// What went wrong (or was odd), in the order found.
     pub fn errors(&self) -> &[CallError] {
         &self.errors
@@ -806,10 +939,15 @@ impl EventSink for ValueEvents<'_> {
             value: Some(v),
         } = event
         {
+            // Scalars are copied once each; containers are read in place.
+            let value = match v {
+                Value::Array(_) | Value::Object(_) => None,
+                scalar => Some(scalar.clone()),
+            };
             self.queue.push_back(CallEvent::ValueCompleted {
                 call: self.call,
                 path: path.to_path(),
-                value: v.clone(),
+                value,
             });
         }
     }

@@ -376,7 +376,10 @@ fn ndjson(stream: &ToolCallStream, e: &CallEvent) -> Obj {
         } => {
             let mut m = call_fields(call(*n), *n, "value_completed");
             m.insert("path", path.to_string().into());
-            m.insert("value", to_json(value));
+            let value = value
+                .as_ref()
+                .or_else(|| call(*n).and_then(|c| c.value_at(path)));
+            m.insert("value", value.map(to_json).unwrap_or(J::Null));
             m
         }
         CallEvent::CallDoomed { call: n, error } => {
