@@ -113,6 +113,10 @@ fn a_deep_long_string_closed_by_one_delta_is_not_copied_per_level() {
     stream.finish().unwrap();
     COUNTED.with(|c| c.set(false));
     let peak = PEAK.load(Ordering::Relaxed);
+    eprintln!(
+        "peak {peak} bytes live for an input of {input} bytes ({:.1}x)",
+        peak as f64 / input as f64
+    );
 
     assert_eq!(stream.calls()[0].status(), CallStatus::Complete);
     assert_eq!(completed, DEPTH + 2);
