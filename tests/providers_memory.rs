@@ -83,7 +83,7 @@ fn a_deep_long_string_closed_by_one_delta_is_not_copied_per_level() {
     );
     let open = format!(
         "{}\"{}",
-        "{\"a\":[".repeat(1) + &"[".repeat(DEPTH - 1),
+        "{\"a\":[".to_owned() + &"[".repeat(DEPTH - 1),
         "x".repeat(STRING)
     );
     let close = format!("\"{}]}}", "]".repeat(DEPTH - 1));

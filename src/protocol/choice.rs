@@ -489,9 +489,9 @@ impl ToolSet {
     }
 
     /// Whether the names a turn called obey `tool_choice` and the parallel
-    /// flag, in this order: every name declared; none → no call; any → at
-    /// least one call; a named tool → at least one call, all to it; parallel
-    /// disabled → at most one call.
+    /// flag, in this order: every name declared; none: no call; any: at
+    /// least one call; a named tool: at least one call, all to it; parallel
+    /// disabled: at most one call.
     pub fn check_choice(&self, called_names: &[&str]) -> Result<(), ChoiceViolation> {
         if let Some(n) = called_names.iter().find(|n| !self.is_declared(n)) {
             return Err(ChoiceViolation::UndeclaredTool((*n).to_owned()));

@@ -227,7 +227,7 @@ impl Arguments {
 /// A parsed value as `serde_json::Value`, each number the nearest `f64` to
 /// its text (Rust's correctly rounded parse: serde_json's default float
 /// parser can be one unit in the last place off, which would break the
-/// text → value → text round trip). `None` for a number beyond `f64`.
+/// text to value to text round trip). `None` for a number beyond `f64`.
 fn exact_json(v: &crate::Value) -> Option<Value> {
     Some(match v {
         crate::Value::Null => Value::Null,

@@ -6,7 +6,25 @@
 //! JSON with serde into the vendor's typed events (dispatched on `data.type`;
 //! unknown events and fields are ignored), and keeps one [`StreamedCall`] per
 //! call the model makes, each with its own resumable parser and partial tree.
-//! It is sans-IO: bytes in, [`CallEvent`]s out, no clock.
+//! It is sans-IO: bytes in, [`CallEvent`]s out, no clock. Everything else
+//! of the response arrives as events too (text, thinking and its
+//! signatures, refusals, server tool results, usage, id and model), and at
+//! the end [`ToolCallStream::to_assistant_message`] gives the final
+//! assistant message in the protocol's model ([`ToolCallStream::final_messages_json`]
+//! in the provider's own JSON), as the providers' SDKs accumulate it.
+//! Each [`StreamedCall`] converts into the protocol's
+//! [`ToolCall`](crate::protocol::ToolCall) ([`StreamedCall::to_tool_call`]),
+//! and gives its arguments as the user's type, or the `is_error` result to
+//! send back, in one call ([`StreamedCall::deserialize`]).
+//!
+//! # Cost
+//!
+//! Each event's JSON is decoded once; argument text is parsed once, by the
+//! call's parser. A completed value is not copied into its event unless it
+//! is a scalar (each scalar once), so the events of one response cost
+//! O(its size) whatever the nesting; containers are read in place with
+//! [`StreamedCall::value_at`]. Two calls with one id make the second
+//! [`CallStatus::Invalid`] ([`CallError::DuplicateId`]).
 //!
 //! # The model
 //!
@@ -42,6 +60,14 @@
 //! | [`CallEvent::ValueCompleted`] | a value inside the arguments is final (path; the value itself for a scalar, [`StreamedCall::value_at`] for any), the root last |
 //! | [`CallEvent::CallDoomed`] | the call can no longer be valid (a byte that is not JSON, or a schema violation that is already certain), reported once, as early as it is certain |
 //! | [`CallEvent::CallFinished`] | the call ended: its status |
+//! | [`CallEvent::MessageStarted`] | the response began: its id and model |
+//! | [`CallEvent::TextAppended`] | text for the user arrived |
+//! | [`CallEvent::ThinkingAppended`] | thinking arrived (Anthropic thinking, Responses reasoning summary) |
+//! | [`CallEvent::ThinkingSigned`] | a thinking block's signature (Anthropic requires it back) |
+//! | [`CallEvent::RedactedThinking`] | an encrypted thinking block |
+//! | [`CallEvent::RefusalAppended`] | refusal text arrived |
+//! | [`CallEvent::ServerToolResult`] | a server tool's result block arrived whole |
+//! | [`CallEvent::UsageUpdated`] | token counts (cumulative) |
 //! | [`CallEvent::Malformed`] | one event's JSON could not be read; the stream goes on |
 //! | [`CallEvent::StreamFinished`] | the response ended: its [`StopReason`]; always the last event |
 //!
@@ -536,6 +562,13 @@ pub enum CallEvent {
         /// The text, as the vendor sent it (JSON text, or free text for
         /// custom calls).
         text: String,
+        /// Whether [`StreamedCall::partial`] changed with this text: a value
+        /// opened, a string grew, a value completed (whitespace, half a key
+        /// or a number not yet proven change nothing, so a UI need not
+        /// redraw). A string held back by its schema (`enum` / `const`) may
+        /// count as a change while it stays hidden. Always `true` for custom
+        /// (free-text) calls.
+        preview_changed: bool,
     },
     /// A value inside the call's arguments is final. A container is not
     /// copied into the event (each level would copy its whole content
@@ -930,10 +963,13 @@ impl StreamedCall {
 struct ValueEvents<'q> {
     call: usize,
     queue: &'q mut VecDeque<CallEvent>,
+    /// Whether any value opened, grew or completed.
+    changed: bool,
 }
 
 impl EventSink for ValueEvents<'_> {
     fn event(&mut self, event: ValueEvent<'_>) {
+        self.changed = true;
         if let ValueEvent::Completed {
             path,
             value: Some(v),
@@ -1085,9 +1121,11 @@ impl Calls {
             return;
         }
         c.text.push_str(text);
+        let appended = self.events.len();
         self.events.push_back(CallEvent::ArgumentsAppended {
             call: n,
             text: text.to_owned(),
+            preview_changed: c.kind == CallKind::Custom,
         });
         if c.kind == CallKind::Custom || c.parser_failed {
             return;
@@ -1101,8 +1139,16 @@ impl Calls {
         let mut sink = ValueEvents {
             call: n,
             queue: &mut self.events,
+            changed: false,
         };
         let fed = c.parser.feed(text.as_bytes(), &mut sink);
+        if sink.changed
+            && let Some(CallEvent::ArgumentsAppended {
+                preview_changed, ..
+            }) = self.events.get_mut(appended)
+        {
+            *preview_changed = true;
+        }
         let certain = tools::newly_certain(c);
         if fed.is_err() {
             c.parser_failed = true;
@@ -1146,6 +1192,7 @@ impl Calls {
             let mut sink = ValueEvents {
                 call: n,
                 queue: &mut self.events,
+                changed: false,
             };
             let finished = c.parser.finish(&mut sink);
             match finished {

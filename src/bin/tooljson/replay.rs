@@ -22,11 +22,18 @@
 //! | `event` | further fields |
 //! |---|---|
 //! | `call_started` | `kind`: `client`, `server`, `mcp` or `custom` |
-//! | `arguments_appended` | `text`: the raw argument text that arrived |
+//! | `arguments_appended` | `text`: the raw argument text that arrived; `preview_changed`: whether the partial value changed with it |
 //! | `value_completed` | `path` (JSON Pointer, `""` for the root), `value` |
 //! | `call_doomed` | `error`: why the call can no longer be valid (reported once, as soon as certain) |
 //! | `call_finished` | `kind`; `status`: `complete`, `truncated`, `aborted` or `invalid`; `arguments`: the final value, `null` unless complete; `partial`: the best-effort value when not complete (`null` if nothing was visible); `raw`: the argument text; `errors`: messages (JSON errors, schema violations as `"<pointer>: <message>"`, unknown tool, the stop that cut it) |
+//! | `message_started` | `id`, `model` (not a call event: no `call`, `key`, `id`, `name`) |
+//! | `text_appended`, `thinking_appended`, `refusal_appended` | `at` (Anthropic content block index, Chat choice index, Responses output index), `text` |
+//! | `thinking_signed` | `at`, `signature` |
+//! | `redacted_thinking` | `at`, `data` |
+//! | `server_tool_result` | `at`, `block`: the result block as sent |
+//! | `usage` | the counts given so far: `input_tokens`, `output_tokens`, `cache_creation_input_tokens`, `cache_read_input_tokens` |
 //! | `malformed` | `message`: an event that could not be read and was skipped |
+//! | `message_finished` | just before `stream_finished`: `message`, the final assistant message in the provider's own JSON (Anthropic: the `message` object as returned unstreamed; OpenAI Chat: `{"index", "message", "finish_reason"}`, one line per choice; Responses: `{"output": [...]}`) |
 //! | `stream_finished` | always last: `stop_reason` (`tool_use`, `end_turn`, `max_tokens`, `stop_sequence`, `refusal`, `content_filter`, `pause_turn`, `error`, `end_of_stream`, or the vendor's word), `error` (the message for `error`, else `null`), `vendor`, `calls` (how many), `choice_error` (the `tool_choice` check, when `--tools` was given and it failed, else `null`) |
 //!
 //! # Exit codes
@@ -290,7 +297,13 @@ fn emit(
     let events: Vec<CallEvent> = stream.drain_events().collect();
     let mut progressed = false;
     for e in &events {
-        if matches!(e, CallEvent::ArgumentsAppended { .. }) {
+        if matches!(
+            e,
+            CallEvent::ArgumentsAppended {
+                preview_changed: true,
+                ..
+            }
+        ) {
             progressed = true;
         }
         if opts.ndjson {
@@ -364,9 +377,14 @@ fn ndjson(stream: &ToolCallStream, e: &CallEvent) -> Obj {
             m.insert("kind", kind.as_str().into());
             m
         }
-        CallEvent::ArgumentsAppended { call: n, text } => {
+        CallEvent::ArgumentsAppended {
+            call: n,
+            text,
+            preview_changed,
+        } => {
             let mut m = call_fields(call(*n), *n, "arguments_appended");
             m.insert("text", text.as_str().into());
+            m.insert("preview_changed", (*preview_changed).into());
             m
         }
         CallEvent::ValueCompleted {
