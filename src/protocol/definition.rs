@@ -384,6 +384,30 @@ impl ToolDefinition {
         Ok(def)
     }
 
+    /// Validates arguments the user holds as a `serde_json::Value` against
+    /// the compiled schema (the value is converted once, O(its size); a
+    /// streamed call's arguments are checked as they arrive instead).
+    ///
+    /// # Errors
+    ///
+    /// Every violation, in the schema's order.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use tooljson::protocol::ToolDefinition;
+    /// let def = ToolDefinition::new("f", None, json!({"type": "object", "required": ["a"]}))?;
+    /// assert!(def.validate_json(&json!({"a": 1})).is_ok());
+    /// assert_eq!(def.validate_json(&json!({})).unwrap_err()[0].to_string(),
+    ///     r#": expected required property "a", found an object without it"#);
+    /// # Ok::<(), tooljson::protocol::ProtocolError>(())
+    /// ```
+    pub fn validate_json(&self, arguments: &Value) -> Result<(), Vec<crate::schema::Violation>> {
+        self.compiled
+            .validate(&crate::Value::from(arguments.clone()))
+    }
+
     /// Why the schema did not compile, for a definition read leniently
     /// ([`ToolSet::from_request_json_lenient`](super::ToolSet::from_request_json_lenient));
     /// its calls are then accepted without a schema check.

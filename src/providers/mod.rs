@@ -812,7 +812,7 @@ impl StreamedCall {
     /// let mut s = ToolCallStream::new();
     /// s.feed_event(None, r#"{"type":"message_start","message":{"id":"m","content":[]}}"#)?;
     /// s.feed_event(None, r#"{"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"t","name":"f","input":{}}}"#)?;
-    /// s.feed_event(None, r#"{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"{"a": [1, 2], "b": "x"}}"#)?;
+    /// s.feed_event(None, r#"{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"{\"a\": [1, 2], \"b\": \"x"}}"#)?;
     /// let completed: Vec<String> = s.drain_events().filter_map(|e| match e {
     ///     CallEvent::ValueCompleted { path, .. } => Some(path.to_string()),
     ///     _ => None,
@@ -852,6 +852,12 @@ impl StreamedCall {
             At::Value(v) => Some(v),
             At::Node(n) => n.as_complete(),
         }
+    }
+
+    /// The final arguments as a `serde_json::Value` (a complete call only;
+    /// `None` too for a number beyond `f64`, which serde_json cannot hold).
+    pub fn arguments_json(&self) -> Option<serde_json::Value> {
+        self.value().and_then(|v| v.to_serde_json().ok())
     }
 
     /// What went wrong (or was odd), in the order found.
