@@ -211,6 +211,85 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
+//! # Example: the same loop for OpenAI Chat and Responses
+//!
+//! The client code does not change with the provider; only where the next
+//! request takes the assistant message from does (Chat: the choice's
+//! `message`; Responses: the `output` items, appended to `input`).
+//!
+//! ```
+//! use tooljson::protocol::{ToolOutcome, ToolSet, Vendor};
+//! use tooljson::providers::{CallEvent, ToolCallStream};
+//!
+//! #[derive(serde::Deserialize)]
+//! struct Weather { city: String }
+//!
+//! fn client_loop(body: &str, tools: &ToolSet) -> Result<(String, Vec<serde_json::Value>), Box<dyn std::error::Error>> {
+//!     let mut stream = ToolCallStream::new().with_tools(tools.clone());
+//!     let mut text = String::new();
+//!     for chunk in body.as_bytes().chunks(32) {
+//!         stream.feed(chunk)?;
+//!         for event in stream.drain_events() {
+//!             if let CallEvent::TextAppended { text: t, .. } = event {
+//!                 text.push_str(&t);
+//!             }
+//!         }
+//!     }
+//!     stream.finish()?;
+//!     let turn = stream.to_assistant_message()?;
+//!     let outcomes = stream.calls().iter().map(|call| {
+//!         let outcome = match call.deserialize::<Weather>() {
+//!             Ok(w) => ToolOutcome::text(format!("21 degrees in {}", w.city)),
+//!             Err(retry) => ToolOutcome::error(retry.content.text()),
+//!         };
+//!         (call.id().unwrap_or_default().to_owned(), outcome)
+//!     });
+//!     let reply = turn.reply(outcomes).expect("one result per call");
+//!     let vendor = stream.vendor().expect("detected");
+//!     let assistant = turn.to_vendor(vendor);
+//!     let mut messages = match vendor {
+//!         Vendor::OpenAiChat => vec![assistant["message"].clone()],
+//!         Vendor::OpenAiResponses => assistant["output"].as_array().cloned().unwrap_or_default(),
+//!         _ => vec![assistant],
+//!     };
+//!     messages.extend(reply.to_vendor(vendor));
+//!     Ok((text, messages))
+//! }
+//!
+//! let tools = ToolSet::from_request_json(&serde_json::json!({"tools": [{"type": "function", "name": "get_weather",
+//!     "parameters": {"type": "object", "required": ["city"], "properties": {"city": {"type": "string"}}}}]}))?;
+//! let chat = concat!(
+//!     "data: {\"id\":\"chatcmpl-1\",\"object\":\"chat.completion.chunk\",\"model\":\"gpt\",\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":\"Checking.\"}}]}\n\n",
+//!     "data: {\"object\":\"chat.completion.chunk\",\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[",
+//!     "{\"index\":0,\"id\":\"call_1\",\"type\":\"function\",\"function\":{\"name\":\"get_weather\",\"arguments\":\"{\\\"city\\\": \\\"Paris\\\"}\"}},",
+//!     "{\"index\":1,\"id\":\"call_2\",\"type\":\"function\",\"function\":{\"name\":\"get_weather\",\"arguments\":\"{\\\"city\\\": 7}\"}}]}}]}\n\n",
+//!     "data: {\"object\":\"chat.completion.chunk\",\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"tool_calls\"}]}\n\n",
+//!     "data: [DONE]\n\n",
+//! );
+//! let (text, messages) = client_loop(chat, &tools)?;
+//! assert_eq!(text, "Checking.");
+//! assert_eq!(messages[0]["tool_calls"][0]["function"]["arguments"], r#"{"city": "Paris"}"#);
+//! assert_eq!(messages[1], serde_json::json!({"role": "tool", "tool_call_id": "call_1", "content": "21 degrees in Paris"}));
+//! assert!(messages[2]["content"].as_str().unwrap().contains("/city: expected string"));
+//!
+//! let responses = concat!(
+//!     "event: response.created\ndata: {\"type\":\"response.created\",\"response\":{\"id\":\"resp_1\",\"model\":\"gpt\",\"output\":[]}}\n\n",
+//!     "event: response.output_item.added\ndata: {\"type\":\"response.output_item.added\",\"output_index\":0,\"item\":{\"type\":\"message\",\"id\":\"msg_1\",\"role\":\"assistant\",\"content\":[]}}\n\n",
+//!     "event: response.content_part.added\ndata: {\"type\":\"response.content_part.added\",\"output_index\":0,\"content_index\":0,\"part\":{\"type\":\"output_text\",\"text\":\"\",\"annotations\":[]}}\n\n",
+//!     "event: response.output_text.delta\ndata: {\"type\":\"response.output_text.delta\",\"output_index\":0,\"content_index\":0,\"delta\":\"Checking.\"}\n\n",
+//!     "event: response.output_item.added\ndata: {\"type\":\"response.output_item.added\",\"output_index\":1,\"item\":{\"type\":\"function_call\",\"id\":\"fc_1\",\"call_id\":\"call_1\",\"name\":\"get_weather\",\"arguments\":\"\"}}\n\n",
+//!     "event: response.function_call_arguments.delta\ndata: {\"type\":\"response.function_call_arguments.delta\",\"output_index\":1,\"item_id\":\"fc_1\",\"delta\":\"{\\\"city\\\": \\\"Paris\\\"}\"}\n\n",
+//!     "event: response.function_call_arguments.done\ndata: {\"type\":\"response.function_call_arguments.done\",\"output_index\":1,\"item_id\":\"fc_1\",\"arguments\":\"{\\\"city\\\": \\\"Paris\\\"}\"}\n\n",
+//!     "event: response.completed\ndata: {\"type\":\"response.completed\",\"response\":{\"id\":\"resp_1\",\"status\":\"completed\"}}\n\n",
+//! );
+//! let (text, messages) = client_loop(responses, &tools)?;
+//! assert_eq!(text, "Checking.");
+//! assert_eq!(messages[0]["content"][0]["text"], "Checking.");
+//! assert_eq!(messages[1]["call_id"], "call_1");
+//! assert_eq!(messages[2], serde_json::json!({"type": "function_call_output", "call_id": "call_1", "output": "21 degrees in Paris"}));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
 //! # Example: a client loop with the request's tools
 //!
 //! The same code as the README's: the request body gives the tools (any of
