@@ -22,12 +22,14 @@ struct Event<'a> {
     index: Option<u64>,
     #[serde(borrow, default)]
     delta: Option<Delta<'a>>,
+    // Boxed: the event is moved by value, and deltas, the bulk of a
+    // stream, have none of these.
     #[serde(default)]
-    content_block: Option<serde_json::Value>,
+    content_block: Option<Box<serde_json::Value>>,
     #[serde(default)]
-    message: Option<serde_json::Value>,
+    message: Option<Box<serde_json::Value>>,
     #[serde(default)]
-    usage: Option<serde_json::Value>,
+    usage: Option<Box<serde_json::Value>>,
     #[serde(default)]
     error: Option<ApiError>,
 }
@@ -63,29 +65,31 @@ struct Delta<'a> {
     kind: Option<Cow<'a, str>>,
     #[serde(borrow, default)]
     partial_json: Option<Cow<'a, str>>,
-    #[serde(borrow, default)]
+    /// `text_delta.text` or `thinking_delta.thinking` (one field: the
+    /// delta is moved by value, so it stays small).
+    #[serde(borrow, default, alias = "thinking")]
     text: Option<Cow<'a, str>>,
-    #[serde(borrow, default)]
-    thinking: Option<Cow<'a, str>>,
     #[serde(default)]
-    signature: Option<String>,
+    signature: Option<Box<String>>,
     #[serde(default)]
-    citation: Option<serde_json::Value>,
+    citation: Option<Box<serde_json::Value>>,
     #[serde(default, deserialize_with = "super::lenient_string")]
     stop_reason: Option<String>,
     #[serde(default)]
-    stop_sequence: Option<serde_json::Value>,
+    stop_sequence: Option<Box<serde_json::Value>>,
     #[serde(default)]
-    stop_details: Option<serde_json::Value>,
+    stop_details: Option<Box<serde_json::Value>>,
     #[serde(default)]
-    container: Option<serde_json::Value>,
+    container: Option<Box<serde_json::Value>>,
 }
 
 impl Delta<'_> {
     /// The `message_delta` members the final message keeps.
     fn message_members(&self) -> serde_json::Value {
         let mut o = serde_json::Map::new();
-        let opt = |v: &Option<serde_json::Value>| v.clone().unwrap_or(serde_json::Value::Null);
+        let opt = |v: &Option<Box<serde_json::Value>>| {
+            v.as_deref().cloned().unwrap_or(serde_json::Value::Null)
+        };
         o.insert(
             "stop_reason".into(),
             self.stop_reason
@@ -163,7 +167,7 @@ impl State {
         };
         match kind {
             "message_start" => {
-                let message = ev.message.unwrap_or_default();
+                let message = ev.message.map(|m| *m).unwrap_or_default();
                 let id = message
                     .get("id")
                     .and_then(|v| v.as_str())
@@ -217,7 +221,7 @@ impl State {
             }
             "content_block_start" => {
                 let index = ev.index.ok_or_else(|| missing("index"))?;
-                let raw = ev.content_block.ok_or_else(|| missing("content_block"))?;
+                let raw = *ev.content_block.ok_or_else(|| missing("content_block"))?;
                 let block = Block::read(&raw).ok_or_else(|| missing("content_block type"))?;
                 let kind = kind_of(&block.kind);
                 match block.kind.as_str() {
@@ -268,7 +272,7 @@ impl State {
                         return Ok(());
                     }
                     Some("thinking_delta") => {
-                        let text = delta.thinking.unwrap_or_default();
+                        let text = delta.text.unwrap_or_default();
                         calls
                             .response
                             .block_append(index, "thinking", "thinking", &text);
@@ -281,7 +285,7 @@ impl State {
                         return Ok(());
                     }
                     Some("signature_delta") => {
-                        let signature = delta.signature.unwrap_or_default();
+                        let signature = delta.signature.map(|s| *s).unwrap_or_default();
                         calls
                             .response
                             .block_set(index, "signature", signature.clone().into());
@@ -293,7 +297,7 @@ impl State {
                     }
                     Some("citations_delta") => {
                         if let Some(c) = delta.citation {
-                            calls.response.block_cite(index, c);
+                            calls.response.block_cite(index, *c);
                         }
                         return Ok(());
                     }
@@ -318,7 +322,7 @@ impl State {
                 let members = ev.delta.as_ref().map(Delta::message_members);
                 calls
                     .response
-                    .anthropic_delta(members.as_ref(), ev.usage.as_ref());
+                    .anthropic_delta(members.as_ref(), ev.usage.as_deref());
                 if ev.usage.is_some()
                     && let Some(u) = calls.response.usage.clone()
                 {

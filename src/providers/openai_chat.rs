@@ -9,12 +9,8 @@ use super::{CallEvent, CallKey, CallKind, CallStatus, Calls, StopReason, StreamE
 
 #[derive(Deserialize)]
 struct Chunk {
-    #[serde(default, deserialize_with = "super::lenient_string")]
-    id: Option<String>,
-    #[serde(default, deserialize_with = "super::lenient_string")]
-    model: Option<String>,
     #[serde(default)]
-    usage: Option<serde_json::Value>,
+    usage: Option<Box<serde_json::Value>>,
     #[serde(default)]
     choices: Option<Vec<Choice>>,
     #[serde(default)]
@@ -105,28 +101,42 @@ impl State {
             });
             return Ok(());
         }
-        if !self.started && (chunk.id.is_some() || chunk.model.is_some()) {
-            self.started = true;
-            calls.response.id = chunk.id.clone();
-            calls.response.model = chunk.model.clone();
-            calls.push(CallEvent::MessageStarted {
-                id: chunk.id,
-                model: chunk.model,
-            });
+        if !self.started {
+            // Every chunk repeats them: read once, from the first.
+            #[derive(Deserialize)]
+            struct Names {
+                #[serde(default, deserialize_with = "super::lenient_string")]
+                id: Option<String>,
+                #[serde(default, deserialize_with = "super::lenient_string")]
+                model: Option<String>,
+            }
+            if let Ok(n) = serde_json::from_str::<Names>(data)
+                && (n.id.is_some() || n.model.is_some())
+            {
+                self.started = true;
+                calls.response.id = n.id.clone();
+                calls.response.model = n.model.clone();
+                calls.push(CallEvent::MessageStarted {
+                    id: n.id,
+                    model: n.model,
+                });
+            }
         }
-        if let Some(u) = chunk.usage.as_ref().and_then(Usage::from_json) {
+        if let Some(u) = chunk.usage.as_deref().and_then(Usage::from_json) {
             calls.response.usage = Some(u.clone());
             calls.push(CallEvent::UsageUpdated(u));
         }
         for choice in chunk.choices.unwrap_or_default() {
             let c = choice.index;
             if let Some(delta) = choice.delta {
-                calls.response.chat_delta(
-                    c,
-                    delta.role.as_deref(),
-                    delta.content.as_deref(),
-                    delta.refusal.as_deref(),
-                );
+                if delta.role.is_some() || delta.content.is_some() || delta.refusal.is_some() {
+                    calls.response.chat_delta(
+                        c,
+                        delta.role.as_deref(),
+                        delta.content.as_deref(),
+                        delta.refusal.as_deref(),
+                    );
+                }
                 if let Some(text) = delta.content.filter(|t| !t.is_empty()) {
                     calls.push(CallEvent::TextAppended { at: c, text });
                 }
