@@ -70,7 +70,7 @@ struct Delta<'a> {
     #[serde(borrow, default, alias = "thinking")]
     text: Option<Cow<'a, str>>,
     #[serde(default)]
-    signature: Option<Box<String>>,
+    signature: Option<Box<str>>,
     #[serde(default)]
     citation: Option<Box<serde_json::Value>>,
     #[serde(default, deserialize_with = "super::lenient_string")]
@@ -285,7 +285,7 @@ impl State {
                         return Ok(());
                     }
                     Some("signature_delta") => {
-                        let signature = delta.signature.map(|s| *s).unwrap_or_default();
+                        let signature = delta.signature.map(String::from).unwrap_or_default();
                         calls
                             .response
                             .block_set(index, "signature", signature.clone().into());
