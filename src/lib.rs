@@ -41,9 +41,9 @@ pub use schema::{
     StreamCheck, StreamViolation, Violation,
 };
 
-// -- sse + vendor (issue 5)
+// -- sse + providers (issue 5)
+pub mod providers;
 pub mod sse;
-pub mod vendor;
 
 // -- protocol (issue 6)
 pub mod protocol;

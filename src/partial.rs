@@ -195,6 +195,56 @@ impl PartialNode {
         serde_json::from_value(self.to_complete_members_json())
     }
 
+    /// The snapshot as shown, as a `serde_json::Value`: complete values,
+    /// growing strings with their text so far, open containers with their
+    /// visible children (numbers beyond serde_json left out).
+    pub fn to_visible_json(&self) -> serde_json::Value {
+        match self {
+            PartialNode::Complete(v) => v.to_serde_json().unwrap_or(serde_json::Value::Null),
+            PartialNode::String(s) => serde_json::Value::String(s.clone()),
+            PartialNode::Array(items) => {
+                serde_json::Value::Array(items.iter().map(PartialNode::to_visible_json).collect())
+            }
+            PartialNode::Object(members) => serde_json::Value::Object(
+                members
+                    .iter()
+                    .map(|(k, n)| (k.clone(), n.to_visible_json()))
+                    .collect(),
+            ),
+        }
+    }
+
+    /// Deserializes a typed preview that shows growing strings: a struct of
+    /// `Option` fields gets `Some` for each member that is visible, a string
+    /// that is still arriving with its text so far (which only grows, so
+    /// what is shown is never taken back), and `None` for members not yet
+    /// visible. Numbers and literals appear only once proven, as in the
+    /// snapshot; strings held back by a schema (`enum` / `const`) stay
+    /// hidden.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use tooljson::partial::PartialParser;
+    /// #[derive(serde::Deserialize)]
+    /// struct Preview { path: Option<String>, mode: Option<u32>, content: Option<String> }
+    ///
+    /// let mut p = PartialParser::new();
+    /// p.feed(br#"{"path": "a.txt", "mode": 42"#, &mut ())?;
+    /// let preview: Preview = p.snapshot().unwrap().deserialize_growing_preview().unwrap();
+    /// assert_eq!((preview.path.as_deref(), preview.mode), (Some("a.txt"), None));
+    /// p.feed(br#"0, "content": "fn ma"#, &mut ())?;
+    /// let preview: Preview = p.snapshot().unwrap().deserialize_growing_preview().unwrap();
+    /// assert_eq!(preview.mode, Some(420));
+    /// assert_eq!(preview.content.as_deref(), Some("fn ma"));
+    /// # Ok::<(), tooljson::Error>(())
+    /// ```
+    pub fn deserialize_growing_preview<T: serde::de::DeserializeOwned>(
+        &self,
+    ) -> Result<T, serde_json::Error> {
+        serde_json::from_value(self.to_visible_json())
+    }
+
     fn complete_in_place(&mut self, duplicate_keys: DuplicateKeys, spare_keys: &mut Vec<String>) {
         let done = match std::mem::replace(self, PartialNode::Complete(Value::Null)) {
             PartialNode::Complete(v) => v,
@@ -205,9 +255,7 @@ impl PartialNode {
             PartialNode::Object(members) => {
                 // The keys' buffers go back to the tree for the next
                 // object's keys, so a member costs no allocation for its
-                // key, and the map is built as `ValueBuilder` builds one
-                // (64 KiB in 16-byte deltas: parallel edits 5,830k →
-                // 5,508k instructions, nested config 10,122k → 9,376k).
+                // key, and the map is built as `ValueBuilder` builds one.
                 let mut kept = Vec::with_capacity(members.len());
                 for (k, n) in members {
                     kept.push((crate::value::Key::from(k.as_str()), n.into_value()));
@@ -456,7 +504,7 @@ struct PartialTree {
     keep_tree: bool,
     duplicate_keys: DuplicateKeys,
     root: Option<PartialNode>,
-    /// Open containers in the tree (the open chain is root → last child → …).
+    /// Open containers in the tree (the open chain is the root, its last child, and so on).
     open: usize,
     pending_key: String,
     /// Key buffers of objects that closed, for the keys to come (at most
@@ -597,13 +645,9 @@ impl PartialTree {
                 if self.hold.as_ref().is_some_and(|h| h(path)) {
                     self.held = Some(String::new());
                 } else {
-                    // Room for a short value's text at once: grown from
-                    // its first piece by doubling, a string of a few dozen
-                    // bytes streamed in deltas was reallocated two or three
-                    // times (64 KiB of parallel edits in 16-byte deltas:
-                    // 6,246k → 5,830k instructions; 32 bytes rather than
-                    // 64, which saved 9% there but added 200 bytes to a
-                    // waiting stream's tree).
+                    // Room for a short value's text at once, so a string
+                    // of a few dozen bytes streamed in deltas is not
+                    // reallocated two or three times as it grows.
                     let text = String::with_capacity(FIRST_STRING_ROOM);
                     self.insert(PartialNode::String(text));
                     events.event(ValueEvent::Opened {

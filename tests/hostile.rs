@@ -825,8 +825,8 @@ fn anthropic_one_byte_deltas(args: &str) -> Vec<u8> {
 
 #[test]
 fn a_stream_of_one_byte_sse_events() {
+    use tooljson::providers::{CallStatus, ToolCallStream};
     use tooljson::sse::Decoder;
-    use tooljson::vendor::{CallStatus, ToolCallStream};
     let _g = lock();
     // The SSE decoder alone: 1,000,000 events of one data byte each.
     let body = "data: x\n\n".repeat(1_000_000).into_bytes();
@@ -906,8 +906,8 @@ fn a_stream_of_one_byte_sse_events() {
 
 #[test]
 fn an_sse_line_with_no_end() {
+    use tooljson::providers::{StreamError, ToolCallStream};
     use tooljson::sse::{Decoder, SseError};
-    use tooljson::vendor::{StreamError, ToolCallStream};
     let _g = lock();
     // 100 MB of one `data:` line that never ends, fed in 64 KiB chunks: the
     // decoder fails at its line bound (16 MiB by default) instead of
@@ -971,7 +971,7 @@ fn an_sse_line_with_no_end() {
         assert_eq!(s.feed(b"\n\n").unwrap_err(), e, "stays failed");
         s.calls()[0].status()
     });
-    assert_ne!(status, tooljson::vendor::CallStatus::Complete);
+    assert_ne!(status, tooljson::providers::CallStatus::Complete);
     row(
         "the same inside a vendor stream, line bound 1 MiB",
         "ToolCallStream, 64 KiB chunks",

@@ -334,6 +334,42 @@ impl ToolSet {
     /// `tool_choice` of unknown shape, and
     /// [`ProtocolError::UndeclaredToolInChoice`].
     pub fn from_request_json(v: &Value) -> Result<ToolSet, ProtocolError> {
+        Self::read_request(v, false)
+    }
+
+    /// As [`from_request_json`](Self::from_request_json), but each tool is
+    /// compiled on its own: a tool whose schema does not compile is kept,
+    /// reported by name in [`schema_errors`](Self::schema_errors), and its
+    /// calls are accepted without a schema check; the other tools validate
+    /// as usual.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use tooljson::protocol::ToolSet;
+    /// let set = ToolSet::from_request_json_lenient(&json!({"tools": [
+    ///     {"name": "ok", "input_schema": {"type": "object", "properties": {"a": {"type": "integer"}}}},
+    ///     {"name": "broken", "input_schema": {"type": "object", "properties": {"a": {"type": 7}}}}
+    /// ]}))?;
+    /// let broken: Vec<&str> = set.schema_errors().map(|(name, _)| name).collect();
+    /// assert_eq!(broken, ["broken"]);
+    /// assert!(set.get("ok").unwrap().compiled_schema().is_valid(&tooljson::from_str(r#"{"a": 1}"#)?));
+    /// assert!(!set.get("ok").unwrap().compiled_schema().is_valid(&tooljson::from_str(r#"{"a": "x"}"#)?));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn from_request_json_lenient(v: &Value) -> Result<ToolSet, ProtocolError> {
+        Self::read_request(v, true)
+    }
+
+    /// The tools read leniently whose schema did not compile: name and why.
+    pub fn schema_errors(&self) -> impl Iterator<Item = (&str, &ProtocolError)> {
+        self.tools
+            .iter()
+            .filter_map(|t| t.schema_error().map(|e| (t.name(), e)))
+    }
+
+    fn read_request(v: &Value, lenient: bool) -> Result<ToolSet, ProtocolError> {
         let (tools, tools_at, body) = match v {
             Value::Array(a) => (a.as_slice(), String::new(), None),
             Value::Object(o) => match o.get("tools") {
@@ -374,7 +410,11 @@ impl ToolSet {
                 }
                 set.slots.push(Slot::Other(t.clone()));
             } else {
-                let def = ToolDefinition::from_vendor_json_at(t, &at)?;
+                let def = if lenient {
+                    ToolDefinition::from_vendor_json_lenient_at(t, &at)?
+                } else {
+                    ToolDefinition::from_vendor_json_at(t, &at)?
+                };
                 set.push_client(def, &at)?;
             }
         }
@@ -449,9 +489,9 @@ impl ToolSet {
     }
 
     /// Whether the names a turn called obey `tool_choice` and the parallel
-    /// flag, in this order: every name declared; none → no call; any → at
-    /// least one call; a named tool → at least one call, all to it; parallel
-    /// disabled → at most one call.
+    /// flag, in this order: every name declared; none: no call; any: at
+    /// least one call; a named tool: at least one call, all to it; parallel
+    /// disabled: at most one call.
     pub fn check_choice(&self, called_names: &[&str]) -> Result<(), ChoiceViolation> {
         if let Some(n) = called_names.iter().find(|n| !self.is_declared(n)) {
             return Err(ChoiceViolation::UndeclaredTool((*n).to_owned()));

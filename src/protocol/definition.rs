@@ -105,6 +105,9 @@ pub struct ToolDefinition {
     extra_outer: Map<String, Value>,
     /// `input_schema`, compiled once at construction (an `Arc` inside).
     compiled: CompiledSchema,
+    /// Read leniently: why `input_schema` did not compile (`compiled` then
+    /// accepts any arguments).
+    schema_error: Option<std::sync::Arc<ProtocolError>>,
 }
 
 impl PartialEq for ToolDefinition {
@@ -350,7 +353,66 @@ impl ToolDefinition {
             extra: p.extra,
             extra_outer: Map::new(),
             compiled,
+            schema_error: None,
         })
+    }
+
+    /// As [`from_vendor_json`](Self::from_vendor_json), except that a schema
+    /// that does not compile is kept as given, reported by
+    /// [`schema_error`](Self::schema_error), and checks nothing
+    /// ([`compiled_schema`](Self::compiled_schema) accepts any arguments).
+    pub(crate) fn from_vendor_json_lenient_at(
+        v: &Value,
+        at: &str,
+    ) -> Result<ToolDefinition, ProtocolError> {
+        let error = match Self::from_vendor_json_at(v, at) {
+            Err(e @ ProtocolError::SchemaDoesNotCompile { .. }) => e,
+            other => return other,
+        };
+        let mut accepting = v.clone();
+        let mut original = None;
+        for pointer in ["/input_schema", "/parameters", "/function/parameters"] {
+            if let Some(slot) = accepting.pointer_mut(pointer) {
+                original = Some(std::mem::replace(slot, Value::Object(Map::new())));
+            }
+        }
+        let mut def = Self::from_vendor_json_at(&accepting, at)?;
+        if let Some(schema) = original {
+            def.input_schema = schema;
+        }
+        def.schema_error = Some(std::sync::Arc::new(error));
+        Ok(def)
+    }
+
+    /// Validates arguments the user holds as a `serde_json::Value` against
+    /// the compiled schema (the value is converted once, O(its size); a
+    /// streamed call's arguments are checked as they arrive instead).
+    ///
+    /// # Errors
+    ///
+    /// Every violation, in the schema's order.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use tooljson::protocol::ToolDefinition;
+    /// let def = ToolDefinition::new("f", None, json!({"type": "object", "required": ["a"]}))?;
+    /// assert!(def.validate_json(&json!({"a": 1})).is_ok());
+    /// assert_eq!(def.validate_json(&json!({})).unwrap_err()[0].to_string(),
+    ///     r#": expected required property "a", found an object without it"#);
+    /// # Ok::<(), tooljson::protocol::ProtocolError>(())
+    /// ```
+    pub fn validate_json(&self, arguments: &Value) -> Result<(), Vec<crate::schema::Violation>> {
+        self.compiled
+            .validate(&crate::Value::from(arguments.clone()))
+    }
+
+    /// Why the schema did not compile, for a definition read leniently
+    /// ([`ToolSet::from_request_json_lenient`](super::ToolSet::from_request_json_lenient));
+    /// its calls are then accepted without a schema check.
+    pub fn schema_error(&self) -> Option<&ProtocolError> {
+        self.schema_error.as_deref()
     }
 
     /// The input schema, compiled (once, when the definition was built):

@@ -82,13 +82,13 @@
 //! does not model are kept). Across vendors, call ids, tool names, argument values, text, the order of
 //! the calls and the order of the texts, `is_error`, the stop reasons `tool_use` / `end_turn` /
 //! `max_tokens` / `refusal`, the four `tool_choice` postures and the parallel flag all survive
-//! Anthropic → OpenAI → Anthropic (and every other pair; property-tested). The differences, and what
+//! Anthropic to OpenAI to Anthropic (and every other pair; property-tested). The differences, and what
 //! is kept:
 //!
 //! - **Text interleaved with calls**: Anthropic content blocks and Responses output items are one
 //!   ordered list; Chat has `content` and `tool_calls` apart. Through Chat the texts keep their order
 //!   and the calls theirs, but not their interleaving (models write text first, which crosses intact).
-//! - **Argument text**: kept exactly for OpenAI → OpenAI. Through Anthropic (an object) it is
+//! - **Argument text**: kept exactly from OpenAI to OpenAI. Through Anthropic (an object) it is
 //!   re-written as compact JSON with the same value. Empty text means `{}` and comes back as `"{}"`.
 //! - **Invalid argument text** (broken, or cut off by `max_tokens`) crosses Anthropic in the documented
 //!   `{"INVALID_JSON": "<raw text>"}` wrapper and is read back as the raw text.

@@ -760,8 +760,8 @@ fn fuzz_tools() -> &'static tooljson::protocol::ToolSet {
 
 fn run_vendor(doc: &[u8], ranges: &[(usize, usize)], with_tools: bool) -> String {
     use std::fmt::Write;
-    use tooljson::vendor::{CallError, CallStatus};
-    let mut s = tooljson::vendor::ToolCallStream::new();
+    use tooljson::providers::{CallError, CallStatus};
+    let mut s = tooljson::providers::ToolCallStream::new();
     if with_tools {
         s = s.with_tools(fuzz_tools().clone());
     }
@@ -800,7 +800,7 @@ fn run_vendor(doc: &[u8], ranges: &[(usize, usize)], with_tools: bool) -> String
         );
         // Never a final value for a call that did not complete.
         if c.is_executable() {
-            assert_eq!(c.status(), tooljson::vendor::CallStatus::Complete);
+            assert_eq!(c.status(), tooljson::providers::CallStatus::Complete);
             let v = c.value().expect("an executable call has its value");
             if !c.arguments_text().trim().is_empty() {
                 assert_eq!(
@@ -812,7 +812,7 @@ fn run_vendor(doc: &[u8], ranges: &[(usize, usize)], with_tools: bool) -> String
         }
         if matches!(
             c.status(),
-            tooljson::vendor::CallStatus::Truncated | tooljson::vendor::CallStatus::Aborted
+            tooljson::providers::CallStatus::Truncated | tooljson::providers::CallStatus::Aborted
         ) {
             assert!(!c.is_executable());
         }
@@ -824,7 +824,7 @@ fn run_vendor(doc: &[u8], ranges: &[(usize, usize)], with_tools: bool) -> String
             .map(|t| t.compiled_schema());
         // (Only client calls have a client schema; a custom call's value is
         // its free text.)
-        if let (true, Some(schema), tooljson::vendor::CallKind::Client) =
+        if let (true, Some(schema), tooljson::providers::CallKind::Client) =
             (with_tools, schema, c.kind())
         {
             let schema_errors = c

@@ -1,6 +1,6 @@
 //! `tooljson replay [--tools TOOLS.json] [--ndjson] [--chunk N] [FILE]`:
 //! replays a recorded streaming response (stdin when no FILE) through
-//! `tooljson::vendor::ToolCallStream`, fed in chunks of N bytes (default:
+//! `tooljson::providers::ToolCallStream`, fed in chunks of N bytes (default:
 //! whole lines, as recorded). Bare `tooljson` replays the bundled demo.
 //!
 //! A file whose first non-blank byte is `{` is read as one event JSON per
@@ -22,11 +22,18 @@
 //! | `event` | further fields |
 //! |---|---|
 //! | `call_started` | `kind`: `client`, `server`, `mcp` or `custom` |
-//! | `arguments_appended` | `text`: the raw argument text that arrived |
+//! | `arguments_appended` | `text`: the raw argument text that arrived; `preview_changed`: whether the partial value changed with it |
 //! | `value_completed` | `path` (JSON Pointer, `""` for the root), `value` |
 //! | `call_doomed` | `error`: why the call can no longer be valid (reported once, as soon as certain) |
 //! | `call_finished` | `kind`; `status`: `complete`, `truncated`, `aborted` or `invalid`; `arguments`: the final value, `null` unless complete; `partial`: the best-effort value when not complete (`null` if nothing was visible); `raw`: the argument text; `errors`: messages (JSON errors, schema violations as `"<pointer>: <message>"`, unknown tool, the stop that cut it) |
+//! | `message_started` | `id`, `model` (not a call event: no `call`, `key`, `id`, `name`) |
+//! | `text_appended`, `thinking_appended`, `refusal_appended` | `at` (Anthropic content block index, Chat choice index, Responses output index), `text` |
+//! | `thinking_signed` | `at`, `signature` |
+//! | `redacted_thinking` | `at`, `data` |
+//! | `server_tool_result` | `at`, `block`: the result block as sent |
+//! | `usage` | the counts given so far: `input_tokens`, `output_tokens`, `cache_creation_input_tokens`, `cache_read_input_tokens` |
 //! | `malformed` | `message`: an event that could not be read and was skipped |
+//! | `message_finished` | just before `stream_finished`: `message`, the final assistant message in the provider's own JSON (Anthropic: the `message` object as returned unstreamed; OpenAI Chat: `{"index", "message", "finish_reason"}`, one line per choice; Responses: `{"output": [...]}`) |
 //! | `stream_finished` | always last: `stop_reason` (`tool_use`, `end_turn`, `max_tokens`, `stop_sequence`, `refusal`, `content_filter`, `pause_turn`, `error`, `end_of_stream`, or the vendor's word), `error` (the message for `error`, else `null`), `vendor`, `calls` (how many), `choice_error` (the `tool_choice` check, when `--tools` was given and it failed, else `null`) |
 //!
 //! # Exit codes
@@ -42,7 +49,7 @@ use std::time::Duration;
 
 use tooljson::Value;
 use tooljson::partial::PartialNode;
-use tooljson::vendor::{CallEvent, CallStatus, StopReason, ToolCall, ToolCallStream};
+use tooljson::providers::{CallEvent, CallStatus, StopReason, StreamedCall, ToolCallStream};
 
 use crate::{Failure, parse_chunk, read_input};
 
@@ -241,9 +248,19 @@ fn replay(input: &[u8], opts: &Options) -> Result<(), Failure> {
             .stop_reason()
             .map(|s| s.to_string())
             .unwrap_or_default();
+        let why: Vec<String> = stream
+            .calls()
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| c.status() != CallStatus::Complete)
+            .filter_map(|(n, c)| c.errors().first().map(|e| format!("\n  call {n}: {e}")))
+            .collect();
         return Err(Failure {
             code: 3,
-            message: format!("error: {bad_calls} call(s) not complete; stop reason: {stop}"),
+            message: format!(
+                "error: {bad_calls} call(s) not complete; stop reason: {stop}{}",
+                why.concat()
+            ),
         });
     }
     Ok(())
@@ -255,7 +272,7 @@ fn feed_jsonl(
     buf: &mut String,
     piece: &[u8],
     last: bool,
-) -> Result<(), tooljson::vendor::StreamError> {
+) -> Result<(), tooljson::providers::StreamError> {
     buf.push_str(&String::from_utf8_lossy(piece));
     while let Some(i) = buf.find('\n') {
         let line: String = buf.drain(..=i).collect();
@@ -280,10 +297,24 @@ fn emit(
     let events: Vec<CallEvent> = stream.drain_events().collect();
     let mut progressed = false;
     for e in &events {
-        if matches!(e, CallEvent::ArgumentsAppended { .. }) {
+        if matches!(
+            e,
+            CallEvent::ArgumentsAppended {
+                preview_changed: true,
+                ..
+            }
+        ) {
             progressed = true;
         }
         if opts.ndjson {
+            if let CallEvent::StreamFinished { .. } = e {
+                for message in stream.final_messages_json() {
+                    let mut m = Obj::new();
+                    m.insert("event", "message_finished".into());
+                    m.insert("message", message);
+                    writeln!(out, "{m}").map_err(write_failure)?;
+                }
+            }
             let line = ndjson(stream, e);
             writeln!(out, "{line}").map_err(write_failure)?;
         }
@@ -320,7 +351,7 @@ impl std::fmt::Display for Obj {
     }
 }
 
-fn call_fields(call: Option<&ToolCall>, n: usize, event: &str) -> Obj {
+fn call_fields(call: Option<&StreamedCall>, n: usize, event: &str) -> Obj {
     let mut m = Obj::new();
     m.insert("event", event.into());
     m.insert("call", n.into());
@@ -346,9 +377,14 @@ fn ndjson(stream: &ToolCallStream, e: &CallEvent) -> Obj {
             m.insert("kind", kind.as_str().into());
             m
         }
-        CallEvent::ArgumentsAppended { call: n, text } => {
+        CallEvent::ArgumentsAppended {
+            call: n,
+            text,
+            preview_changed,
+        } => {
             let mut m = call_fields(call(*n), *n, "arguments_appended");
             m.insert("text", text.as_str().into());
+            m.insert("preview_changed", (*preview_changed).into());
             m
         }
         CallEvent::ValueCompleted {
@@ -358,7 +394,10 @@ fn ndjson(stream: &ToolCallStream, e: &CallEvent) -> Obj {
         } => {
             let mut m = call_fields(call(*n), *n, "value_completed");
             m.insert("path", path.to_string().into());
-            m.insert("value", to_json(value));
+            let value = value
+                .as_ref()
+                .or_else(|| call(*n).and_then(|c| c.value_at(path)));
+            m.insert("value", value.map(to_json).unwrap_or(J::Null));
             m
         }
         CallEvent::CallDoomed { call: n, error } => {
@@ -398,6 +437,37 @@ fn ndjson(stream: &ToolCallStream, e: &CallEvent) -> Obj {
             m.insert("errors", J::Array(errors));
             m
         }
+        CallEvent::MessageStarted { id, model } => {
+            let mut m = Obj::new();
+            m.insert("event", "message_started".into());
+            m.insert("id", id.as_deref().into());
+            m.insert("model", model.as_deref().into());
+            m
+        }
+        CallEvent::TextAppended { at, text } => at_text("text_appended", *at, "text", text),
+        CallEvent::ThinkingAppended { at, text } => at_text("thinking_appended", *at, "text", text),
+        CallEvent::RefusalAppended { at, text } => at_text("refusal_appended", *at, "text", text),
+        CallEvent::ThinkingSigned { at, signature } => {
+            at_text("thinking_signed", *at, "signature", signature)
+        }
+        CallEvent::RedactedThinking { at, data } => at_text("redacted_thinking", *at, "data", data),
+        CallEvent::ServerToolResult { at, block } => {
+            let mut m = Obj::new();
+            m.insert("event", "server_tool_result".into());
+            m.insert("at", (*at).into());
+            m.insert("block", block.clone());
+            m
+        }
+        CallEvent::UsageUpdated(usage) => {
+            let mut m = Obj::new();
+            m.insert("event", "usage".into());
+            if let J::Object(counts) = usage.to_json() {
+                for (k, v) in counts {
+                    m.insert(usage_key(&k), v);
+                }
+            }
+            m
+        }
         CallEvent::Malformed { message } => {
             let mut m = Obj::new();
             m.insert("event", "malformed".into());
@@ -421,6 +491,29 @@ fn ndjson(stream: &ToolCallStream, e: &CallEvent) -> Obj {
             m.insert("choice_error", choice_error.as_deref().into());
             m
         }
+        other => {
+            let mut m = Obj::new();
+            m.insert("event", "unknown".into());
+            m.insert("debug", format!("{other:?}").into());
+            m
+        }
+    }
+}
+
+fn at_text(event: &str, at: u64, key: &'static str, text: &str) -> Obj {
+    let mut m = Obj::new();
+    m.insert("event", event.to_owned().into());
+    m.insert("at", at.into());
+    m.insert(key, text.into());
+    m
+}
+
+fn usage_key(k: &str) -> &'static str {
+    match k {
+        "input_tokens" => "input_tokens",
+        "output_tokens" => "output_tokens",
+        "cache_creation_input_tokens" => "cache_creation_input_tokens",
+        _ => "cache_read_input_tokens",
     }
 }
 

@@ -9,7 +9,7 @@
 //! use std::pin::Pin;
 //! use std::task::{Context, Poll, Waker};
 //! use futures_core::Stream;
-//! use tooljson::vendor::{CallEvent, CallStatus, stream::CallEvents};
+//! use tooljson::providers::{CallEvent, CallStatus, futures::CallEvents};
 //!
 //! /// A body that arrives in pieces (a reqwest body in real code).
 //! struct Body(Vec<&'static [u8]>);
@@ -34,7 +34,7 @@
 //! }
 //! assert_eq!(statuses, [CallStatus::Complete]);
 //! assert_eq!(events.tool_calls().calls()[0].value().unwrap().to_string(), r#"{"a":1}"#);
-//! # Ok::<(), tooljson::vendor::stream::Failure<std::io::Error>>(())
+//! # Ok::<(), tooljson::providers::futures::CallEventsError<std::io::Error>>(())
 //! ```
 
 use std::fmt;
@@ -47,7 +47,7 @@ use super::{CallEvent, StreamError, ToolCallStream};
 
 /// Why a [`CallEvents`] stream failed.
 #[derive(Debug)]
-pub enum Failure<E> {
+pub enum CallEventsError<E> {
     /// The body stream failed (the connection broke). Open calls were
     /// finished as at the end of the input (truncated).
     Transport(E),
@@ -55,20 +55,20 @@ pub enum Failure<E> {
     Stream(StreamError),
 }
 
-impl<E: fmt::Display> fmt::Display for Failure<E> {
+impl<E: fmt::Display> fmt::Display for CallEventsError<E> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Failure::Transport(e) => write!(f, "reading the response body: {e}"),
-            Failure::Stream(e) => write!(f, "{e}"),
+            CallEventsError::Transport(e) => write!(f, "reading the response body: {e}"),
+            CallEventsError::Stream(e) => write!(f, "{e}"),
         }
     }
 }
 
-impl<E: std::error::Error + 'static> std::error::Error for Failure<E> {
+impl<E: std::error::Error + 'static> std::error::Error for CallEventsError<E> {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
-            Failure::Transport(e) => Some(e),
-            Failure::Stream(e) => Some(e),
+            CallEventsError::Transport(e) => Some(e),
+            CallEventsError::Stream(e) => Some(e),
         }
     }
 }
@@ -82,7 +82,7 @@ pub struct CallEvents<S, E> {
     body: S,
     calls: ToolCallStream,
     body_done: bool,
-    failure: Option<Failure<E>>,
+    failure: Option<CallEventsError<E>>,
 }
 
 // Nothing is ever pinned in place: a stored failure is only moved out.
@@ -137,7 +137,7 @@ where
     S: Stream<Item = Result<B, E>> + Unpin,
     B: AsRef<[u8]>,
 {
-    type Item = Result<CallEvent, Failure<E>>;
+    type Item = Result<CallEvent, CallEventsError<E>>;
 
     fn poll_next(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
         let this = Pin::into_inner(self);
@@ -156,19 +156,19 @@ where
                 Poll::Ready(Some(Ok(chunk))) => {
                     if let Err(e) = this.calls.feed(chunk.as_ref()) {
                         this.body_done = true;
-                        this.failure = Some(Failure::Stream(e));
+                        this.failure = Some(CallEventsError::Stream(e));
                     }
                 }
                 Poll::Ready(Some(Err(e))) => {
                     this.body_done = true;
                     // The input ended here: open calls end truncated.
                     let _ = this.calls.finish();
-                    this.failure = Some(Failure::Transport(e));
+                    this.failure = Some(CallEventsError::Transport(e));
                 }
                 Poll::Ready(None) => {
                     this.body_done = true;
                     if let Err(e) = this.calls.finish() {
-                        this.failure = Some(Failure::Stream(e));
+                        this.failure = Some(CallEventsError::Stream(e));
                     }
                 }
             }

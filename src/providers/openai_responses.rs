@@ -9,7 +9,9 @@ use std::borrow::Cow;
 
 use serde::Deserialize;
 
-use super::{CallError, CallKey, CallKind, CallStatus, Calls, StopReason, StreamError};
+use super::{
+    CallError, CallEvent, CallKey, CallKind, CallStatus, Calls, StopReason, StreamError, Usage,
+};
 
 /// One event, flat: every member the handled events use, all optional, so
 /// serde reads it in one pass with no buffering; dispatched on `type`.
@@ -28,7 +30,11 @@ struct Event<'a> {
     #[serde(default)]
     input: Option<String>,
     #[serde(default)]
-    item: Option<Item>,
+    item: Option<serde_json::Value>,
+    #[serde(default)]
+    part: Option<serde_json::Value>,
+    #[serde(default)]
+    content_index: Option<u64>,
     #[serde(default)]
     response: Option<Response>,
     #[serde(default, deserialize_with = "super::lenient_string")]
@@ -56,6 +62,11 @@ const HANDLED: &[&str] = &[
     "response.mcp_call_arguments.done",
     "response.custom_tool_call_input.done",
     "response.completed",
+    "response.created",
+    "response.content_part.added",
+    "response.output_text.delta",
+    "response.refusal.delta",
+    "response.reasoning_summary_text.delta",
     "response.incomplete",
     "response.failed",
     "error",
@@ -79,6 +90,14 @@ struct Item {
 
 #[derive(Deserialize, Default)]
 struct Response {
+    #[serde(default, deserialize_with = "super::lenient_string")]
+    id: Option<String>,
+    #[serde(default, deserialize_with = "super::lenient_string")]
+    model: Option<String>,
+    #[serde(default)]
+    usage: Option<serde_json::Value>,
+    #[serde(default)]
+    output: Option<Vec<serde_json::Value>>,
     #[serde(default)]
     incomplete_details: Option<IncompleteDetails>,
     #[serde(default)]
@@ -99,6 +118,12 @@ struct ErrorBody {
     code: Option<String>,
     #[serde(default, deserialize_with = "super::lenient_string")]
     message: Option<String>,
+}
+
+impl Item {
+    fn read(v: &serde_json::Value) -> Option<Item> {
+        serde_json::from_value(v.clone()).ok()
+    }
 }
 
 fn kind_of(item_type: &str) -> Option<CallKind> {
@@ -129,9 +154,62 @@ impl State {
             StreamError::Protocol(format!("{kind} without {what}: {}", super::excerpt(data)))
         };
         match kind {
+            "response.created" => {
+                let r = ev.response.unwrap_or_default();
+                calls.response.id = r.id.clone();
+                calls.response.model = r.model.clone();
+                calls.push(CallEvent::MessageStarted {
+                    id: r.id,
+                    model: r.model,
+                });
+            }
+            "response.content_part.added" => {
+                if let (Some(i), Some(part)) = (ev.output_index, ev.part) {
+                    calls.response.part_added(i, part);
+                }
+            }
+            "response.output_text.delta"
+            | "response.refusal.delta"
+            | "response.reasoning_summary_text.delta" => {
+                let at = ev.output_index.ok_or_else(|| missing("output_index"))?;
+                let text = ev.delta.as_deref().unwrap_or_default();
+                let content_index = ev.content_index.unwrap_or_default();
+                match kind {
+                    "response.output_text.delta" => {
+                        calls.response.part_append(at, content_index, "text", text);
+                        if !text.is_empty() {
+                            calls.push(CallEvent::TextAppended {
+                                at,
+                                text: text.to_owned(),
+                            });
+                        }
+                    }
+                    "response.refusal.delta" => {
+                        calls
+                            .response
+                            .part_append(at, content_index, "refusal", text);
+                        if !text.is_empty() {
+                            calls.push(CallEvent::RefusalAppended {
+                                at,
+                                text: text.to_owned(),
+                            });
+                        }
+                    }
+                    _ => {
+                        if !text.is_empty() {
+                            calls.push(CallEvent::ThinkingAppended {
+                                at,
+                                text: text.to_owned(),
+                            });
+                        }
+                    }
+                }
+            }
             "response.output_item.added" => {
                 let output_index = ev.output_index.ok_or_else(|| missing("output_index"))?;
-                let item = ev.item.ok_or_else(|| missing("item"))?;
+                let raw = ev.item.ok_or_else(|| missing("item"))?;
+                calls.response.item_added(output_index, raw.clone());
+                let item = Item::read(&raw).ok_or_else(|| missing("item type"))?;
                 let Some(kind) = kind_of(&item.kind) else {
                     return Ok(());
                 };
@@ -169,7 +247,9 @@ impl State {
             }
             "response.output_item.done" => {
                 let output_index = ev.output_index.ok_or_else(|| missing("output_index"))?;
-                let item = ev.item.ok_or_else(|| missing("item"))?;
+                let raw = ev.item.ok_or_else(|| missing("item"))?;
+                calls.response.item_done(output_index, raw.clone());
+                let item = Item::read(&raw).ok_or_else(|| missing("item type"))?;
                 if kind_of(&item.kind).is_none() {
                     return Ok(());
                 }
@@ -181,6 +261,12 @@ impl State {
                 }
             }
             "response.completed" => {
+                let r = ev.response.unwrap_or_default();
+                if let Some(u) = r.usage.as_ref().and_then(Usage::from_json) {
+                    calls.response.usage = Some(u.clone());
+                    calls.push(CallEvent::UsageUpdated(u));
+                }
+                calls.response.completed(r.output);
                 calls.end_open(|_| true);
                 let stop = if calls.has_calls_of(CallKind::Client)
                     || calls.has_calls_of(CallKind::Custom)
@@ -192,8 +278,12 @@ impl State {
                 calls.finish_stream(stop);
             }
             "response.incomplete" => {
-                let reason = ev
-                    .response
+                let r = ev.response.unwrap_or_default();
+                if let Some(u) = r.usage.as_ref().and_then(Usage::from_json) {
+                    calls.response.usage = Some(u.clone());
+                    calls.push(CallEvent::UsageUpdated(u));
+                }
+                let reason = Some(r)
                     .and_then(|r| r.incomplete_details)
                     .and_then(|d| d.reason)
                     .unwrap_or_default();

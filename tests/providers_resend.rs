@@ -2,7 +2,7 @@
 //! arguments object (`{"a":1}{"a":1}`, a cumulative resend) must give an
 //! invalid call, never a complete one, at every chunking.
 
-use tooljson::vendor::{CallStatus, ToolCallStream};
+use tooljson::providers::{CallStatus, ToolCallStream};
 
 #[test]
 fn cumulative_resend_is_invalid_at_every_chunking() {

@@ -5,10 +5,12 @@
 
 use serde::Deserialize;
 
-use super::{CallKey, CallKind, CallStatus, Calls, StopReason, StreamError};
+use super::{CallEvent, CallKey, CallKind, CallStatus, Calls, StopReason, StreamError, Usage};
 
 #[derive(Deserialize)]
 struct Chunk {
+    #[serde(default)]
+    usage: Option<Box<serde_json::Value>>,
     #[serde(default)]
     choices: Option<Vec<Choice>>,
     #[serde(default)]
@@ -27,6 +29,12 @@ struct Choice {
 
 #[derive(Deserialize)]
 struct Delta {
+    #[serde(default, deserialize_with = "super::lenient_string")]
+    role: Option<String>,
+    #[serde(default, deserialize_with = "super::lenient_string")]
+    content: Option<String>,
+    #[serde(default, deserialize_with = "super::lenient_string")]
+    refusal: Option<String>,
     #[serde(default)]
     tool_calls: Option<Vec<ToolCallDelta>>,
     /// The deprecated single-function form.
@@ -57,6 +65,7 @@ struct Function {
 pub(crate) struct State {
     /// `finish_reason` per choice, in the order they came.
     finished: Vec<(u64, String)>,
+    started: bool,
 }
 
 fn stop_of(reason: &str) -> StopReason {
@@ -92,9 +101,48 @@ impl State {
             });
             return Ok(());
         }
+        if !self.started {
+            // Every chunk repeats them: read once, from the first.
+            #[derive(Deserialize)]
+            struct Names {
+                #[serde(default, deserialize_with = "super::lenient_string")]
+                id: Option<String>,
+                #[serde(default, deserialize_with = "super::lenient_string")]
+                model: Option<String>,
+            }
+            if let Ok(n) = serde_json::from_str::<Names>(data)
+                && (n.id.is_some() || n.model.is_some())
+            {
+                self.started = true;
+                calls.response.id = n.id.clone();
+                calls.response.model = n.model.clone();
+                calls.push(CallEvent::MessageStarted {
+                    id: n.id,
+                    model: n.model,
+                });
+            }
+        }
+        if let Some(u) = chunk.usage.as_deref().and_then(Usage::from_json) {
+            calls.response.usage = Some(u.clone());
+            calls.push(CallEvent::UsageUpdated(u));
+        }
         for choice in chunk.choices.unwrap_or_default() {
             let c = choice.index;
             if let Some(delta) = choice.delta {
+                if delta.role.is_some() || delta.content.is_some() || delta.refusal.is_some() {
+                    calls.response.chat_delta(
+                        c,
+                        delta.role.as_deref(),
+                        delta.content.as_deref(),
+                        delta.refusal.as_deref(),
+                    );
+                }
+                if let Some(text) = delta.content.filter(|t| !t.is_empty()) {
+                    calls.push(CallEvent::TextAppended { at: c, text });
+                }
+                if let Some(text) = delta.refusal.filter(|t| !t.is_empty()) {
+                    calls.push(CallEvent::RefusalAppended { at: c, text });
+                }
                 let legacy = delta.function_call.map(|f| ToolCallDelta {
                     index: 0,
                     id: None,
@@ -105,6 +153,7 @@ impl State {
                 }
             }
             if let Some(reason) = choice.finish_reason {
+                calls.response.chat_finish(c, &reason);
                 let stop = stop_of(&reason);
                 let mine =
                     |k: &CallKey| matches!(k, CallKey::Choice { choice, .. } if *choice == c);
@@ -150,13 +199,18 @@ impl State {
             }
             Some(n) => {
                 // Late or repeated id / name: keep, never concatenate.
+                let mut late_id = false;
                 if let Some(c) = calls.call_mut(n) {
+                    late_id = c.id.is_none() && id.is_some();
                     if c.id.is_none() {
                         c.id = id;
                     }
                     if c.name.is_none() {
                         c.name = name;
                     }
+                }
+                if late_id {
+                    calls.check_duplicate_id(n);
                 }
                 n
             }

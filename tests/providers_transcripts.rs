@@ -11,7 +11,7 @@ mod common;
 use std::path::PathBuf;
 
 use serde_json::Value as J;
-use tooljson::vendor::{CallEvent, CallKey, CallKind, CallStatus, ToolCallStream, Vendor};
+use tooljson::providers::{CallEvent, CallKey, CallKind, CallStatus, ToolCallStream, Vendor};
 
 fn dir(vendor: &str) -> PathBuf {
     common::testdata().join("vendor-streams").join(vendor)
@@ -398,7 +398,7 @@ fn truncated_call_keeps_partial_value() {
         c.arguments_text()
     );
     assert_eq!(
-        c.invalid_json_wrapper()["INVALID_JSON"].as_str(),
+        c.invalid_json_input()["INVALID_JSON"].as_str(),
         Some(c.arguments_text())
     );
 }

@@ -4,7 +4,7 @@
 
 use serde_json::json;
 use tooljson::partial::PartialNode;
-use tooljson::vendor::{
+use tooljson::providers::{
     CallEvent, CallKey, CallKind, CallStatus, StopReason, ToolCallStream, Vendor,
 };
 
@@ -477,7 +477,7 @@ fn schema_check_dooms_early_and_holds_enum_strings() {
 fn repeated_keys_in_validated_calls() {
     use tooljson::parser::DuplicateKeys;
     use tooljson::protocol::ToolSet;
-    use tooljson::vendor::CallError;
+    use tooljson::providers::CallError;
     let tools = ToolSet::from_request_json(&json!({"tools": [{"name": "set",
         "input_schema": {"type": "object", "properties": {"a": {"type": "integer"}}}}]}))
     .unwrap();

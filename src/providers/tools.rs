@@ -12,7 +12,7 @@ use crate::parser::DuplicateKeys;
 use crate::protocol::ToolSet;
 use crate::schema::CompiledSchema;
 
-use super::{CallError, CallKind, ToolCall};
+use super::{CallError, CallKind, StreamedCall};
 
 /// The request's tools; each definition holds its schema compiled once
 /// (cheap clones share it), indexed by name here.
@@ -43,7 +43,7 @@ pub(crate) struct CallCheck {
 /// Before the call's first byte: find its tool and start the stream check.
 /// Returns an error that dooms the call (an unknown tool).
 pub(crate) fn prepare(
-    call: &mut ToolCall,
+    call: &mut StreamedCall,
     tools: Option<&Arc<Tools>>,
     duplicate_keys: Option<DuplicateKeys>,
 ) -> Option<CallError> {
@@ -78,7 +78,7 @@ pub(crate) fn prepare(
 }
 
 /// Violations the stream check became certain of since the last call.
-pub(crate) fn newly_certain(call: &mut ToolCall) -> Vec<CallError> {
+pub(crate) fn newly_certain(call: &mut StreamedCall) -> Vec<CallError> {
     let Some(check) = call.parser.check() else {
         return Vec::new();
     };
@@ -95,7 +95,7 @@ pub(crate) fn newly_certain(call: &mut ToolCall) -> Vec<CallError> {
 
 /// The final verdict once the parser finished: every violation not yet
 /// reported.
-pub(crate) fn verdict(call: &mut ToolCall) -> Vec<CallError> {
+pub(crate) fn verdict(call: &mut StreamedCall) -> Vec<CallError> {
     let Some(check) = call.parser.take_check() else {
         return Vec::new();
     };
@@ -114,7 +114,7 @@ pub(crate) fn verdict(call: &mut ToolCall) -> Vec<CallError> {
 }
 
 /// The `tool_choice` (and parallel flag) check over the calls the model made.
-pub(crate) fn check_choice(tools: &Tools, calls: &[ToolCall]) -> Option<String> {
+pub(crate) fn check_choice(tools: &Tools, calls: &[StreamedCall]) -> Option<String> {
     let names: Vec<&str> = calls
         .iter()
         .filter(|c| matches!(c.kind, CallKind::Client | CallKind::Custom))

@@ -7,7 +7,7 @@
 //! checks its answer first: both calls complete, their values equal
 //! serde_json's parse of the argument text.
 //!
-//! `cargo bench --bench vendor`
+//! `cargo bench --bench providers`
 
 mod common;
 
@@ -17,7 +17,7 @@ use std::time::Duration;
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use serde_json::json;
 use tooljson::protocol::ToolSet;
-use tooljson::vendor::{CallStatus, ToolCallStream};
+use tooljson::providers::{CallStatus, ToolCallStream};
 
 /// Cuts `text` into pieces of about `n` bytes on character boundaries.
 fn deltas(text: &str, n: usize) -> Vec<&str> {

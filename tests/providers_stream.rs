@@ -11,8 +11,8 @@ use std::task::{Context, Poll, Waker};
 
 use bytes::Bytes;
 use futures_core::Stream;
-use tooljson::vendor::stream::{CallEvents, Failure};
-use tooljson::vendor::{CallEvent, CallStatus, ToolCallStream};
+use tooljson::providers::futures::{CallEvents, CallEventsError};
+use tooljson::providers::{CallEvent, CallStatus, ToolCallStream};
 
 /// Chunks with a `Pending` before every other one, then an optional error.
 struct Body {
@@ -52,7 +52,11 @@ fn collect(
     bytes: &[u8],
     chunk: usize,
     fail_at_end: bool,
-) -> (Vec<CallEvent>, Vec<Failure<std::io::Error>>, ToolCallStream) {
+) -> (
+    Vec<CallEvent>,
+    Vec<CallEventsError<std::io::Error>>,
+    ToolCallStream,
+) {
     let body = Body {
         chunks: bytes.chunks(chunk).map(Bytes::copy_from_slice).collect(),
         pend: false,
@@ -99,7 +103,9 @@ fn transport_error_truncates_open_calls() {
     let half = &bytes[..bytes.len() / 2];
     let (events, failures, calls) = collect(half, 64, true);
     assert_eq!(failures.len(), 1);
-    assert!(matches!(&failures[0], Failure::Transport(e) if e.to_string() == "connection reset"));
+    assert!(
+        matches!(&failures[0], CallEventsError::Transport(e) if e.to_string() == "connection reset")
+    );
     assert!(matches!(
         events.last(),
         Some(CallEvent::StreamFinished { .. })
@@ -123,7 +129,7 @@ fn protocol_error_is_yielded_after_its_events() {
     let (events, failures, calls) = collect(&bytes, 7, false);
     assert_eq!(failures.len(), 1);
     assert!(
-        matches!(&failures[0], Failure::Stream(e) if e.to_string().contains("second message_start"))
+        matches!(&failures[0], CallEventsError::Stream(e) if e.to_string().contains("second message_start"))
     );
     assert!(matches!(
         events.last(),

@@ -4,9 +4,27 @@
 //! Completions or OpenAI Responses streaming response as they arrive (split
 //! anywhere), decodes the event stream ([`crate::sse`]), decodes each event's
 //! JSON with serde into the vendor's typed events (dispatched on `data.type`;
-//! unknown events and fields are ignored), and keeps one [`ToolCall`] per
+//! unknown events and fields are ignored), and keeps one [`StreamedCall`] per
 //! call the model makes, each with its own resumable parser and partial tree.
-//! It is sans-IO: bytes in, [`CallEvent`]s out, no clock.
+//! It is sans-IO: bytes in, [`CallEvent`]s out, no clock. Everything else
+//! of the response arrives as events too (text, thinking and its
+//! signatures, refusals, server tool results, usage, id and model), and at
+//! the end [`ToolCallStream::to_assistant_message`] gives the final
+//! assistant message in the protocol's model ([`ToolCallStream::final_messages_json`]
+//! in the provider's own JSON), as the providers' SDKs accumulate it.
+//! Each [`StreamedCall`] converts into the protocol's
+//! [`ToolCall`](crate::protocol::ToolCall) ([`StreamedCall::to_tool_call`]),
+//! and gives its arguments as the user's type, or the `is_error` result to
+//! send back, in one call ([`StreamedCall::deserialize`]).
+//!
+//! # Cost
+//!
+//! Each event's JSON is decoded once; argument text is parsed once, by the
+//! call's parser. A completed value is not copied into its event unless it
+//! is a scalar (each scalar once), so the events of one response cost
+//! O(its size) whatever the nesting; containers are read in place with
+//! [`StreamedCall::value_at`]. Two calls with one id make the second
+//! [`CallStatus::Invalid`] ([`CallError::DuplicateId`]).
 //!
 //! # The model
 //!
@@ -39,9 +57,17 @@
 //! |---|---|
 //! | [`CallEvent::CallStarted`] | a tool call block began: key, id, name, kind |
 //! | [`CallEvent::ArgumentsAppended`] | argument text arrived for a call (empty fragments are dropped) |
-//! | [`CallEvent::ValueCompleted`] | a value inside the arguments is final (path, value), the root last |
+//! | [`CallEvent::ValueCompleted`] | a value inside the arguments is final (path; the value itself for a scalar, [`StreamedCall::value_at`] for any), the root last |
 //! | [`CallEvent::CallDoomed`] | the call can no longer be valid (a byte that is not JSON, or a schema violation that is already certain), reported once, as early as it is certain |
 //! | [`CallEvent::CallFinished`] | the call ended: its status |
+//! | [`CallEvent::MessageStarted`] | the response began: its id and model |
+//! | [`CallEvent::TextAppended`] | text for the user arrived |
+//! | [`CallEvent::ThinkingAppended`] | thinking arrived (Anthropic thinking, Responses reasoning summary) |
+//! | [`CallEvent::ThinkingSigned`] | a thinking block's signature (Anthropic requires it back) |
+//! | [`CallEvent::RedactedThinking`] | an encrypted thinking block |
+//! | [`CallEvent::RefusalAppended`] | refusal text arrived |
+//! | [`CallEvent::ServerToolResult`] | a server tool's result block arrived whole |
+//! | [`CallEvent::UsageUpdated`] | token counts (cumulative) |
 //! | [`CallEvent::Malformed`] | one event's JSON could not be read; the stream goes on |
 //! | [`CallEvent::StreamFinished`] | the response ended: its [`StopReason`]; always the last event |
 //!
@@ -61,132 +87,18 @@
 //! not parsed (their value is that text, as a JSON string); flat and nested
 //! `error` events. A stray `[DONE]` is tolerated everywhere.
 //!
-//! # Example: a client loop
 //!
-//! ```
-//! use tooljson::vendor::{CallEvent, CallStatus, ToolCallStream};
-//!
-//! // The body of an Anthropic streaming response, as it arrives.
-//! let body: &[&[u8]] = &[
-//!     b"event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"msg_1\",\"content\":[]}}\n\n",
-//!     b"event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,",
-//!     b"\"content_block\":{\"type\":\"tool_use\",\"id\":\"toolu_1\",\"name\":\"read_file\",\"input\":{}}}\n\n",
-//!     b"event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"input_json_delta\",\"partial_json\":\"{\\\"path\\\": \\\"src/ma\"}}\n\n",
-//!     b"event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"input_json_delta\",\"partial_json\":\"in.rs\\\"}\"}}\n\n",
-//!     b"event: content_block_stop\ndata: {\"type\":\"content_block_stop\",\"index\":0}\n\n",
-//!     b"event: message_delta\ndata: {\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"tool_use\"}}\n\n",
-//!     b"event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n",
-//! ];
-//! let mut stream = ToolCallStream::new(); // the vendor is detected
-//! let mut log = Vec::new();
-//! for chunk in body {
-//!     stream.feed(chunk)?;
-//!     while let Some(event) = stream.next_event() {
-//!         match event {
-//!             CallEvent::CallStarted { name, .. } => log.push(format!("start {}", name.unwrap_or_default())),
-//!             CallEvent::ValueCompleted { path, value, .. } => log.push(format!("{path} = {value}")),
-//!             CallEvent::CallFinished { status, .. } => log.push(format!("finished {status}")),
-//!             CallEvent::StreamFinished { stop_reason, .. } => log.push(format!("stop {stop_reason}")),
-//!             _ => {}
-//!         }
-//!     }
-//! }
-//! stream.finish()?;
-//! assert_eq!(log, [
-//!     "start read_file",
-//!     "/path = \"src/main.rs\"",
-//!     " = {\"path\":\"src/main.rs\"}",
-//!     "finished complete",
-//!     "stop tool_use",
-//! ]);
-//! let call = &stream.calls()[0];
-//! assert_eq!(call.status(), CallStatus::Complete);
-//! assert!(call.is_executable());
-//! assert_eq!(call.id(), Some("toolu_1"));
-//! assert_eq!(call.value().unwrap()["path"].as_str(), Some("src/main.rs"));
-//! # Ok::<(), tooljson::vendor::StreamError>(())
-//! ```
-//!
-//! # Example: a client loop with the request's tools
-//!
-//! The same code as the README's: the request body gives the tools (any of
-//! the three vendors' shapes), the response body arrives in pieces, complete
-//! client calls are run, and anything else goes back to the model as an
-//! error.
-//!
-//! ```
-//! use tooljson::protocol::ToolSet;
-//! use tooljson::vendor::{CallEvent, CallStatus, ToolCallStream};
-//!
-//! let request = serde_json::json!({
-//!     "model": "gpt-4.1",
-//!     "tools": [{"type": "function", "function": {"name": "get_weather",
-//!         "parameters": {"type": "object", "required": ["city"],
-//!             "properties": {"city": {"type": "string"}, "unit": {"enum": ["c", "f"]}}}}}],
-//!     "tool_choice": "required"
-//! });
-//! let mut stream = ToolCallStream::new().with_tools(ToolSet::from_request_json(&request)?);
-//!
-//! // The HTTP response body as it arrives (reqwest: `while let Some(chunk) = resp.chunk().await?`).
-//! let body = concat!(
-//!     "data: {\"object\":\"chat.completion.chunk\",\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":",
-//!     "[{\"index\":0,\"id\":\"call_1\",\"type\":\"function\",\"function\":{\"name\":\"get_weather\",\"arguments\":\"\"}}]}}]}\n\n",
-//!     "data: {\"object\":\"chat.completion.chunk\",\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":",
-//!     "[{\"index\":0,\"function\":{\"arguments\":\"{\\\"city\\\": \\\"Par\"}}]}}]}\n\n",
-//!     "data: {\"object\":\"chat.completion.chunk\",\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":",
-//!     "[{\"index\":0,\"function\":{\"arguments\":\"is\\\", \\\"unit\\\": \\\"c\\\"}\"}}]}}]}\n\n",
-//!     "data: {\"object\":\"chat.completion.chunk\",\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"tool_calls\"}]}\n\n",
-//!     "data: [DONE]\n\n",
-//! );
-//! let mut shown = Vec::new();
-//! for chunk in body.as_bytes().chunks(50) {
-//!     stream.feed(chunk)?;
-//!     while let Some(event) = stream.next_event() {
-//!         match event {
-//!             // Live preview: the partial arguments, never taken back.
-//!             CallEvent::ArgumentsAppended { call, .. } => {
-//!                 if let Some(p) = stream.calls()[call].partial() {
-//!                     shown.push(p.to_string());
-//!                 }
-//!             }
-//!             CallEvent::CallDoomed { call, error } => eprintln!("call {call} cannot succeed: {error}"),
-//!             CallEvent::StreamFinished { choice_error: Some(e), .. } => eprintln!("tool_choice: {e}"),
-//!             _ => {}
-//!         }
-//!     }
-//! }
-//! stream.finish()?;
-//!
-//! let mut results = Vec::new();
-//! for call in stream.calls() {
-//!     let result = match call.status() {
-//!         // Complete: parsed strictly, schema-checked, the vendor ended the block.
-//!         CallStatus::Complete if call.is_executable() => {
-//!             let args = call.value().expect("complete calls have a value");
-//!             format!("weather in {}: 21°{}", args["city"].as_str().unwrap_or("?"), args["unit"].as_str().unwrap_or("c"))
-//!         }
-//!         // Truncated, aborted or invalid: never run; tell the model why.
-//!         _ => {
-//!             let why: Vec<String> = call.errors().iter().map(|e| e.to_string()).collect();
-//!             format!("error: {} (arguments: {})", why.join("; "), call.invalid_json_wrapper())
-//!         }
-//!     };
-//!     results.push((call.id().unwrap_or_default().to_owned(), result));
-//! }
-//! assert_eq!(results, [("call_1".to_owned(), "weather in Paris: 21°c".to_owned())]);
-//! assert_eq!(stream.choice_error(), None);
-//! // The `enum` field stayed hidden until complete; the city grew in place.
-//! assert!(shown.contains(&r#"{"city":"Par"}"#.to_owned()));
-//! assert!(!shown.iter().any(|s| s.contains(r#""unit":"""#)));
-//! # Ok::<(), Box<dyn std::error::Error>>(())
-//! ```
+// The module's examples, in their own file.
+#![doc = include_str!("examples.md")]
 
 mod anthropic;
+mod decode;
+#[cfg(feature = "stream")]
+pub mod futures;
 mod openai_chat;
 mod openai_responses;
-#[cfg(feature = "stream")]
-pub mod stream;
-mod validate;
+mod response;
+mod tools;
 
 use std::collections::VecDeque;
 use std::fmt;
@@ -195,69 +107,16 @@ use std::sync::Arc;
 use crate::error::Error;
 use crate::parser::DuplicateKeys;
 use crate::partial::{EventSink, PartialNode, PartialParser, ValueEvent};
-use crate::path::Path;
-use crate::protocol::ToolSet;
+use crate::path::{Path, Segment};
+use crate::protocol::{
+    Arguments, AssistantTurn, ProtocolError, ToolCall, ToolOutcome, ToolResult, ToolSet,
+};
 use crate::sse;
 use crate::value::Value;
 
-pub use crate::protocol::Vendor;
-
-impl Vendor {
-    /// Guesses the vendor from one event (its SSE event name, if any, and its
-    /// data). `None` when the event says nothing (`[DONE]`, not JSON, or an
-    /// unknown shape).
-    ///
-    /// ```
-    /// use tooljson::vendor::Vendor;
-    /// assert_eq!(Vendor::detect(None, r#"{"type":"message_start","message":{}}"#), Some(Vendor::Anthropic));
-    /// assert_eq!(Vendor::detect(None, r#"{"object":"chat.completion.chunk","choices":[]}"#), Some(Vendor::OpenAiChat));
-    /// assert_eq!(Vendor::detect(Some("response.created"), r#"{"type":"response.created"}"#), Some(Vendor::OpenAiResponses));
-    /// assert_eq!(Vendor::detect(None, "[DONE]"), None);
-    /// ```
-    pub fn detect(event: Option<&str>, data: &str) -> Option<Vendor> {
-        #[derive(serde::Deserialize)]
-        struct Probe {
-            #[serde(rename = "type")]
-            kind: Option<String>,
-            object: Option<String>,
-            choices: Option<serde::de::IgnoredAny>,
-            sequence_number: Option<serde::de::IgnoredAny>,
-            code: Option<serde::de::IgnoredAny>,
-            error: Option<serde::de::IgnoredAny>,
-        }
-        let probe: Probe = serde_json::from_str(data).ok()?;
-        let kind = probe.kind.as_deref().or(event);
-        match kind {
-            Some(t) if t.starts_with("response.") => return Some(Vendor::OpenAiResponses),
-            Some(
-                "message_start"
-                | "message_delta"
-                | "message_stop"
-                | "content_block_start"
-                | "content_block_delta"
-                | "content_block_stop"
-                | "ping",
-            ) => return Some(Vendor::Anthropic),
-            Some("error") => {
-                // Responses errors carry a sequence number or flat fields;
-                // Anthropic's are `{"type":"error","error":{...}}` alone.
-                return Some(if probe.sequence_number.is_some() || probe.code.is_some() {
-                    Vendor::OpenAiResponses
-                } else {
-                    Vendor::Anthropic
-                });
-            }
-            _ => {}
-        }
-        if probe.object.as_deref() == Some("chat.completion.chunk")
-            || probe.choices.is_some()
-            || (probe.kind.is_none() && probe.error.is_some())
-        {
-            return Some(Vendor::OpenAiChat);
-        }
-        None
-    }
-}
+pub use crate::protocol::{StopReason, Vendor};
+pub(crate) use decode::{Typed, excerpt, lenient_string, read_event};
+pub use response::Usage;
 
 /// How the vendor keys a call within the response.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -372,96 +231,6 @@ impl fmt::Display for CallStatus {
     }
 }
 
-/// Why the response ended, in vendor-neutral terms.
-#[derive(Clone, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum StopReason {
-    /// The model stopped to have tools run (Anthropic `tool_use`, Chat
-    /// `tool_calls` / `function_call`, Responses completed with a function
-    /// call).
-    ToolUse,
-    /// The model finished its turn (Anthropic `end_turn`, Chat `stop`,
-    /// Responses completed without a function call).
-    EndTurn,
-    /// A stop sequence matched.
-    StopSequence,
-    /// The output token limit (Anthropic `max_tokens`, Chat `length`,
-    /// Responses incomplete `max_output_tokens`).
-    MaxTokens,
-    /// The model refused (Anthropic `refusal`).
-    Refusal,
-    /// A content filter stopped the output.
-    ContentFilter,
-    /// A long server-tool turn paused (Anthropic `pause_turn`).
-    PauseTurn,
-    /// An error event, or a stream the adapter could not follow.
-    Error {
-        /// The vendor's error type or code (`overloaded_error`,
-        /// `insufficient_quota`), or `protocol` / `stream` for errors found
-        /// here.
-        kind: String,
-        /// The message.
-        message: String,
-    },
-    /// The input ended before the vendor's terminal event.
-    EndOfStream,
-    /// Another vendor stop reason, verbatim.
-    Other(String),
-}
-
-impl StopReason {
-    /// The name used in NDJSON: `tool_use`, `end_turn`, `stop_sequence`,
-    /// `max_tokens`, `refusal`, `content_filter`, `pause_turn`, `error`,
-    /// `end_of_stream`, or the vendor's own word.
-    pub fn as_str(&self) -> &str {
-        match self {
-            StopReason::ToolUse => "tool_use",
-            StopReason::EndTurn => "end_turn",
-            StopReason::StopSequence => "stop_sequence",
-            StopReason::MaxTokens => "max_tokens",
-            StopReason::Refusal => "refusal",
-            StopReason::ContentFilter => "content_filter",
-            StopReason::PauseTurn => "pause_turn",
-            StopReason::Error { .. } => "error",
-            StopReason::EndOfStream => "end_of_stream",
-            StopReason::Other(s) => s,
-        }
-    }
-
-    /// Whether the response ended normally (not an error, a truncation or
-    /// the end of the input).
-    pub fn is_normal(&self) -> bool {
-        !matches!(
-            self,
-            StopReason::MaxTokens
-                | StopReason::Error { .. }
-                | StopReason::EndOfStream
-                | StopReason::ContentFilter
-        )
-    }
-
-    fn from_anthropic(s: &str) -> StopReason {
-        match s {
-            "tool_use" => StopReason::ToolUse,
-            "end_turn" => StopReason::EndTurn,
-            "stop_sequence" => StopReason::StopSequence,
-            "max_tokens" | "model_context_window_exceeded" => StopReason::MaxTokens,
-            "refusal" => StopReason::Refusal,
-            "pause_turn" => StopReason::PauseTurn,
-            other => StopReason::Other(other.to_owned()),
-        }
-    }
-}
-
-impl fmt::Display for StopReason {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            StopReason::Error { kind, message } => write!(f, "error ({kind}): {message}"),
-            other => f.write_str(other.as_str()),
-        }
-    }
-}
-
 /// Why a call is not complete, or what was odd about it.
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
@@ -481,6 +250,9 @@ pub enum CallError {
     },
     /// The response stopped during the call.
     Cut(StopReason),
+    /// Another call of the same response already has this id; a client
+    /// that keys results by id would lose one of them.
+    DuplicateId(String),
     /// The value breaks the tool's schema: instance path and message.
     Schema {
         /// Where in the arguments (JSON Pointer).
@@ -502,6 +274,12 @@ impl fmt::Display for CallError {
                 done.len()
             ),
             CallError::Cut(reason) => write!(f, "response ended during the call: {reason}"),
+            CallError::DuplicateId(id) => {
+                write!(
+                    f,
+                    "duplicate tool call id {id:?}: an earlier call of this response has it"
+                )
+            }
             CallError::Schema {
                 instance_path,
                 message,
@@ -513,6 +291,7 @@ impl fmt::Display for CallError {
 /// What happened, in order. Calls are named by `call`, their position in
 /// [`ToolCallStream::calls`].
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub enum CallEvent {
     /// A tool call began.
     CallStarted {
@@ -534,15 +313,26 @@ pub enum CallEvent {
         /// The text, as the vendor sent it (JSON text, or free text for
         /// custom calls).
         text: String,
+        /// Whether [`StreamedCall::partial`] changed with this text: a value
+        /// opened, a string grew, a value completed (whitespace, half a key
+        /// or a number not yet proven change nothing, so a UI need not
+        /// redraw). A string held back by its schema (`enum` / `const`) may
+        /// count as a change while it stays hidden. Always `true` for custom
+        /// (free-text) calls.
+        preview_changed: bool,
     },
-    /// A value inside the call's arguments is final.
+    /// A value inside the call's arguments is final. A container is not
+    /// copied into the event (each level would copy its whole content
+    /// again): read it with [`StreamedCall::value_at`], which stays valid,
+    /// since a completed value never changes.
     ValueCompleted {
         /// The call.
         call: usize,
         /// Where (the root is the empty path).
         path: Path,
-        /// The value.
-        value: Value,
+        /// The value when it is a scalar (string, number, `true`, `false`,
+        /// `null`); `None` for an array or an object.
+        value: Option<Value>,
     },
     /// The call can no longer end complete; reported once, at the first byte
     /// where that is certain.
@@ -559,6 +349,63 @@ pub enum CallEvent {
         /// How it ended (never `Streaming`).
         status: CallStatus,
     },
+    /// The response began: the provider's message (or response) id and
+    /// model, when it gave them.
+    MessageStarted {
+        /// `msg_…`, `chatcmpl-…`, `resp_…`.
+        id: Option<String>,
+        /// The model that answers.
+        model: Option<String>,
+    },
+    /// Text for the user arrived (never empty).
+    TextAppended {
+        /// Where: the Anthropic content block index, the Chat choice index,
+        /// or the Responses output index.
+        at: u64,
+        /// The text.
+        text: String,
+    },
+    /// Thinking (Anthropic `thinking_delta`, Responses reasoning summary
+    /// text) arrived (never empty).
+    ThinkingAppended {
+        /// Where, as for [`CallEvent::TextAppended`].
+        at: u64,
+        /// The text.
+        text: String,
+    },
+    /// A thinking block's signature, which Anthropic requires back on the
+    /// next turn.
+    ThinkingSigned {
+        /// The content block index.
+        at: u64,
+        /// The signature.
+        signature: String,
+    },
+    /// A `redacted_thinking` block (encrypted; sent back as it is).
+    RedactedThinking {
+        /// The content block index.
+        at: u64,
+        /// Its `data`.
+        data: String,
+    },
+    /// Refusal text arrived (Chat `delta.refusal`, Responses
+    /// `refusal.delta`).
+    RefusalAppended {
+        /// Where, as for [`CallEvent::TextAppended`].
+        at: u64,
+        /// The text.
+        text: String,
+    },
+    /// A server tool's result arrived whole (Anthropic `*_tool_result`
+    /// blocks, `mcp_tool_result`).
+    ServerToolResult {
+        /// The content block index.
+        at: u64,
+        /// The block, as the provider sent it.
+        block: serde_json::Value,
+    },
+    /// The token counts so far (they are cumulative: each replaces the last).
+    UsageUpdated(Usage),
     /// One event's JSON could not be decoded; it was skipped.
     Malformed {
         /// What and where.
@@ -611,7 +458,7 @@ impl From<sse::SseError> for StreamError {
 
 /// One tool call of the response.
 #[derive(Debug)]
-pub struct ToolCall {
+pub struct StreamedCall {
     key: CallKey,
     id: Option<String>,
     name: Option<String>,
@@ -629,12 +476,12 @@ pub struct ToolCall {
     /// Bytes fed past the parser's failure are kept in `text` only.
     parser_failed: bool,
     /// The schema check, when the stream has tools.
-    check: validate::CallCheck,
+    check: tools::CallCheck,
 }
 
-impl ToolCall {
-    fn new(key: CallKey, id: Option<String>, name: Option<String>, kind: CallKind) -> ToolCall {
-        ToolCall {
+impl StreamedCall {
+    fn new(key: CallKey, id: Option<String>, name: Option<String>, kind: CallKind) -> StreamedCall {
+        StreamedCall {
             key,
             id,
             name,
@@ -648,7 +495,7 @@ impl ToolCall {
             placeholder: None,
             item_id: None,
             parser_failed: false,
-            check: validate::CallCheck::default(),
+            check: tools::CallCheck::default(),
         }
     }
 
@@ -707,6 +554,63 @@ impl ToolCall {
         }
     }
 
+    /// The completed value at `path` in the arguments (the root is the
+    /// empty path), as soon as it is complete, even while the call is still
+    /// streaming; `None` while it is not.
+    ///
+    /// ```
+    /// use tooljson::providers::{CallEvent, ToolCallStream};
+    /// let mut s = ToolCallStream::new();
+    /// s.feed_event(None, r#"{"type":"message_start","message":{"id":"m","content":[]}}"#)?;
+    /// s.feed_event(None, r#"{"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"t","name":"f","input":{}}}"#)?;
+    /// s.feed_event(None, r#"{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"{\"a\": [1, 2], \"b\": \"x"}}"#)?;
+    /// let completed: Vec<String> = s.drain_events().filter_map(|e| match e {
+    ///     CallEvent::ValueCompleted { path, .. } => Some(path.to_string()),
+    ///     _ => None,
+    /// }).collect();
+    /// assert_eq!(completed, ["/a/0", "/a/1", "/a"]);
+    /// let path = tooljson::Path::from_segments([tooljson::Segment::from("a")]);
+    /// assert_eq!(s.calls()[0].value_at(&path).unwrap().to_string(), "[1,2]");
+    /// # Ok::<(), tooljson::providers::StreamError>(())
+    /// ```
+    pub fn value_at(&self, path: &Path) -> Option<&Value> {
+        enum At<'a> {
+            Node(&'a PartialNode),
+            Value(&'a Value),
+        }
+        let mut at = At::Node(self.parser.snapshot()?);
+        for segment in path.segments() {
+            at = match (at, segment) {
+                (At::Value(v), Segment::Key(k)) => At::Value(v.get(k)?),
+                (At::Value(v), Segment::Index(i)) => At::Value(v.as_array()?.get(*i)?),
+                (At::Node(PartialNode::Complete(v)), seg) => {
+                    let v = match seg {
+                        Segment::Key(k) => v.get(k)?,
+                        Segment::Index(i) => v.as_array()?.get(*i)?,
+                    };
+                    At::Value(v)
+                }
+                (At::Node(PartialNode::Object(members)), Segment::Key(k)) => {
+                    At::Node(&members.iter().rev().find(|(name, _)| name == k)?.1)
+                }
+                (At::Node(PartialNode::Array(items)), Segment::Index(i)) => {
+                    At::Node(items.get(*i)?)
+                }
+                _ => return None,
+            };
+        }
+        match at {
+            At::Value(v) => Some(v),
+            At::Node(n) => n.as_complete(),
+        }
+    }
+
+    /// The final arguments as a `serde_json::Value` (a complete call only;
+    /// `None` too for a number beyond `f64`, which serde_json cannot hold).
+    pub fn arguments_json(&self) -> Option<serde_json::Value> {
+        self.value().and_then(|v| v.to_serde_json().ok())
+    }
+
     /// What went wrong (or was odd), in the order found.
     pub fn errors(&self) -> &[CallError] {
         &self.errors
@@ -718,9 +622,97 @@ impl ToolCall {
     }
 
     /// The argument text wrapped for sending back to the model when it is not
-    /// valid JSON: `{"INVALID_JSON": "<text>"}`, as Anthropic's docs advise.
-    pub fn invalid_json_wrapper(&self) -> serde_json::Value {
-        serde_json::json!({ "INVALID_JSON": self.text })
+    /// valid JSON: `{"INVALID_JSON": "<text>"}`, as Anthropic's docs advise
+    /// (see [`crate::protocol::invalid_json_input`]).
+    pub fn invalid_json_input(&self) -> serde_json::Value {
+        crate::protocol::invalid_json_input(&self.text)
+    }
+
+    /// The call in the protocol's model: id, name, item id and arguments
+    /// (the value with its exact text when complete, else the raw text as
+    /// [`Arguments::Invalid`]). A call whose id never arrived has an empty
+    /// id.
+    pub fn to_tool_call(&self) -> ToolCall {
+        let arguments = match (self.value(), self.kind) {
+            (Some(_), CallKind::Custom) | (None, _) => Arguments::Invalid(self.text.clone()),
+            (Some(v), _) => match v.to_serde_json() {
+                Ok(value) => Arguments::Json {
+                    value,
+                    text: Some(self.text.clone()),
+                },
+                Err(_) => Arguments::Invalid(self.text.clone()),
+            },
+        };
+        let mut call = ToolCall::new(
+            self.id.clone().unwrap_or_default(),
+            self.name.clone().unwrap_or_default(),
+            arguments,
+        );
+        call.item_id = self.item_id.clone();
+        call
+    }
+
+    /// The verdict: the final arguments of a complete call, else why it is
+    /// not complete.
+    pub fn verdict(&self) -> Result<&Value, &[CallError]> {
+        self.value().ok_or(&self.errors)
+    }
+
+    /// The `is_error` result to send back instead of running the call, when
+    /// it is not complete (`None` when it is): the parse error with the
+    /// position and the text, or every schema violation with its path, or
+    /// why the call was cut.
+    pub fn retry_result(&self) -> Option<ToolResult> {
+        if self.status == CallStatus::Complete {
+            return None;
+        }
+        let id = self.id.as_deref().unwrap_or_default();
+        if let Some(CallError::Json(e)) =
+            self.errors.iter().find(|e| matches!(e, CallError::Json(_)))
+        {
+            return Some(crate::protocol::parse_error_result(id, &self.text, e));
+        }
+        let name = self.name.as_deref().unwrap_or_default();
+        let why: Vec<String> = self.errors.iter().map(|e| format!("- {e}")).collect();
+        let why = if why.is_empty() {
+            format!("- the call ended {}", self.status)
+        } else {
+            why.join("\n")
+        };
+        Some(ToolResult::new(
+            id,
+            ToolOutcome::error(format!(
+                "The call to {name} was not run:\n{why}\nCall the tool again with corrected arguments."
+            )),
+        ))
+    }
+
+    /// The arguments of a complete call as `T`, or the `is_error` result to
+    /// send back: the call's [`retry_result`](Self::retry_result), or, when
+    /// the value does not fit `T`, serde's message.
+    ///
+    /// # Errors
+    ///
+    /// The [`ToolResult`] to answer the call with.
+    pub fn deserialize<T: serde::de::DeserializeOwned>(&self) -> Result<T, ToolResult> {
+        if let Some(r) = self.retry_result() {
+            return Err(r);
+        }
+        let id = self.id.as_deref().unwrap_or_default();
+        let bad = |m: String| ToolResult::new(id, ToolOutcome::error(m));
+        let value = self
+            .value
+            .as_ref()
+            .ok_or_else(|| bad("The call has no arguments.".to_owned()))?;
+        let json = value
+            .to_serde_json()
+            .map_err(|e| bad(format!("The arguments could not be read: {e}")))?;
+        serde_json::from_value(json).map_err(|e| {
+            bad(format!(
+                "The arguments of {} do not fit: {e}. Call the tool again with corrected arguments.",
+                self.name.as_deref().unwrap_or_default()
+            ))
+        })
     }
 }
 
@@ -728,19 +720,27 @@ impl ToolCall {
 struct ValueEvents<'q> {
     call: usize,
     queue: &'q mut VecDeque<CallEvent>,
+    /// Whether any value opened, grew or completed.
+    changed: bool,
 }
 
 impl EventSink for ValueEvents<'_> {
     fn event(&mut self, event: ValueEvent<'_>) {
+        self.changed = true;
         if let ValueEvent::Completed {
             path,
             value: Some(v),
         } = event
         {
+            // Scalars are copied once each; containers are read in place.
+            let value = match v {
+                Value::Array(_) | Value::Object(_) => None,
+                scalar => Some(scalar.clone()),
+            };
             self.queue.push_back(CallEvent::ValueCompleted {
                 call: self.call,
                 path: path.to_path(),
-                value: v.clone(),
+                value,
             });
         }
     }
@@ -753,15 +753,17 @@ pub const DEFAULT_MAX_CALLS: usize = 1024;
 /// queue. Adapters translate vendor events into these operations.
 #[derive(Debug)]
 pub(crate) struct Calls {
-    calls: Vec<ToolCall>,
+    calls: Vec<StreamedCall>,
     events: VecDeque<CallEvent>,
     max_calls: usize,
     stop: Option<StopReason>,
     malformed: usize,
-    tools: Option<Arc<validate::Tools>>,
+    tools: Option<Arc<tools::Tools>>,
     choice_error: Option<String>,
     /// `None`: `Error` for calls checked against a schema, else `LastWins`.
     duplicate_keys: Option<DuplicateKeys>,
+    /// Everything of the response that is not a call.
+    pub(crate) response: response::Response,
 }
 
 impl Calls {
@@ -775,6 +777,7 @@ impl Calls {
             tools: None,
             choice_error: None,
             duplicate_keys: None,
+            response: response::Response::default(),
         }
     }
 
@@ -797,8 +800,19 @@ impl Calls {
             name: name.clone(),
             kind,
         });
-        self.calls.push(ToolCall::new(key, id, name, kind));
+        self.calls.push(StreamedCall::new(key, id, name, kind));
+        self.check_duplicate_id(n);
         Ok(n)
+    }
+
+    /// Reports the call's id when an earlier call of the response has it.
+    pub(crate) fn check_duplicate_id(&mut self, n: usize) {
+        let Some(id) = self.calls.get(n).and_then(|c| c.id.clone()) else {
+            return;
+        };
+        if self.calls[..n].iter().any(|c| c.id.as_deref() == Some(&id)) {
+            self.doom(n, CallError::DuplicateId(id));
+        }
     }
 
     /// The open call with this key, if any (the latest one).
@@ -813,11 +827,11 @@ impl Calls {
         self.calls.iter().rposition(|c| c.key == key)
     }
 
-    pub(crate) fn call(&self, n: usize) -> Option<&ToolCall> {
+    pub(crate) fn call(&self, n: usize) -> Option<&StreamedCall> {
         self.calls.get(n)
     }
 
-    pub(crate) fn call_mut(&mut self, n: usize) -> Option<&mut ToolCall> {
+    pub(crate) fn call_mut(&mut self, n: usize) -> Option<&mut StreamedCall> {
         self.calls.get_mut(n)
     }
 
@@ -864,14 +878,16 @@ impl Calls {
             return;
         }
         c.text.push_str(text);
+        let appended = self.events.len();
         self.events.push_back(CallEvent::ArgumentsAppended {
             call: n,
             text: text.to_owned(),
+            preview_changed: c.kind == CallKind::Custom,
         });
         if c.kind == CallKind::Custom || c.parser_failed {
             return;
         }
-        if let Some(e) = validate::prepare(c, self.tools.as_ref(), self.duplicate_keys) {
+        if let Some(e) = tools::prepare(c, self.tools.as_ref(), self.duplicate_keys) {
             self.doom(n, e);
         }
         let Some(c) = self.calls.get_mut(n) else {
@@ -880,9 +896,17 @@ impl Calls {
         let mut sink = ValueEvents {
             call: n,
             queue: &mut self.events,
+            changed: false,
         };
         let fed = c.parser.feed(text.as_bytes(), &mut sink);
-        let certain = validate::newly_certain(c);
+        if sink.changed
+            && let Some(CallEvent::ArgumentsAppended {
+                preview_changed, ..
+            }) = self.events.get_mut(appended)
+        {
+            *preview_changed = true;
+        }
+        let certain = tools::newly_certain(c);
         if fed.is_err() {
             c.parser_failed = true;
         }
@@ -925,13 +949,14 @@ impl Calls {
             let mut sink = ValueEvents {
                 call: n,
                 queue: &mut self.events,
+                changed: false,
             };
             let finished = c.parser.finish(&mut sink);
             match finished {
                 Ok(()) => {
                     c.value = c.parser.value().cloned();
-                    let mut errors = validate::newly_certain(c);
-                    errors.extend(validate::verdict(c));
+                    let mut errors = tools::newly_certain(c);
+                    errors.extend(tools::verdict(c));
                     for e in errors {
                         self.doom(n, e);
                     }
@@ -991,6 +1016,11 @@ impl Calls {
         }
     }
 
+    /// Queues an event of the response (text, thinking, usage, ...).
+    pub(crate) fn push(&mut self, event: CallEvent) {
+        self.events.push_back(event);
+    }
+
     /// Records a skipped, unreadable event.
     pub(crate) fn malformed(&mut self, message: String) {
         self.malformed += 1;
@@ -1011,7 +1041,7 @@ impl Calls {
         let choice_error = self
             .tools
             .as_ref()
-            .and_then(|t| validate::check_choice(t, &self.calls));
+            .and_then(|t| tools::check_choice(t, &self.calls));
         self.choice_error = choice_error.clone();
         self.events.push_back(CallEvent::StreamFinished {
             stop_reason: stop,
@@ -1076,6 +1106,7 @@ impl ToolCallStream {
     pub fn for_vendor(vendor: Vendor) -> ToolCallStream {
         let mut s = ToolCallStream::new();
         s.adapter = Adapter::for_vendor(vendor);
+        s.calls.response.set_vendor(vendor);
         s
     }
 
@@ -1091,7 +1122,7 @@ impl ToolCallStream {
     /// against its tool's compiled schema (a [`crate::schema::StreamCheck`]
     /// runs beside the partial tree, so a violation dooms the call at the
     /// byte where it is certain, and strings under `enum` / `const` stay
-    /// hidden in [`ToolCall::partial`] until complete), a name not among the
+    /// hidden in [`StreamedCall::partial`] until complete), a name not among the
     /// tools makes the call [`CallStatus::Invalid`], and at the end the
     /// calls are checked against `tool_choice` and the parallel flag
     /// ([`CallEvent::StreamFinished`]'s `choice_error`). Each schema was
@@ -1099,7 +1130,7 @@ impl ToolCallStream {
     ///
     /// ```
     /// use tooljson::protocol::ToolSet;
-    /// use tooljson::vendor::{CallStatus, ToolCallStream};
+    /// use tooljson::providers::{CallStatus, ToolCallStream};
     /// let tools = ToolSet::from_request_json(&serde_json::json!({"tools": [{"name": "add",
     ///     "input_schema": {"type": "object", "properties": {"a": {"type": "integer"}}, "required": ["a"]}}],
     ///     "tool_choice": {"type": "any"}}))?;
@@ -1116,7 +1147,7 @@ impl ToolCallStream {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn with_tools(mut self, tools: ToolSet) -> ToolCallStream {
-        self.calls.tools = Some(Arc::new(validate::Tools::new(tools)));
+        self.calls.tools = Some(Arc::new(tools::Tools::new(tools)));
         self
     }
 
@@ -1133,7 +1164,7 @@ impl ToolCallStream {
     ///
     /// ```
     /// use tooljson::parser::DuplicateKeys;
-    /// use tooljson::vendor::{CallStatus, ToolCallStream};
+    /// use tooljson::providers::{CallStatus, ToolCallStream};
     /// let mut s = ToolCallStream::new().with_duplicate_keys(DuplicateKeys::FirstWins);
     /// s.feed_event(None, r#"{"type":"message_start","message":{"id":"m","content":[]}}"#)?;
     /// s.feed_event(None, r#"{"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"t","name":"add","input":{}}}"#)?;
@@ -1177,8 +1208,72 @@ impl ToolCallStream {
     }
 
     /// Every call so far, in the order they started.
-    pub fn calls(&self) -> &[ToolCall] {
+    pub fn calls(&self) -> &[StreamedCall] {
         &self.calls.calls
+    }
+
+    /// The call at this position (the `call` of its events).
+    pub fn call(&self, call: usize) -> Option<&StreamedCall> {
+        self.calls.calls.get(call)
+    }
+
+    /// The first call with this id (`toolu_…`, `call_…`).
+    pub fn call_by_id(&self, id: &str) -> Option<&StreamedCall> {
+        self.calls.calls.iter().find(|c| c.id() == Some(id))
+    }
+
+    /// The response's id (`msg_…`, `chatcmpl-…`, `resp_…`), once known.
+    pub fn message_id(&self) -> Option<&str> {
+        self.calls.response.id.as_deref()
+    }
+
+    /// The model, once known.
+    pub fn model(&self) -> Option<&str> {
+        self.calls.response.model.as_deref()
+    }
+
+    /// The latest token counts, once reported.
+    pub fn usage(&self) -> Option<&Usage> {
+        self.calls.response.usage.as_ref()
+    }
+
+    /// The final assistant message in the provider's own JSON, as the
+    /// provider returns it unstreamed: Anthropic the `message` object; OpenAI
+    /// Chat one `{"index", "message", "finish_reason"}` per choice;
+    /// Responses `{"output": [...]}`. Tool inputs are the calls' values
+    /// (for a call cut short: what arrived, open strings left out, as the
+    /// SDKs read it). Read it once the stream has finished.
+    pub fn final_messages_json(&self) -> Vec<serde_json::Value> {
+        self.calls.response.native(&self.calls.calls)
+    }
+
+    /// The final assistant message in the protocol's model, ready to append
+    /// to the conversation ([`AssistantTurn::to_vendor`] writes it back in
+    /// the provider's form). OpenAI Chat with several choices: the first;
+    /// see [`to_assistant_messages`](Self::to_assistant_messages).
+    ///
+    /// # Errors
+    ///
+    /// A [`ProtocolError`] when the accumulated message cannot be read as a
+    /// turn (a response that had not started).
+    pub fn to_assistant_message(&self) -> Result<AssistantTurn, ProtocolError> {
+        self.to_assistant_messages()?
+            .into_iter()
+            .next()
+            .ok_or(ProtocolError::MissingField {
+                at: String::new(),
+                field: "message",
+            })
+    }
+
+    /// Every choice's final assistant message (one but for OpenAI Chat with
+    /// `n > 1`).
+    ///
+    /// # Errors
+    ///
+    /// As [`to_assistant_message`](Self::to_assistant_message).
+    pub fn to_assistant_messages(&self) -> Result<Vec<AssistantTurn>, ProtocolError> {
+        self.calls.response.to_turns(&self.calls.calls)
     }
 
     /// Why the response ended, once it has.
@@ -1350,7 +1445,10 @@ fn handle_event(
     }
     if let Adapter::Undetected = adapter {
         match Vendor::detect(event, data) {
-            Some(v) => *adapter = Adapter::for_vendor(v),
+            Some(v) => {
+                *adapter = Adapter::for_vendor(v);
+                calls.response.set_vendor(v);
+            }
             None => {
                 calls.malformed(format!(
                     "cannot tell the vendor from event {:?}: {}",
@@ -1367,70 +1465,4 @@ fn handle_event(
         Adapter::Chat(s) => s.handle(calls, data),
         Adapter::Responses(s) => s.handle(calls, event, data),
     }
-}
-
-/// The first 80 characters of an event's data, for messages.
-pub(crate) fn excerpt(data: &str) -> String {
-    let mut end = data.len().min(80);
-    while !data.is_char_boundary(end) {
-        end -= 1;
-    }
-    if end < data.len() {
-        format!("{}…", &data[..end])
-    } else {
-        data.to_owned()
-    }
-}
-
-/// A vendor event decoded flat: its `type` member, if it had one.
-pub(crate) trait Typed {
-    fn kind(&self) -> Option<&str>;
-}
-
-/// Reads one event's JSON as `T`, or says to skip it. The type is
-/// `data.type`, else the SSE event name (the fallback the spec asks for). An
-/// event whose type is not in `handled` is skipped whatever its shape (unknown
-/// events are ignored); a handled one that cannot be read, or one with no
-/// type at all, is reported as malformed and skipped.
-pub(crate) fn read_event<'a, T: serde::Deserialize<'a> + Typed>(
-    calls: &mut Calls,
-    event: Option<&str>,
-    data: &'a str,
-    handled: &[&str],
-) -> Option<T> {
-    #[derive(serde::Deserialize)]
-    struct Probe<'b> {
-        #[serde(rename = "type", borrow, default)]
-        kind: Option<std::borrow::Cow<'b, str>>,
-    }
-    let error = match serde_json::from_str::<T>(data) {
-        Ok(v) => match v.kind().or(event) {
-            Some(k) if handled.contains(&k) => return Some(v),
-            Some(_) => return None,
-            None => format!("an event with no type: {}", excerpt(data)),
-        },
-        Err(e) => {
-            if let Ok(p) = serde_json::from_str::<Probe<'_>>(data)
-                && let Some(k) = p.kind.as_deref().or(event)
-                && !handled.contains(&k)
-            {
-                return None;
-            }
-            format!("{e}: {}", excerpt(data))
-        }
-    };
-    calls.malformed(error);
-    None
-}
-
-/// Reads a member as a string if it is one, else `None` (a `null` or a
-/// number where a vendor might put either).
-pub(crate) fn lenient_string<'de, D: serde::Deserializer<'de>>(
-    d: D,
-) -> Result<Option<String>, D::Error> {
-    use serde::Deserialize;
-    Ok(match serde_json::Value::deserialize(d)? {
-        serde_json::Value::String(s) => Some(s),
-        _ => None,
-    })
 }

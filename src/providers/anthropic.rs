@@ -1,0 +1,358 @@
+//! Anthropic Messages streaming: `message_start`, `content_block_start` /
+//! `_delta` / `_stop`, `message_delta`, `message_stop`, `ping`, `error`.
+//! Tool-ish blocks (`tool_use`, `server_tool_use`, `mcp_tool_use`) stream
+//! their input as `input_json_delta.partial_json` text.
+
+use std::borrow::Cow;
+
+use serde::Deserialize;
+
+use super::{
+    CallEvent, CallKey, CallKind, CallStatus, Calls, StopReason, StreamError, Usage, read_event,
+};
+use crate::value::Value;
+
+/// One event, flat: every member the handled events use, all optional, so
+/// serde reads it in one pass with no buffering; dispatched on `type`.
+#[derive(Deserialize)]
+struct Event<'a> {
+    #[serde(rename = "type", borrow, default)]
+    kind: Option<Cow<'a, str>>,
+    #[serde(default)]
+    index: Option<u64>,
+    #[serde(borrow, default)]
+    delta: Option<Delta<'a>>,
+    // Boxed: the event is moved by value, and deltas, the bulk of a
+    // stream, have none of these.
+    #[serde(default)]
+    content_block: Option<Box<serde_json::Value>>,
+    #[serde(default)]
+    message: Option<Box<serde_json::Value>>,
+    #[serde(default)]
+    usage: Option<Box<serde_json::Value>>,
+    #[serde(default)]
+    error: Option<ApiError>,
+}
+
+impl super::Typed for Event<'_> {
+    fn kind(&self) -> Option<&str> {
+        self.kind.as_deref()
+    }
+}
+
+#[derive(Deserialize)]
+struct Block {
+    #[serde(rename = "type")]
+    kind: String,
+    #[serde(default)]
+    id: Option<String>,
+    #[serde(default)]
+    name: Option<String>,
+    #[serde(default)]
+    input: Option<serde_json::Value>,
+}
+
+impl Block {
+    fn read(v: &serde_json::Value) -> Option<Block> {
+        serde_json::from_value(v.clone()).ok()
+    }
+}
+
+/// A `content_block_delta` delta or a `message_delta` delta.
+#[derive(Deserialize)]
+struct Delta<'a> {
+    #[serde(rename = "type", borrow, default)]
+    kind: Option<Cow<'a, str>>,
+    #[serde(borrow, default)]
+    partial_json: Option<Cow<'a, str>>,
+    /// `text_delta.text` or `thinking_delta.thinking` (one field: the
+    /// delta is moved by value, so it stays small).
+    #[serde(borrow, default, alias = "thinking")]
+    text: Option<Cow<'a, str>>,
+    #[serde(default)]
+    signature: Option<Box<str>>,
+    #[serde(default)]
+    citation: Option<Box<serde_json::Value>>,
+    #[serde(default, deserialize_with = "super::lenient_string")]
+    stop_reason: Option<String>,
+    #[serde(default)]
+    stop_sequence: Option<Box<serde_json::Value>>,
+    #[serde(default)]
+    stop_details: Option<Box<serde_json::Value>>,
+    #[serde(default)]
+    container: Option<Box<serde_json::Value>>,
+}
+
+impl Delta<'_> {
+    /// The `message_delta` members the final message keeps.
+    fn message_members(&self) -> serde_json::Value {
+        let mut o = serde_json::Map::new();
+        let opt = |v: &Option<Box<serde_json::Value>>| {
+            v.as_deref().cloned().unwrap_or(serde_json::Value::Null)
+        };
+        o.insert(
+            "stop_reason".into(),
+            self.stop_reason
+                .clone()
+                .map_or(serde_json::Value::Null, Into::into),
+        );
+        o.insert("stop_sequence".into(), opt(&self.stop_sequence));
+        o.insert("stop_details".into(), opt(&self.stop_details));
+        o.insert("container".into(), opt(&self.container));
+        serde_json::Value::Object(o)
+    }
+}
+
+#[derive(Deserialize, Default)]
+struct ApiError {
+    #[serde(rename = "type", default, deserialize_with = "super::lenient_string")]
+    kind: Option<String>,
+    #[serde(default, deserialize_with = "super::lenient_string")]
+    message: Option<String>,
+}
+
+/// The event types this adapter reads; any other is ignored, even when its
+/// JSON does not fit the flat shape.
+const HANDLED: &[&str] = &[
+    "message_start",
+    "content_block_start",
+    "content_block_delta",
+    "content_block_stop",
+    "message_delta",
+    "message_stop",
+    "error",
+];
+
+fn kind_of(block_type: &str) -> Option<CallKind> {
+    match block_type {
+        "tool_use" => Some(CallKind::Client),
+        "server_tool_use" => Some(CallKind::Server),
+        "mcp_tool_use" => Some(CallKind::Mcp),
+        _ => None,
+    }
+}
+
+/// The stop reason of a `stop_reason` word; a full context window cuts calls
+/// as `max_tokens` does.
+fn stop_of(word: &str) -> StopReason {
+    match word {
+        "model_context_window_exceeded" => StopReason::MaxTokens,
+        other => StopReason::from_anthropic(other),
+    }
+}
+
+/// Adapter state for one Anthropic response.
+#[derive(Debug, Default)]
+pub(crate) struct State {
+    message_id: Option<String>,
+    started: bool,
+    stop: Option<String>,
+    /// Blocks seen so far (for calls keyed in `message_start` content).
+    prefilled: u64,
+}
+
+impl State {
+    pub(crate) fn handle(
+        &mut self,
+        calls: &mut Calls,
+        event: Option<&str>,
+        data: &str,
+    ) -> Result<(), StreamError> {
+        let Some(ev) = read_event::<Event<'_>>(calls, event, data, HANDLED) else {
+            return Ok(());
+        };
+        let kind = ev.kind.as_deref().or(event).unwrap_or_default();
+        let missing = |what: &str| {
+            StreamError::Protocol(format!("{kind} without {what}: {}", super::excerpt(data)))
+        };
+        match kind {
+            "message_start" => {
+                let message = ev.message.map(|m| *m).unwrap_or_default();
+                let id = message
+                    .get("id")
+                    .and_then(|v| v.as_str())
+                    .map(str::to_owned);
+                if self.started {
+                    if id.is_some() && id == self.message_id {
+                        return Ok(()); // an exact duplicate
+                    }
+                    return Err(StreamError::Protocol(format!(
+                        "a second message_start ({}) while message {} is open",
+                        id.as_deref().unwrap_or("without id"),
+                        self.message_id.as_deref().unwrap_or("without id"),
+                    )));
+                }
+                self.started = true;
+                self.message_id = id.clone();
+                if let Some(r) = message.get("stop_reason").and_then(|v| v.as_str()) {
+                    self.stop = Some(r.to_owned());
+                }
+                let model = message
+                    .get("model")
+                    .and_then(|v| v.as_str())
+                    .map(str::to_owned);
+                calls.push(CallEvent::MessageStarted { id, model });
+                let usage = message.get("usage").and_then(Usage::from_json);
+                let blocks: Vec<Block> = message
+                    .get("content")
+                    .and_then(|c| c.as_array())
+                    .map(|a| a.iter().filter_map(Block::read).collect())
+                    .unwrap_or_default();
+                calls.response.anthropic_start(message);
+                if let Some(u) = usage {
+                    calls.push(CallEvent::UsageUpdated(u));
+                }
+                // Complete tool calls inside message_start (programmatic
+                // tool calling): start, feed the input as text, end.
+                for block in blocks {
+                    let key = CallKey::Block(self.prefilled);
+                    self.prefilled += 1;
+                    let Some(kind) = kind_of(&block.kind) else {
+                        continue;
+                    };
+                    let n = calls.start(key, block.id, block.name, kind)?;
+                    let input = block
+                        .input
+                        .map(Value::from)
+                        .unwrap_or(Value::Object(Default::default()));
+                    calls.append(n, &input.to_string());
+                    calls.end(n);
+                }
+            }
+            "content_block_start" => {
+                let index = ev.index.ok_or_else(|| missing("index"))?;
+                let raw = *ev.content_block.ok_or_else(|| missing("content_block"))?;
+                let block = Block::read(&raw).ok_or_else(|| missing("content_block type"))?;
+                let kind = kind_of(&block.kind);
+                match block.kind.as_str() {
+                    "redacted_thinking" => {
+                        let data = raw.get("data").and_then(|d| d.as_str()).unwrap_or_default();
+                        calls.push(CallEvent::RedactedThinking {
+                            at: index,
+                            data: data.to_owned(),
+                        });
+                    }
+                    k if k.ends_with("_tool_result") => {
+                        calls.push(CallEvent::ServerToolResult {
+                            at: index,
+                            block: raw.clone(),
+                        });
+                    }
+                    _ => {}
+                }
+                calls.response.block_start(index, raw);
+                let Some(kind) = kind else {
+                    return Ok(()); // text, thinking, *_tool_result, ...
+                };
+                let key = CallKey::Block(index);
+                if calls.open(key).is_some() {
+                    return Err(StreamError::Protocol(format!(
+                        "content_block_start for block {index}, which is still open"
+                    )));
+                }
+                let n = calls.start(key, block.id, block.name, kind)?;
+                if let Some(c) = calls.call_mut(n) {
+                    c.placeholder = block.input.map(Value::from);
+                }
+            }
+            "content_block_delta" => {
+                let index = ev.index.ok_or_else(|| missing("index"))?;
+                let delta = ev.delta.ok_or_else(|| missing("delta"))?;
+                match delta.kind.as_deref() {
+                    Some("input_json_delta") => {}
+                    Some("text_delta") => {
+                        let text = delta.text.unwrap_or_default();
+                        calls.response.block_append(index, "text", "text", &text);
+                        if !text.is_empty() {
+                            calls.push(CallEvent::TextAppended {
+                                at: index,
+                                text: text.into_owned(),
+                            });
+                        }
+                        return Ok(());
+                    }
+                    Some("thinking_delta") => {
+                        let text = delta.text.unwrap_or_default();
+                        calls
+                            .response
+                            .block_append(index, "thinking", "thinking", &text);
+                        if !text.is_empty() {
+                            calls.push(CallEvent::ThinkingAppended {
+                                at: index,
+                                text: text.into_owned(),
+                            });
+                        }
+                        return Ok(());
+                    }
+                    Some("signature_delta") => {
+                        let signature = delta.signature.map(String::from).unwrap_or_default();
+                        calls
+                            .response
+                            .block_set(index, "signature", signature.clone().into());
+                        calls.push(CallEvent::ThinkingSigned {
+                            at: index,
+                            signature,
+                        });
+                        return Ok(());
+                    }
+                    Some("citations_delta") => {
+                        if let Some(c) = delta.citation {
+                            calls.response.block_cite(index, *c);
+                        }
+                        return Ok(());
+                    }
+                    _ => return Ok(()),
+                }
+                let Some(n) = calls.open(CallKey::Block(index)) else {
+                    return Err(StreamError::Protocol(format!(
+                        "input_json_delta for block {index}, which is not an open tool block"
+                    )));
+                };
+                if let Some(text) = delta.partial_json {
+                    calls.append(n, &text);
+                }
+            }
+            "content_block_stop" => {
+                let index = ev.index.ok_or_else(|| missing("index"))?;
+                if let Some(n) = calls.open(CallKey::Block(index)) {
+                    calls.end(n);
+                }
+            }
+            "message_delta" => {
+                let members = ev.delta.as_ref().map(Delta::message_members);
+                calls
+                    .response
+                    .anthropic_delta(members.as_ref(), ev.usage.as_deref());
+                if ev.usage.is_some()
+                    && let Some(u) = calls.response.usage.clone()
+                {
+                    calls.push(CallEvent::UsageUpdated(u));
+                }
+                if let Some(r) = ev.delta.and_then(|d| d.stop_reason) {
+                    let reason = stop_of(&r);
+                    if reason == StopReason::MaxTokens {
+                        calls.cut_open(CallStatus::Truncated, &reason);
+                    }
+                    self.stop = Some(r);
+                }
+            }
+            "message_stop" => {
+                let stop = match &self.stop {
+                    Some(r) => stop_of(r),
+                    None if calls.has_calls_of(CallKind::Client) => StopReason::ToolUse,
+                    None => StopReason::EndTurn,
+                };
+                calls.finish_stream(stop);
+            }
+            "error" => {
+                let error = ev.error.unwrap_or_default();
+                calls.finish_stream(StopReason::Error {
+                    kind: error.kind.unwrap_or_else(|| "error".to_owned()),
+                    message: error.message.unwrap_or_default(),
+                });
+            }
+            _ => {} // ping and anything new
+        }
+        Ok(())
+    }
+}

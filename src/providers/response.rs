@@ -1,0 +1,440 @@
+//! The whole streamed response beside its tool calls: text, thinking and
+//! its signatures, refusals, server tool results, usage, message id and
+//! model, accumulated into the provider's own JSON so that, at the end, the
+//! final assistant message is what the provider returns unstreamed.
+//!
+//! The accumulation rules are the providers' SDKs' (Anthropic
+//! `accumulate_event`, OpenAI `ChatCompletionStreamState` and
+//! `ResponseStreamState`); tool inputs come from the calls themselves, so
+//! argument text is parsed once.
+
+use std::collections::BTreeMap;
+
+use serde_json::{Map, Value as J};
+
+use super::{CallKey, CallStatus, StreamedCall};
+use crate::partial::PartialNode;
+use crate::protocol::{AssistantTurn, ProtocolError, Vendor};
+
+/// Token counts, as the provider reports them (each `None` when not given).
+///
+/// Anthropic: `input_tokens`, `output_tokens`, `cache_creation_input_tokens`,
+/// `cache_read_input_tokens`. OpenAI Chat: `prompt_tokens`,
+/// `completion_tokens`, `prompt_tokens_details.cached_tokens`. Responses:
+/// `input_tokens`, `output_tokens`, `input_tokens_details.cached_tokens`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Usage {
+    /// Input (prompt) tokens.
+    pub input_tokens: Option<u64>,
+    /// Output (completion) tokens.
+    pub output_tokens: Option<u64>,
+    /// Input tokens written to the prompt cache (Anthropic).
+    pub cache_creation_input_tokens: Option<u64>,
+    /// Input tokens read from the prompt cache.
+    pub cache_read_input_tokens: Option<u64>,
+}
+
+impl Usage {
+    /// Reads a provider's `usage` object; `None` when it is not an object.
+    pub(crate) fn from_json(v: &J) -> Option<Usage> {
+        let o = v.as_object()?;
+        let n = |k: &str| o.get(k).and_then(J::as_u64);
+        let nested = |k: &str, m: &str| o.get(k).and_then(|d| d.get(m)).and_then(J::as_u64);
+        Some(Usage {
+            input_tokens: n("input_tokens").or_else(|| n("prompt_tokens")),
+            output_tokens: n("output_tokens").or_else(|| n("completion_tokens")),
+            cache_creation_input_tokens: n("cache_creation_input_tokens"),
+            cache_read_input_tokens: n("cache_read_input_tokens")
+                .or_else(|| nested("prompt_tokens_details", "cached_tokens"))
+                .or_else(|| nested("input_tokens_details", "cached_tokens")),
+        })
+    }
+
+    /// The counts as a JSON object (absent counts left out).
+    pub fn to_json(&self) -> J {
+        let mut o = Map::new();
+        for (k, v) in [
+            ("input_tokens", self.input_tokens),
+            ("output_tokens", self.output_tokens),
+            (
+                "cache_creation_input_tokens",
+                self.cache_creation_input_tokens,
+            ),
+            ("cache_read_input_tokens", self.cache_read_input_tokens),
+        ] {
+            if let Some(v) = v {
+                o.insert(k.into(), v.into());
+            }
+        }
+        J::Object(o)
+    }
+}
+
+/// One Chat choice being accumulated.
+#[derive(Debug, Default)]
+struct ChatChoice {
+    role: Option<String>,
+    content: Option<String>,
+    refusal: Option<String>,
+    finish_reason: Option<String>,
+}
+
+/// The provider's message as it grows.
+#[derive(Debug, Default)]
+pub(crate) struct Response {
+    vendor: Option<Vendor>,
+    /// Anthropic: the `message` object of `message_start`, updated.
+    message: Map<String, J>,
+    /// Anthropic content blocks by index; Responses output items by
+    /// `output_index`.
+    blocks: BTreeMap<u64, J>,
+    /// Responses: items as `output_item.done` gave them.
+    done_items: BTreeMap<u64, J>,
+    /// Responses: the `output` of `response.completed`.
+    completed_output: Option<Vec<J>>,
+    choices: BTreeMap<u64, ChatChoice>,
+    pub(crate) id: Option<String>,
+    pub(crate) model: Option<String>,
+    pub(crate) usage: Option<Usage>,
+    anthropic_started: bool,
+}
+
+fn append_str(o: &mut J, key: &str, text: &str) {
+    if let Some(m) = o.as_object_mut() {
+        match m.get_mut(key) {
+            Some(J::String(s)) => s.push_str(text),
+            _ => {
+                m.insert(key.to_owned(), J::String(text.to_owned()));
+            }
+        }
+    }
+}
+
+impl Response {
+    pub(crate) fn set_vendor(&mut self, vendor: Vendor) {
+        self.vendor = Some(vendor);
+    }
+
+    /// Anthropic `message_start`.
+    pub(crate) fn anthropic_start(&mut self, message: J) {
+        self.anthropic_started = true;
+        if let J::Object(mut m) = message {
+            let content = match m.remove("content") {
+                Some(J::Array(a)) => a,
+                _ => Vec::new(),
+            };
+            for (i, b) in content.into_iter().enumerate() {
+                self.blocks.insert(i as u64, b);
+            }
+            self.id = m.get("id").and_then(J::as_str).map(str::to_owned);
+            self.model = m.get("model").and_then(J::as_str).map(str::to_owned);
+            self.usage = m.get("usage").and_then(Usage::from_json);
+            self.message = m;
+        }
+    }
+
+    /// Anthropic `content_block_start`.
+    pub(crate) fn block_start(&mut self, index: u64, block: J) {
+        self.blocks.insert(index, block);
+    }
+
+    /// Anthropic: a delta's string appended to a block member (`text`,
+    /// `thinking`), when the block is of `block_type`.
+    pub(crate) fn block_append(&mut self, index: u64, block_type: &str, key: &str, text: &str) {
+        if let Some(b) = self.blocks.get_mut(&index)
+            && b.get("type").and_then(J::as_str) == Some(block_type)
+        {
+            append_str(b, key, text);
+        }
+    }
+
+    /// Anthropic: a member of a block set (`signature`).
+    pub(crate) fn block_set(&mut self, index: u64, key: &str, value: J) {
+        if let Some(J::Object(b)) = self.blocks.get_mut(&index) {
+            b.insert(key.to_owned(), value);
+        }
+    }
+
+    /// Anthropic `citations_delta`.
+    pub(crate) fn block_cite(&mut self, index: u64, citation: J) {
+        if let Some(J::Object(b)) = self.blocks.get_mut(&index) {
+            match b.get_mut("citations") {
+                Some(J::Array(a)) => a.push(citation),
+                _ => {
+                    b.insert("citations".into(), J::Array(vec![citation]));
+                }
+            }
+        }
+    }
+
+    /// Anthropic `message_delta`: the stop members overwrite; usage counts
+    /// are cumulative, so they overwrite too, an absent optional count
+    /// keeping the earlier one.
+    pub(crate) fn anthropic_delta(&mut self, delta: Option<&J>, usage: Option<&J>) {
+        if let Some(d) = delta.and_then(J::as_object) {
+            for k in ["stop_reason", "stop_sequence", "stop_details"] {
+                self.message
+                    .insert(k.into(), d.get(k).cloned().unwrap_or(J::Null));
+            }
+            if let Some(c) = d.get("container").filter(|c| !c.is_null()) {
+                self.message.insert("container".into(), c.clone());
+            }
+        }
+        if let Some(u) = usage.and_then(J::as_object) {
+            let target = self
+                .message
+                .entry("usage")
+                .or_insert_with(|| J::Object(Map::new()));
+            if let J::Object(t) = target {
+                t.insert(
+                    "output_tokens".into(),
+                    u.get("output_tokens").cloned().unwrap_or(J::Null),
+                );
+                for k in [
+                    "input_tokens",
+                    "cache_creation_input_tokens",
+                    "cache_read_input_tokens",
+                    "server_tool_use",
+                    "output_tokens_details",
+                    "iterations",
+                    "fallback_credit",
+                ] {
+                    if let Some(v) = u.get(k).filter(|v| !v.is_null()) {
+                        t.insert(k.into(), v.clone());
+                    }
+                }
+            }
+            self.usage = self.message.get("usage").and_then(Usage::from_json);
+        }
+    }
+
+    /// OpenAI Chat: one choice's delta members.
+    pub(crate) fn chat_delta(
+        &mut self,
+        choice: u64,
+        role: Option<&str>,
+        content: Option<&str>,
+        refusal: Option<&str>,
+    ) {
+        let c = self.choices.entry(choice).or_default();
+        if let Some(r) = role {
+            c.role = Some(r.to_owned());
+        }
+        if let Some(t) = content {
+            c.content.get_or_insert_with(String::new).push_str(t);
+        }
+        if let Some(t) = refusal {
+            c.refusal.get_or_insert_with(String::new).push_str(t);
+        }
+    }
+
+    /// OpenAI Chat: a choice's `finish_reason`.
+    pub(crate) fn chat_finish(&mut self, choice: u64, reason: &str) {
+        self.choices.entry(choice).or_default().finish_reason = Some(reason.to_owned());
+    }
+
+    /// Responses `output_item.added`.
+    pub(crate) fn item_added(&mut self, index: u64, item: J) {
+        self.blocks.insert(index, item);
+    }
+
+    /// Responses `output_item.done`.
+    pub(crate) fn item_done(&mut self, index: u64, item: J) {
+        self.done_items.insert(index, item);
+    }
+
+    /// Responses `content_part.added`.
+    pub(crate) fn part_added(&mut self, index: u64, part: J) {
+        if let Some(J::Object(item)) = self.blocks.get_mut(&index) {
+            match item.get_mut("content") {
+                Some(J::Array(a)) => a.push(part),
+                _ => {
+                    item.insert("content".into(), J::Array(vec![part]));
+                }
+            }
+        }
+    }
+
+    /// Responses `output_text.delta` / `refusal.delta`: appended to the
+    /// item's content part `content_index` under `key`.
+    pub(crate) fn part_append(&mut self, index: u64, content_index: u64, key: &str, text: &str) {
+        if let Some(part) = self
+            .blocks
+            .get_mut(&index)
+            .and_then(|i| i.get_mut("content"))
+            .and_then(|c| c.get_mut(content_index as usize))
+        {
+            append_str(part, key, text);
+        }
+    }
+
+    /// Responses `response.completed`: its `output` is final.
+    pub(crate) fn completed(&mut self, output: Option<Vec<J>>) {
+        self.completed_output = output;
+    }
+
+    /// The final message(s) in the provider's JSON: Anthropic one `message`
+    /// object; OpenAI Chat one `{"index", "message", "finish_reason"}` per
+    /// choice; Responses one `{"output": [...]}`. Empty before the provider
+    /// is known.
+    pub(crate) fn native(&self, calls: &[StreamedCall]) -> Vec<J> {
+        match self.vendor {
+            None => Vec::new(),
+            Some(Vendor::Anthropic) if !self.anthropic_started => Vec::new(),
+            Some(Vendor::Anthropic) => vec![self.anthropic_message(calls)],
+            Some(Vendor::OpenAiChat) => self.chat_choices(calls),
+            Some(Vendor::OpenAiResponses) => vec![self.responses_output(calls)],
+        }
+    }
+
+    fn anthropic_message(&self, calls: &[StreamedCall]) -> J {
+        let mut m = self.message.clone();
+        let content = self
+            .blocks
+            .iter()
+            .map(|(&i, b)| {
+                let mut b = b.clone();
+                let call = calls.iter().rev().find(|c| c.key == CallKey::Block(i));
+                if let (Some(c), J::Object(o)) = (call, &mut b)
+                    && let Some(input) = tool_input(c)
+                {
+                    o.insert("input".into(), input);
+                }
+                b
+            })
+            .collect();
+        m.insert("content".into(), J::Array(content));
+        J::Object(m)
+    }
+
+    fn chat_choices(&self, calls: &[StreamedCall]) -> Vec<J> {
+        let mut indexes: Vec<u64> = self.choices.keys().copied().collect();
+        for c in calls {
+            if let CallKey::Choice { choice, .. } = c.key
+                && !indexes.contains(&choice)
+            {
+                indexes.push(choice);
+            }
+        }
+        indexes.sort_unstable();
+        indexes
+            .into_iter()
+            .map(|i| {
+                let c = self.choices.get(&i);
+                let mut msg = Map::new();
+                let opt = |s: Option<&String>| s.map_or(J::Null, |s| J::String(s.clone()));
+                msg.insert(
+                    "role".into(),
+                    J::String(
+                        c.and_then(|c| c.role.clone())
+                            .unwrap_or_else(|| "assistant".into()),
+                    ),
+                );
+                msg.insert("content".into(), opt(c.and_then(|c| c.content.as_ref())));
+                msg.insert("refusal".into(), opt(c.and_then(|c| c.refusal.as_ref())));
+                let tool_calls: Vec<J> = calls
+                    .iter()
+                    .filter(|t| matches!(t.key, CallKey::Choice { choice, .. } if choice == i))
+                    .map(|t| {
+                        serde_json::json!({
+                            "id": t.id(),
+                            "type": "function",
+                            "function": {"name": t.name(), "arguments": t.arguments_text()},
+                        })
+                    })
+                    .collect();
+                if !tool_calls.is_empty() {
+                    msg.insert("tool_calls".into(), J::Array(tool_calls));
+                }
+                let mut o = Map::new();
+                o.insert("index".into(), i.into());
+                o.insert("message".into(), J::Object(msg));
+                o.insert(
+                    "finish_reason".into(),
+                    opt(c.and_then(|c| c.finish_reason.as_ref())),
+                );
+                J::Object(o)
+            })
+            .collect()
+    }
+
+    fn responses_output(&self, calls: &[StreamedCall]) -> J {
+        let output = match &self.completed_output {
+            Some(items) => items.clone(),
+            None => self
+                .blocks
+                .iter()
+                .map(|(i, item)| match self.done_items.get(i) {
+                    Some(done) => done.clone(),
+                    None => {
+                        let mut item = item.clone();
+                        let call = calls.iter().rev().find(|c| c.key == CallKey::Output(*i));
+                        if let (Some(c), J::Object(o)) = (call, &mut item) {
+                            let key = if o.contains_key("input") {
+                                "input"
+                            } else {
+                                "arguments"
+                            };
+                            o.insert(key.into(), J::String(c.arguments_text().to_owned()));
+                        }
+                        item
+                    }
+                })
+                .collect(),
+        };
+        serde_json::json!({ "output": output })
+    }
+
+    /// The final message in the protocol's model.
+    pub(crate) fn to_turns(
+        &self,
+        calls: &[StreamedCall],
+    ) -> Result<Vec<AssistantTurn>, ProtocolError> {
+        let Some(vendor) = self.vendor else {
+            return Ok(Vec::new());
+        };
+        self.native(calls)
+            .iter()
+            .map(|m| {
+                let mut m = m.clone();
+                if let Some(o) = m.as_object_mut() {
+                    // Read as a finished turn: the envelope members a stream
+                    // carries that a turn does not (`type`), and absent
+                    // roles, are made whole.
+                    o.entry("role").or_insert_with(|| "assistant".into());
+                }
+                AssistantTurn::from_vendor(vendor, &m)
+            })
+            .collect()
+    }
+}
+
+/// An Anthropic tool block's `input`: the value when complete; else, as the
+/// SDK's partial read gives it, what arrived with open strings left out; the
+/// start event's placeholder when no text arrived.
+fn tool_input(call: &StreamedCall) -> Option<J> {
+    if call.status == CallStatus::Complete {
+        return call.value.as_ref().and_then(|v| v.to_serde_json().ok());
+    }
+    if call.text.is_empty() {
+        return None;
+    }
+    call.partial().and_then(without_open_strings)
+}
+
+fn without_open_strings(node: &PartialNode) -> Option<J> {
+    match node {
+        PartialNode::Complete(v) => v.to_serde_json().ok(),
+        PartialNode::String(_) => None,
+        PartialNode::Array(items) => Some(J::Array(
+            items.iter().filter_map(without_open_strings).collect(),
+        )),
+        PartialNode::Object(members) => Some(J::Object(
+            members
+                .iter()
+                .filter_map(|(k, n)| Some((k.clone(), without_open_strings(n)?)))
+                .collect(),
+        )),
+    }
+}
