@@ -76,10 +76,10 @@ for target in $TARGETS; do
     echo "== fuzz $target for ${per}s"
     extra=()
     # The recorded vendor transcripts (../shared, never copied into the
-    # repository) seed the SSE and vendor targets too, so mutated real
+    # repository) seed the SSE and providers targets too, so mutated real
     # streams are fuzzed.
     shared="${TOOLJSON_TESTDATA:-$ROOT/../shared/testdata}/vendor-streams"
-    if [ -d "$shared" ] && { [ "$target" = vendor ] || [ "$target" = sse ]; }; then
+    if [ -d "$shared" ] && { [ "$target" = providers ] || [ "$target" = sse ]; }; then
         extra=("$shared")
     fi
     "${CARGO[@]}" fuzz run "${FLAGS[@]}" "$target" "$work" "$seeds" "${extra[@]}" -- \

@@ -19,7 +19,7 @@ fn check_for(target: &str) -> Option<fn(&[u8])> {
         "partial" => checks::partial,
         "sse" => checks::sse,
         "eventstream" => eventstream_check::eventstream,
-        "vendor" => checks::vendor,
+        "providers" => checks::providers,
         "schema" => checks::schema,
         "protocol" => checks::protocol,
         _ => return None,
@@ -72,7 +72,7 @@ fn replay(files: &[(String, String, Vec<u8>)]) {
 fn every_seed_passes_its_target_check() {
     let dir = root().join("fuzz");
     let files = inputs(&dir);
-    for target in ["parse_chunked", "differential", "partial", "sse", "vendor"] {
+    for target in ["parse_chunked", "differential", "partial", "sse", "providers"] {
         let n = files.iter().filter(|(t, _, _)| t == target).count();
         assert!(
             n >= 10,

@@ -728,7 +728,7 @@ pub fn sse(input: &[u8]) {
 }
 
 /// Tools under the names the recorded transcripts and seeds call, with
-/// schemas that some of their arguments break: the vendor target runs each
+/// schemas that some of their arguments break: the providers target runs each
 /// input with and without them.
 fn fuzz_tools() -> &'static tooljson::protocol::ToolSet {
     static TOOLS: std::sync::OnceLock<tooljson::protocol::ToolSet> = std::sync::OnceLock::new();
@@ -758,7 +758,7 @@ fn fuzz_tools() -> &'static tooljson::protocol::ToolSet {
     })
 }
 
-fn run_vendor(doc: &[u8], ranges: &[(usize, usize)], with_tools: bool) -> String {
+fn run_providers(doc: &[u8], ranges: &[(usize, usize)], with_tools: bool) -> String {
     use std::fmt::Write;
     use tooljson::providers::{CallError, CallStatus};
     let mut s = tooljson::providers::ToolCallStream::new();
@@ -864,23 +864,23 @@ fn run_vendor(doc: &[u8], ranges: &[(usize, usize)], with_tools: bool) -> String
     out
 }
 
-/// The vendor adapters (vendor detected from the stream) on arbitrary bytes
+/// The provider adapters (provider detected from the stream) on arbitrary bytes
 /// and mutated transcripts, with and without a set of tools: no panic, the
 /// events and final calls do not depend on the chunking, only a complete
 /// call has a final value, equal to its argument text parsed, and a call's
 /// schema verdict is `validate`'s (complete: its value validates; invalid
 /// by schema errors alone: its arguments do not).
-pub fn vendor(input: &[u8]) {
+pub fn providers(input: &[u8]) {
     let plan = plan(input);
     let doc = plan.doc;
     let ranges = chunk_ranges(doc.len(), &plan.sizes);
     for with_tools in [false, true] {
-        let whole = run_vendor(doc, &[(0, doc.len())], with_tools);
-        let split = run_vendor(doc, &ranges, with_tools);
+        let whole = run_providers(doc, &[(0, doc.len())], with_tools);
+        let split = run_providers(doc, &ranges, with_tools);
         assert_eq!(
             whole,
             split,
-            "vendor outcome (tools: {with_tools}) depends on chunking for {:?} in {ranges:?}",
+            "providers outcome (tools: {with_tools}) depends on chunking for {:?} in {ranges:?}",
             String::from_utf8_lossy(doc)
         );
     }

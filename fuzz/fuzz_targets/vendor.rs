@@ -1,8 +1,0 @@
-//! Fuzz target `vendor`: see `checks::vendor` in tests/common/checks.rs (shared
-//! with tests/corpus_replay.rs, which replays corpus/fuzz/vendor/).
-#![no_main]
-
-#[path = "../../tests/common/checks.rs"]
-mod checks;
-
-libfuzzer_sys::fuzz_target!(|data: &[u8]| checks::vendor(data));
