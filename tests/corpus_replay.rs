@@ -72,7 +72,13 @@ fn replay(files: &[(String, String, Vec<u8>)]) {
 fn every_seed_passes_its_target_check() {
     let dir = root().join("fuzz");
     let files = inputs(&dir);
-    for target in ["parse_chunked", "differential", "partial", "sse", "providers"] {
+    for target in [
+        "parse_chunked",
+        "differential",
+        "partial",
+        "sse",
+        "providers",
+    ] {
         let n = files.iter().filter(|(t, _, _)| t == target).count();
         assert!(
             n >= 10,
