@@ -2,8 +2,11 @@
 //!
 //! The streaming side of LLM tool calling: a resumable, sans-IO JSON parser that
 //! takes tool-call argument text in fragments of any size and looks at each byte
-//! once, a best-effort partial value for previews, a compiled JSON Schema, vendor
-//! adapters (SSE in, tool calls out) and the protocol types around them.
+//! once, a best-effort partial value for previews, a compiled JSON Schema that
+//! also checks a stream as it grows, provider adapters (SSE or AWS event-stream
+//! bytes in; text, thinking, usage and tool calls out) and the protocol types
+//! around them (tool definitions, `tool_choice`, calls and results, converted
+//! between providers).
 //!
 //! # Example: parse arguments that arrive in fragments
 //!
@@ -21,34 +24,44 @@
 //! assert_eq!(value.to_string(), r#"{"path":"/tmp/a.txt","lines":[1,2]}"#);
 //! # Ok::<(), tooljson::Error>(())
 //! ```
+//!
+//! # The manual, module by module
+//!
+//! Data flows one way, and imports follow it:
+//!
+//! | module | owns |
+//! |---|---|
+//! | [`sse`], [`eventstream`] | framing: the WHATWG event stream, AWS event-stream binary frames |
+//! | [`providers`] | one adapter per provider API and the accumulated response: text, thinking, usage, stop reason, tool calls, the final message; the client loop for each provider |
+//! | [`protocol`] | tool definitions, `tool_choice`, calls, results and turns in each provider's JSON, converted between them; the retry message |
+//! | [`parser`] | the resumable tokenizer: state machine, strings, numbers, [`ValueBuilder`], limits, errors, the reference parser the tests trust |
+//! | [`partial`] | the partial tree, its monotone contract, and completion events |
+//! | [`schema`] | compile once, `validate`, the stream check, formats, patterns, cost bounds |
+//! | [`value`], [`path`], [`error`] | the value with exact number lexemes, JSON Pointer paths, errors with positions |
+//!
+//! # Crate features
+//!
+//! * `stream`: `providers::futures`, a `futures_core::Stream` of call events
+//!   over a stream of body chunks.
+//! * `cost-counters`: a thread-local count of the schema layer's work, read by
+//!   the tests that hold its cost bounds; leave it off otherwise.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
-pub mod error;
-/// AWS event-stream binary frames (the Bedrock `ConverseStream` body).
+// Modules in the order data flows: bytes, providers, calls, parser, then the
+// tree, events and checks the parser feeds.
 pub mod eventstream;
+pub mod sse;
+
+pub mod protocol;
+pub mod providers;
+
+pub mod error;
 pub mod parser;
 pub mod partial;
 pub mod path;
-pub mod value;
-
-// Layer modules. Each layer adds its lines under its own marker (keeps
-// parallel branches from touching the same lines).
-// -- schema (issue 4)
 pub mod schema;
-pub use schema::{
-    CheckedSink, CompiledSchema, DEFAULT_MAX_PATTERN_MEMORY, Draft, SchemaBuilder, SchemaError,
-    StreamCheck, StreamViolation, Violation,
-};
-
-// -- sse + providers (issue 5)
-pub mod providers;
-pub mod sse;
-
-// -- protocol (issue 6)
-pub mod protocol;
-
-// -- end of layer modules
+pub mod value;
 
 pub use error::{Category, Error};
 pub use parser::{
@@ -56,6 +69,10 @@ pub use parser::{
 };
 pub use partial::{PartialNode, PartialParser, ValueEvent};
 pub use path::{Path, PathRef, Segment};
+pub use schema::{
+    CheckedSink, CompiledSchema, DEFAULT_MAX_PATTERN_MEMORY, Draft, SchemaBuilder, SchemaError,
+    StreamCheck, StreamViolation, Violation,
+};
 pub use value::{Map, Number, Value};
 
 /// Parses a complete JSON text into a [`Value`] with the default [`Limits`].
