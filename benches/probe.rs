@@ -173,6 +173,23 @@ fn workload(name: &str) -> Option<Box<dyn FnMut() -> usize>> {
             let d = TOOL_ARGS.as_bytes().to_vec();
             Box::new(move || partial_checked(&s, &d, d.len()) as usize)
         }
+        "providers/replay_demo/1400" => {
+            let body = include_bytes!("../corpus/transcripts/demo-parallel-write.sse");
+            let tools: serde_json::Value =
+                serde_json::from_slice(include_bytes!("../corpus/transcripts/demo-tools.json"))
+                    .unwrap();
+            let tools = tooljson::protocol::ToolSet::from_request_json(&tools).unwrap();
+            Box::new(move || {
+                let mut s = tooljson::providers::ToolCallStream::new().with_tools(tools.clone());
+                let mut events = 0usize;
+                for piece in body.chunks(1400) {
+                    s.feed(piece).unwrap();
+                    events += s.drain_events().count();
+                }
+                s.finish().unwrap();
+                events + s.drain_events().count()
+            })
+        }
         _ => return None,
     };
     Some(run)
@@ -191,6 +208,7 @@ const WORKLOADS: &[&str] = &[
     "schema/validate",
     "schema/stream_check/16",
     "schema/stream_check_tool/whole",
+    "providers/replay_demo/1400",
 ];
 
 fn main() {
