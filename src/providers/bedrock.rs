@@ -50,7 +50,11 @@ struct Payload {
     #[serde(default, deserialize_with = "super::lenient_string")]
     message: Option<String>,
     /// Some exceptions spell it `Message`.
-    #[serde(default, rename = "Message", deserialize_with = "super::lenient_string")]
+    #[serde(
+        default,
+        rename = "Message",
+        deserialize_with = "super::lenient_string"
+    )]
     message_upper: Option<String>,
 }
 
@@ -114,7 +118,11 @@ pub(crate) struct State {
 
 impl State {
     /// Handles one checked frame.
-    pub(crate) fn handle(&mut self, calls: &mut Calls, frame: Frame<'_>) -> Result<(), StreamError> {
+    pub(crate) fn handle(
+        &mut self,
+        calls: &mut Calls,
+        frame: Frame<'_>,
+    ) -> Result<(), StreamError> {
         let payload = std::str::from_utf8(frame.payload());
         match frame.header_str(":message-type") {
             Some("event") => {}
@@ -167,12 +175,18 @@ impl State {
                 return Ok(());
             }
             Err(_) => {
-                calls.malformed(format!("{event} at byte {}: payload is not UTF-8", frame.offset()));
+                calls.malformed(format!(
+                    "{event} at byte {}: payload is not UTF-8",
+                    frame.offset()
+                ));
                 return Ok(());
             }
         };
         let missing = |what: &str| {
-            StreamError::Protocol(format!("{event} without {what} (frame at byte {})", frame.offset()))
+            StreamError::Protocol(format!(
+                "{event} without {what} (frame at byte {})",
+                frame.offset()
+            ))
         };
         match event {
             "messageStart" => calls.push(CallEvent::MessageStarted {
@@ -180,7 +194,9 @@ impl State {
                 model: None,
             }),
             "contentBlockStart" => {
-                let index = p.content_block_index.ok_or_else(|| missing("contentBlockIndex"))?;
+                let index = p
+                    .content_block_index
+                    .ok_or_else(|| missing("contentBlockIndex"))?;
                 let start = p.start.unwrap_or_default();
                 if let Some(tool) = start.get("toolUse") {
                     let s = |k: &str| tool.get(k).and_then(J::as_str).map(str::to_owned);
@@ -204,7 +220,9 @@ impl State {
                 }
             }
             "contentBlockDelta" => {
-                let index = p.content_block_index.ok_or_else(|| missing("contentBlockIndex"))?;
+                let index = p
+                    .content_block_index
+                    .ok_or_else(|| missing("contentBlockIndex"))?;
                 let delta = p.delta.ok_or_else(|| missing("delta"))?;
                 if let Some(text) = delta.text.filter(|t| !t.is_empty()) {
                     calls.push(CallEvent::TextAppended { at: index, text });
@@ -214,16 +232,20 @@ impl State {
                         calls.push(CallEvent::ThinkingAppended { at: index, text });
                     }
                     if let Some(signature) = r.signature {
-                        calls.push(CallEvent::ThinkingSigned { at: index, signature });
+                        calls.push(CallEvent::ThinkingSigned {
+                            at: index,
+                            signature,
+                        });
                     }
                     if let Some(data) = r.redacted_content {
                         calls.push(CallEvent::RedactedThinking { at: index, data });
                     }
                 }
                 if let Some(content) = delta.tool_result {
-                    let block = self.results.entry(index).or_insert_with(|| {
-                        serde_json::json!({"content": []})
-                    });
+                    let block = self
+                        .results
+                        .entry(index)
+                        .or_insert_with(|| serde_json::json!({"content": []}));
                     if let Some(J::Array(all)) = block.get_mut("content") {
                         match content {
                             J::Array(items) => all.extend(items),
@@ -241,7 +263,9 @@ impl State {
                 }
             }
             "contentBlockStop" => {
-                let index = p.content_block_index.ok_or_else(|| missing("contentBlockIndex"))?;
+                let index = p
+                    .content_block_index
+                    .ok_or_else(|| missing("contentBlockIndex"))?;
                 if let Some(n) = calls.open(CallKey::Block(index)) {
                     calls.end(n);
                 }

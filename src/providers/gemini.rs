@@ -127,7 +127,8 @@ pub(crate) fn detect(data: &str) -> bool {
         || p.usage_metadata.is_some()
         || p.prompt_feedback.is_some()
         || p.model_version.is_some()
-        || p.error.is_some_and(|e| e.get("status").is_some_and(J::is_string))
+        || p.error
+            .is_some_and(|e| e.get("status").is_some_and(J::is_string))
 }
 
 /// One segment of a `jsonPath`.
@@ -223,7 +224,11 @@ impl ArgsWriter {
         // The open string continues.
         if self.open_string
             && self.stack.len() == segs.len()
-            && self.stack.iter().zip(segs).all(|(o, s)| o.current.as_ref() == Some(s))
+            && self
+                .stack
+                .iter()
+                .zip(segs)
+                .all(|(o, s)| o.current.as_ref() == Some(s))
         {
             let Leaf::Str(s) = leaf else {
                 return Err("a non-string value for an open string".to_owned());
@@ -372,8 +377,9 @@ fn stop_of(reason: &str, calls: &Calls) -> StopReason {
         "STOP" if calls.has_calls_of(CallKind::Client) => StopReason::ToolUse,
         "STOP" => StopReason::EndTurn,
         "MAX_TOKENS" => StopReason::MaxTokens,
-        "SAFETY" | "RECITATION" | "BLOCKLIST" | "PROHIBITED_CONTENT" | "SPII"
-        | "IMAGE_SAFETY" => StopReason::ContentFilter,
+        "SAFETY" | "RECITATION" | "BLOCKLIST" | "PROHIBITED_CONTENT" | "SPII" | "IMAGE_SAFETY" => {
+            StopReason::ContentFilter
+        }
         other => StopReason::Other(other.to_owned()),
     }
 }
@@ -483,7 +489,10 @@ impl State {
             (_, Some(n)) => n,
             (Some(_), None) => {
                 let index = self.started_calls.entry(at).or_default();
-                let key = CallKey::Choice { choice: at, index: *index };
+                let key = CallKey::Choice {
+                    choice: at,
+                    index: *index,
+                };
                 *index += 1;
                 calls.start(key, fc.id.clone(), fc.name.clone(), CallKind::Client)?
             }
@@ -612,12 +621,25 @@ mod tests {
     fn paths_that_cannot_be_written_are_refused() {
         let cases: [&[(&str, Leaf<'static>, bool)]; 4] = [
             &[("$.a[1]", Leaf::Str("x"), false)],
-            &[("$.a", Leaf::Str("x"), false), ("$.a", Leaf::Str("y"), false)],
-            &[("$.a[0]", Leaf::Str("x"), false), ("$.a.b", Leaf::Str("y"), false)],
-            &[("$.a", Leaf::Str("x"), true), ("$.a", Leaf::Literal("1".into()), false)],
+            &[
+                ("$.a", Leaf::Str("x"), false),
+                ("$.a", Leaf::Str("y"), false),
+            ],
+            &[
+                ("$.a[0]", Leaf::Str("x"), false),
+                ("$.a.b", Leaf::Str("y"), false),
+            ],
+            &[
+                ("$.a", Leaf::Str("x"), true),
+                ("$.a", Leaf::Literal("1".into()), false),
+            ],
         ];
         for events in cases {
-            assert!(text_of(events).is_err(), "{:?}", events.iter().map(|e| e.0).collect::<Vec<_>>());
+            assert!(
+                text_of(events).is_err(),
+                "{:?}",
+                events.iter().map(|e| e.0).collect::<Vec<_>>()
+            );
         }
     }
 }

@@ -1417,10 +1417,16 @@ impl ToolCallStream {
             return Err(StreamError::AfterFinish);
         }
         self.finished = true;
-        if let Some(frames) = &mut self.frames
-            && let Err(e) = frames.finish()
-        {
-            return Err(self.fail(StreamError::EventStream(e)));
+        if let Some(frames) = &mut self.frames {
+            match frames.finish() {
+                Ok(()) => {}
+                // Like a last SSE event cut short: reported, and the
+                // response ends as cut (open calls truncated).
+                Err(e @ crate::eventstream::EventStreamError::Truncated { .. }) => {
+                    self.calls.malformed(e.to_string());
+                }
+                Err(e) => return Err(self.fail(StreamError::EventStream(e))),
+            }
         }
         // Vendor event data is one JSON value, so a last event that lacks
         // its blank line is still read (a cut-off one is then malformed).
