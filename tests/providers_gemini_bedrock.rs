@@ -574,3 +574,93 @@ fn a_gemini_error_event_aborts_the_open_call() {
         })
     );
 }
+
+#[test]
+fn the_bad_crc_error_names_the_frame_offset() {
+    let body = transcript("bedrock-bad-crc.eventstream");
+    // The bad frame is the third: its offset is the first two frames'
+    // lengths, read from their preludes.
+    let len_at = |at: usize| u32::from_be_bytes(body[at..at + 4].try_into().unwrap()) as usize;
+    let third = len_at(0) + len_at(len_at(0));
+    let mut s = ToolCallStream::new();
+    let StreamError::EventStream(e) = s.feed(&body).unwrap_err() else {
+        panic!("not an event-stream error");
+    };
+    assert_eq!(e.offset(), third as u64);
+    assert!(e.to_string().contains(&format!("byte {third}")), "{e}");
+}
+
+fn tooljson(args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_tooljson"))
+        .args(args)
+        .output()
+        .expect("the tooljson binary runs")
+}
+
+fn ndjson_lines(o: &std::process::Output) -> Vec<J> {
+    String::from_utf8_lossy(&o.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{l}: {e}")))
+        .collect()
+}
+
+#[test]
+fn tooljson_replay_reads_a_gemini_and_a_bedrock_recording() {
+    let dir = common::testdata().join("vendor-streams");
+    let cases = [
+        (
+            dir.join("gemini/vercel-vertex-partialargs-two-calls.sse"),
+            "gemini",
+            vec![
+                json!({"location": "Boston"}),
+                json!({"location": "San Francisco"}),
+            ],
+        ),
+        (
+            dir.join("bedrock/pydantic-ai-nova-text-then-tooluse.eventstream"),
+            "bedrock",
+            vec![json!({"city": "Paris"})],
+        ),
+    ];
+    for (path, vendor, args) in cases {
+        let path = path.to_string_lossy().into_owned();
+        for chunk in [None, Some("7")] {
+            let mut argv = vec!["replay", "--ndjson"];
+            if let Some(n) = chunk {
+                argv.extend(["--chunk", n]);
+            }
+            argv.push(&path);
+            let o = tooljson(&argv);
+            assert_eq!(
+                o.status.code(),
+                Some(0),
+                "{path}: {}",
+                String::from_utf8_lossy(&o.stderr)
+            );
+            let lines = ndjson_lines(&o);
+            let finished: Vec<&J> = lines
+                .iter()
+                .filter(|l| l["event"] == "call_finished")
+                .collect();
+            let got: Vec<J> = finished.iter().map(|l| l["arguments"].clone()).collect();
+            assert_eq!(got, args, "{path}");
+            assert!(finished.iter().all(|l| l["status"] == "complete"), "{path}");
+            let last = lines.last().unwrap();
+            assert_eq!(last["event"], "stream_finished");
+            assert_eq!(last["vendor"], vendor);
+            assert_eq!(last["stop_reason"], "tool_use");
+        }
+    }
+    // The bad frame: exit 1, the offset named.
+    let bad = format!(
+        "{}/corpus/transcripts/bedrock-bad-crc.eventstream",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let o = tooljson(&["replay", &bad]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("frame at byte 345"),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+}

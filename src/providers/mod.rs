@@ -1224,6 +1224,26 @@ impl ToolCallStream {
         }
     }
 
+    /// The provider's name, once known: a [`Vendor`]'s name, or `gemini`
+    /// or `bedrock`, whose streams are read but which have no [`Vendor`]
+    /// of the protocol layer (so no final message in the protocol's model).
+    ///
+    /// ```
+    /// use tooljson::providers::ToolCallStream;
+    /// let mut s = ToolCallStream::new();
+    /// s.feed(b"data: {\"candidates\":[{\"content\":{\"parts\":[{\"text\":\"hi\"}]}}]}\r\n\r\n")?;
+    /// assert_eq!(s.provider_name(), Some("gemini"));
+    /// assert_eq!(s.vendor(), None);
+    /// # Ok::<(), tooljson::providers::StreamError>(())
+    /// ```
+    pub fn provider_name(&self) -> Option<&'static str> {
+        match self.adapter {
+            Adapter::Gemini(_) => Some("gemini"),
+            Adapter::Bedrock(_) => Some("bedrock"),
+            _ => self.vendor().map(Vendor::as_str),
+        }
+    }
+
     /// Every call so far, in the order they started.
     pub fn calls(&self) -> &[StreamedCall] {
         &self.calls.calls
