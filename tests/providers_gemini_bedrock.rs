@@ -18,11 +18,14 @@ use tooljson::providers::{
     CallEvent, CallKind, CallStatus, StopReason, StreamError, ToolCallStream,
 };
 
+/// One call as replayed: name, id, kind, status, arguments.
+type Got = (String, Option<String>, CallKind, CallStatus, Option<J>);
+
 /// What a replay gives: per call (name, id, kind, status, arguments), the
 /// stop reason, the text, the thinking, and every event in order.
 #[derive(Debug, PartialEq)]
 struct Replay {
-    calls: Vec<(String, Option<String>, CallKind, CallStatus, Option<J>)>,
+    calls: Vec<Got>,
     stop: Option<StopReason>,
     text: String,
     thinking: String,
@@ -116,7 +119,7 @@ fn read(vendor: &str, file: &str) -> Vec<u8> {
 
 type Call = (&'static str, Option<&'static str>, CallKind, J);
 
-fn complete(calls: &[Call]) -> Vec<(String, Option<String>, CallKind, CallStatus, Option<J>)> {
+fn complete(calls: &[Call]) -> Vec<Got> {
     calls
         .iter()
         .map(|(n, id, k, v)| {
@@ -132,7 +135,10 @@ fn complete(calls: &[Call]) -> Vec<(String, Option<String>, CallKind, CallStatus
 }
 
 /// The table: file, calls (all complete), stop reason, usage (input, output).
-fn gemini_table() -> Vec<(&'static str, Vec<Call>, StopReason, (u64, u64))> {
+/// File, calls, stop reason, usage (input, output).
+type GeminiRow = (&'static str, Vec<Call>, StopReason, (u64, u64));
+
+fn gemini_table() -> Vec<GeminiRow> {
     let c = CallKind::Client;
     vec![
         (
@@ -379,7 +385,10 @@ fn partial_args_strings_grow_by_their_pieces() {
     }
 }
 
-fn bedrock_table() -> Vec<(&'static str, Vec<Call>, (u64, u64), &'static str)> {
+/// File, calls, usage (input, output), the text's start.
+type BedrockRow = (&'static str, Vec<Call>, (u64, u64), &'static str);
+
+fn bedrock_table() -> Vec<BedrockRow> {
     vec![
         (
             "pydantic-ai-nova-code-interpreter-then-tooluse.eventstream",
@@ -434,7 +443,7 @@ fn every_recorded_bedrock_stream_replays_to_the_sdk_calls() {
     }
     assert_eq!(seen, table.len());
     // The server tool's result block arrives whole.
-    let r = replay(&read("bedrock", &table[0].0.to_owned()), 7).unwrap();
+    let r = replay(&read("bedrock", table[0].0), 7).unwrap();
     let result = r.events.iter().find_map(|e| match e {
         CallEvent::ServerToolResult { at: 1, block } => Some(block.clone()),
         _ => None,
