@@ -22,7 +22,11 @@
 //!   appended inside its open quotes), so strings grow piece by piece and
 //!   scalars arrive whole: the monotone contract holds unchanged.
 //!
-//! A call is keyed [`CallKey::Choice`] `{choice: candidate index, index: the
+//! A call's id is `functionCall.id` when Gemini sends one, else none: SPEC
+//! section 6 notes the id is optional and often absent, and Gemini matches a
+//! `functionResponse` to its call by name and order, so no id is made up
+//! (one would have to be invented the same way by whoever sends the result
+//! back). A call is keyed [`CallKey::Choice`] `{choice: candidate index, index: the
 //! call's position among that candidate's calls}`. A part without a name
 //! continues the call with its `id`, else the candidate's latest open call;
 //! so calls with ids may interleave. A path event that cannot be written
