@@ -1,15 +1,19 @@
-//! End to end: SSE transcript bytes of a streaming response to finished,
+//! End to end: transcript bytes of a streaming response to finished,
 //! validated tool calls, in MB/s of transcript (`validated`: with the
 //! request's tools, so a schema stream check runs beside every call and the
 //! final value is checked; `unvalidated`: without). Each vendor's framing carries the same
 //! arguments (a write-file call and a parallel-edits call) in 16-byte
-//! deltas; the body is fed in 1400-byte network-sized reads. Every bench
+//! deltas (Gemini: whole `args` objects, and `partialArgs` path events with
+//! 16-byte string pieces; Bedrock: binary event-stream frames); the body is
+//! fed in 1400-byte network-sized reads. Every bench
 //! checks its answer first: both calls complete, their values equal
 //! serde_json's parse of the argument text.
 //!
 //! `cargo bench --bench providers`
 
 mod common;
+#[path = "../tests/common/eventstream_check.rs"]
+mod eventstream_check;
 
 use std::hint::black_box;
 use std::time::Duration;
@@ -103,6 +107,113 @@ fn responses(calls: &[(&str, &str)], delta: usize) -> String {
     sse(&ev, true)
 }
 
+fn gemini_chunk(parts: serde_json::Value, finish: Option<&str>) -> serde_json::Value {
+    let mut c = json!({"candidates":[{"content":{"role":"model","parts":parts},"index":0}],"modelVersion":"gemini-b","responseId":"resp_b"});
+    if let Some(f) = finish {
+        c["candidates"][0]["finishReason"] = json!(f);
+        c["usageMetadata"] = json!({"promptTokenCount":10,"candidatesTokenCount":900});
+    }
+    c
+}
+
+/// Gemini's default: each call one part with its `args` object.
+fn gemini_whole(calls: &[(&str, &str)]) -> String {
+    let mut ev = Vec::new();
+    for (name, args) in calls {
+        let args: serde_json::Value = serde_json::from_str(args).unwrap();
+        ev.push(gemini_chunk(
+            json!([{"functionCall":{"name":name,"args":args}}]),
+            None,
+        ));
+    }
+    ev.push(gemini_chunk(json!([{"text":""}]), Some("STOP")));
+    sse(&ev, false).replace('\n', "\r\n")
+}
+
+/// The `partialArgs` events of a value: one per scalar, strings in pieces
+/// of about `n` bytes (the last piece without `willContinue`).
+fn path_events(v: &serde_json::Value, path: &str, n: usize, out: &mut Vec<serde_json::Value>) {
+    match v {
+        serde_json::Value::Object(o) => {
+            for (k, v) in o {
+                path_events(v, &format!("{path}.{k}"), n, out);
+            }
+        }
+        serde_json::Value::Array(a) => {
+            for (i, v) in a.iter().enumerate() {
+                path_events(v, &format!("{path}[{i}]"), n, out);
+            }
+        }
+        serde_json::Value::String(s) => {
+            for d in deltas(s, n) {
+                out.push(json!({"jsonPath":path,"stringValue":d,"willContinue":true}));
+            }
+            out.push(json!({"jsonPath":path,"stringValue":""}));
+        }
+        serde_json::Value::Number(x) => out.push(json!({"jsonPath":path,"numberValue":x})),
+        serde_json::Value::Bool(x) => out.push(json!({"jsonPath":path,"boolValue":x})),
+        serde_json::Value::Null => out.push(json!({"jsonPath":path,"nullValue":null})),
+    }
+}
+
+/// Vertex `streamFunctionCallArguments`: a named part, one part per path
+/// event, the empty `functionCall` terminator.
+fn gemini_partial(calls: &[(&str, &str)], delta: usize) -> String {
+    let mut ev = Vec::new();
+    for (name, args) in calls {
+        ev.push(gemini_chunk(
+            json!([{"functionCall":{"name":name,"willContinue":true}}]),
+            None,
+        ));
+        let mut events = Vec::new();
+        path_events(
+            &serde_json::from_str(args).unwrap(),
+            "$",
+            delta,
+            &mut events,
+        );
+        for e in events {
+            ev.push(gemini_chunk(
+                json!([{"functionCall":{"partialArgs":[e],"willContinue":true}}]),
+                None,
+            ));
+        }
+        ev.push(gemini_chunk(json!([{"functionCall":{}}]), None));
+    }
+    ev.push(gemini_chunk(json!([{"text":""}]), Some("STOP")));
+    sse(&ev, false).replace('\n', "\r\n")
+}
+
+/// Bedrock `ConverseStream`: event-stream frames, each payload padded.
+fn bedrock(calls: &[(&str, &str)], delta: usize) -> Vec<u8> {
+    let frame = |ty: &str, payload: serde_json::Value| {
+        eventstream_check::event_frame(ty, payload.to_string().as_bytes())
+    };
+    let mut out = frame("messageStart", json!({"role":"assistant","p":"abcdef"}));
+    for (i, (name, args)) in calls.iter().enumerate() {
+        out.extend(frame("contentBlockStart", json!({"contentBlockIndex":i,"start":{"toolUse":{"toolUseId":format!("tooluse_{i}"),"name":name}},"p":"abc"})));
+        for d in deltas(args, delta) {
+            out.extend(frame(
+                "contentBlockDelta",
+                json!({"contentBlockIndex":i,"delta":{"toolUse":{"input":d}},"p":"abcdefghij"}),
+            ));
+        }
+        out.extend(frame(
+            "contentBlockStop",
+            json!({"contentBlockIndex":i,"p":"ab"}),
+        ));
+    }
+    out.extend(frame(
+        "messageStop",
+        json!({"stopReason":"tool_use","p":"abcd"}),
+    ));
+    out.extend(frame(
+        "metadata",
+        json!({"usage":{"inputTokens":10,"outputTokens":900},"metrics":{"latencyMs":1},"p":"a"}),
+    ));
+    out
+}
+
 fn tools() -> ToolSet {
     ToolSet::from_request_json(&json!({"tools": [
         {"name": "write_file", "input_schema": {"type": "object", "properties": {
@@ -171,11 +282,16 @@ fn bench(c: &mut Criterion) {
     group.warm_up_time(Duration::from_secs(1));
     group.measurement_time(Duration::from_secs(3));
     for (vendor, body) in [
-        ("anthropic", anthropic(&calls, 16)),
-        ("openai_chat", chat(&calls, 16)),
-        ("openai_responses", responses(&calls, 16)),
+        ("anthropic", anthropic(&calls, 16).into_bytes()),
+        ("openai_chat", chat(&calls, 16).into_bytes()),
+        ("openai_responses", responses(&calls, 16).into_bytes()),
+        ("gemini_whole_args", gemini_whole(&calls).into_bytes()),
+        (
+            "gemini_partial_args",
+            gemini_partial(&calls, 16).into_bytes(),
+        ),
+        ("bedrock", bedrock(&calls, 16)),
     ] {
-        let body = body.into_bytes();
         check(&body, &calls, &tools);
         assert_eq!(replay(&body, 1400, Some(&tools)), 2);
         assert_eq!(replay(&body, 1400, None), 2);

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Writes the fuzz seeds in fuzz/eventstream/ (synthetic frames made here, not
+"""Writes the fuzz seeds in fuzz/eventstream/ and the synthetic Bedrock
+transcript transcripts/bedrock-bad-crc.eventstream (frames made here, not
 copies of recordings). Each seed is: a config byte (bits 0-2: how many
 chunk-size bytes follow; bit 3: a 64-byte frame bound), the chunk sizes, then
 the stream, as tests/common/eventstream_check.rs reads it.
@@ -66,3 +67,14 @@ os.makedirs(out, exist_ok=True)
 for name, data in seeds.items():
     with open(os.path.join(out, name), "wb") as f:
         f.write(data)
+
+# A ConverseStream whose third frame (a toolUse input delta) has a flipped
+# message CRC byte: the stream must stop there, the open call aborted.
+bad = (event("messageStart", '{"p":"abcd","role":"assistant"}')
+       + event("contentBlockStart", '{"contentBlockIndex":0,"start":{"toolUse":{"toolUseId":"tooluse_synthetic1","name":"get_weather"}},"p":"abcdefg"}')
+       + bad_message(event("contentBlockDelta", '{"contentBlockIndex":0,"delta":{"toolUse":{"input":"{\\"location\\":\\"Par"}},"p":"ab"}'))
+       + event("contentBlockDelta", '{"contentBlockIndex":0,"delta":{"toolUse":{"input":"is\\"}"}},"p":"a"}')
+       + event("contentBlockStop", '{"contentBlockIndex":0,"p":"abc"}')
+       + event("messageStop", '{"stopReason":"tool_use","p":"abcdef"}'))
+with open(os.path.join(here, "transcripts", "bedrock-bad-crc.eventstream"), "wb") as f:
+    f.write(bad)

@@ -92,9 +92,11 @@
 #![doc = include_str!("examples.md")]
 
 mod anthropic;
+mod bedrock;
 mod decode;
 #[cfg(feature = "stream")]
 pub mod futures;
+mod gemini;
 mod openai_chat;
 mod openai_responses;
 mod response;
@@ -433,6 +435,9 @@ pub enum StreamError {
     Protocol(String),
     /// More calls than [`ToolCallStream::with_max_calls`] allows.
     TooManyCalls(usize),
+    /// A Bedrock event-stream frame was bad (a CRC, its lengths, its
+    /// headers) or cut by the end of the input; it names the frame's offset.
+    EventStream(crate::eventstream::EventStreamError),
     /// `feed` or `finish` after `finish`.
     AfterFinish,
 }
@@ -443,6 +448,7 @@ impl fmt::Display for StreamError {
             StreamError::Sse(e) => write!(f, "{e}"),
             StreamError::Protocol(m) => write!(f, "protocol error: {m}"),
             StreamError::TooManyCalls(n) => write!(f, "more than {n} tool calls in one response"),
+            StreamError::EventStream(e) => write!(f, "{e}"),
             StreamError::AfterFinish => f.write_str("stream used after finish()"),
         }
     }
@@ -1061,6 +1067,8 @@ enum Adapter {
     Anthropic(anthropic::State),
     Chat(openai_chat::State),
     Responses(openai_responses::State),
+    Gemini(gemini::State),
+    Bedrock(bedrock::State),
 }
 
 impl Adapter {
@@ -1082,6 +1090,11 @@ pub struct ToolCallStream {
     calls: Calls,
     finished: bool,
     fatal: Option<StreamError>,
+    /// The binary frame decoder, once the body began with an event-stream
+    /// prelude (Bedrock) instead of text.
+    frames: Option<crate::eventstream::Decoder>,
+    /// Whether the body's first byte has been seen.
+    sniffed: bool,
 }
 
 impl Default for ToolCallStream {
@@ -1099,6 +1112,8 @@ impl ToolCallStream {
             calls: Calls::new(DEFAULT_MAX_CALLS),
             finished: false,
             fatal: None,
+            frames: None,
+            sniffed: false,
         }
     }
 
@@ -1204,6 +1219,28 @@ impl ToolCallStream {
             Adapter::Anthropic(_) => Some(Vendor::Anthropic),
             Adapter::Chat(_) => Some(Vendor::OpenAiChat),
             Adapter::Responses(_) => Some(Vendor::OpenAiResponses),
+            // Not protocol vendors (yet): no message conversion for them.
+            Adapter::Gemini(_) | Adapter::Bedrock(_) => None,
+        }
+    }
+
+    /// The provider's name, once known: a [`Vendor`]'s name, or `gemini`
+    /// or `bedrock`, whose streams are read but which have no [`Vendor`]
+    /// of the protocol layer (so no final message in the protocol's model).
+    ///
+    /// ```
+    /// use tooljson::providers::ToolCallStream;
+    /// let mut s = ToolCallStream::new();
+    /// s.feed(b"data: {\"candidates\":[{\"content\":{\"parts\":[{\"text\":\"hi\"}]}}]}\r\n\r\n")?;
+    /// assert_eq!(s.provider_name(), Some("gemini"));
+    /// assert_eq!(s.vendor(), None);
+    /// # Ok::<(), tooljson::providers::StreamError>(())
+    /// ```
+    pub fn provider_name(&self) -> Option<&'static str> {
+        match self.adapter {
+            Adapter::Gemini(_) => Some("gemini"),
+            Adapter::Bedrock(_) => Some("bedrock"),
+            _ => self.vendor().map(Vendor::as_str),
         }
     }
 
@@ -1321,6 +1358,23 @@ impl ToolCallStream {
         if self.finished {
             return Err(StreamError::AfterFinish);
         }
+        self.sniff(bytes);
+        if let (Some(frames), Adapter::Bedrock(state)) = (&mut self.frames, &mut self.adapter) {
+            let calls = &mut self.calls;
+            let mut failure: Option<StreamError> = None;
+            let fed = frames.feed(bytes, &mut |frame| {
+                if failure.is_none() && !calls.is_finished() {
+                    failure = state.handle(calls, frame).err();
+                }
+            });
+            if let Err(e) = fed {
+                failure.get_or_insert(StreamError::EventStream(e));
+            }
+            return match failure {
+                Some(e) => Err(self.fail(e)),
+                None => Ok(()),
+            };
+        }
         let mut failure: Option<StreamError> = None;
         let ToolCallStream {
             sse,
@@ -1383,6 +1437,17 @@ impl ToolCallStream {
             return Err(StreamError::AfterFinish);
         }
         self.finished = true;
+        if let Some(frames) = &mut self.frames {
+            match frames.finish() {
+                Ok(()) => {}
+                // Like a last SSE event cut short: reported, and the
+                // response ends as cut (open calls truncated).
+                Err(e @ crate::eventstream::EventStreamError::Truncated { .. }) => {
+                    self.calls.malformed(e.to_string());
+                }
+                Err(e) => return Err(self.fail(StreamError::EventStream(e))),
+            }
+        }
         // Vendor event data is one JSON value, so a last event that lacks
         // its blank line is still read (a cut-off one is then malformed).
         let ToolCallStream {
@@ -1404,6 +1469,8 @@ impl ToolCallStream {
         if !self.calls.is_finished() {
             let stop = match &mut self.adapter {
                 Adapter::Chat(state) => state.end_of_input(&mut self.calls),
+                Adapter::Gemini(state) => state.end_of_input(&mut self.calls),
+                Adapter::Bedrock(state) => state.end_of_input(&mut self.calls),
                 _ => StopReason::EndOfStream,
             };
             self.calls.finish_stream(stop);
@@ -1411,9 +1478,24 @@ impl ToolCallStream {
         Ok(())
     }
 
+    /// A body that begins with a NUL byte is binary event-stream frames
+    /// (a prelude's big-endian length below 16 MiB); an SSE body never does.
+    fn sniff(&mut self, bytes: &[u8]) {
+        let Some(&first) = bytes.first() else {
+            return;
+        };
+        if std::mem::replace(&mut self.sniffed, true) {
+            return;
+        }
+        if first == 0 && matches!(self.adapter, Adapter::Undetected) {
+            self.adapter = Adapter::Bedrock(bedrock::State::default());
+            self.frames = Some(crate::eventstream::Decoder::new());
+        }
+    }
+
     fn fail(&mut self, e: StreamError) -> StreamError {
         let kind = match e {
-            StreamError::Sse(_) => "stream",
+            StreamError::Sse(_) | StreamError::EventStream(_) => "stream",
             _ => "protocol",
         };
         self.calls.finish_stream(StopReason::Error {
@@ -1444,10 +1526,20 @@ fn handle_event(
         return Ok(());
     }
     if let Adapter::Undetected = adapter {
-        match Vendor::detect(event, data) {
+        // Gemini first: its error chunk `{"error": {.., "status"}}` would
+        // otherwise read as an OpenAI Chat error.
+        let vendor = if gemini::detect(data) {
+            None
+        } else {
+            Vendor::detect(event, data)
+        };
+        match vendor {
             Some(v) => {
                 *adapter = Adapter::for_vendor(v);
                 calls.response.set_vendor(v);
+            }
+            None if gemini::detect(data) => {
+                *adapter = Adapter::Gemini(gemini::State::default());
             }
             None => {
                 calls.malformed(format!(
@@ -1464,5 +1556,9 @@ fn handle_event(
         Adapter::Anthropic(s) => s.handle(calls, event, data),
         Adapter::Chat(s) => s.handle(calls, data),
         Adapter::Responses(s) => s.handle(calls, event, data),
+        Adapter::Gemini(s) => s.handle(calls, data),
+        Adapter::Bedrock(_) => Err(StreamError::Protocol(
+            "Bedrock sends binary event-stream frames, not text events".to_owned(),
+        )),
     }
 }

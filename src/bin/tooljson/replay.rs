@@ -5,6 +5,8 @@
 //!
 //! A file whose first non-blank byte is `{` is read as one event JSON per
 //! line (no SSE framing), as some SDK test fixtures store them.
+//! A Bedrock `ConverseStream` body (binary event-stream frames) is read as
+//! it is.
 //!
 //! # Output
 //!
@@ -34,7 +36,7 @@
 //! | `usage` | the counts given so far: `input_tokens`, `output_tokens`, `cache_creation_input_tokens`, `cache_read_input_tokens` |
 //! | `malformed` | `message`: an event that could not be read and was skipped |
 //! | `message_finished` | just before `stream_finished`: `message`, the final assistant message in the provider's own JSON (Anthropic: the `message` object as returned unstreamed; OpenAI Chat: `{"index", "message", "finish_reason"}`, one line per choice; Responses: `{"output": [...]}`) |
-//! | `stream_finished` | always last: `stop_reason` (`tool_use`, `end_turn`, `max_tokens`, `stop_sequence`, `refusal`, `content_filter`, `pause_turn`, `error`, `end_of_stream`, or the vendor's word), `error` (the message for `error`, else `null`), `vendor`, `calls` (how many), `choice_error` (the `tool_choice` check, when `--tools` was given and it failed, else `null`) |
+//! | `stream_finished` | always last: `stop_reason` (`tool_use`, `end_turn`, `max_tokens`, `stop_sequence`, `refusal`, `content_filter`, `pause_turn`, `error`, `end_of_stream`, or the vendor's word), `error` (the message for `error`, else `null`), `vendor` (`anthropic`, `openai-chat`, `openai-responses`, `gemini` or `bedrock`), `calls` (how many), `choice_error` (the `tool_choice` check, when `--tools` was given and it failed, else `null`) |
 //!
 //! # Exit codes
 //!
@@ -225,7 +227,7 @@ fn replay(input: &[u8], opts: &Options) -> Result<(), Failure> {
             ),
         });
     }
-    if stream.vendor().is_none() {
+    if stream.provider_name().is_none() {
         return Err(Failure {
             code: 1,
             message: "error: no vendor event found in the input".to_owned(),
@@ -486,7 +488,7 @@ fn ndjson(stream: &ToolCallStream, e: &CallEvent) -> Obj {
                 _ => J::Null,
             };
             m.insert("error", error);
-            m.insert("vendor", stream.vendor().map(|v| v.as_str()).into());
+            m.insert("vendor", stream.provider_name().into());
             m.insert("calls", stream.calls().len().into());
             m.insert("choice_error", choice_error.as_deref().into());
             m
@@ -642,7 +644,7 @@ fn frame(stream: &ToolCallStream, width: usize, ansi: bool) -> Vec<String> {
     let foot = match stream.stop_reason() {
         Some(r) => format!(
             "stream finished: {r} · {} · {} call(s){checked}",
-            stream.vendor().map(|v| v.as_str()).unwrap_or("?"),
+            stream.provider_name().unwrap_or("?"),
             stream.calls().len()
         ),
         None => "streaming…".to_owned(),
