@@ -780,9 +780,28 @@ impl CheckState {
                             self.expand(sc, n, app.depth + 1, at);
                         }
                         for (p, n) in o.patterns.iter() {
-                            if p.is_match(key) {
-                                matched = true;
-                                self.expand(sc, *n, app.depth + 1, at);
+                            match p.test(key) {
+                                Ok(true) => {
+                                    matched = true;
+                                    self.expand(sc, *n, app.depth + 1, at);
+                                }
+                                Ok(false) => {}
+                                Err(over) => {
+                                    // No verdict on this key: reported as
+                                    // `validate` does, and taken as matched.
+                                    matched = true;
+                                    let v = self.violation(
+                                        sc,
+                                        app.node,
+                                        "patternProperties",
+                                        at.path.to_path(),
+                                        over.message(
+                                            &p.source,
+                                            &format!("the key {}", show_str(key)),
+                                        ),
+                                    );
+                                    self.report(at.offset, v);
+                                }
                             }
                         }
                         if !matched && let Some(n) = o.additional {
@@ -1408,7 +1427,9 @@ fn nodes_at(prog: &Program, path: PathRef<'_>) -> Vec<NodeId> {
                             close(prog, c, &mut next, &mut seen);
                         }
                         for (p, c) in o.patterns.iter() {
-                            if p.is_match(k) {
+                            // Past the backtrack budget: taken as matched
+                            // (the nodes that may apply, a superset).
+                            if p.test(k).unwrap_or(true) {
                                 matched = true;
                                 close(prog, *c, &mut next, &mut seen);
                             }

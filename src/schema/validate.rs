@@ -345,7 +345,9 @@ impl<'p> Validator<'p> {
                                     }
                                 }
                                 for (p, n) in o.patterns.iter() {
-                                    if p.is_match(k) {
+                                    // Past the backtrack budget: a violation.
+                                    let Ok(hit) = p.test(k) else { return false };
+                                    if hit {
                                         matched = true;
                                         if !self.valid_child(*n, item, d) {
                                             return false;
@@ -543,13 +545,15 @@ impl<'p> Validator<'p> {
             }
             Kw::Pattern(p) => {
                 let Value::String(s) = v else { return true };
-                if !p.is_match(s) {
-                    fail!(
+                match p.test(s) {
+                    Ok(true) => {}
+                    Ok(false) => fail!(
                         "pattern",
                         "expected a string matching the pattern {}, found {}",
                         show_str(&p.source),
                         show_str(s)
-                    );
+                    ),
+                    Err(over) => fail!("pattern", "{}", over.message(&p.source, &show_str(s))),
                 }
             }
             Kw::Format(f) => {
@@ -578,7 +582,27 @@ impl<'p> Validator<'p> {
                         }
                     }
                     for (p, n) in o.patterns.iter() {
-                        if p.is_match(k) {
+                        let hit = match p.test(k) {
+                            Ok(hit) => hit,
+                            Err(over) => {
+                                // No verdict on this key: a violation, and
+                                // the key counts as matched (not also
+                                // reported by additionalProperties).
+                                ok = false;
+                                if !ALL {
+                                    return false;
+                                }
+                                errs.push(self.violation(
+                                    node,
+                                    "patternProperties",
+                                    &at.key(k),
+                                    over.message(&p.source, &format!("the key {}", show_str(k))),
+                                ));
+                                matched = true;
+                                continue;
+                            }
+                        };
+                        if hit {
                             matched = true;
                             if !self.check::<ALL>(*n, item, &at.key(k), scope, d, errs) {
                                 ok = false;
@@ -928,7 +952,9 @@ impl<'p> Validator<'p> {
                     for ((k, _), s) in m.iter().zip(seen.iter_mut()) {
                         if o.additional.is_some()
                             || o.prop(k).is_some()
-                            || o.patterns.iter().any(|(p, _)| p.is_match(k))
+                            // Past the backtrack budget the key was
+                            // reported: taken as evaluated.
+                            || o.patterns.iter().any(|(p, _)| p.test(k).unwrap_or(true))
                         {
                             *s = true;
                         }
