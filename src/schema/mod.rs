@@ -224,12 +224,12 @@
 //! | `types.rs` | JSON types as bits, a value's type, value equality, name comparison |
 //! | `describe.rs` | the words of a violation, shared by `validate` and the stream check |
 //! | `compile/` | the compiler: `mod.rs` (nodes, the last pass), `keywords.rs` (one function per keyword family), `resolve.rs` (`$ref`, `$id`, anchors), `meta.rs` (bundled metaschemas), `uri.rs` (RFC 3986 resolution) |
-//! | `validate.rs` | validation of a finished value |
-//! | `stream.rs` | the stream check |
+//! | `validate.rs`, `validate/` | validation of a finished value (`validate.rs`), with the `unevaluated*` annotations (`evaluated.rs`), `uniqueItems`' duplicate search (`unique.rs`) and the keywords read for the fan-out budget (`fanout.rs`) |
+//! | `stream.rs`, `stream/` | the stream check: its state and token handlers (`stream.rs`), string values piece by piece (`strings.rs`), [`CheckedSink`] (`sink.rs`), what applies at a path of a partial value (`paths.rs`) |
 //! | `chars.rs` | counting a string's code points fast (for the stream check's lengths) |
 //! | `options.rs` | an `enum`'s options, kept end to end |
 //! | `number.rs` | exact decimal numbers |
-//! | `pattern/` | `pattern`: the front end and budgets (`mod.rs`), ECMA-262 translation (`ecma.rs`), class sequences (`sequence.rs`), the position automaton (`automaton.rs`) |
+//! | `pattern/` | `pattern`: the front end and budgets (`mod.rs`), ECMA-262 translation for the `regex` crate and the backtracking engine (`ecma.rs`), class sequences (`sequence.rs`), the position automaton (`automaton.rs`) |
 //! | `format.rs`, `idna.rs` | asserted formats, and IDNA2008 for host names |
 //! | `doc.rs` | one read-only view of a schema given as a `serde_json::Value` or a [`Value`] |
 
