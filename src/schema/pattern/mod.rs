@@ -99,12 +99,6 @@ impl Pattern {
         }
     }
 
-    /// Whether matches run on the backtracking engine.
-    #[cfg(test)]
-    pub(crate) fn is_backtracking(&self) -> bool {
-        matches!(self.matcher, Matcher::Backtracking { .. })
-    }
-
     /// Whether no regex is left to build (a class sequence, or a regex
     /// already built).
     #[cfg(test)]
