@@ -70,8 +70,8 @@ pub use parser::{
 pub use partial::{PartialNode, PartialParser, ValueEvent};
 pub use path::{Path, PathRef, Segment};
 pub use schema::{
-    CheckedSink, CompiledSchema, DEFAULT_MAX_PATTERN_MEMORY, Draft, SchemaBuilder, SchemaError,
-    StreamCheck, StreamViolation, Violation,
+    CheckedSink, CompiledSchema, DEFAULT_MAX_PATTERN_BACKTRACKS, DEFAULT_MAX_PATTERN_MEMORY, Draft,
+    SchemaBuilder, SchemaError, StreamCheck, StreamViolation, Violation,
 };
 pub use value::{Map, Number, Value};
 

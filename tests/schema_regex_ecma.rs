@@ -12,8 +12,9 @@
 //! syntax reads them as the letters `p` and `u` repeated; such patterns are
 //! counted, and left out of the comparison). A
 //! pattern ECMAScript compiles and this crate refuses must be refused for a
-//! construct the `regex` crate cannot have (look-around, back references),
-//! named in the error.
+//! construct it does not run (a back reference before its group closes,
+//! `\B` in a class), named in the error. Look-around and back references
+//! run on the backtracking engine and are compared like the rest.
 
 use serde_json::{Value, json};
 use tooljson::CompiledSchema;

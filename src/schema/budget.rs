@@ -123,7 +123,7 @@ pub(crate) struct NodeCost {
 
 /// What one node applies in place to the value it checks, as the cost
 /// count reads it (built from the compiled keywords by
-/// `validate::check_fanout`).
+/// `validate::fanout::check_fanout`).
 #[derive(Clone, Debug)]
 pub(crate) enum Applied {
     /// Applied and reported on, and marked through by `unevaluated*`

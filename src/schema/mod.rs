@@ -94,9 +94,25 @@
 //! patterns are translated for the `regex` crate (ASCII `\d \w \b`, ECMA
 //! `\s` and `.`, `\uXXXX` surrogate pairs, `\cX`, named groups, a literal
 //! `{`, Annex B's `[a-]` and `[\d-z]`), checked when the schema compiles and
-//! built on first use; matching is linear in the text. Look-around and back
-//! references have no equivalent there and fail compilation with a message
-//! naming them, as do patterns ECMA-262 itself refuses (`a**`, `^*`).
+//! built on first use; matching is linear in the text. Patterns ECMA-262
+//! itself refuses (`a**`, `^*`) fail compilation with a message naming the
+//! fault.
+//!
+//! Only a pattern with look-around (`(?=`, `(?!`, `(?<=`, `(?<!`) or back
+//! references (`\1`, `\k<name>`), which no linear-time engine has, runs on
+//! a backtracking engine (`fancy-regex`, given the same ECMA translation;
+//! the parts without look-around still run on the `regex` crate inside
+//! it), built when the schema compiles. The guarantee: one match takes at
+//! most [`SchemaBuilder::max_pattern_backtracks`] backtracks (default
+//! [`DEFAULT_MAX_PATTERN_BACKTRACKS`], 1,000,000), each followed by work
+//! linear in the string. A match that would take more has no verdict and
+//! is a violation whose message names the budget (a `pattern` fails, a key
+//! tried against a `patternProperties` pattern is reported at that key, in
+//! `validate` and the stream check alike): never a hang, never taken as
+//! valid, the same on every run. A back reference to a group that took no
+//! part in the match matches the empty string, as ECMA-262 says (the
+//! `jsonschema` crate fails it); one written before its group closes
+//! (`\1(a)`, `(a\1)`) is refused with a message saying so.
 //!
 //! `format` is an annotation unless [`SchemaBuilder::assert_formats`] is
 //! set; then `date-time`, `date`, `time`, `duration`, `email`, `hostname`
@@ -114,8 +130,9 @@
 //! unsupported keyword or a keyword with a malformed value; lenient ignores
 //! it and lists it in [`CompiledSchema::ignored_keywords`]), format
 //! assertion, the memory the schema's patterns may take
-//! ([`SchemaBuilder::max_pattern_memory`]) and the extra documents `$ref`
-//! may name.
+//! ([`SchemaBuilder::max_pattern_memory`]), the backtracks one match of a
+//! look-around pattern may take ([`SchemaBuilder::max_pattern_backtracks`])
+//! and the extra documents `$ref` may name.
 //!
 //! # The stream check
 //!
@@ -169,6 +186,7 @@
 //! | patterns short in text and large compiled (`^(?:\S+\s+){0,999}\S+$`) | each weighed before it is built; past [`DEFAULT_MAX_PATTERN_MEMORY`] (32 MiB) for the whole schema, the pattern that crosses it fails compilation, naming `max_pattern_memory` |
 //! | thousands of automaton patterns | their follow tables share a fixed budget per schema; past it they work without tables |
 //! | `^(a+)+$` on a long text | linear time: no backtracking engine |
+//! | `^((?=a)a+)+$` (look-around, so backtracking) on `aaa…ab` | stops after [`DEFAULT_MAX_PATTERN_BACKTRACKS`] backtracks ([`SchemaBuilder::max_pattern_backtracks`]): a violation naming the budget, never valid |
 //! | a `regex` format value | parsed, never built, so an instance cannot make the check build a large matcher |
 //!
 //! # Conformance
@@ -206,12 +224,12 @@
 //! | `types.rs` | JSON types as bits, a value's type, value equality, name comparison |
 //! | `describe.rs` | the words of a violation, shared by `validate` and the stream check |
 //! | `compile/` | the compiler: `mod.rs` (nodes, the last pass), `keywords.rs` (one function per keyword family), `resolve.rs` (`$ref`, `$id`, anchors), `meta.rs` (bundled metaschemas), `uri.rs` (RFC 3986 resolution) |
-//! | `validate.rs` | validation of a finished value |
-//! | `stream.rs` | the stream check |
+//! | `validate.rs`, `validate/` | validation of a finished value (`validate.rs`), with the `unevaluated*` annotations (`evaluated.rs`), `uniqueItems`' duplicate search (`unique.rs`) and the keywords read for the fan-out budget (`fanout.rs`) |
+//! | `stream.rs`, `stream/` | the stream check: its state and token handlers (`stream.rs`), string values piece by piece (`strings.rs`), [`CheckedSink`] (`sink.rs`), what applies at a path of a partial value (`paths.rs`) |
 //! | `chars.rs` | counting a string's code points fast (for the stream check's lengths) |
 //! | `options.rs` | an `enum`'s options, kept end to end |
 //! | `number.rs` | exact decimal numbers |
-//! | `pattern/` | `pattern`: the front end and budgets (`mod.rs`), ECMA-262 translation (`ecma.rs`), class sequences (`sequence.rs`), the position automaton (`automaton.rs`) |
+//! | `pattern/` | `pattern`: the front end and budgets (`mod.rs`), ECMA-262 translation for the `regex` crate and the backtracking engine (`ecma.rs`), class sequences (`sequence.rs`), the position automaton (`automaton.rs`) |
 //! | `format.rs`, `idna.rs` | asserted formats, and IDNA2008 for host names |
 //! | `doc.rs` | one read-only view of a schema given as a `serde_json::Value` or a [`Value`] |
 
@@ -317,6 +335,9 @@ impl fmt::Display for Violation {
     }
 }
 
+/// The default of [`SchemaBuilder::max_pattern_backtracks`].
+pub const DEFAULT_MAX_PATTERN_BACKTRACKS: usize = 1_000_000;
+
 /// The default of [`SchemaBuilder::max_pattern_memory`]: 32 MiB.
 pub const DEFAULT_MAX_PATTERN_MEMORY: u64 = 32 << 20;
 
@@ -360,6 +381,7 @@ impl SchemaBuilder {
                 strict: true,
                 assert_formats: false,
                 max_pattern_memory: DEFAULT_MAX_PATTERN_MEMORY,
+                max_pattern_backtracks: DEFAULT_MAX_PATTERN_BACKTRACKS,
             },
             resources: Vec::new(),
             max_fanout: DEFAULT_MAX_FANOUT,
@@ -417,6 +439,33 @@ impl SchemaBuilder {
     /// ```
     pub fn max_pattern_memory(mut self, bytes: u64) -> SchemaBuilder {
         self.opts.max_pattern_memory = bytes;
+        self
+    }
+
+    /// The backtracks one match of a pattern with look-around or back
+    /// references may take (default [`DEFAULT_MAX_PATTERN_BACKTRACKS`],
+    /// 1,000,000). Only such patterns run on a backtracking engine (every
+    /// other runs in time linear in the string); this bounds the time a
+    /// hostile string can make them take. A match that needs more has no
+    /// verdict, and is a violation whose message names this budget: a
+    /// `pattern` fails, a key tried against a `patternProperties` pattern
+    /// is reported; never taken as valid, the same on every run.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use tooljson::CompiledSchema;
+    /// // A look-ahead inside a nested repetition: exponential backtracking.
+    /// let schema = serde_json::json!({"pattern": "^((?=a)a+)+$"});
+    /// let s = CompiledSchema::builder().max_pattern_backtracks(10_000).build(&schema)?;
+    /// let hostile = tooljson::from_str(&format!("\"{}b\"", "a".repeat(40))).unwrap();
+    /// let errs = s.validate(&hostile).unwrap_err();
+    /// assert!(errs[0].message.contains("max_pattern_backtracks"));
+    /// assert!(s.is_valid(&tooljson::from_str("\"aaaa\"").unwrap()));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn max_pattern_backtracks(mut self, backtracks: usize) -> SchemaBuilder {
+        self.opts.max_pattern_backtracks = backtracks;
         self
     }
 

@@ -27,10 +27,16 @@
 //! stricter than `validate` on such documents; use `DuplicateKeys::Error`
 //! for tool arguments (the vendor layer does, for every call it checks).
 
-use super::chars::{char_count, continuation_bytes};
-use super::describe::{show, show_str, type_names, unknown_key_message};
-use super::options::{OptionCursor, StringOptions};
-use super::program::{Kw, NodeId, Program, expanded, in_place_children};
+mod paths;
+mod sink;
+mod strings;
+
+pub(crate) use paths::{string_options_at, unique_option_at};
+pub use sink::CheckedSink;
+
+use super::chars::continuation_bytes;
+use super::describe::{show_str, type_names, unknown_key_message};
+use super::program::{Kw, NodeId, expanded};
 use super::types::{T_ARR, T_OBJ, T_STR};
 use super::validate::{At, MAX_DEPTH, Validator, leaf_verdict};
 use super::{CompiledSchema, Violation};
@@ -273,17 +279,6 @@ impl StreamCheck {
         self.st.quiet_until = 0;
     }
 
-    /// This check beside `sink` on one pass, as one sink: see
-    /// [`CheckedSink`].
-    pub fn beside<S: TokenSink>(self, sink: S) -> CheckedSink<S> {
-        CheckedSink {
-            sink,
-            check: self,
-            following: false,
-            seen: 0,
-        }
-    }
-
     /// Whether the string value that has just begun needs nothing from its
     /// text but, at most, its character count (see `quiet_part`).
     pub(crate) fn counts_at_most(&self) -> bool {
@@ -314,127 +309,6 @@ impl StreamCheck {
     pub(crate) fn count_unseen(&mut self, text: &str, last_offset: u64) {
         self.count_elsewhere(text.as_bytes());
         self.st.last_offset = last_offset;
-    }
-}
-
-/// A [`TokenSink`] (say a [`crate::ValueBuilder`]) with a [`StreamCheck`]
-/// beside it on one pass: what the pair `(sink, check)` does, and also,
-/// where the check reads no more of a string than its length, the sink's
-/// buffer for string text ([`TokenSink::string_bytes`]) is offered to the
-/// parser.
-///
-/// That matters when a long argument arrives in small deltas. A
-/// [`crate::ValueBuilder`] alone takes such text into its buffer, a few
-/// bytes at a time with no piece to make; beside the pair's check it gets
-/// pieces, each checked and handed on as a token. Here the check counts the
-/// buffer's new characters instead (`minLength` / `maxLength`), and asks
-/// for pieces again, with exact offsets, before a `maxLength` bound could
-/// be crossed. Strings whose keywords read the text (`enum`, `const`,
-/// `pattern`, an asserted `format`), or inside a value that an `anyOf`,
-/// `oneOf`, `enum`, `uniqueItems` or the like keeps whole, take pieces as
-/// in the pair. Tokens, violations and offsets are the pair's.
-///
-/// # Examples
-///
-/// ```
-/// use tooljson::{CompiledSchema, Parser, ValueBuilder};
-/// let schema = CompiledSchema::from_json_str(
-///     r#"{"properties": {"content": {"type": "string", "maxLength": 300}}}"#,
-/// )?;
-/// let mut sink = schema.stream_check().beside(ValueBuilder::new());
-/// let mut p = Parser::new();
-/// // 120 lines of "ab" and an escaped newline: 360 characters.
-/// let text = format!(r#"{{"content": "{}"}}"#, r"ab\n".repeat(120));
-/// for delta in text.as_bytes().chunks(4) {
-///     p.feed(delta, &mut sink)?;
-/// }
-/// p.finish(&mut sink)?;
-/// // The 301st character, the `a` of the 101st line, ends 1 byte into it.
-/// assert_eq!(sink.check().first_violation_offset(), Some(13 + 100 * 4 + 1));
-/// let (builder, check) = sink.into_parts();
-/// assert_eq!(builder.value().unwrap()["content"].as_str().unwrap().len(), 360);
-/// assert!(check.finish().is_err());
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
-#[derive(Debug)]
-pub struct CheckedSink<S> {
-    sink: S,
-    check: StreamCheck,
-    /// The open string's text may go into the sink's buffer, and the check
-    /// counts what arrives there.
-    following: bool,
-    /// How much of the sink's buffer the check has counted.
-    seen: usize,
-}
-
-impl<S: TokenSink> CheckedSink<S> {
-    /// The sink.
-    pub fn sink(&self) -> &S {
-        &self.sink
-    }
-
-    /// The check.
-    pub fn check(&self) -> &StreamCheck {
-        &self.check
-    }
-
-    /// The sink and the check, apart.
-    pub fn into_parts(self) -> (S, StreamCheck) {
-        (self.sink, self.check)
-    }
-
-    /// Counts the text the parser appended to the sink's buffer since the
-    /// check last looked (at the last string token).
-    #[inline]
-    fn catch_up(&mut self) {
-        if let Some(buf) = self.sink.string_bytes()
-            && let Some(new) = buf.get(self.seen..)
-            && !new.is_empty()
-        {
-            self.check.count_elsewhere(new);
-            self.seen = buf.len();
-        }
-    }
-}
-
-impl<S: TokenSink> TokenSink for CheckedSink<S> {
-    fn token(&mut self, token: Token<'_>, at: &Location<'_>) {
-        let string_token = matches!(token, Token::StringPart(_) | Token::StringEnd);
-        if self.following && string_token {
-            // Before the sink moves its buffer's text on.
-            self.catch_up();
-        }
-        self.sink.token(token, at);
-        self.check.token(token, at);
-        match token {
-            Token::StringBegin => {
-                self.following = self.check.counts_at_most();
-            }
-            Token::StringEnd => self.following = false,
-            _ => {}
-        }
-        if self.following && (string_token || token == Token::StringBegin) {
-            self.seen = self.sink.string_bytes().map_or(0, |b| b.len());
-        }
-    }
-
-    fn exact_string_offsets_from(&self) -> Option<usize> {
-        crate::parser::earlier_bound(
-            self.sink.exact_string_offsets_from(),
-            self.check.exact_string_offsets_from(),
-        )
-    }
-
-    fn string_bytes(&mut self) -> Option<&mut Vec<u8>> {
-        // The text appended here is counted at the next piece or the
-        // string's end, before the sink moves it on: until then no
-        // `maxLength` can be passed (the parser stops appending short of
-        // the bound), so nothing else needs the count.
-        if self.following {
-            self.sink.string_bytes()
-        } else {
-            None
-        }
     }
 }
 
@@ -780,9 +654,28 @@ impl CheckState {
                             self.expand(sc, n, app.depth + 1, at);
                         }
                         for (p, n) in o.patterns.iter() {
-                            if p.is_match(key) {
-                                matched = true;
-                                self.expand(sc, *n, app.depth + 1, at);
+                            match p.test(key) {
+                                Ok(true) => {
+                                    matched = true;
+                                    self.expand(sc, *n, app.depth + 1, at);
+                                }
+                                Ok(false) => {}
+                                Err(over) => {
+                                    // No verdict on this key: reported as
+                                    // `validate` does, and taken as matched.
+                                    matched = true;
+                                    let v = self.violation(
+                                        sc,
+                                        app.node,
+                                        "patternProperties",
+                                        at.path.to_path(),
+                                        over.message(
+                                            &p.source,
+                                            &format!("the key {}", show_str(key)),
+                                        ),
+                                    );
+                                    self.report(at.offset, v);
+                                }
                             }
                         }
                         if !matched && let Some(n) = o.additional {
@@ -916,262 +809,6 @@ impl CheckState {
         self.pending_start = range.0;
         if self.frames.is_empty() {
             self.root_done = true;
-        }
-    }
-
-    /// The offset just past byte `end` (an index into the decoded `part`),
-    /// never earlier than the byte that made it certain.
-    ///
-    /// The part's raw bytes run from the previous token's offset to this
-    /// one's. Without escapes they map 1:1, except that the first character
-    /// may have begun in the previous part (a UTF-8 sequence split by a
-    /// chunk) and the span may end with the leading bytes of a split
-    /// character or the closing quote. A leading split is visible (the span
-    /// is shorter than the text); a trailing surplus `d` is assumed to lie
-    /// before `end` (late, never early) and is corrected by
-    /// `fix_pending` once the next token shows it was a split or the quote.
-    /// With exact piece offsets (which this check asks the parser for) a
-    /// piece is plain text mapping 1:1 or a single escaped character, so
-    /// every offset is exact.
-    fn offset_in_part(&mut self, part: &str, end: usize, at: &Location<'_>) -> u64 {
-        let raw = at.offset.saturating_sub(self.last_offset);
-        let len = part.len() as u64;
-        if raw > len && part.chars().nth(1).is_none() {
-            // One character from more bytes: an escape, handed on alone and
-            // ending at this offset when the parser was asked for exact
-            // offsets (`exact_string_offsets_from`), as it always is here
-            // unless a wrapping sink did not pass the question on; in that
-            // case this is late by the surplus, never early.
-            return at.offset;
-        }
-        if raw >= len {
-            let d = raw - len;
-            if d > 0 {
-                // The violation's index is set when it is reported.
-                self.pending_fix = Some((usize::MAX, self.last_offset + end as u64, d, at.offset));
-                // The next piece must see the fix: no short path for the
-                // rest of this string. (Today only a string already past
-                // its smallest `maxLength` or under `enum` / `const` gets
-                // here, which the short path declines anyway; this keeps
-                // that true whatever later keywords place violations.)
-                self.quiet_until = 0;
-            }
-            (self.last_offset + end as u64 + d).min(at.offset)
-        } else {
-            // The first character began before this span.
-            (at.offset - len + end as u64).min(at.offset)
-        }
-    }
-
-    /// Lowers a pending offset once the token after the part shows that the
-    /// surplus bytes were a split character's head or the closing quote.
-    fn fix_pending(&mut self, token: &Token<'_>, at: &Location<'_>) {
-        let Some((index, exact, d, part_end)) = self.pending_fix.take() else {
-            return;
-        };
-        let explained = match token {
-            Token::StringPart(p) => p.chars().next().is_some_and(|c| {
-                d < c.len_utf8() as u64
-                    && at.offset.saturating_sub(part_end) + d >= c.len_utf8() as u64 - 1
-            }),
-            Token::StringEnd => d == 1 && at.offset == part_end,
-            _ => false,
-        };
-        if explained && let Some(v) = self.violations.get_mut(index) {
-            v.offset = exact;
-            // Earlier now than a violation reported after it in the same
-            // piece: moved before it, so the list stays in offset order.
-            let mut i = index;
-            while i > 0
-                && let (Some(a), Some(b)) = (self.violations.get(i - 1), self.violations.get(i))
-                && a.offset > b.offset
-            {
-                self.violations.swap(i - 1, i);
-                i -= 1;
-            }
-        }
-    }
-
-    fn string_part(&mut self, sc: &CompiledSchema, part: &str, at: &Location<'_>) {
-        let Some(range) = self.string_apps else {
-            return;
-        };
-        let before_chars = self.string_chars;
-        let before_len = self.string.len();
-        if self.count_chars {
-            self.string_chars += char_count(part);
-        }
-        if self.keep_string {
-            self.string.push_str(part);
-        }
-        // Only `maxLength`, `enum` and `const` look at a string's parts, and
-        // they are exactly the keywords that ask for exact offsets: from 0
-        // under `enum` / `const`, else from the smallest `maxLength` (see
-        // `string_needs`), so that while the count has not passed it no
-        // `maxLength` can have been exceeded, and the keywords are not
-        // walked for every piece of a long string.
-        match self.exact_from {
-            None => return,
-            Some(from) if from > 0 && self.string_chars <= from as u64 => return,
-            Some(_) => {}
-        }
-        let prog = sc.program();
-        for i in range.0..range.1 {
-            let app = self.apps[i];
-            if app.flags & DOOMED != 0 {
-                continue;
-            }
-            for kw in prog.node_kws(app.node).iter() {
-                match kw {
-                    Kw::MaxLength(max)
-                        if self.string_chars > *max && app.flags & MAX_LEN_DONE == 0 =>
-                    {
-                        if let Some(a) = self.apps.get_mut(i) {
-                            a.flags |= MAX_LEN_DONE;
-                        }
-                        // The character that goes one past the limit.
-                        let nth = max.saturating_sub(before_chars) as usize;
-                        let end = part
-                            .char_indices()
-                            .nth(nth)
-                            .map_or(part.len(), |(b, c)| b + c.len_utf8());
-                        let offset = self.offset_in_part(part, end, at);
-                        let v = self.violation(
-                            sc,
-                            app.node,
-                            "maxLength",
-                            at.path.to_path(),
-                            format!(
-                                "expected a string of at most {max} character{}, found more",
-                                if *max == 1 { "" } else { "s" }
-                            ),
-                        );
-                        self.report(offset, v);
-                    }
-                    Kw::Enum(_) | Kw::Const(_) if app.flags & done_flag(kw) == 0 => {
-                        // Only the new piece is compared: the options that
-                        // fit the text before it are known (see
-                        // `OptionCursor`).
-                        let slot = i - range.0;
-                        if self.option_cursor.len() <= slot {
-                            self.option_cursor.resize(slot + 1, 0);
-                        }
-                        let cursor = match kw {
-                            Kw::Enum(o) => OptionCursor::Enum(o),
-                            Kw::Const(c) => OptionCursor::Const(c),
-                            _ => OptionCursor::Nothing,
-                        };
-                        let from = self.option_cursor[slot];
-                        if let Some(k) = cursor.next_fitting(from, &self.string, before_len) {
-                            self.option_cursor[slot] = k;
-                            continue;
-                        }
-                        if let Some(a) = self.apps.get_mut(i) {
-                            a.flags |= done_flag(kw);
-                        }
-                        // The first character after which no option fits:
-                        // the one that ends past the longest match.
-                        let longest = cursor.longest_match(from, &self.string, before_len);
-                        let end = part
-                            .char_indices()
-                            .map(|(b, c)| b + c.len_utf8())
-                            .find(|&e| e > longest)
-                            .unwrap_or(part.len());
-                        let offset = self.offset_in_part(part, end, at);
-                        let shown = self.string.get(..before_len + end).unwrap_or(&self.string);
-                        let listed: Vec<String> = match kw {
-                            Kw::Enum(o) => o.shown(12),
-                            Kw::Const(c) => vec![show(c)],
-                            _ => Vec::new(),
-                        };
-                        let (name, exp) = match kw {
-                            Kw::Enum(_) => ("enum", format!("one of {}", listed.join(", "))),
-                            _ => ("const", listed.join(", ")),
-                        };
-                        let v = self.violation(
-                            sc,
-                            app.node,
-                            name,
-                            at.path.to_path(),
-                            format!(
-                                "expected {exp}, found a string starting with {}",
-                                show_str(shown)
-                            ),
-                        );
-                        self.report(offset, v);
-                    }
-                    _ => {}
-                }
-            }
-        }
-    }
-
-    fn string_end(&mut self, sc: &CompiledSchema, at: &Location<'_>) {
-        self.quiet_until = 0;
-        let Some(range) = self.string_apps.take() else {
-            return;
-        };
-        let v = Value::String(std::mem::take(&mut self.string));
-        let path = at.path;
-        if !self.keep_string {
-            // Only lengths are checked: decide them from the count.
-            self.lengths_at_end(sc, range, path, at.offset);
-        }
-        // A string not kept has no keyword but the lengths (decided above)
-        // and `type` (at its first byte); a kept one that every leaf
-        // application holds has nothing to report.
-        if self.keep_string && !self.leaves_hold(sc, range, &v) {
-            self.run_keywords(sc, range, &v, path, at.offset, |kw, flags| match kw {
-                Kw::Type(_) => false,
-                Kw::MaxLength(_) => flags & MAX_LEN_DONE == 0,
-                Kw::Enum(_) | Kw::Const(_) => flags & done_flag(kw) == 0,
-                _ => true,
-            });
-        }
-        if let Value::String(mut s) = v {
-            s.clear();
-            self.string = s;
-        }
-        self.apps.truncate(range.0);
-        self.pending_start = range.0;
-        if self.frames.is_empty() {
-            self.root_done = true;
-        }
-    }
-
-    /// `minLength` / `maxLength` of a string that was not kept, from its count.
-    fn lengths_at_end(
-        &mut self,
-        sc: &CompiledSchema,
-        range: (usize, usize),
-        path: PathRef<'_>,
-        offset: u64,
-    ) {
-        let prog = sc.program();
-        let n = self.string_chars;
-        let plural = |k: u64| if k == 1 { "character" } else { "characters" };
-        for i in range.0..range.1 {
-            let Some(app) = self.apps.get(i).copied() else {
-                break;
-            };
-            if app.flags & DOOMED != 0 {
-                continue;
-            }
-            for kw in prog.node_kws(app.node).iter() {
-                let msg = match kw {
-                    Kw::MinLength(min) if n < *min => (
-                        "minLength",
-                        format!(
-                            "expected a string of at least {min} {}, found {n} {}",
-                            plural(*min),
-                            plural(n)
-                        ),
-                    ),
-                    _ => continue,
-                };
-                let v = self.violation(sc, app.node, msg.0, path.to_path(), msg.1);
-                self.report(offset, v);
-            }
         }
     }
 
@@ -1309,25 +946,6 @@ impl TokenSink for StreamCheck {
 }
 
 impl CheckState {
-    /// Counts `part` of the open string and returns `true` when that is all
-    /// it needs: no keyword reads the text, and even at one character per
-    /// byte it cannot pass the smallest `maxLength` (`quiet_until`, which
-    /// is 0 while a violation's offset waits on the next token, so one
-    /// test covers both). Returns `false` having done nothing otherwise.
-    /// In line, with only the count of a piece that is long or not ASCII
-    /// out of line: a piece then costs no entry into the whole handler.
-    #[inline(always)]
-    fn quiet_part(&mut self, part: &str, offset: u64) -> bool {
-        if self.string_chars.saturating_add(part.len() as u64) >= self.quiet_until {
-            return false;
-        }
-        if self.count_chars {
-            self.string_chars += char_count(part);
-        }
-        self.last_offset = offset;
-        true
-    }
-
     fn token(&mut self, sc: &CompiledSchema, token: Token<'_>, at: &Location<'_>) {
         if self.whole {
             self.whole_token(sc, token, at);
@@ -1359,151 +977,5 @@ impl CheckState {
             Token::ObjectEnd | Token::ArrayEnd => self.container_end(sc, at),
         }
         self.last_offset = at.offset;
-    }
-}
-
-/// Collects the nodes that apply at `path`, following applicators too
-/// (`anyOf` / `oneOf` / `if` branches included: holding back is conservative).
-fn nodes_at(prog: &Program, path: PathRef<'_>) -> Vec<NodeId> {
-    // `seen` marks the nodes of the set being built, so that each is added
-    // and walked once (searching the set for each node would be quadratic
-    // in the schema's size, for every string a partial tree asks about).
-    fn close(prog: &Program, n: NodeId, out: &mut Vec<NodeId>, seen: &mut [bool]) {
-        let Some(mark) = seen.get_mut(n as usize) else {
-            return;
-        };
-        if *mark || out.len() > 4096 {
-            return;
-        }
-        *mark = true;
-        out.push(n);
-        let mut kids = Vec::new();
-        for kw in prog.node_kws(n).iter() {
-            in_place_children(kw, &mut kids);
-        }
-        for k in kids {
-            close(prog, k, out, seen);
-        }
-    }
-    // On the stack for a schema of up to 256 nodes: this runs for every
-    // string value a partial tree with held strings opens.
-    let mut seen: smallvec::SmallVec<[bool; 256]> = smallvec::smallvec![false; prog.nodes.len()];
-    let mut cur = Vec::new();
-    close(prog, prog.root, &mut cur, &mut seen);
-    for seg in path.segments() {
-        // A new set: its marks start clear.
-        for &n in &cur {
-            if let Some(mark) = seen.get_mut(n as usize) {
-                *mark = false;
-            }
-        }
-        let mut next = Vec::new();
-        for &n in &cur {
-            for kw in prog.node_kws(n).iter() {
-                match (kw, seg) {
-                    (Kw::Object(o), Segment::Key(k)) => {
-                        let mut matched = false;
-                        if let Some(c) = o.prop(k) {
-                            matched = true;
-                            close(prog, c, &mut next, &mut seen);
-                        }
-                        for (p, c) in o.patterns.iter() {
-                            if p.is_match(k) {
-                                matched = true;
-                                close(prog, *c, &mut next, &mut seen);
-                            }
-                        }
-                        if !matched && let Some(c) = o.additional {
-                            close(prog, c, &mut next, &mut seen);
-                        }
-                    }
-                    (Kw::Items(it), Segment::Index(i)) => {
-                        if let Some(c) = it.node_for(*i) {
-                            close(prog, c, &mut next, &mut seen);
-                        }
-                    }
-                    (Kw::Contains { node, .. }, Segment::Index(_)) => {
-                        close(prog, *node, &mut next, &mut seen)
-                    }
-                    _ => {}
-                }
-            }
-        }
-        cur = next;
-        if cur.is_empty() {
-            break;
-        }
-    }
-    cur
-}
-
-/// Whether some `enum` / `const` with a string option applies at `path`;
-/// `each` sees every string option.
-pub(crate) fn string_options_at(
-    prog: &Program,
-    path: PathRef<'_>,
-    each: &mut dyn FnMut(&str) -> bool,
-) -> bool {
-    let mut found = false;
-    for n in nodes_at(prog, path) {
-        for kw in prog.node_kws(n).iter() {
-            let opts = match kw {
-                Kw::Enum(o) => o.strings(),
-                Kw::Const(c) => StringOptions::of_const(c),
-                _ => continue,
-            };
-            for s in opts {
-                found = true;
-                if !each(s) {
-                    return true;
-                }
-            }
-        }
-    }
-    found
-}
-
-pub(crate) fn unique_option_at<'p>(
-    prog: &'p Program,
-    path: PathRef<'_>,
-    prefix: &str,
-) -> Option<&'p str> {
-    let mut hit: Option<&'p str> = None;
-    let mut many = false;
-    for n in nodes_at(prog, path) {
-        for kw in prog.node_kws(n).iter() {
-            let opts = match kw {
-                Kw::Enum(o) => o.strings(),
-                Kw::Const(c) => StringOptions::of_const(c),
-                _ => continue,
-            };
-            for s in opts {
-                if s.starts_with(prefix) {
-                    match hit {
-                        Some(h) if h != s => many = true,
-                        _ => hit = Some(s),
-                    }
-                }
-            }
-        }
-    }
-    if many { None } else { hit }
-}
-
-#[cfg(test)]
-mod tests {
-    /// A node in the sets of two path segments in a row (the root, through
-    /// `$ref: "#"`): its `enum` is found at every depth.
-    #[test]
-    fn a_recursive_schema_holds_strings_at_every_depth() {
-        let s = crate::CompiledSchema::from_json_str(
-            r##"{"anyOf": [{"type": "object", "properties": {"a": {"$ref": "#"}}}, {"enum": ["x", "y"]}]}"##,
-        )
-        .unwrap();
-        let at = |p: &str| s.holds_string_at(crate::Path::parse_pointer(p).unwrap().as_ref());
-        for p in ["", "/a", "/a/a", "/a/a/a"] {
-            assert!(at(p), "{p}");
-        }
-        assert!(!at("/b"));
     }
 }

@@ -6,6 +6,13 @@
 //! lists on the stack, so the happy path allocates nothing: a [`Violation`]
 //! (with its owned path and message) is built only when something fails.
 
+mod evaluated;
+mod fanout;
+mod unique;
+
+pub(crate) use fanout::check_fanout;
+use unique::first_duplicate;
+
 use std::cmp::Ordering;
 use std::fmt::Write as _;
 
@@ -345,7 +352,9 @@ impl<'p> Validator<'p> {
                                     }
                                 }
                                 for (p, n) in o.patterns.iter() {
-                                    if p.is_match(k) {
+                                    // Past the backtrack budget: a violation.
+                                    let Ok(hit) = p.test(k) else { return false };
+                                    if hit {
                                         matched = true;
                                         if !self.valid_child(*n, item, d) {
                                             return false;
@@ -543,13 +552,15 @@ impl<'p> Validator<'p> {
             }
             Kw::Pattern(p) => {
                 let Value::String(s) = v else { return true };
-                if !p.is_match(s) {
-                    fail!(
+                match p.test(s) {
+                    Ok(true) => {}
+                    Ok(false) => fail!(
                         "pattern",
                         "expected a string matching the pattern {}, found {}",
                         show_str(&p.source),
                         show_str(s)
-                    );
+                    ),
+                    Err(over) => fail!("pattern", "{}", over.message(&p.source, &show_str(s))),
                 }
             }
             Kw::Format(f) => {
@@ -578,7 +589,27 @@ impl<'p> Validator<'p> {
                         }
                     }
                     for (p, n) in o.patterns.iter() {
-                        if p.is_match(k) {
+                        let hit = match p.test(k) {
+                            Ok(hit) => hit,
+                            Err(over) => {
+                                // No verdict on this key: a violation, and
+                                // the key counts as matched (not also
+                                // reported by additionalProperties).
+                                ok = false;
+                                if !ALL {
+                                    return false;
+                                }
+                                errs.push(self.violation(
+                                    node,
+                                    "patternProperties",
+                                    &at.key(k),
+                                    over.message(&p.source, &format!("the key {}", show_str(k))),
+                                ));
+                                matched = true;
+                                continue;
+                            }
+                        };
+                        if hit {
                             matched = true;
                             if !self.check::<ALL>(*n, item, &at.key(k), scope, d, errs) {
                                 ok = false;
@@ -903,133 +934,6 @@ impl<'p> Validator<'p> {
         true
     }
 
-    /// Marks the members that `kws` (and the in-place subschemas that hold)
-    /// evaluate, for `unevaluatedProperties`.
-    #[allow(clippy::too_many_arguments)]
-    fn mark_props(
-        &self,
-        kws: &[Kw],
-        v: &Value,
-        m: &crate::Map,
-        scope: Option<&Scope<'_>>,
-        d: u32,
-        seen: &mut [bool],
-        top: bool,
-    ) {
-        super::budget::tally(1);
-        if d > MAX_DEPTH {
-            return;
-        }
-        let d = d + 1;
-        let mut sink = Vec::new();
-        for kw in kws {
-            match kw {
-                Kw::Object(o) => {
-                    for ((k, _), s) in m.iter().zip(seen.iter_mut()) {
-                        if o.additional.is_some()
-                            || o.prop(k).is_some()
-                            || o.patterns.iter().any(|(p, _)| p.is_match(k))
-                        {
-                            *s = true;
-                        }
-                    }
-                }
-                Kw::UnevaluatedProperties(_) if !top => seen.iter_mut().for_each(|s| *s = true),
-                _ => {
-                    for n in self.applied_in_place(kw, v, m.keys(), scope, d, &mut sink) {
-                        self.mark_props(self.prog.node_kws(n), v, m, scope, d, seen, false);
-                    }
-                }
-            }
-        }
-    }
-
-    /// Marks the items that `kws` (and the in-place subschemas that hold)
-    /// evaluate, for `unevaluatedItems`.
-    #[allow(clippy::too_many_arguments)]
-    fn mark_items(
-        &self,
-        kws: &[Kw],
-        v: &Value,
-        a: &[Value],
-        scope: Option<&Scope<'_>>,
-        d: u32,
-        seen: &mut [bool],
-        top: bool,
-    ) {
-        super::budget::tally(1);
-        if d > MAX_DEPTH {
-            return;
-        }
-        let d = d + 1;
-        let mut sink = Vec::new();
-        for kw in kws {
-            match kw {
-                Kw::Items(it) => {
-                    let upto = if it.rest.is_some() {
-                        a.len()
-                    } else {
-                        it.prefix.len().min(a.len())
-                    };
-                    seen.iter_mut().take(upto).for_each(|s| *s = true);
-                }
-                Kw::Contains { node: n, .. } => {
-                    for (item, s) in a.iter().zip(seen.iter_mut()) {
-                        if self.check::<false>(*n, item, &At::ROOT, scope, d, &mut sink) {
-                            *s = true;
-                        }
-                    }
-                }
-                Kw::UnevaluatedItems(_) if !top => seen.iter_mut().for_each(|s| *s = true),
-                _ => {
-                    for n in self.applied_in_place(kw, v, std::iter::empty(), scope, d, &mut sink) {
-                        self.mark_items(self.prog.node_kws(n), v, a, scope, d, seen, false);
-                    }
-                }
-            }
-        }
-    }
-
-    /// The in-place subschemas of `kw` whose annotations count: all of
-    /// `allOf` / `$ref`, the valid branches of `anyOf` / `oneOf`, the taken
-    /// `if` branch, the `dependentSchemas` of present keys; never `not`.
-    fn applied_in_place<'k>(
-        &self,
-        kw: &Kw,
-        v: &Value,
-        mut keys: impl Iterator<Item = &'k str>,
-        scope: Option<&Scope<'_>>,
-        d: u32,
-        sink: &mut Vec<Violation>,
-    ) -> Vec<NodeId> {
-        let valid = |n: NodeId, sink: &mut Vec<Violation>| {
-            self.check::<false>(n, v, &At::ROOT, scope, d, sink)
-        };
-        match kw {
-            Kw::Ref(n) => vec![*n],
-            Kw::DynamicRef(dr) => vec![dyn_target(dr, scope)],
-            Kw::AllOf(list) => list.to_vec(),
-            Kw::AnyOf(list) | Kw::OneOf(list) => {
-                list.iter().copied().filter(|n| valid(*n, sink)).collect()
-            }
-            Kw::If { cond, then, els } => {
-                if valid(*cond, sink) {
-                    std::iter::once(*cond).chain(*then).collect()
-                } else {
-                    els.iter().copied().collect()
-                }
-            }
-            Kw::DependentSchemas(deps) => {
-                let present: Vec<&str> = keys.by_ref().collect();
-                deps.iter()
-                    .filter(|(k, _)| present.contains(&&**k))
-                    .map(|(_, n)| *n)
-                    .collect()
-            }
-            _ => Vec::new(),
-        }
-    }
-
     fn branch_reasons(
         &self,
         list: &[NodeId],
@@ -1072,139 +976,4 @@ fn dyn_target(dr: &DynRef, scope: Option<&Scope<'_>>) -> NodeId {
         }
     }
     target
-}
-
-/// The first pair of equal items, if any: the smallest `j` with an equal
-/// item before it, and the first such `i`.
-pub(crate) fn first_duplicate(a: &[Value]) -> Option<(usize, usize)> {
-    // A few items are compared pairwise: hashing would cost more.
-    if a.len() <= 8 {
-        for j in 1..a.len() {
-            for i in 0..j {
-                if equal(&a[i], &a[j]) {
-                    return Some((i, j));
-                }
-            }
-        }
-        return None;
-    }
-    first_duplicate_hashed(a)
-}
-
-/// [`first_duplicate`] in expected linear time: each item is hashed once
-/// (numbers by value, objects whatever their key order, see
-/// [`canonical_hash`]), and compared only with the earlier items of its hash,
-/// in index order. The keys are random per process, so an instance cannot be
-/// built to collide.
-fn first_duplicate_hashed(a: &[Value]) -> Option<(usize, usize)> {
-    use std::collections::HashMap;
-    use std::collections::hash_map::{Entry, RandomState};
-    let state = RandomState::new();
-    // Hash -> (first, last) index of a chain that `next` links in index order.
-    let mut heads: HashMap<u64, (usize, usize)> = HashMap::with_capacity(a.len());
-    let mut next = vec![usize::MAX; a.len()];
-    for (j, item) in a.iter().enumerate() {
-        match heads.entry(canonical_hash(item, &state)) {
-            Entry::Vacant(e) => {
-                e.insert((j, j));
-            }
-            Entry::Occupied(mut e) => {
-                let (first, last) = *e.get();
-                let mut i = first;
-                while i != usize::MAX {
-                    if equal(&a[i], item) {
-                        return Some((i, j));
-                    }
-                    i = next[i];
-                }
-                next[last] = j;
-                e.insert((first, j));
-            }
-        }
-    }
-    None
-}
-
-/// A hash of `v` that agrees with [`equal`]: numbers hash their value (sign,
-/// significant digits and decimal point, so `1`, `1.0` and `1e0` agree), an
-/// object the sum of its members' hashes (key order does not count).
-pub(crate) fn canonical_hash(v: &Value, state: &std::collections::hash_map::RandomState) -> u64 {
-    use std::hash::{BuildHasher, Hash, Hasher};
-    super::budget::tally(1);
-    let mut h = state.build_hasher();
-    match v {
-        Value::Null => 0u8.hash(&mut h),
-        Value::Bool(b) => (1u8, *b).hash(&mut h),
-        Value::Number(n) => {
-            2u8.hash(&mut h);
-            super::number::hash_number_value(n.as_str(), &mut h);
-        }
-        Value::String(s) => (3u8, s.as_str()).hash(&mut h),
-        Value::Array(items) => {
-            (4u8, items.len()).hash(&mut h);
-            for item in items {
-                canonical_hash(item, state).hash(&mut h);
-            }
-        }
-        Value::Object(m) => {
-            let mut sum = 0u64;
-            for (k, item) in m.iter() {
-                let mut kh = state.build_hasher();
-                k.hash(&mut kh);
-                canonical_hash(item, state).hash(&mut kh);
-                sum = sum.wrapping_add(kh.finish());
-            }
-            (5u8, m.len(), sum).hash(&mut h);
-        }
-    }
-    h.finish()
-}
-
-/// Refuses a program in which validating one value against some node costs
-/// more than `max` subschema visits at the value's location (see
-/// `budget::node_costs`), naming the outermost such node and the budget.
-pub(crate) fn check_fanout(prog: &Program, max: u64) -> Result<(), super::SchemaError> {
-    use super::budget::Applied;
-    let applied: Vec<Vec<Applied>> = (0..prog.nodes.len())
-        .map(|id| {
-            let mut out = Vec::new();
-            for kw in prog.node_kws(id as NodeId) {
-                match kw {
-                    Kw::AllOf(list) => out.extend(list.iter().map(|n| Applied::Whole(*n))),
-                    Kw::Ref(n) => out.push(Applied::Whole(*n)),
-                    Kw::DependentSchemas(deps) => {
-                        out.extend(deps.iter().map(|(_, n)| Applied::Whole(*n)));
-                    }
-                    Kw::AnyOf(list) | Kw::OneOf(list) => {
-                        out.extend(list.iter().map(|n| Applied::Branch(*n)));
-                    }
-                    Kw::Not(n) => out.push(Applied::Tested(*n)),
-                    Kw::If { cond, then, els } => {
-                        out.push(Applied::Condition(*cond));
-                        out.extend(then.iter().chain(els.iter()).map(|n| Applied::Whole(*n)));
-                    }
-                    Kw::DynamicRef(dr) => out.push(Applied::OneOf(
-                        std::iter::once(dr.fallback)
-                            .chain(dr.candidates.iter().map(|(_, n)| *n))
-                            .collect(),
-                    )),
-                    Kw::UnevaluatedProperties(_) | Kw::UnevaluatedItems(_) => {
-                        out.push(Applied::Unevaluated);
-                    }
-                    _ => {}
-                }
-            }
-            out
-        })
-        .collect();
-    let costs = super::budget::node_costs(&applied);
-    // Node ids are given in compile order, parents before the subschemas
-    // they hold: the first node over the budget is the outermost.
-    match costs.iter().enumerate().find(|(_, c)| c.report > max) {
-        None => Ok(()),
-        Some((id, cost)) => Err(super::SchemaError::new(
-            prog.loc(prog.node(id as NodeId)).to_owned(),
-            super::budget::over_budget_message(cost.report, max),
-        )),
-    }
 }

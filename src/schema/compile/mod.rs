@@ -41,6 +41,8 @@ pub(crate) struct Options {
     pub(crate) assert_formats: bool,
     /// See [`super::SchemaBuilder::max_pattern_memory`].
     pub(crate) max_pattern_memory: u64,
+    /// See [`super::SchemaBuilder::max_pattern_backtracks`].
+    pub(crate) max_pattern_backtracks: usize,
 }
 
 const ROOT_URI: &str = "tooljson:///root.json";
@@ -652,7 +654,7 @@ pub(crate) fn compile(
         ignored: Vec::new(),
         has_dynamic: false,
         metas_loaded: false,
-        pattern_budget: PatternBudget::new(opts.max_pattern_memory),
+        pattern_budget: PatternBudget::new(opts.max_pattern_memory, opts.max_pattern_backtracks),
     };
     c.docs.push((ROOT_URI.to_owned(), root, false));
     for (u, v) in resources {

@@ -5,9 +5,14 @@
 //! word characters, ECMA white space), `.` excludes all four line
 //! terminators, `\uXXXX` (with surrogate pairs), `\xXX`, `\cX` and `\0`
 //! become `\x{..}`, `(?<name>` becomes `(?P<name>`, a `{` that is not a
-//! quantifier is a literal, `[^]` matches anything. What cannot be had: back
-//! references and look-around (the `regex` crate guarantees linear time and
-//! has neither), which are reported as errors naming the construct.
+//! quantifier is a literal, `[^]` matches anything.
+//!
+//! Look-around and back references, which the `regex` crate (linear time)
+//! does not have, are written for `fancy-regex` instead ([`Dialect::Backtracking`]),
+//! whose backtracking runs within a bound of backtracks per match. A back
+//! reference to a group that has not matched matches the empty string, as in
+//! ECMA-262 (`(?(N)\N|)`); one that comes before its group closes (a forward
+//! or self reference, which ECMA-262 also reads as empty) is refused.
 
 use std::fmt::Write as _;
 
@@ -112,6 +117,30 @@ pub(crate) fn misplaced_quantifier(chars: &[char]) -> Result<(), String> {
     Ok(())
 }
 
+/// The quantifier at `chars[at..]` (`*`, `+`, `?`, `{n}`, `{n,}`, `{n,m}`,
+/// with a lazy `?` after it): its minimum and how many characters it uses.
+fn quantifier_at(chars: &[char], at: usize) -> Option<(u32, usize)> {
+    let (min, end) = match chars.get(at)? {
+        '*' | '?' => (0, at + 1),
+        '+' => (1, at + 1),
+        '{' => {
+            let end = quantifier_end(chars, at + 1)?;
+            let digits: String = chars[at + 1..]
+                .iter()
+                .take_while(|c| c.is_ascii_digit())
+                .collect();
+            (digits.parse().unwrap_or(u32::MAX), end)
+        }
+        _ => return None,
+    };
+    let end = if chars.get(end) == Some(&'?') {
+        end + 1
+    } else {
+        end
+    };
+    Some((min, end - at))
+}
+
 /// Where a `{` at `chars[at - 1]` that reads `{n}`, `{n,}` or `{n,m}` ends
 /// (just past its `}`); `None` for a literal brace.
 fn quantifier_end(chars: &[char], at: usize) -> Option<usize> {
@@ -133,11 +162,43 @@ fn quantifier_end(chars: &[char], at: usize) -> Option<usize> {
     (chars.get(j) == Some(&'}')).then_some(j + 1)
 }
 
-/// Translates `pattern`; the error says which construct has no equivalent.
+/// What a translation is written for.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Dialect {
+    /// The `regex` crate alone (the tests' translation): look-around and
+    /// back references are errors.
+    #[cfg(test)]
+    Regex,
+    /// `fancy-regex`: look-around and back references kept.
+    Backtracking,
+    /// The `regex` crate's syntax with look-around groups read as plain
+    /// groups and back references as empty: parsed only, to find syntax
+    /// errors and weigh the pattern before the backtracking one is built.
+    Weighing,
+}
+
+/// A translated pattern.
+pub(crate) struct Translation {
+    pub(crate) text: String,
+    /// Whether the pattern has look-around or back references (so needs
+    /// the backtracking engine).
+    pub(crate) backtracking: bool,
+}
+
+/// Translates `pattern` for the `regex` crate; the error says which
+/// construct has no equivalent.
+#[cfg(test)]
 pub(crate) fn translate(pattern: &str) -> Result<String, String> {
+    translate_for(pattern, Dialect::Regex).map(|t| t.text)
+}
+
+/// Translates `pattern` for `dialect`.
+pub(crate) fn translate_for(pattern: &str, dialect: Dialect) -> Result<Translation, String> {
     let chars: Vec<char> = pattern.chars().collect();
     misplaced_quantifier(&chars)?;
     let mut out = String::with_capacity(pattern.len() + 8);
+    let mut groups = Groups::default();
+    let mut backtracking = false;
     let mut i = 0;
     let mut in_class = false;
     let mut class_start = false;
@@ -189,9 +250,49 @@ pub(crate) fn translate(pattern: &str) -> Result<String, String> {
         }
         match c {
             '\\' => {
+                if let Some((group, used)) = back_reference(&chars, i, &groups, dialect)? {
+                    backtracking = true;
+                    i += used;
+                    match dialect {
+                        #[cfg(test)]
+                        Dialect::Regex => {
+                            return Err(format!(
+                                "back reference `\\{}` is not supported",
+                                chars[i - used..i].iter().collect::<String>()
+                            ));
+                        }
+                        Dialect::Backtracking => {
+                            let _ = write!(out, "(?:(?({group})\\{group}|))");
+                        }
+                        Dialect::Weighing => out.push_str("(?:)"),
+                    }
+                    continue;
+                }
+                if dialect == Dialect::Backtracking
+                    && let Some(boundary) = ascii_word_boundary(chars.get(i))
+                {
+                    out.push_str(boundary);
+                    i += 1;
+                    continue;
+                }
                 let (text, used) = escape(&chars, i, false)?;
                 i += used;
                 out.push_str(&text);
+            }
+            ')' => {
+                out.push(')');
+                if groups.close() {
+                    // A quantified look-ahead (Annex B), which the engine
+                    // refuses: with a minimum of 0 it is a choice of
+                    // asserting or not, else one assertion.
+                    if let Some((min, used)) = quantifier_at(&chars, i) {
+                        i += used;
+                        if min == 0 {
+                            out.push('|');
+                        }
+                    }
+                    out.push(')');
+                }
             }
             '[' => {
                 if chars.get(i) == Some(&']') {
@@ -211,28 +312,52 @@ pub(crate) fn translate(pattern: &str) -> Result<String, String> {
             '.' => out.push_str(r"[^\n\r\x{2028}\x{2029}]"),
             '(' => {
                 if chars.get(i) == Some(&'?') {
+                    let look = match (chars.get(i + 1), chars.get(i + 2)) {
+                        (Some('='), _) => Some(("look-ahead", "(?=")),
+                        (Some('!'), _) => Some(("negative look-ahead", "(?!")),
+                        (Some('<'), Some('=')) => Some(("look-behind", "(?<=")),
+                        (Some('<'), Some('!')) => Some(("negative look-behind", "(?<!")),
+                        _ => None,
+                    };
+                    if let Some((_name, syntax)) = look {
+                        backtracking = true;
+                        i += syntax.len() - 1;
+                        match dialect {
+                            #[cfg(test)]
+                            Dialect::Regex => {
+                                return Err(format!("{_name} `{syntax}` is not supported"));
+                            }
+                            Dialect::Backtracking => {
+                                // In a group of its own, which Annex B lets
+                                // a quantifier follow (`(?=a)?`).
+                                groups.open_wrapped();
+                                out.push_str("(?:");
+                                out.push_str(syntax);
+                            }
+                            Dialect::Weighing => {
+                                groups.open(None);
+                                out.push_str("(?:");
+                            }
+                        }
+                        continue;
+                    }
                     match (chars.get(i + 1), chars.get(i + 2)) {
-                        (Some('='), _) => return Err("look-ahead `(?=` is not supported".into()),
-                        (Some('!'), _) => {
-                            return Err("negative look-ahead `(?!` is not supported".into());
-                        }
-                        (Some('<'), Some('=')) => {
-                            return Err("look-behind `(?<=` is not supported".into());
-                        }
-                        (Some('<'), Some('!')) => {
-                            return Err("negative look-behind `(?<!` is not supported".into());
-                        }
                         (Some('<'), _) => {
+                            let name: String =
+                                chars[i + 2..].iter().take_while(|&&n| n != '>').collect();
+                            groups.open(Some(name));
                             out.push_str("(?P<");
                             i += 2;
                         }
                         (Some(':'), _) => {
+                            groups.open(None);
                             out.push_str("(?:");
                             i += 2;
                         }
                         _ => return Err("unknown group syntax `(?`".into()),
                     }
                 } else {
+                    groups.open(Some(String::new()));
                     out.push('(');
                 }
             }
@@ -254,7 +379,128 @@ pub(crate) fn translate(pattern: &str) -> Result<String, String> {
     if in_class {
         return Err("unterminated character class `[`".into());
     }
-    Ok(out)
+    Ok(Translation {
+        text: out,
+        backtracking,
+    })
+}
+
+/// The groups of a pattern read so far, for its back references.
+#[derive(Default)]
+struct Groups {
+    /// The open groups, innermost last: a capture's number (0 for a group
+    /// that does not capture), and whether it was written inside a group
+    /// of its own (a look-around for the backtracking engine).
+    open: Vec<(usize, bool)>,
+    /// Per capture (numbered from 1, at index n - 1): its name (empty when
+    /// it has none) and whether it has closed.
+    captures: Vec<(String, bool)>,
+}
+
+impl Groups {
+    /// A group opens: `name` is `None` for one that does not capture.
+    fn open(&mut self, name: Option<String>) {
+        match name {
+            Some(name) => {
+                self.captures.push((name, false));
+                self.open.push((self.captures.len(), false));
+            }
+            None => self.open.push((0, false)),
+        }
+    }
+
+    /// A look-around opens, written inside a group of its own.
+    fn open_wrapped(&mut self) {
+        self.open.push((0, true));
+    }
+
+    /// The innermost group closes: whether it was written inside a group
+    /// of its own (which then needs a second `)`).
+    fn close(&mut self) -> bool {
+        let Some((n, wrapped)) = self.open.pop() else {
+            return false;
+        };
+        if let Some(c) = n.checked_sub(1).and_then(|k| self.captures.get_mut(k)) {
+            c.1 = true;
+        }
+        wrapped
+    }
+}
+
+/// The back reference whose backslash precedes `chars[at]`, if that is one
+/// (`\1`..`\99`, `\k<name>`): its group number and how many characters
+/// after the backslash it used. An error for one before its group closes,
+/// or naming no group so far.
+///
+/// For [`Dialect::Weighing`] only the syntax is read (the group is not
+/// looked up, and its number is 0 for a name): syntax checks stay local to
+/// one atom (see the `regex` format, which checks long patterns in pieces).
+fn back_reference(
+    chars: &[char],
+    at: usize,
+    groups: &Groups,
+    dialect: Dialect,
+) -> Result<Option<(usize, usize)>, String> {
+    let (number, used) = match chars.get(at) {
+        Some('1'..='9') => {
+            let digits = chars[at..]
+                .iter()
+                .take_while(|c| c.is_ascii_digit())
+                .take(2)
+                .count();
+            let text: String = chars[at..at + digits].iter().collect();
+            (text.parse::<usize>().unwrap_or(usize::MAX), digits)
+        }
+        Some('k') if chars.get(at + 1) == Some(&'<') => {
+            let name: String = chars[at + 2..].iter().take_while(|&&n| n != '>').collect();
+            let used = 3 + name.chars().count();
+            if dialect == Dialect::Weighing {
+                return Ok(chars
+                    .get(at + used - 1)
+                    .is_some_and(|&c| c == '>')
+                    .then_some((0, used)));
+            }
+            match groups
+                .captures
+                .iter()
+                .position(|(n, _)| !n.is_empty() && *n == name)
+            {
+                Some(k) => (k + 1, used),
+                None => {
+                    return Err(format!(
+                        "back reference `\\k<{name}>` names no group before it"
+                    ));
+                }
+            }
+        }
+        _ => return Ok(None),
+    };
+    if dialect == Dialect::Weighing {
+        return Ok(Some((number, used)));
+    }
+    match number.checked_sub(1).and_then(|k| groups.captures.get(k)) {
+        Some((_, true)) => Ok(Some((number, used))),
+        Some((_, false)) => Err(format!(
+            "back reference to group {number} inside that group is not supported"
+        )),
+        None => Err(format!(
+            "back reference to group {number} before that group is not supported"
+        )),
+    }
+}
+
+/// ECMA-262's `\b` and `\B` (ASCII word characters) for the backtracking
+/// engine, which has no `(?-u:\b)`: written with look-around.
+fn ascii_word_boundary(c: Option<&char>) -> Option<&'static str> {
+    match c {
+        Some('b') => {
+            Some("(?:(?<=[0-9A-Za-z_])(?![0-9A-Za-z_])|(?<![0-9A-Za-z_])(?=[0-9A-Za-z_]))")
+        }
+        Some('B') => {
+            Some("(?:(?<=[0-9A-Za-z_])(?=[0-9A-Za-z_])|(?<![0-9A-Za-z_])(?![0-9A-Za-z_]))")
+        }
+        _ => None,
+    }
 }
 
 /// Whether `chars[at..]` starts with a class escape (`\d`, `\w`, `\s`, their
@@ -442,6 +688,9 @@ pub(crate) const REGEX_BYTES_PER_WEIGHT: u64 = 24;
 pub(crate) struct Parsed {
     translated: String,
     weight: u64,
+    /// The pattern itself, when it has look-around or back references
+    /// (translated for the backtracking engine by [`Parsed::finish`]).
+    backtracking: Option<String>,
 }
 
 impl Parsed {
@@ -453,42 +702,79 @@ impl Parsed {
     }
 
     /// Builds the pattern at once if it is heavy (so that one too big for
-    /// [`SIZE_LIMIT`] fails when the schema compiles, never later); a light
+    /// [`SIZE_LIMIT`] fails when the schema compiles, never later) or needs
+    /// the backtracking engine (whose own errors are found then); a light
     /// one is built on first use.
-    pub(crate) fn finish(self) -> Result<Checked, String> {
+    pub(crate) fn finish(self, backtrack_limit: usize) -> Result<Checked, String> {
+        if let Some(pattern) = self.backtracking {
+            let text = translate_for(&pattern, Dialect::Backtracking)?.text;
+            let built = build_backtracking(&text, backtrack_limit)?;
+            return Ok(Checked::Backtracking(built));
+        }
         let built = if self.weight > LAZY_WEIGHT {
             Some(build(&self.translated)?)
         } else {
             None
         };
-        Ok(Checked {
+        Ok(Checked::Regex {
             translated: self.translated,
             built,
         })
     }
 }
 
-/// A checked pattern: its translation, and the built regex when it was
-/// built at once (heavy patterns).
-pub(crate) struct Checked {
-    pub(crate) translated: String,
-    pub(crate) built: Option<regex::Regex>,
+/// A checked pattern.
+pub(crate) enum Checked {
+    /// For the `regex` crate: its translation, and the built regex when it
+    /// was built at once (heavy patterns).
+    Regex {
+        translated: String,
+        built: Option<regex::Regex>,
+    },
+    /// For the backtracking engine, built.
+    Backtracking(fancy_regex::Regex),
+}
+
+/// Builds a pattern translated for [`Dialect::Backtracking`], whose
+/// matches stop after `backtrack_limit` backtracks.
+pub(crate) fn build_backtracking(
+    translated: &str,
+    backtrack_limit: usize,
+) -> Result<fancy_regex::Regex, String> {
+    fancy_regex::RegexBuilder::new(translated)
+        .backtrack_limit(backtrack_limit)
+        .delegate_size_limit(SIZE_LIMIT)
+        .delegate_dfa_size_limit(SIZE_LIMIT)
+        .build()
+        .map_err(|e| match e {
+            fancy_regex::Error::ParseError(_, p) => {
+                format!("not a supported regular expression: {p}")
+            }
+            fancy_regex::Error::CompileError(c) => {
+                format!("not a supported regular expression: {c}")
+            }
+            other => other.to_string(),
+        })
 }
 
 /// Translates and parses an ECMA-262 pattern, which finds every syntax
 /// error, without building the matcher (which costs some ten times more);
 /// [`Parsed::memory`] then tells what building it would take, and
-/// [`Parsed::finish`] builds heavy patterns at once.
+/// [`Parsed::finish`] builds heavy patterns at once. A pattern with
+/// look-around or back references is parsed and weighed with those read
+/// as plain groups (see [`Dialect::Weighing`]).
 pub(crate) fn check(pattern: &str) -> Result<Parsed, String> {
-    let translated = translate(pattern)?;
+    let weighing = translate_for(pattern, Dialect::Weighing)?;
     // The same parser, with the same defaults, as `RegexBuilder` uses.
     let hir = regex_syntax::ParserBuilder::new()
         .build()
-        .parse(&translated)
+        .parse(&weighing.text)
         .map_err(|e| syntax_message(&e.to_string()))?;
+    let backtracking = weighing.backtracking.then(|| pattern.to_owned());
     Ok(Parsed {
         weight: weight(&hir),
-        translated,
+        translated: weighing.text,
+        backtracking,
     })
 }
 

@@ -2,7 +2,10 @@
 //! schema means them. [`Pattern`] picks the cheapest matcher that gives the
 //! same answers (a class sequence, a position automaton, or the `regex`
 //! crate on a translated pattern, built on first use), within the budgets
-//! a schema has for its patterns.
+//! a schema has for its patterns. Only a pattern with look-around or back
+//! references goes to the backtracking engine (`fancy-regex`), whose every
+//! match stops after [`SchemaBuilder::max_pattern_backtracks`](super::SchemaBuilder::max_pattern_backtracks)
+//! backtracks: past that, [`Pattern::test`] says [`OverBudget`].
 
 pub(crate) mod automaton;
 pub(crate) mod ecma;
@@ -21,7 +24,9 @@ use sequence::ClassSequence;
 /// [`PositionAutomaton`], both with no regex. Any other is checked when the schema compiles (its syntax and, for a
 /// heavy pattern, its size), and its matcher is built on first use, once,
 /// shared by every thread (a schema's patterns are often never used: a
-/// request declares many tools and the model calls one or two).
+/// request declares many tools and the model calls one or two). One with
+/// look-around or back references is built when the schema compiles, for
+/// the backtracking engine.
 #[derive(Debug)]
 pub(crate) struct Pattern {
     pub(crate) source: Box<str>,
@@ -36,21 +41,61 @@ enum Matcher {
         translated: Box<str>,
         regex: std::sync::OnceLock<Option<regex::Regex>>,
     },
+    /// Look-around or back references: built when the schema compiles,
+    /// each match within `limit` backtracks.
+    Backtracking {
+        regex: fancy_regex::Regex,
+        limit: usize,
+    },
+}
+
+/// A match on the backtracking engine that took more backtracks than the
+/// schema allows (see `SchemaBuilder::max_pattern_backtracks`): no verdict.
+/// `pattern` then fails and `patternProperties` reports the key, each with
+/// a message naming the budget; neither is ever taken as valid.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct OverBudget {
+    /// The backtracks allowed.
+    pub(crate) limit: usize,
+}
+
+impl OverBudget {
+    /// The message of a violation this gives, for `what` (a string or a key).
+    pub(crate) fn message(self, source: &str, what: &str) -> String {
+        format!(
+            "could not decide whether {what} matches the pattern {source:?} within {} \
+             backtracks (SchemaBuilder::max_pattern_backtracks); taken as a violation",
+            self.limit
+        )
+    }
 }
 
 impl Pattern {
-    /// Whether `s` matches. A build that fails on first use (which the
-    /// compile-time checks leave no known way to reach) matches nothing:
-    /// `pattern` then fails closed.
+    /// Whether `s` matches; a match past the backtrack budget is no match
+    /// (see [`Pattern::test`] for the callers that report it). A build
+    /// that fails on first use (which the compile-time checks leave no
+    /// known way to reach) matches nothing: `pattern` then fails closed.
     #[inline]
     pub(crate) fn is_match(&self, s: &str) -> bool {
+        self.test(s).unwrap_or(false)
+    }
+
+    /// Whether `s` matches, or [`OverBudget`] when the backtracking engine
+    /// gave up.
+    #[inline]
+    pub(crate) fn test(&self, s: &str) -> Result<bool, OverBudget> {
         match &self.matcher {
-            Matcher::Sequence(seq) => seq.is_match(s),
-            Matcher::Automaton(a) => a.is_match(s),
-            Matcher::Regex { translated, regex } => regex
+            Matcher::Sequence(seq) => Ok(seq.is_match(s)),
+            Matcher::Automaton(a) => Ok(a.is_match(s)),
+            Matcher::Regex { translated, regex } => Ok(regex
                 .get_or_init(|| ecma::build(translated).ok())
                 .as_ref()
-                .is_some_and(|r| r.is_match(s)),
+                .is_some_and(|r| r.is_match(s))),
+            Matcher::Backtracking { regex, limit } => match regex.is_match(s) {
+                Ok(m) => Ok(m),
+                // The only run-time error is the backtrack limit.
+                Err(_) => Err(OverBudget { limit: *limit }),
+            },
         }
     }
 
@@ -61,6 +106,7 @@ impl Pattern {
         match &self.matcher {
             Matcher::Sequence(_) | Matcher::Automaton(_) => true,
             Matcher::Regex { regex, .. } => regex.get().is_some(),
+            Matcher::Backtracking { .. } => true,
         }
     }
 
@@ -88,14 +134,17 @@ pub(crate) struct PatternBudget {
     memory: u64,
     /// `memory` before any pattern took from it, for the message.
     limit: u64,
+    /// The backtracks each match on the backtracking engine may take.
+    backtracks: usize,
 }
 
 impl PatternBudget {
-    pub(crate) fn new(max_memory: u64) -> PatternBudget {
+    pub(crate) fn new(max_memory: u64, max_backtracks: usize) -> PatternBudget {
         PatternBudget {
             follow_tables: automaton::FOLLOW_TABLE_BUDGET,
             memory: max_memory,
             limit: max_memory,
+            backtracks: max_backtracks,
         }
     }
 
@@ -137,22 +186,31 @@ impl Pattern {
         })
     }
 
-    /// A pattern for the `regex` crate: translated and parsed, weighed
-    /// against the budget, then built at once if heavy (else on first use).
+    /// A pattern for the `regex` crate (or, with look-around or back
+    /// references, the backtracking engine): translated and parsed, weighed
+    /// against the budget, then built at once if heavy or backtracking
+    /// (else on first use).
     fn regex(src: &str, budget: &mut PatternBudget) -> Result<Pattern, String> {
         let parsed = ecma::check(src).map_err(|e| format!("pattern {src:?}: {e}"))?;
         // Weighed before it is built.
         let memory = parsed.memory();
         budget.take(memory, src)?;
-        match parsed.finish() {
-            Ok(checked) => Ok(Pattern {
+        match parsed.finish(budget.backtracks) {
+            Ok(ecma::Checked::Regex { translated, built }) => Ok(Pattern {
                 source: src.into(),
                 matcher: Matcher::Regex {
-                    translated: checked.translated.into(),
-                    regex: match checked.built {
+                    translated: translated.into(),
+                    regex: match built {
                         Some(built) => std::sync::OnceLock::from(Some(built)),
                         None => std::sync::OnceLock::new(),
                     },
+                },
+            }),
+            Ok(ecma::Checked::Backtracking(regex)) => Ok(Pattern {
+                source: src.into(),
+                matcher: Matcher::Backtracking {
+                    regex,
+                    limit: budget.backtracks,
                 },
             }),
             Err(e) => {
