@@ -517,6 +517,10 @@ struct PartialTree {
     hold: Option<HoldPredicate>,
     /// Text of a string being held back, and whether one is.
     held: Option<String>,
+    /// Room taken by the items and members inserted since the last reset:
+    /// with the text read, what [`PartialParser::held_bytes`] estimates
+    /// from.
+    node_bytes: u64,
 }
 
 /// Descends from `root` through `depth` open containers to the innermost one.
@@ -553,10 +557,12 @@ impl PartialTree {
         let parent = innermost(&mut self.root, self.open - 1)?;
         match parent {
             PartialNode::Array(items) => {
+                self.node_bytes += ITEM_BYTES;
                 items.push(node);
                 items.last_mut()
             }
             PartialNode::Object(members) => {
+                self.node_bytes += MEMBER_BYTES;
                 members.push((key, node));
                 members.last_mut().map(|(_, n)| n)
             }
@@ -724,6 +730,12 @@ impl PartialTree {
 /// Key buffers the partial tree keeps for reuse, and the largest it keeps.
 const SPARE_KEYS: usize = 32;
 const SPARE_KEY_ROOM: usize = 64;
+
+/// What [`PartialParser::held_bytes`] counts for an array item and an
+/// object member besides their text: their room in the parent's list,
+/// twice over for the list's growth.
+const ITEM_BYTES: u64 = 2 * std::mem::size_of::<PartialNode>() as u64;
+const MEMBER_BYTES: u64 = 2 * std::mem::size_of::<(String, PartialNode)>() as u64;
 
 /// The room a string value of the partial tree gets when it opens.
 const FIRST_STRING_ROOM: usize = 32;
@@ -912,6 +924,7 @@ impl PartialParser {
                 spare_keys: Vec::new(),
                 hold: None,
                 held: None,
+                node_bytes: 0,
             },
             check: None,
         }
@@ -1087,6 +1100,32 @@ impl PartialParser {
         self.tree.open = 0;
         self.tree.pending_key.clear();
         self.tree.held = None;
+        self.tree.node_bytes = 0;
+    }
+
+    /// An upper estimate of the bytes the partial tree holds: the text
+    /// read so far (a bound on its strings and keys, give or take their
+    /// growth room) plus the room of each array item and object member in
+    /// their lists, counted twice for the lists' growth. Counted as the
+    /// tokens arrive, O(1) to read; 0 in events-only mode. A memory budget
+    /// (such as the vendor adapters' per call and per response) compares
+    /// against it.
+    ///
+    /// ```
+    /// use tooljson::partial::PartialParser;
+    /// let mut p = PartialParser::new();
+    /// p.feed(br#"{"a": [1, 2]}"#, &mut ())?;
+    /// let small = p.held_bytes();
+    /// p.reset();
+    /// p.feed(br#"{"a": [1, 2, 3, 4, 5, 6, 7, 8]}"#, &mut ())?;
+    /// assert!(p.held_bytes() > small);
+    /// # Ok::<(), tooljson::Error>(())
+    /// ```
+    pub fn held_bytes(&self) -> u64 {
+        if !self.tree.keep_tree {
+            return 0;
+        }
+        self.parser.offset().saturating_add(self.tree.node_bytes)
     }
 
     /// The underlying parser (offset, depth, error).
