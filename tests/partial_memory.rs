@@ -66,6 +66,15 @@ unsafe impl GlobalAlloc for Counting {
 #[global_allocator]
 static GLOBAL: Counting = Counting;
 
+/// The counts are global: one measuring test at a time.
+static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+fn one_at_a_time() -> std::sync::MutexGuard<'static, ()> {
+    ONE_AT_A_TIME
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
 /// Live bytes held by a parser fed `doc` in `chunk`-byte pieces: while the
 /// root is still open (all but the last byte) and once finished, with the
 /// peak over the whole feed.
@@ -124,6 +133,7 @@ fn workloads() -> [(&'static str, String); 5] {
 /// `--nocapture` to read them) and bounds them.
 #[test]
 fn a_partial_tree_holds_a_bounded_multiple_of_its_text() {
+    let _one = one_at_a_time();
     for (name, doc) in workloads() {
         let held = held_by_tree(doc.as_bytes(), 16);
         let per = |n: usize| n as f64 / doc.len() as f64;
@@ -155,5 +165,111 @@ fn a_partial_tree_holds_a_bounded_multiple_of_its_text() {
                 "{name}: estimate {estimate} > 3x held {real}"
             );
         }
+    }
+}
+
+fn delta_event(index: usize, partial_json: &str) -> String {
+    serde_json::json!({"type": "content_block_delta", "index": index,
+        "delta": {"type": "input_json_delta", "partial_json": partial_json}})
+    .to_string()
+}
+
+fn start_event(index: usize) -> String {
+    serde_json::json!({"type": "content_block_start", "index": index,
+        "content_block": {"type": "tool_use", "id": format!("toolu_{index}"), "name": "f", "input": {}}})
+    .to_string()
+}
+
+/// Live bytes on this thread after `run`, which must not panic.
+fn live_after(run: impl FnOnce() -> ToolCallStream) -> (usize, ToolCallStream) {
+    COUNTED.with(|c| c.set(true));
+    LIVE.store(0, Ordering::Relaxed);
+    let stream = run();
+    let live = LIVE.load(Ordering::Relaxed);
+    COUNTED.with(|c| c.set(false));
+    (live, stream)
+}
+
+/// Streams `calls` calls, each `[0,0,...]` of `doc_bytes` in 4 KiB deltas.
+fn tiny_values(stream: ToolCallStream, calls: usize, doc_bytes: usize) -> ToolCallStream {
+    let mut s = stream;
+    let doc = format!("[{}0]", "0,".repeat(doc_bytes / 2));
+    for i in 0..calls {
+        s.feed_event(Some("content_block_start"), &start_event(i))
+            .unwrap();
+        for piece in doc.as_bytes().chunks(4096) {
+            let piece = std::str::from_utf8(piece).unwrap();
+            s.feed_event(Some("content_block_delta"), &delta_event(i, piece))
+                .unwrap();
+            // A client reads the events as they come.
+            s.drain_events().for_each(drop);
+        }
+    }
+    s
+}
+
+use tooljson::providers::{CallError, CallStatus, ToolCallStream};
+
+#[test]
+fn a_call_past_its_memory_budget_ends_with_an_error_naming_it() {
+    let _one = one_at_a_time();
+    const BUDGET: u64 = 8 << 20;
+    // 4 MiB of tiny values: a tree of about 64 MiB with no budget.
+    let (live, s) = live_after(|| {
+        tiny_values(
+            ToolCallStream::new().with_max_call_tree_bytes(BUDGET),
+            1,
+            4 << 20,
+        )
+    });
+    let call = &s.calls()[0];
+    assert!(
+        call.errors().contains(&CallError::CallTreeBudget(BUDGET)),
+        "{:?}",
+        call.errors()
+    );
+    assert!(call.partial().is_none());
+    assert!(
+        call.errors()[0]
+            .to_string()
+            .contains("per-call memory budget"),
+        "{}",
+        call.errors()[0]
+    );
+    // The raw text (4 MiB) is kept; the tree is not.
+    assert!(
+        live < (4 << 20) + 2 * BUDGET as usize,
+        "{live} bytes live with a budget of {BUDGET}"
+    );
+}
+
+#[test]
+fn the_calls_of_a_response_share_a_memory_budget() {
+    let _one = one_at_a_time();
+    const BUDGET: u64 = 16 << 20;
+    // Eight calls of 1 MiB of tiny values: each about 16 MiB of tree, all
+    // under the per-call default, far past the response's budget together.
+    let (live, mut s) = live_after(|| {
+        tiny_values(
+            ToolCallStream::new().with_max_response_tree_bytes(BUDGET),
+            8,
+            1 << 20,
+        )
+    });
+    let over: Vec<usize> = (0..8)
+        .filter(|&i| {
+            s.calls()[i]
+                .errors()
+                .contains(&CallError::ResponseTreeBudget(BUDGET))
+        })
+        .collect();
+    assert!(!over.is_empty(), "no call named the response budget");
+    assert!(
+        live < (8 << 20) + 2 * BUDGET as usize,
+        "{live} bytes live with a response budget of {BUDGET}"
+    );
+    s.finish().unwrap();
+    for &i in &over {
+        assert_eq!(s.calls()[i].status(), CallStatus::Invalid);
     }
 }
