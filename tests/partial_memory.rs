@@ -8,7 +8,6 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use tooljson::partial::PartialParser;
 
-#[allow(dead_code)]
 #[path = "../benches/common/mod.rs"]
 mod generators;
 
