@@ -12,9 +12,7 @@
 //!   interleaved table adds the 16 KiB argument fed in 16- and 4-byte
 //!   chunks, as vendors stream it: a partial tree (the vendor adapters'
 //!   path, the check attached with `PartialParser::attach_check`) and a
-//!   `Value` (a `CheckedSink`), each with the check and alone, and for
-//!   comparison the check as the tree's observer (`feed_observed`) and the
-//!   pair sink `(ValueBuilder, StreamCheck)`.
+//!   `Value` (a `CheckedSink`), each with the check and alone.
 //!
 //! Every bench checks its answer before it is timed. At the end the medians
 //! are read back from criterion's `estimates.json` and the ratios printed,
@@ -182,18 +180,6 @@ fn tree_streamed(schema: Option<&CompiledSchema>, text: &[u8], chunk: usize) -> 
     (p.into_value().unwrap(), ok)
 }
 
-/// `tree_streamed` with the check as an observer
-/// (`PartialParser::feed_observed`), which is shown every piece.
-fn tree_observed(schema: &CompiledSchema, text: &[u8], chunk: usize) -> (Value, bool) {
-    let mut p = PartialParser::new();
-    let mut check = schema.stream_check();
-    for piece in text.chunks(chunk) {
-        p.feed_observed(piece, &mut (), &mut check).unwrap();
-    }
-    p.finish_observed(&mut (), &mut check).unwrap();
-    (p.into_value().unwrap(), check.finish().is_ok())
-}
-
 /// `build_plain` / `build_checked` with `text` fed in `chunk`-byte pieces.
 fn build_streamed(schema: Option<&CompiledSchema>, text: &[u8], chunk: usize) -> (Value, bool) {
     let mut p = Parser::new();
@@ -224,18 +210,6 @@ fn build_checked(schema: &CompiledSchema, text: &[u8]) -> (Value, bool) {
     parse_into(text, &mut both);
     let (builder, check) = both.into_parts();
     (builder.into_value().unwrap(), check.finish().is_ok())
-}
-
-/// `build_checked` through the pair sink `(ValueBuilder, StreamCheck)`,
-/// in `chunk`-byte pieces.
-fn build_pair_streamed(schema: &CompiledSchema, text: &[u8], chunk: usize) -> (Value, bool) {
-    let mut p = Parser::new();
-    let mut both = (ValueBuilder::new(), schema.stream_check());
-    for piece in text.chunks(chunk) {
-        p.feed(piece, &mut both).unwrap();
-    }
-    p.finish(&mut both).unwrap();
-    (both.0.into_value().unwrap(), both.1.finish().is_ok())
 }
 
 fn bench(c: &mut Criterion) {
@@ -540,45 +514,6 @@ fn interleaved_report() {
                 a / b
             );
         }
-        // The check as the partial tree's observer, for comparison: shown
-        // every piece.
-        assert_eq!(
-            tree_observed(&write_schema, text, chunk),
-            (whole.clone(), true)
-        );
-        let (a, b) = common::interleaved_best(
-            30,
-            5,
-            || assert!(tree_observed(&write_schema, black_box(text), chunk).1),
-            || {
-                black_box(tree_streamed(None, black_box(text), chunk));
-            },
-        );
-        println!(
-            "| write_16KiB in {chunk}-byte chunks: partial tree with the check as observer (`feed_observed`) / alone | {:.2} µs | {:.2} µs | {:.2}x (informational) |",
-            us(a),
-            us(b),
-            a / b
-        );
-        // The pair sink, for comparison: every string in pieces.
-        assert_eq!(
-            build_pair_streamed(&write_schema, text, chunk),
-            (whole.clone(), true)
-        );
-        let (a, b) = common::interleaved_best(
-            30,
-            5,
-            || assert!(build_pair_streamed(&write_schema, black_box(text), chunk).1),
-            || {
-                black_box(build_streamed(None, black_box(text), chunk));
-            },
-        );
-        println!(
-            "| write_16KiB in {chunk}-byte chunks: `Value` (pair sink) with the check / alone | {:.2} µs | {:.2} µs | {:.2}x (informational) |",
-            us(a),
-            us(b),
-            a / b
-        );
     }
 }
 

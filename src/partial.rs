@@ -21,6 +21,10 @@
 //! 7. Strings at paths chosen by [`PartialParser::hold_strings`] (a schema's
 //!    `enum` / `const` fields) stay hidden until complete.
 //!
+//! A schema's stream check runs beside the tree on the same pass through
+//! [`PartialParser::attach_check`], the one way to do so (beside a
+//! [`Value`] being built, it is [`StreamCheck::beside`]).
+//!
 //! Repeated keys: the partial object shows every occurrence as it streams (so
 //! nothing visible is ever replaced); the completed object applies the
 //! parser's [`DuplicateKeys`] policy.
@@ -513,6 +517,10 @@ struct PartialTree {
     hold: Option<HoldPredicate>,
     /// Text of a string being held back, and whether one is.
     held: Option<String>,
+    /// Room taken by the items and members inserted since the last reset:
+    /// with the text read, what [`PartialParser::held_bytes`] estimates
+    /// from.
+    node_bytes: u64,
 }
 
 /// Descends from `root` through `depth` open containers to the innermost one.
@@ -549,10 +557,12 @@ impl PartialTree {
         let parent = innermost(&mut self.root, self.open - 1)?;
         match parent {
             PartialNode::Array(items) => {
+                self.node_bytes += ITEM_BYTES;
                 items.push(node);
                 items.last_mut()
             }
             PartialNode::Object(members) => {
+                self.node_bytes += MEMBER_BYTES;
                 members.push((key, node));
                 members.last_mut().map(|(_, n)| n)
             }
@@ -721,23 +731,23 @@ impl PartialTree {
 const SPARE_KEYS: usize = 32;
 const SPARE_KEY_ROOM: usize = 64;
 
+/// What [`PartialParser::held_bytes`] counts for an array item and an
+/// object member besides their text: their room in the parent's list,
+/// twice over for the list's growth.
+const ITEM_BYTES: u64 = 2 * std::mem::size_of::<PartialNode>() as u64;
+const MEMBER_BYTES: u64 = 2 * std::mem::size_of::<(String, PartialNode)>() as u64;
+
 /// The room a string value of the partial tree gets when it opens.
 const FIRST_STRING_ROOM: usize = 32;
 
-struct TreeSink<'t, 'e, 'o, E: ?Sized, O: ?Sized> {
+struct TreeSink<'t, 'e, E: ?Sized> {
     tree: &'t mut PartialTree,
     events: &'e mut E,
-    observer: &'o mut O,
 }
 
-impl<E: EventSink + ?Sized, O: TokenSink + ?Sized> TokenSink for TreeSink<'_, '_, '_, E, O> {
+impl<E: EventSink + ?Sized> TokenSink for TreeSink<'_, '_, E> {
     fn token(&mut self, token: Token<'_>, at: &Location<'_>) {
-        self.observer.token(token, at);
         self.tree.handle(token, at, self.events);
-    }
-
-    fn exact_string_offsets_from(&self) -> Option<usize> {
-        self.observer.exact_string_offsets_from()
     }
 }
 
@@ -781,21 +791,17 @@ impl AttachedCheck {
 /// would have. The check's state is then what it would have been had it
 /// been shown every piece, and its violations and their offsets are the
 /// same: no violation can lie in text it only counted.
-struct CheckedTreeSink<'t, 'e, 'o, 'c, E: ?Sized, O: ?Sized> {
+struct CheckedTreeSink<'t, 'e, 'c, E: ?Sized> {
     tree: &'t mut PartialTree,
     events: &'e mut E,
-    observer: &'o mut O,
     attached: &'c mut AttachedCheck,
 }
 
-impl<E: EventSink + ?Sized, O: TokenSink + ?Sized> TokenSink
-    for CheckedTreeSink<'_, '_, '_, '_, E, O>
-{
+impl<E: EventSink + ?Sized> TokenSink for CheckedTreeSink<'_, '_, '_, E> {
     /// The piece the tree alone takes in line, as the tree's own sink
     /// takes every token; the rest out of line.
     #[inline(always)]
     fn token(&mut self, token: Token<'_>, at: &Location<'_>) {
-        self.observer.token(token, at);
         let a = &mut *self.attached;
         if a.lazy
             && let Token::StringPart(part) = token
@@ -812,14 +818,11 @@ impl<E: EventSink + ?Sized, O: TokenSink + ?Sized> TokenSink
     }
 
     fn exact_string_offsets_from(&self) -> Option<usize> {
-        crate::parser::earlier_bound(
-            self.observer.exact_string_offsets_from(),
-            self.attached.check.exact_string_offsets_from(),
-        )
+        self.attached.check.exact_string_offsets_from()
     }
 }
 
-impl<E: EventSink + ?Sized, O: TokenSink + ?Sized> CheckedTreeSink<'_, '_, '_, '_, E, O> {
+impl<E: EventSink + ?Sized> CheckedTreeSink<'_, '_, '_, E> {
     /// A token the check is shown (after what it was not shown of the open
     /// string), then the tree.
     #[inline(never)]
@@ -921,6 +924,7 @@ impl PartialParser {
                 spare_keys: Vec::new(),
                 hold: None,
                 held: None,
+                node_bytes: 0,
             },
             check: None,
         }
@@ -952,9 +956,10 @@ impl PartialParser {
 
     /// Attaches a schema's stream check, to be fed the same tokens as the
     /// tree on the same pass by every later [`feed`](PartialParser::feed)
-    /// and [`finish`](PartialParser::finish): what
-    /// [`feed_observed`](PartialParser::feed_observed) with the check does,
-    /// at less cost when a long string arrives in small deltas. While the
+    /// and [`finish`](PartialParser::finish). This is the one way to run a
+    /// check beside the partial tree (beside a [`Value`] being built, it is
+    /// [`StreamCheck::beside`]); it is cheaper than showing the check every
+    /// token when a long string arrives in small deltas. While the
     /// check needs no more of a string than its length (no `enum`,
     /// `const`, `pattern` or asserted `format` on it) and the text so far
     /// cannot pass its smallest `maxLength` even at one character per
@@ -1009,45 +1014,19 @@ impl PartialParser {
         Some(attached.check)
     }
 
-    /// Feeds the next fragment; see [`Parser::feed`].
+    /// Feeds the next fragment; see [`Parser::feed`]. An attached check
+    /// ([`attach_check`](PartialParser::attach_check)) is fed the same
+    /// tokens on the same pass.
     pub fn feed<E: EventSink + ?Sized>(
         &mut self,
         chunk: &[u8],
         events: &mut E,
     ) -> Result<(), Error> {
-        self.feed_observed(chunk, events, &mut ())
-    }
-
-    /// Feeds the next fragment and also hands every parser token, before the
-    /// tree sees it, to `observer`: a hook for anything that follows the
-    /// tokens beside the tree on the same single pass over the bytes. A
-    /// schema's [`StreamCheck`] works here too, but
-    /// [`attach_check`](PartialParser::attach_check) costs less (it spares
-    /// the check a string's pieces while it needs only their count).
-    ///
-    /// ```
-    /// use tooljson::{partial::PartialParser, Token, parser::Location};
-    /// let mut p = PartialParser::new();
-    /// let mut keys = Vec::new();
-    /// let mut observer = |t: Token<'_>, at: &Location<'_>| {
-    ///     if let Token::Key(k) = t { keys.push((k.to_owned(), at.offset)); }
-    /// };
-    /// p.feed_observed(br#"{"a": 1, "b": 2}"#, &mut (), &mut observer)?;
-    /// assert_eq!(keys, [("a".to_owned(), 4), ("b".to_owned(), 12)]);
-    /// # Ok::<(), tooljson::Error>(())
-    /// ```
-    pub fn feed_observed<E: EventSink + ?Sized, O: TokenSink + ?Sized>(
-        &mut self,
-        chunk: &[u8],
-        events: &mut E,
-        observer: &mut O,
-    ) -> Result<(), Error> {
         match &mut self.check {
             None => {
                 let mut sink = TreeSink {
                     tree: &mut self.tree,
                     events,
-                    observer,
                 };
                 self.parser.feed(chunk, &mut sink)
             }
@@ -1055,38 +1034,9 @@ impl PartialParser {
                 let mut sink = CheckedTreeSink {
                     tree: &mut self.tree,
                     events,
-                    observer,
                     attached,
                 };
                 self.parser.feed(chunk, &mut sink)
-            }
-        }
-    }
-
-    /// Ends the input, handing the last tokens to `observer` as well; see
-    /// [`PartialParser::feed_observed`].
-    pub fn finish_observed<E: EventSink + ?Sized, O: TokenSink + ?Sized>(
-        &mut self,
-        events: &mut E,
-        observer: &mut O,
-    ) -> Result<(), Error> {
-        match &mut self.check {
-            None => {
-                let mut sink = TreeSink {
-                    tree: &mut self.tree,
-                    events,
-                    observer,
-                };
-                self.parser.finish(&mut sink)
-            }
-            Some(attached) => {
-                let mut sink = CheckedTreeSink {
-                    tree: &mut self.tree,
-                    events,
-                    observer,
-                    attached,
-                };
-                self.parser.finish(&mut sink)
             }
         }
     }
@@ -1102,7 +1052,23 @@ impl PartialParser {
 
     /// Ends the input; see [`Parser::finish`].
     pub fn finish<E: EventSink + ?Sized>(&mut self, events: &mut E) -> Result<(), Error> {
-        self.finish_observed(events, &mut ())
+        match &mut self.check {
+            None => {
+                let mut sink = TreeSink {
+                    tree: &mut self.tree,
+                    events,
+                };
+                self.parser.finish(&mut sink)
+            }
+            Some(attached) => {
+                let mut sink = CheckedTreeSink {
+                    tree: &mut self.tree,
+                    events,
+                    attached,
+                };
+                self.parser.finish(&mut sink)
+            }
+        }
     }
 
     /// The current best-effort value (O(1)); `None` before the root value is
@@ -1134,6 +1100,32 @@ impl PartialParser {
         self.tree.open = 0;
         self.tree.pending_key.clear();
         self.tree.held = None;
+        self.tree.node_bytes = 0;
+    }
+
+    /// An upper estimate of the bytes the partial tree holds: the text
+    /// read so far (a bound on its strings and keys, give or take their
+    /// growth room) plus the room of each array item and object member in
+    /// their lists, counted twice for the lists' growth. Counted as the
+    /// tokens arrive, O(1) to read; 0 in events-only mode. A memory budget
+    /// (such as the vendor adapters' per call and per response) compares
+    /// against it.
+    ///
+    /// ```
+    /// use tooljson::partial::PartialParser;
+    /// let mut p = PartialParser::new();
+    /// p.feed(br#"{"a": [1, 2]}"#, &mut ())?;
+    /// let small = p.held_bytes();
+    /// p.reset();
+    /// p.feed(br#"{"a": [1, 2, 3, 4, 5, 6, 7, 8]}"#, &mut ())?;
+    /// assert!(p.held_bytes() > small);
+    /// # Ok::<(), tooljson::Error>(())
+    /// ```
+    pub fn held_bytes(&self) -> u64 {
+        if !self.tree.keep_tree {
+            return 0;
+        }
+        self.parser.offset().saturating_add(self.tree.node_bytes)
     }
 
     /// The underlying parser (offset, depth, error).

@@ -174,13 +174,14 @@ proptest! {
             // Every early report is within the text.
             prop_assert!(whole_offsets.iter().all(|&o| o as usize <= text.len()));
 
-            // The same through the partial tree's observer hook.
-            let mut check = schema.stream_check();
+            // The same attached to the partial tree, in 3-byte chunks.
             let mut partial = PartialParser::new();
+            partial.attach_check(schema.stream_check());
             for piece in text.as_bytes().chunks(3) {
-                partial.feed_observed(piece, &mut (), &mut check).unwrap();
+                partial.feed(piece, &mut ()).unwrap();
             }
-            partial.finish_observed(&mut (), &mut check).unwrap();
+            partial.finish(&mut ()).unwrap();
+            let check = partial.take_check().unwrap();
             prop_assert_eq!(check.violations().iter().map(|v| v.offset).collect::<Vec<_>>(), whole_offsets.clone());
             prop_assert_eq!(check.finish().is_ok(), valid);
 
@@ -365,16 +366,17 @@ fn offsets_inside_escaped_strings_are_exact_at_every_chunking() {
                 "{doc} in chunks of {n}"
             );
 
-            let mut check = schema.stream_check();
             let mut partial = PartialParser::new();
+            partial.attach_check(schema.stream_check());
             for piece in text.chunks(n) {
-                partial.feed_observed(piece, &mut (), &mut check).unwrap();
+                partial.feed(piece, &mut ()).unwrap();
             }
-            partial.finish_observed(&mut (), &mut check).unwrap();
+            partial.finish(&mut ()).unwrap();
+            let check = partial.take_check().unwrap();
             assert_eq!(
                 check.first_violation_offset(),
                 Some(at as u64),
-                "{doc} observed, {n}"
+                "{doc} attached in chunks, {n}"
             );
             let (_, offsets, _) = stream_attached(&schema, text, &cuts, true);
             assert_eq!(offsets.first(), Some(&(at as u64)), "{doc} attached, {n}");
@@ -428,9 +430,12 @@ fn attached_check_without_a_tree_taken_mid_string_and_reset() {
         for c in text[..cut].chunks(1) {
             p.feed(c, &mut ()).unwrap();
         }
-        let mut check = p.take_check().unwrap();
-        p.feed_observed(&text[cut..], &mut (), &mut check).unwrap();
-        p.finish_observed(&mut (), &mut check).unwrap();
+        // Taken mid-string and attached again: it resumes where it was.
+        let check = p.take_check().unwrap();
+        p.attach_check(check);
+        p.feed(&text[cut..], &mut ()).unwrap();
+        p.finish(&mut ()).unwrap();
+        let check = p.take_check().unwrap();
         assert_eq!(offsets(&check), alone, "taken after {cut} bytes");
     }
 

@@ -22,7 +22,7 @@
 //! label: `validate` (and `is_valid`, which must agree with it), and the
 //! stream check driven by a [`Parser`] at three chunkings (the whole text at
 //! once, 1-byte chunks, 7-byte chunks) plus once through
-//! [`PartialParser::feed_observed`] in 3-byte chunks. The stream check must
+//! [`PartialParser::attach_check`] in 3-byte chunks. The stream check must
 //! also be sound: a check that says a violation is certain
 //! (`is_doomed`, `violations()`) on an instance the suite labels valid is a
 //! failure, and so is a violation whose offset lies past the end of the text,
@@ -225,7 +225,7 @@ fn stream_verdict(
     Ok((check.finish().is_ok(), first))
 }
 
-/// The same through a partial tree (`feed_observed`), 3-byte chunks; also
+/// The same attached to a partial tree (`attach_check`), 3-byte chunks; also
 /// checks that the tree ends holding the instance.
 fn partial_verdict(
     schema: &CompiledSchema,
@@ -235,15 +235,18 @@ fn partial_verdict(
 ) -> Result<(bool, Option<u64>), String> {
     let how = "stream (partial tree, chunk 3)";
     let mut partial = PartialParser::new();
-    let mut check = schema.stream_check();
+    partial.attach_check(schema.stream_check());
     for piece in text.chunks(3) {
         partial
-            .feed_observed(piece, &mut (), &mut check)
+            .feed(piece, &mut ())
             .map_err(|e| format!("{how}: parser error: {e}"))?;
     }
     partial
-        .finish_observed(&mut (), &mut check)
+        .finish(&mut ())
         .map_err(|e| format!("{how}: parser finish error: {e}"))?;
+    let check = partial
+        .take_check()
+        .ok_or_else(|| format!("{how}: the attached check is gone"))?;
     if partial.value() != Some(instance) {
         return Err(format!("{how}: the tree does not end holding the instance"));
     }

@@ -127,6 +127,10 @@ pub trait TokenSink {
     /// byte at every chunking; it costs one more token per escape past that
     /// point. A sink that wraps another should pass the question on.
     ///
+    /// Who implements this: a sink that reports positions inside strings
+    /// (a check, or a sink wrapping one, which must pass the question on).
+    /// Most sinks never implement it and keep the default.
+    ///
     /// ```
     /// use tooljson::{Parser, Token, TokenSink};
     /// use tooljson::parser::Location;
@@ -174,6 +178,11 @@ pub trait TokenSink {
     /// hand (a small chunk of ASCII text, say), and the sink the dispatch:
     /// the saving that matters when a long argument streams in a few bytes
     /// per delta. Keys always arrive whole in [`Token::Key`].
+    ///
+    /// Who implements this: a sink that assembles string values itself
+    /// and wants them fast (a builder, or a sink wrapping one, which should
+    /// pass the buffer on). Most sinks never implement it and keep the
+    /// default.
     ///
     /// ```
     /// use tooljson::{Parser, Token, TokenSink};
@@ -223,40 +232,6 @@ impl<F: FnMut(Token<'_>, &Location<'_>)> TokenSink for F {
 impl TokenSink for Vec<OwnedToken> {
     fn token(&mut self, token: Token<'_>, _at: &Location<'_>) {
         self.push(token.to_owned_token());
-    }
-}
-
-/// Two sinks on one pass (say a [`crate::ValueBuilder`] and a schema
-/// [`crate::StreamCheck`]): each token goes to the first, then the second,
-/// and a request for exact string-piece offsets is the earlier of theirs.
-/// The pair offers no string buffer ([`TokenSink::string_bytes`]), so a
-/// builder in it gets every string as pieces; for a builder and a check,
-/// [`crate::CheckedSink`] does the same work and keeps the buffer where
-/// the check allows (much cheaper when a long argument arrives in small
-/// deltas).
-///
-/// ```
-/// use tooljson::{CompiledSchema, Parser, ValueBuilder};
-/// let schema = CompiledSchema::from_json_str(r#"{"properties": {"s": {"maxLength": 2}}}"#)?;
-/// let mut both = (ValueBuilder::new(), schema.stream_check());
-/// let mut p = Parser::new();
-/// p.feed(br#"{"s": "a\tbc"}"#, &mut both)?;
-/// p.finish(&mut both)?;
-/// assert_eq!(both.1.first_violation_offset(), Some(11)); // just past "b"
-/// assert_eq!(both.0.value().unwrap().to_string(), r#"{"s":"a\tbc"}"#);
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
-impl<A: TokenSink, B: TokenSink> TokenSink for (A, B) {
-    fn token(&mut self, token: Token<'_>, at: &Location<'_>) {
-        self.0.token(token, at);
-        self.1.token(token, at);
-    }
-
-    fn exact_string_offsets_from(&self) -> Option<usize> {
-        earlier_bound(
-            self.0.exact_string_offsets_from(),
-            self.1.exact_string_offsets_from(),
-        )
     }
 }
 

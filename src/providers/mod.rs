@@ -255,6 +255,16 @@ pub enum CallError {
     /// Another call of the same response already has this id; a client
     /// that keys results by id would lose one of them.
     DuplicateId(String),
+    /// The call's partial tree grew past the per-call memory budget
+    /// ([`ToolCallStream::with_max_call_tree_bytes`], the bytes given): the
+    /// tree is dropped and the call's arguments are no longer parsed.
+    CallTreeBudget(u64),
+    /// The partial trees of the response's calls together grew past the
+    /// per-response memory budget
+    /// ([`ToolCallStream::with_max_response_tree_bytes`], the bytes given)
+    /// while this call was fed: its tree is dropped and its arguments are no
+    /// longer parsed.
+    ResponseTreeBudget(u64),
     /// The value breaks the tool's schema: instance path and message.
     Schema {
         /// Where in the arguments (JSON Pointer).
@@ -282,6 +292,14 @@ impl fmt::Display for CallError {
                     "duplicate tool call id {id:?}: an earlier call of this response has it"
                 )
             }
+            CallError::CallTreeBudget(limit) => write!(
+                f,
+                "arguments' partial tree over the per-call memory budget of {limit} bytes"
+            ),
+            CallError::ResponseTreeBudget(limit) => write!(
+                f,
+                "partial trees of the response's calls over the per-response memory budget of {limit} bytes"
+            ),
             CallError::Schema {
                 instance_path,
                 message,
@@ -755,6 +773,17 @@ impl EventSink for ValueEvents<'_> {
 /// The default bound on calls in one response.
 pub const DEFAULT_MAX_CALLS: usize = 1024;
 
+/// The default memory budget of one call's partial tree, as estimated by
+/// [`PartialParser::held_bytes`]: 8 times the default 64 MiB text limit.
+/// Arguments of strings and small objects estimate at 1 to 10 bytes per
+/// byte of text, so a call at the text limit passes; an array of tiny
+/// values (`[0,0,0,...]`, 33 per byte) is refused at about 16 MiB.
+pub const DEFAULT_MAX_CALL_TREE_BYTES: u64 = 8 * (64 << 20);
+
+/// The default memory budget of the partial trees of all the calls of one
+/// response together (the same estimate, summed).
+pub const DEFAULT_MAX_RESPONSE_TREE_BYTES: u64 = 1 << 30;
+
 /// The vendor-neutral state shared by the adapters: the calls and the event
 /// queue. Adapters translate vendor events into these operations.
 #[derive(Debug)]
@@ -762,6 +791,11 @@ pub(crate) struct Calls {
     calls: Vec<StreamedCall>,
     events: VecDeque<CallEvent>,
     max_calls: usize,
+    /// Memory budgets of one call's tree and of all of them, and the
+    /// estimate of what the calls' trees hold now.
+    max_call_tree_bytes: u64,
+    max_response_tree_bytes: u64,
+    tree_bytes: u64,
     stop: Option<StopReason>,
     malformed: usize,
     tools: Option<Arc<tools::Tools>>,
@@ -778,6 +812,9 @@ impl Calls {
             calls: Vec::new(),
             events: VecDeque::new(),
             max_calls,
+            max_call_tree_bytes: DEFAULT_MAX_CALL_TREE_BYTES,
+            max_response_tree_bytes: DEFAULT_MAX_RESPONSE_TREE_BYTES,
+            tree_bytes: 0,
             stop: None,
             malformed: 0,
             tools: None,
@@ -904,6 +941,7 @@ impl Calls {
             queue: &mut self.events,
             changed: false,
         };
+        let held_before = c.parser.held_bytes();
         let fed = c.parser.feed(text.as_bytes(), &mut sink);
         if sink.changed
             && let Some(CallEvent::ArgumentsAppended {
@@ -924,6 +962,29 @@ impl Calls {
         if let Err(e) = fed {
             self.doom(n, CallError::Json(e));
         }
+        self.check_tree_budgets(n, held_before);
+    }
+
+    /// After call `n` was fed: past either memory budget, ends the call's
+    /// parsing and drops its tree. Checked per fragment, so a budget is
+    /// passed by at most what one fragment adds.
+    fn check_tree_budgets(&mut self, n: usize, held_before: u64) {
+        let Some(c) = self.calls.get_mut(n) else {
+            return;
+        };
+        let held = c.parser.held_bytes();
+        self.tree_bytes = (self.tree_bytes + held).saturating_sub(held_before);
+        let error = if held > self.max_call_tree_bytes {
+            CallError::CallTreeBudget(self.max_call_tree_bytes)
+        } else if self.tree_bytes > self.max_response_tree_bytes {
+            CallError::ResponseTreeBudget(self.max_response_tree_bytes)
+        } else {
+            return;
+        };
+        c.parser_failed = true;
+        c.parser.reset();
+        self.tree_bytes = self.tree_bytes.saturating_sub(held);
+        self.doom(n, error);
     }
 
     /// The vendor ended the call's block: decide complete or invalid.
@@ -1130,6 +1191,41 @@ impl ToolCallStream {
     /// [`StreamError::TooManyCalls`].
     pub fn with_max_calls(mut self, max: usize) -> ToolCallStream {
         self.calls.max_calls = max;
+        self
+    }
+
+    /// Bounds the memory of one call's partial tree, as estimated by
+    /// [`PartialParser::held_bytes`] (default
+    /// [`DEFAULT_MAX_CALL_TREE_BYTES`]); past it the call ends
+    /// [`CallStatus::Invalid`] with [`CallError::CallTreeBudget`] and its
+    /// tree is dropped.
+    ///
+    /// ```
+    /// use tooljson::providers::{CallError, CallStatus, ToolCallStream};
+    /// let mut s = ToolCallStream::new().with_max_call_tree_bytes(4096);
+    /// let args = format!("[{}0]", "0,".repeat(1000));
+    /// let start = r#"{"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"toolu_1","name":"f","input":{}}}"#;
+    /// let delta = serde_json::json!({"type": "content_block_delta", "index": 0,
+    ///     "delta": {"type": "input_json_delta", "partial_json": args}});
+    /// s.feed_event(Some("content_block_start"), start)?;
+    /// s.feed_event(Some("content_block_delta"), &delta.to_string())?;
+    /// let call = &s.calls()[0];
+    /// assert!(call.errors().contains(&CallError::CallTreeBudget(4096)));
+    /// assert!(call.partial().is_none());
+    /// # Ok::<(), tooljson::providers::StreamError>(())
+    /// ```
+    pub fn with_max_call_tree_bytes(mut self, max: u64) -> ToolCallStream {
+        self.calls.max_call_tree_bytes = max;
+        self
+    }
+
+    /// Bounds the memory of the partial trees of all the response's calls
+    /// together, as estimated by [`PartialParser::held_bytes`] (default
+    /// [`DEFAULT_MAX_RESPONSE_TREE_BYTES`]); the call whose fragment takes
+    /// the total past it ends [`CallStatus::Invalid`] with
+    /// [`CallError::ResponseTreeBudget`] and its tree is dropped.
+    pub fn with_max_response_tree_bytes(mut self, max: u64) -> ToolCallStream {
+        self.calls.max_response_tree_bytes = max;
         self
     }
 

@@ -88,9 +88,11 @@ struct Frame {
 }
 
 /// Applies a [`CompiledSchema`] to a token stream; see the module docs.
-/// Feed it with a [`crate::Parser`] (it is a [`TokenSink`]), beside a
-/// builder ([`StreamCheck::beside`]), or attached to a partial tree
-/// ([`crate::PartialParser::attach_check`], as the vendor adapters use it).
+/// Feed it with a [`crate::Parser`] (it is a [`TokenSink`]). To run it
+/// beside a consumer on the same pass there is one way for each: beside a
+/// [`crate::Value`] being built, [`StreamCheck::beside`] with a
+/// [`crate::ValueBuilder`] (a [`CheckedSink`]); beside the partial tree,
+/// [`crate::PartialParser::attach_check`] (as the vendor adapters use it).
 ///
 /// # Examples
 ///

@@ -17,21 +17,23 @@ impl StreamCheck {
 }
 
 /// A [`TokenSink`] (say a [`crate::ValueBuilder`]) with a [`StreamCheck`]
-/// beside it on one pass: what the pair `(sink, check)` does, and also,
+/// beside it on one pass: each token goes to the check, then the sink, and
 /// where the check reads no more of a string than its length, the sink's
 /// buffer for string text ([`TokenSink::string_bytes`]) is offered to the
-/// parser.
+/// parser. This is the way to run a check beside a [`crate::Value`] being
+/// built; beside the partial tree it is
+/// [`crate::PartialParser::attach_check`].
 ///
 /// That matters when a long argument arrives in small deltas. A
 /// [`crate::ValueBuilder`] alone takes such text into its buffer, a few
-/// bytes at a time with no piece to make; beside the pair's check it gets
-/// pieces, each checked and handed on as a token. Here the check counts the
+/// bytes at a time with no piece to make; beside a check that saw every
+/// token it would get pieces, each checked and handed on as a token. Here the check counts the
 /// buffer's new characters instead (`minLength` / `maxLength`), and asks
 /// for pieces again, with exact offsets, before a `maxLength` bound could
 /// be crossed. Strings whose keywords read the text (`enum`, `const`,
 /// `pattern`, an asserted `format`), or inside a value that an `anyOf`,
-/// `oneOf`, `enum`, `uniqueItems` or the like keeps whole, take pieces as
-/// in the pair. Tokens, violations and offsets are the pair's.
+/// `oneOf`, `enum`, `uniqueItems` or the like keeps whole, take pieces.
+/// Tokens, violations and offsets are those of a check shown every token.
 ///
 /// # Examples
 ///
