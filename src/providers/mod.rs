@@ -1,7 +1,10 @@
-//! Vendor adapters: a streamed HTTP response body in, tool calls out.
+//! Provider adapters: a streamed HTTP response body in; text, thinking,
+//! usage and tool calls out.
 //!
 //! [`ToolCallStream`] takes the bytes of an Anthropic Messages, OpenAI Chat
-//! Completions or OpenAI Responses streaming response as they arrive (split
+//! Completions, OpenAI Responses, Google Gemini (`streamGenerateContent`,
+//! SSE) or AWS Bedrock `ConverseStream` (binary frames,
+//! [`crate::eventstream`]) streaming response as they arrive (split
 //! anywhere), decodes the event stream ([`crate::sse`]), decodes each event's
 //! JSON with serde into the vendor's typed events (dispatched on `data.type`;
 //! unknown events and fields are ignored), and keeps one [`StreamedCall`] per
