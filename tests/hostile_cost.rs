@@ -8,65 +8,17 @@
 //! Each test runs a case at two sizes and holds the growth to linear, or
 //! holds an absolute bound written in `src/schema/budget.rs`.
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
-
 use proptest::prelude::*;
 use serde_json::json;
 use tooljson::schema::{DEFAULT_MAX_FANOUT, reset_work, work_done};
 use tooljson::{CompiledSchema, Parser, Value};
 
-struct Counting;
-
-thread_local! {
-    /// Bytes live and their peak, allocated on this thread (the harness's
-    /// other threads are not counted).
-    static LIVE: Cell<usize> = const { Cell::new(0) };
-    static PEAK: Cell<usize> = const { Cell::new(0) };
-}
-
-fn grow(n: usize) {
-    let _ = LIVE.try_with(|l| {
-        let now = l.get().saturating_add(n);
-        l.set(now);
-        let _ = PEAK.try_with(|p| p.set(p.get().max(now)));
-    });
-}
-
-fn shrink(n: usize) {
-    let _ = LIVE.try_with(|l| l.set(l.get().saturating_sub(n)));
-}
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        grow(layout.size());
-        // SAFETY: forwards the caller's layout to the system allocator.
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        shrink(layout.size());
-        // SAFETY: `ptr` came from `System.alloc` with this layout.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        shrink(layout.size());
-        grow(new_size);
-        // SAFETY: as for `dealloc`, and `new_size` is the caller's.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
+#[path = "common/counting_alloc.rs"]
+mod counting_alloc;
+use counting_alloc::{Counting, peak_during};
 
 #[global_allocator]
 static GLOBAL: Counting = Counting;
-
-/// The peak of bytes live on this thread while `f` runs, above what was
-/// live when it started.
-fn peak_during<T>(f: impl FnOnce() -> T) -> (T, usize) {
-    let base = LIVE.with(Cell::get);
-    PEAK.with(|p| p.set(base));
-    let out = f();
-    (out, PEAK.with(Cell::get) - base)
-}
 
 /// The work units `f` takes.
 fn work<T>(f: impl FnOnce() -> T) -> (T, u64) {

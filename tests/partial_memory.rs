@@ -2,65 +2,14 @@
 //! text, and the budgets that bound it. Measured by a counting allocator
 //! (live bytes on the test's thread), not by time.
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
-use std::sync::atomic::{AtomicUsize, Ordering};
-
 use tooljson::partial::PartialParser;
 
 #[path = "../benches/common/mod.rs"]
 mod generators;
 
-struct Counting;
-
-static LIVE: AtomicUsize = AtomicUsize::new(0);
-static PEAK: AtomicUsize = AtomicUsize::new(0);
-
-thread_local! {
-    /// Only the test's own thread is counted.
-    static COUNTED: Cell<bool> = const { Cell::new(false) };
-}
-
-fn counted() -> bool {
-    COUNTED.try_with(Cell::get).unwrap_or(false)
-}
-
-fn grow(n: usize) {
-    let live = LIVE.fetch_add(n, Ordering::Relaxed) + n;
-    PEAK.fetch_max(live, Ordering::Relaxed);
-}
-
-fn shrink(n: usize) {
-    LIVE.fetch_sub(n.min(LIVE.load(Ordering::Relaxed)), Ordering::Relaxed);
-}
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        if counted() {
-            grow(layout.size());
-        }
-        // SAFETY: forwards the caller's layout to the system allocator.
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        if counted() {
-            shrink(layout.size());
-        }
-        // SAFETY: `ptr` came from `System.alloc` with this layout.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        if counted() {
-            grow(new_size);
-        }
-        // SAFETY: as for `dealloc`, and `new_size` is the caller's.
-        let p = unsafe { System.realloc(ptr, layout, new_size) };
-        if counted() {
-            shrink(layout.size());
-        }
-        p
-    }
-}
+#[path = "common/counting_alloc.rs"]
+mod counting_alloc;
+use counting_alloc::Counting;
 
 #[global_allocator]
 static GLOBAL: Counting = Counting;
@@ -88,24 +37,22 @@ struct Held {
 }
 
 fn held_by_tree(doc: &[u8], chunk: usize) -> Held {
-    COUNTED.with(|c| c.set(true));
-    LIVE.store(0, Ordering::Relaxed);
-    PEAK.store(0, Ordering::Relaxed);
+    let base = counting_alloc::live();
+    counting_alloc::reset_peak();
     let mut p = PartialParser::new();
     let (head, tail) = doc.split_at(doc.len() - 1);
     for piece in head.chunks(chunk) {
         p.feed(piece, &mut ()).unwrap();
     }
-    let open = LIVE.load(Ordering::Relaxed);
+    let open = counting_alloc::live().saturating_sub(base);
     let estimate_open = p.held_bytes();
     p.feed(tail, &mut ()).unwrap();
     p.finish(&mut ()).unwrap();
-    let finished = LIVE.load(Ordering::Relaxed);
+    let finished = counting_alloc::live().saturating_sub(base);
     let estimate_finished = p.held_bytes();
-    let peak = PEAK.load(Ordering::Relaxed);
+    let peak = counting_alloc::peak().saturating_sub(base);
     assert!(p.value().is_some());
     drop(p);
-    COUNTED.with(|c| c.set(false));
     Held {
         estimate_open,
         estimate_finished,
@@ -181,11 +128,9 @@ fn start_event(index: usize) -> String {
 
 /// Live bytes on this thread after `run`, which must not panic.
 fn live_after(run: impl FnOnce() -> ToolCallStream) -> (usize, ToolCallStream) {
-    COUNTED.with(|c| c.set(true));
-    LIVE.store(0, Ordering::Relaxed);
+    let base = counting_alloc::live();
     let stream = run();
-    let live = LIVE.load(Ordering::Relaxed);
-    COUNTED.with(|c| c.set(false));
+    let live = counting_alloc::live().saturating_sub(base);
     (live, stream)
 }
 

@@ -3,65 +3,11 @@
 //! counting allocator (peak live bytes), not by time: on a copy per level the
 //! peak is about `depth` times the string.
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
-use std::sync::atomic::{AtomicUsize, Ordering};
-
 use tooljson::providers::{CallEvent, CallStatus, ToolCallStream};
 
-struct Counting;
-
-static LIVE: AtomicUsize = AtomicUsize::new(0);
-static PEAK: AtomicUsize = AtomicUsize::new(0);
-
-thread_local! {
-    /// Only the test's own thread is counted.
-    static COUNTED: Cell<bool> = const { Cell::new(false) };
-}
-
-fn counted() -> bool {
-    COUNTED.try_with(Cell::get).unwrap_or(false)
-}
-
-fn grow(n: usize) {
-    let live = LIVE.fetch_add(n, Ordering::Relaxed) + n;
-    PEAK.fetch_max(live, Ordering::Relaxed);
-}
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        if counted() {
-            grow(layout.size());
-        }
-        // SAFETY: forwards the caller's layout to the system allocator.
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        if counted() {
-            LIVE.fetch_sub(
-                layout.size().min(LIVE.load(Ordering::Relaxed)),
-                Ordering::Relaxed,
-            );
-        }
-        // SAFETY: `ptr` came from `System.alloc` with this layout.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        if counted() {
-            // Both blocks are live while the bytes move.
-            grow(new_size);
-        }
-        // SAFETY: as for `dealloc`, and `new_size` is the caller's.
-        let p = unsafe { System.realloc(ptr, layout, new_size) };
-        if counted() {
-            LIVE.fetch_sub(
-                layout.size().min(LIVE.load(Ordering::Relaxed)),
-                Ordering::Relaxed,
-            );
-        }
-        p
-    }
-}
+#[path = "common/counting_alloc.rs"]
+mod counting_alloc;
+use counting_alloc::Counting;
 
 #[global_allocator]
 static GLOBAL: Counting = Counting;
@@ -98,9 +44,8 @@ fn a_deep_long_string_closed_by_one_delta_is_not_copied_per_level() {
     let input: usize = body.iter().map(String::len).sum();
 
     let mut stream = ToolCallStream::new();
-    COUNTED.with(|c| c.set(true));
-    LIVE.store(0, Ordering::Relaxed);
-    PEAK.store(0, Ordering::Relaxed);
+    let base = counting_alloc::live();
+    counting_alloc::reset_peak();
     let mut completed = 0;
     for piece in &body {
         stream.feed(piece.as_bytes()).unwrap();
@@ -111,8 +56,7 @@ fn a_deep_long_string_closed_by_one_delta_is_not_copied_per_level() {
         }
     }
     stream.finish().unwrap();
-    COUNTED.with(|c| c.set(false));
-    let peak = PEAK.load(Ordering::Relaxed);
+    let peak = counting_alloc::peak().saturating_sub(base);
     eprintln!(
         "peak {peak} bytes live for an input of {input} bytes ({:.1}x)",
         peak as f64 / input as f64
