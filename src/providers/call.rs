@@ -1,0 +1,274 @@
+//! One tool call of a streamed response: its id, name, status, raw text,
+//! partial tree and final value, and what to do with it (run it, convert it
+//! to the protocol's [`ToolCall`], or answer it with a retry result).
+
+use super::{CallError, CallKey, CallKind, CallStatus, tools};
+use crate::partial::{PartialNode, PartialParser};
+use crate::path::{Path, Segment};
+use crate::protocol::{Arguments, ToolCall, ToolOutcome, ToolResult};
+use crate::value::Value;
+
+/// One tool call of the response.
+#[derive(Debug)]
+pub struct StreamedCall {
+    pub(super) key: CallKey,
+    pub(super) id: Option<String>,
+    pub(super) name: Option<String>,
+    pub(super) kind: CallKind,
+    pub(super) status: CallStatus,
+    pub(super) text: String,
+    pub(super) parser: PartialParser,
+    pub(super) value: Option<Value>,
+    pub(super) errors: Vec<CallError>,
+    pub(super) doomed: bool,
+    /// Anthropic's start `input`, used when no delta follows.
+    pub(super) placeholder: Option<Value>,
+    /// Responses `item_id`, checked against later events.
+    pub(super) item_id: Option<String>,
+    /// Bytes fed past the parser's failure are kept in `text` only.
+    pub(super) parser_failed: bool,
+    /// The schema check, when the stream has tools.
+    pub(super) check: tools::CallCheck,
+}
+
+impl StreamedCall {
+    pub(super) fn new(
+        key: CallKey,
+        id: Option<String>,
+        name: Option<String>,
+        kind: CallKind,
+    ) -> StreamedCall {
+        StreamedCall {
+            key,
+            id,
+            name,
+            kind,
+            status: CallStatus::Streaming,
+            text: String::new(),
+            parser: PartialParser::new(),
+            value: None,
+            errors: Vec::new(),
+            doomed: false,
+            placeholder: None,
+            item_id: None,
+            parser_failed: false,
+            check: tools::CallCheck::default(),
+        }
+    }
+
+    /// The vendor's key.
+    pub fn key(&self) -> CallKey {
+        self.key
+    }
+
+    /// The call id the tool result must echo (Anthropic `toolu_…`, Chat
+    /// `call_…`, Responses `call_id`), when known.
+    pub fn id(&self) -> Option<&str> {
+        self.id.as_deref()
+    }
+
+    /// The Responses item id (`fc_…`), when there is one.
+    pub fn item_id(&self) -> Option<&str> {
+        self.item_id.as_deref()
+    }
+
+    /// The tool name, when known.
+    pub fn name(&self) -> Option<&str> {
+        self.name.as_deref()
+    }
+
+    /// Who runs the tool.
+    pub fn kind(&self) -> CallKind {
+        self.kind
+    }
+
+    /// Where the call stands.
+    pub fn status(&self) -> CallStatus {
+        self.status
+    }
+
+    /// The raw argument text so far (for an Anthropic call with no deltas,
+    /// the start event's `input` as JSON).
+    pub fn arguments_text(&self) -> &str {
+        &self.text
+    }
+
+    /// The best-effort partial value so far (see [`crate::partial`]); for a
+    /// truncated or aborted call, what had arrived. `None` before anything
+    /// is visible, and for custom (free-text) calls.
+    pub fn partial(&self) -> Option<&PartialNode> {
+        self.parser.snapshot()
+    }
+
+    /// The final arguments: `Some` only when the call is
+    /// [`CallStatus::Complete`]. For a custom call, the free text as a JSON
+    /// string.
+    pub fn value(&self) -> Option<&Value> {
+        if self.status == CallStatus::Complete {
+            self.value.as_ref()
+        } else {
+            None
+        }
+    }
+
+    /// The completed value at `path` in the arguments (the root is the
+    /// empty path), as soon as it is complete, even while the call is still
+    /// streaming; `None` while it is not.
+    ///
+    /// ```
+    /// use tooljson::providers::{CallEvent, ToolCallStream};
+    /// let mut s = ToolCallStream::new();
+    /// s.feed_event(None, r#"{"type":"message_start","message":{"id":"m","content":[]}}"#)?;
+    /// s.feed_event(None, r#"{"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"t","name":"f","input":{}}}"#)?;
+    /// s.feed_event(None, r#"{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"{\"a\": [1, 2], \"b\": \"x"}}"#)?;
+    /// let completed: Vec<String> = s.drain_events().filter_map(|e| match e {
+    ///     CallEvent::ValueCompleted { path, .. } => Some(path.to_string()),
+    ///     _ => None,
+    /// }).collect();
+    /// assert_eq!(completed, ["/a/0", "/a/1", "/a"]);
+    /// let path = tooljson::Path::from_segments([tooljson::Segment::from("a")]);
+    /// assert_eq!(s.calls()[0].value_at(&path).unwrap().to_string(), "[1,2]");
+    /// # Ok::<(), tooljson::providers::StreamError>(())
+    /// ```
+    pub fn value_at(&self, path: &Path) -> Option<&Value> {
+        enum At<'a> {
+            Node(&'a PartialNode),
+            Value(&'a Value),
+        }
+        let mut at = At::Node(self.parser.snapshot()?);
+        for segment in path.segments() {
+            at = match (at, segment) {
+                (At::Value(v), Segment::Key(k)) => At::Value(v.get(k)?),
+                (At::Value(v), Segment::Index(i)) => At::Value(v.as_array()?.get(*i)?),
+                (At::Node(PartialNode::Complete(v)), seg) => {
+                    let v = match seg {
+                        Segment::Key(k) => v.get(k)?,
+                        Segment::Index(i) => v.as_array()?.get(*i)?,
+                    };
+                    At::Value(v)
+                }
+                (At::Node(PartialNode::Object(members)), Segment::Key(k)) => {
+                    At::Node(&members.iter().rev().find(|(name, _)| name == k)?.1)
+                }
+                (At::Node(PartialNode::Array(items)), Segment::Index(i)) => {
+                    At::Node(items.get(*i)?)
+                }
+                _ => return None,
+            };
+        }
+        match at {
+            At::Value(v) => Some(v),
+            At::Node(n) => n.as_complete(),
+        }
+    }
+
+    /// The final arguments as a `serde_json::Value` (a complete call only;
+    /// `None` too for a number beyond `f64`, which serde_json cannot hold).
+    pub fn arguments_json(&self) -> Option<serde_json::Value> {
+        self.value().and_then(|v| v.to_serde_json().ok())
+    }
+
+    /// What went wrong (or was odd), in the order found.
+    pub fn errors(&self) -> &[CallError] {
+        &self.errors
+    }
+
+    /// Whether the client should run this call now: a complete client call.
+    pub fn is_executable(&self) -> bool {
+        self.status == CallStatus::Complete && self.kind == CallKind::Client
+    }
+
+    /// The argument text wrapped for sending back to the model when it is not
+    /// valid JSON: `{"INVALID_JSON": "<text>"}`, as Anthropic's docs advise
+    /// (see [`crate::protocol::invalid_json_input`]).
+    pub fn invalid_json_input(&self) -> serde_json::Value {
+        crate::protocol::invalid_json_input(&self.text)
+    }
+
+    /// The call in the protocol's model: id, name, item id and arguments
+    /// (the value with its exact text when complete, else the raw text as
+    /// [`Arguments::Invalid`]). A call whose id never arrived has an empty
+    /// id.
+    pub fn to_tool_call(&self) -> ToolCall {
+        let arguments = match (self.value(), self.kind) {
+            (Some(_), CallKind::Custom) | (None, _) => Arguments::Invalid(self.text.clone()),
+            (Some(v), _) => match v.to_serde_json() {
+                Ok(value) => Arguments::Json {
+                    value,
+                    text: Some(self.text.clone()),
+                },
+                Err(_) => Arguments::Invalid(self.text.clone()),
+            },
+        };
+        let mut call = ToolCall::new(
+            self.id.clone().unwrap_or_default(),
+            self.name.clone().unwrap_or_default(),
+            arguments,
+        );
+        call.item_id = self.item_id.clone();
+        call
+    }
+
+    /// The verdict: the final arguments of a complete call, else why it is
+    /// not complete.
+    pub fn verdict(&self) -> Result<&Value, &[CallError]> {
+        self.value().ok_or(&self.errors)
+    }
+
+    /// The `is_error` result to send back instead of running the call, when
+    /// it is not complete (`None` when it is): the parse error with the
+    /// position and the text, or every schema violation with its path, or
+    /// why the call was cut.
+    pub fn retry_result(&self) -> Option<ToolResult> {
+        if self.status == CallStatus::Complete {
+            return None;
+        }
+        let id = self.id.as_deref().unwrap_or_default();
+        if let Some(CallError::Json(e)) =
+            self.errors.iter().find(|e| matches!(e, CallError::Json(_)))
+        {
+            return Some(crate::protocol::parse_error_result(id, &self.text, e));
+        }
+        let name = self.name.as_deref().unwrap_or_default();
+        let why: Vec<String> = self.errors.iter().map(|e| format!("- {e}")).collect();
+        let why = if why.is_empty() {
+            format!("- the call ended {}", self.status)
+        } else {
+            why.join("\n")
+        };
+        Some(ToolResult::new(
+            id,
+            ToolOutcome::error(format!(
+                "The call to {name} was not run:\n{why}\nCall the tool again with corrected arguments."
+            )),
+        ))
+    }
+
+    /// The arguments of a complete call as `T`, or the `is_error` result to
+    /// send back: the call's [`retry_result`](Self::retry_result), or, when
+    /// the value does not fit `T`, serde's message.
+    ///
+    /// # Errors
+    ///
+    /// The [`ToolResult`] to answer the call with.
+    pub fn deserialize<T: serde::de::DeserializeOwned>(&self) -> Result<T, ToolResult> {
+        if let Some(r) = self.retry_result() {
+            return Err(r);
+        }
+        let id = self.id.as_deref().unwrap_or_default();
+        let bad = |m: String| ToolResult::new(id, ToolOutcome::error(m));
+        let value = self
+            .value
+            .as_ref()
+            .ok_or_else(|| bad("The call has no arguments.".to_owned()))?;
+        let json = value
+            .to_serde_json()
+            .map_err(|e| bad(format!("The arguments could not be read: {e}")))?;
+        serde_json::from_value(json).map_err(|e| {
+            bad(format!(
+                "The arguments of {} do not fit: {e}. Call the tool again with corrected arguments.",
+                self.name.as_deref().unwrap_or_default()
+            ))
+        })
+    }
+}

@@ -1,0 +1,398 @@
+//! The vendor-neutral state the adapters drive: the calls of one response,
+//! the event queue, the memory budgets and the stop reason. Each adapter
+//! turns its vendor's events into these operations.
+
+use std::collections::VecDeque;
+use std::sync::Arc;
+
+use super::{
+    CallError, CallEvent, CallKey, CallKind, CallStatus, StopReason, StreamError, StreamedCall,
+    response, tools,
+};
+use crate::parser::DuplicateKeys;
+use crate::partial::{EventSink, ValueEvent};
+use crate::value::Value;
+
+#[cfg(doc)]
+use crate::partial::PartialParser;
+
+/// The default bound on calls in one response.
+pub const DEFAULT_MAX_CALLS: usize = 1024;
+
+/// The default memory budget of one call's partial tree, as estimated by
+/// [`PartialParser::held_bytes`]: 8 times the default 64 MiB text limit.
+/// Arguments of strings and small objects estimate at 1 to 10 bytes per
+/// byte of text, so a call at the text limit passes; an array of tiny
+/// values (`[0,0,0,...]`, 33 per byte) is refused at about 16 MiB.
+pub const DEFAULT_MAX_CALL_TREE_BYTES: u64 = 8 * (64 << 20);
+
+/// The default memory budget of the partial trees of all the calls of one
+/// response together (the same estimate, summed).
+pub const DEFAULT_MAX_RESPONSE_TREE_BYTES: u64 = 1 << 30;
+
+/// The vendor-neutral state shared by the adapters: the calls and the event
+/// queue. Adapters translate vendor events into these operations.
+#[derive(Debug)]
+pub(crate) struct Calls {
+    pub(super) calls: Vec<StreamedCall>,
+    pub(super) events: VecDeque<CallEvent>,
+    pub(super) max_calls: usize,
+    /// Memory budgets of one call's tree and of all of them, and the
+    /// estimate of what the calls' trees hold now.
+    pub(super) max_call_tree_bytes: u64,
+    pub(super) max_response_tree_bytes: u64,
+    pub(super) tree_bytes: u64,
+    pub(super) stop: Option<StopReason>,
+    pub(super) malformed: usize,
+    pub(super) tools: Option<Arc<tools::Tools>>,
+    pub(super) choice_error: Option<String>,
+    /// `None`: `Error` for calls checked against a schema, else `LastWins`.
+    pub(super) duplicate_keys: Option<DuplicateKeys>,
+    /// Everything of the response that is not a call.
+    pub(crate) response: response::Response,
+}
+
+impl Calls {
+    pub(super) fn new(max_calls: usize) -> Calls {
+        Calls {
+            calls: Vec::new(),
+            events: VecDeque::new(),
+            max_calls,
+            max_call_tree_bytes: DEFAULT_MAX_CALL_TREE_BYTES,
+            max_response_tree_bytes: DEFAULT_MAX_RESPONSE_TREE_BYTES,
+            tree_bytes: 0,
+            stop: None,
+            malformed: 0,
+            tools: None,
+            choice_error: None,
+            duplicate_keys: None,
+            response: response::Response::default(),
+        }
+    }
+
+    /// Starts a call and returns its number.
+    pub(crate) fn start(
+        &mut self,
+        key: CallKey,
+        id: Option<String>,
+        name: Option<String>,
+        kind: CallKind,
+    ) -> Result<usize, StreamError> {
+        if self.calls.len() >= self.max_calls {
+            return Err(StreamError::TooManyCalls(self.max_calls));
+        }
+        let n = self.calls.len();
+        self.events.push_back(CallEvent::CallStarted {
+            call: n,
+            key,
+            id: id.clone(),
+            name: name.clone(),
+            kind,
+        });
+        self.calls.push(StreamedCall::new(key, id, name, kind));
+        self.check_duplicate_id(n);
+        Ok(n)
+    }
+
+    /// Reports the call's id when an earlier call of the response has it.
+    pub(crate) fn check_duplicate_id(&mut self, n: usize) {
+        let Some(id) = self.calls.get(n).and_then(|c| c.id.clone()) else {
+            return;
+        };
+        if self.calls[..n].iter().any(|c| c.id.as_deref() == Some(&id)) {
+            self.doom(n, CallError::DuplicateId(id));
+        }
+    }
+
+    /// The open call with this key, if any (the latest one).
+    pub(crate) fn open(&self, key: CallKey) -> Option<usize> {
+        self.calls
+            .iter()
+            .rposition(|c| c.key == key && c.status == CallStatus::Streaming)
+    }
+
+    /// The latest call with this key, open or not.
+    pub(crate) fn latest(&self, key: CallKey) -> Option<usize> {
+        self.calls.iter().rposition(|c| c.key == key)
+    }
+
+    pub(crate) fn call(&self, n: usize) -> Option<&StreamedCall> {
+        self.calls.get(n)
+    }
+
+    pub(crate) fn call_mut(&mut self, n: usize) -> Option<&mut StreamedCall> {
+        self.calls.get_mut(n)
+    }
+
+    pub(crate) fn has_calls_of(&self, kind: CallKind) -> bool {
+        self.calls.iter().any(|c| c.kind == kind)
+    }
+
+    pub(super) fn doom(&mut self, n: usize, error: CallError) {
+        if let Some(c) = self.calls.get_mut(n) {
+            c.errors.push(error.clone());
+            if !c.doomed {
+                c.doomed = true;
+                self.events
+                    .push_back(CallEvent::CallDoomed { call: n, error });
+            }
+        }
+    }
+
+    /// Appends argument text to an open call (empty text is a no-op).
+    pub(crate) fn append(&mut self, n: usize, text: &str) {
+        if text.is_empty() {
+            return;
+        }
+        let Some(c) = self.calls.get_mut(n) else {
+            return;
+        };
+        if c.status != CallStatus::Streaming {
+            return;
+        }
+        let limit = c.parser.parser().limits().max_input_bytes;
+        if (c.text.len() + text.len()) as u64 > limit {
+            // The parser reports the limit; the raw text stops growing too.
+            if !c.parser_failed {
+                c.parser_failed = true;
+                let err = c
+                    .parser
+                    .feed(text.as_bytes(), &mut ())
+                    .err()
+                    .map(CallError::Json);
+                if let Some(e) = err {
+                    self.doom(n, e);
+                }
+            }
+            return;
+        }
+        c.text.push_str(text);
+        let appended = self.events.len();
+        self.events.push_back(CallEvent::ArgumentsAppended {
+            call: n,
+            text: text.to_owned(),
+            preview_changed: c.kind == CallKind::Custom,
+        });
+        if c.kind == CallKind::Custom || c.parser_failed {
+            return;
+        }
+        if let Some(e) = tools::prepare(c, self.tools.as_ref(), self.duplicate_keys) {
+            self.doom(n, e);
+        }
+        let Some(c) = self.calls.get_mut(n) else {
+            return;
+        };
+        let mut sink = ValueEvents {
+            call: n,
+            queue: &mut self.events,
+            changed: false,
+        };
+        let held_before = c.parser.held_bytes();
+        let fed = c.parser.feed(text.as_bytes(), &mut sink);
+        if sink.changed
+            && let Some(CallEvent::ArgumentsAppended {
+                preview_changed, ..
+            }) = self.events.get_mut(appended)
+        {
+            *preview_changed = true;
+        }
+        let certain = tools::newly_certain(c);
+        if fed.is_err() {
+            c.parser_failed = true;
+        }
+        // Violations certain in this fragment came before the byte where
+        // the parser stopped: in the order they happened.
+        for e in certain {
+            self.doom(n, e);
+        }
+        if let Err(e) = fed {
+            self.doom(n, CallError::Json(e));
+        }
+        self.check_tree_budgets(n, held_before);
+    }
+
+    /// After call `n` was fed: past either memory budget, ends the call's
+    /// parsing and drops its tree. Checked per fragment, so a budget is
+    /// passed by at most what one fragment adds.
+    fn check_tree_budgets(&mut self, n: usize, held_before: u64) {
+        let Some(c) = self.calls.get_mut(n) else {
+            return;
+        };
+        let held = c.parser.held_bytes();
+        self.tree_bytes = (self.tree_bytes + held).saturating_sub(held_before);
+        let error = if held > self.max_call_tree_bytes {
+            CallError::CallTreeBudget(self.max_call_tree_bytes)
+        } else if self.tree_bytes > self.max_response_tree_bytes {
+            CallError::ResponseTreeBudget(self.max_response_tree_bytes)
+        } else {
+            return;
+        };
+        c.parser_failed = true;
+        c.parser.reset();
+        self.tree_bytes = self.tree_bytes.saturating_sub(held);
+        self.doom(n, error);
+    }
+
+    /// The vendor ended the call's block: decide complete or invalid.
+    pub(crate) fn end(&mut self, n: usize) {
+        let Some(c) = self.calls.get_mut(n) else {
+            return;
+        };
+        if c.status != CallStatus::Streaming {
+            return;
+        }
+        if c.text.is_empty() {
+            // No arguments: the placeholder (Anthropic), else `{}`.
+            let text = match &c.placeholder {
+                Some(v) => v.to_string(),
+                None if c.kind == CallKind::Custom => String::new(),
+                None => "{}".to_owned(),
+            };
+            self.append(n, &text);
+        }
+        let Some(c) = self.calls.get_mut(n) else {
+            return;
+        };
+        if c.kind == CallKind::Custom {
+            c.value = Some(Value::String(c.text.clone()));
+            self.finish_call(n, CallStatus::Complete);
+            return;
+        }
+        if !c.parser_failed {
+            let mut sink = ValueEvents {
+                call: n,
+                queue: &mut self.events,
+                changed: false,
+            };
+            let finished = c.parser.finish(&mut sink);
+            match finished {
+                Ok(()) => {
+                    c.value = c.parser.value().cloned();
+                    let mut errors = tools::newly_certain(c);
+                    errors.extend(tools::verdict(c));
+                    for e in errors {
+                        self.doom(n, e);
+                    }
+                }
+                Err(e) => {
+                    c.parser_failed = true;
+                    self.doom(n, CallError::Json(e));
+                }
+            }
+        }
+        let status = match self.calls.get(n) {
+            Some(c) if c.doomed => CallStatus::Invalid,
+            _ => CallStatus::Complete,
+        };
+        self.finish_call(n, status);
+    }
+
+    /// The response stopped during the call.
+    pub(crate) fn cut(&mut self, n: usize, status: CallStatus, reason: &StopReason) {
+        let Some(c) = self.calls.get_mut(n) else {
+            return;
+        };
+        if c.status != CallStatus::Streaming {
+            return;
+        }
+        c.errors.push(CallError::Cut(reason.clone()));
+        // A call already known to be invalid JSON stays invalid.
+        let status = if c.doomed {
+            CallStatus::Invalid
+        } else {
+            status
+        };
+        self.finish_call(n, status);
+    }
+
+    /// Cuts every open call.
+    pub(crate) fn cut_open(&mut self, status: CallStatus, reason: &StopReason) {
+        for n in 0..self.calls.len() {
+            self.cut(n, status, reason);
+        }
+    }
+
+    /// Ends every open call normally (the vendor ended the response).
+    pub(crate) fn end_open(&mut self, filter: impl Fn(&CallKey) -> bool) {
+        for n in 0..self.calls.len() {
+            if filter(&self.calls[n].key) {
+                self.end(n);
+            }
+        }
+    }
+
+    fn finish_call(&mut self, n: usize, status: CallStatus) {
+        if let Some(c) = self.calls.get_mut(n) {
+            c.status = status;
+            self.events
+                .push_back(CallEvent::CallFinished { call: n, status });
+        }
+    }
+
+    /// Queues an event of the response (text, thinking, usage, ...).
+    pub(crate) fn push(&mut self, event: CallEvent) {
+        self.events.push_back(event);
+    }
+
+    /// Records a skipped, unreadable event.
+    pub(crate) fn malformed(&mut self, message: String) {
+        self.malformed += 1;
+        self.events.push_back(CallEvent::Malformed { message });
+    }
+
+    /// Ends the response: cuts what is still open, queues `StreamFinished`.
+    pub(crate) fn finish_stream(&mut self, stop: StopReason) {
+        if self.stop.is_some() {
+            return;
+        }
+        let status = match stop {
+            StopReason::Error { .. } => CallStatus::Aborted,
+            _ => CallStatus::Truncated,
+        };
+        self.cut_open(status, &stop);
+        self.stop = Some(stop.clone());
+        let choice_error = self
+            .tools
+            .as_ref()
+            .and_then(|t| tools::check_choice(t, &self.calls));
+        self.choice_error = choice_error.clone();
+        self.events.push_back(CallEvent::StreamFinished {
+            stop_reason: stop,
+            choice_error,
+        });
+    }
+
+    pub(crate) fn is_finished(&self) -> bool {
+        self.stop.is_some()
+    }
+}
+
+/// Collects the partial parser's completion events for one call.
+struct ValueEvents<'q> {
+    call: usize,
+    queue: &'q mut VecDeque<CallEvent>,
+    /// Whether any value opened, grew or completed.
+    changed: bool,
+}
+
+impl EventSink for ValueEvents<'_> {
+    fn event(&mut self, event: ValueEvent<'_>) {
+        self.changed = true;
+        if let ValueEvent::Completed {
+            path,
+            value: Some(v),
+        } = event
+        {
+            // Scalars are copied once each; containers are read in place.
+            let value = match v {
+                Value::Array(_) | Value::Object(_) => None,
+                scalar => Some(scalar.clone()),
+            };
+            self.queue.push_back(CallEvent::ValueCompleted {
+                call: self.call,
+                path: path.to_path(),
+                value,
+            });
+        }
+    }
+}

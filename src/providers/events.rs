@@ -1,0 +1,374 @@
+//! What a stream reports: the keys, kinds and statuses of calls, the
+//! [`CallEvent`]s queued as the response arrives, and the errors of a call
+//! ([`CallError`]) and of the stream ([`StreamError`]).
+
+use std::fmt;
+
+use super::{StopReason, Usage};
+use crate::error::Error;
+use crate::path::Path;
+use crate::sse;
+use crate::value::Value;
+
+#[cfg(doc)]
+use super::{StreamedCall, ToolCallStream};
+
+/// How the vendor keys a call within the response.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CallKey {
+    /// Anthropic: the content block `index`.
+    Block(u64),
+    /// OpenAI Chat: `(choices[].index, delta.tool_calls[].index)`.
+    Choice {
+        /// The choice.
+        choice: u64,
+        /// The tool call index within the choice.
+        index: u64,
+    },
+    /// OpenAI Responses: the `output_index`.
+    Output(u64),
+}
+
+impl CallKey {
+    /// The key as JSON: a number for a block or output index, `[choice,
+    /// index]` for OpenAI Chat.
+    pub fn to_json(&self) -> serde_json::Value {
+        match *self {
+            CallKey::Block(i) | CallKey::Output(i) => i.into(),
+            CallKey::Choice { choice, index } => serde_json::json!([choice, index]),
+        }
+    }
+}
+
+impl fmt::Display for CallKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CallKey::Block(i) | CallKey::Output(i) => write!(f, "{i}"),
+            CallKey::Choice { choice, index } => write!(f, "{choice}/{index}"),
+        }
+    }
+}
+
+/// Who runs the tool.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CallKind {
+    /// A tool the client defined and runs (Anthropic `tool_use`, OpenAI
+    /// `function`, Responses `function_call`).
+    Client,
+    /// A tool the vendor runs (Anthropic `server_tool_use`): never run it
+    /// locally.
+    Server,
+    /// A tool on an MCP server the vendor calls (Anthropic `mcp_tool_use`,
+    /// Responses `mcp_call`).
+    Mcp,
+    /// A Responses `custom_tool_call`: free-text input, not JSON.
+    Custom,
+}
+
+impl CallKind {
+    /// `client`, `server`, `mcp` or `custom`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            CallKind::Client => "client",
+            CallKind::Server => "server",
+            CallKind::Mcp => "mcp",
+            CallKind::Custom => "custom",
+        }
+    }
+}
+
+impl fmt::Display for CallKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Where a call stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CallStatus {
+    /// Arguments are still arriving.
+    Streaming,
+    /// The root value closed, the vendor ended the block, and the value
+    /// passed every check it was given.
+    Complete,
+    /// The response stopped (`max_tokens`, `length`, `response.incomplete`,
+    /// the end of the input) before the call ended.
+    Truncated,
+    /// An error event (or a broken stream) ended the response during the
+    /// call.
+    Aborted,
+    /// The block ended, but the text is not one JSON value, or the value
+    /// breaks its tool's schema, or no such tool was offered.
+    Invalid,
+}
+
+impl CallStatus {
+    /// `streaming`, `complete`, `truncated`, `aborted` or `invalid`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            CallStatus::Streaming => "streaming",
+            CallStatus::Complete => "complete",
+            CallStatus::Truncated => "truncated",
+            CallStatus::Aborted => "aborted",
+            CallStatus::Invalid => "invalid",
+        }
+    }
+
+    /// Whether the call has ended (any status but `Streaming`).
+    pub fn is_finished(self) -> bool {
+        self != CallStatus::Streaming
+    }
+}
+
+impl fmt::Display for CallStatus {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Why a call is not complete, or what was odd about it.
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub enum CallError {
+    /// The argument text is not one JSON value (invalid, truncated, trailing
+    /// data, or over a limit).
+    Json(Error),
+    /// The call's tool was not among the request's tools.
+    UnknownTool(String),
+    /// The vendor's final arguments (Responses `.done`) differ from the
+    /// concatenated deltas.
+    ArgumentsMismatch {
+        /// What the deltas gave.
+        streamed: String,
+        /// What the vendor's final event says.
+        done: String,
+    },
+    /// The response stopped during the call.
+    Cut(StopReason),
+    /// Another call of the same response already has this id; a client
+    /// that keys results by id would lose one of them.
+    DuplicateId(String),
+    /// The call's partial tree grew past the per-call memory budget
+    /// ([`ToolCallStream::with_max_call_tree_bytes`], the bytes given): the
+    /// tree is dropped and the call's arguments are no longer parsed.
+    CallTreeBudget(u64),
+    /// The partial trees of the response's calls together grew past the
+    /// per-response memory budget
+    /// ([`ToolCallStream::with_max_response_tree_bytes`], the bytes given)
+    /// while this call was fed: its tree is dropped and its arguments are no
+    /// longer parsed.
+    ResponseTreeBudget(u64),
+    /// The value breaks the tool's schema: instance path and message.
+    Schema {
+        /// Where in the arguments (JSON Pointer).
+        instance_path: Path,
+        /// What is wrong.
+        message: String,
+    },
+}
+
+impl fmt::Display for CallError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CallError::Json(e) => write!(f, "arguments: {e}"),
+            CallError::UnknownTool(name) => write!(f, "unknown tool {name:?}"),
+            CallError::ArgumentsMismatch { streamed, done } => write!(
+                f,
+                "final arguments differ from the streamed deltas ({} bytes streamed, {} bytes final)",
+                streamed.len(),
+                done.len()
+            ),
+            CallError::Cut(reason) => write!(f, "response ended during the call: {reason}"),
+            CallError::DuplicateId(id) => {
+                write!(
+                    f,
+                    "duplicate tool call id {id:?}: an earlier call of this response has it"
+                )
+            }
+            CallError::CallTreeBudget(limit) => write!(
+                f,
+                "arguments' partial tree over the per-call memory budget of {limit} bytes"
+            ),
+            CallError::ResponseTreeBudget(limit) => write!(
+                f,
+                "partial trees of the response's calls over the per-response memory budget of {limit} bytes"
+            ),
+            CallError::Schema {
+                instance_path,
+                message,
+            } => write!(f, "{instance_path}: {message}"),
+        }
+    }
+}
+
+/// What happened, in order. Calls are named by `call`, their position in
+/// [`ToolCallStream::calls`].
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub enum CallEvent {
+    /// A tool call began.
+    CallStarted {
+        /// The call's position in [`ToolCallStream::calls`].
+        call: usize,
+        /// The vendor's key.
+        key: CallKey,
+        /// The call id (`toolu_…`, `call_…`), when known.
+        id: Option<String>,
+        /// The tool name, when known.
+        name: Option<String>,
+        /// Who runs it.
+        kind: CallKind,
+    },
+    /// Raw argument text arrived (never empty).
+    ArgumentsAppended {
+        /// The call.
+        call: usize,
+        /// The text, as the vendor sent it (JSON text, or free text for
+        /// custom calls).
+        text: String,
+        /// Whether [`StreamedCall::partial`] changed with this text: a value
+        /// opened, a string grew, a value completed (whitespace, half a key
+        /// or a number not yet proven change nothing, so a UI need not
+        /// redraw). A string held back by its schema (`enum` / `const`) may
+        /// count as a change while it stays hidden. Always `true` for custom
+        /// (free-text) calls.
+        preview_changed: bool,
+    },
+    /// A value inside the call's arguments is final. A container is not
+    /// copied into the event (each level would copy its whole content
+    /// again): read it with [`StreamedCall::value_at`], which stays valid,
+    /// since a completed value never changes.
+    ValueCompleted {
+        /// The call.
+        call: usize,
+        /// Where (the root is the empty path).
+        path: Path,
+        /// The value when it is a scalar (string, number, `true`, `false`,
+        /// `null`); `None` for an array or an object.
+        value: Option<Value>,
+    },
+    /// The call can no longer end complete; reported once, at the first byte
+    /// where that is certain.
+    CallDoomed {
+        /// The call.
+        call: usize,
+        /// Why.
+        error: CallError,
+    },
+    /// The call ended.
+    CallFinished {
+        /// The call.
+        call: usize,
+        /// How it ended (never `Streaming`).
+        status: CallStatus,
+    },
+    /// The response began: the provider's message (or response) id and
+    /// model, when it gave them.
+    MessageStarted {
+        /// `msg_…`, `chatcmpl-…`, `resp_…`.
+        id: Option<String>,
+        /// The model that answers.
+        model: Option<String>,
+    },
+    /// Text for the user arrived (never empty).
+    TextAppended {
+        /// Where: the Anthropic content block index, the Chat choice index,
+        /// or the Responses output index.
+        at: u64,
+        /// The text.
+        text: String,
+    },
+    /// Thinking (Anthropic `thinking_delta`, Responses reasoning summary
+    /// text) arrived (never empty).
+    ThinkingAppended {
+        /// Where, as for [`CallEvent::TextAppended`].
+        at: u64,
+        /// The text.
+        text: String,
+    },
+    /// A thinking block's signature, which Anthropic requires back on the
+    /// next turn.
+    ThinkingSigned {
+        /// The content block index.
+        at: u64,
+        /// The signature.
+        signature: String,
+    },
+    /// A `redacted_thinking` block (encrypted; sent back as it is).
+    RedactedThinking {
+        /// The content block index.
+        at: u64,
+        /// Its `data`.
+        data: String,
+    },
+    /// Refusal text arrived (Chat `delta.refusal`, Responses
+    /// `refusal.delta`).
+    RefusalAppended {
+        /// Where, as for [`CallEvent::TextAppended`].
+        at: u64,
+        /// The text.
+        text: String,
+    },
+    /// A server tool's result arrived whole (Anthropic `*_tool_result`
+    /// blocks, `mcp_tool_result`).
+    ServerToolResult {
+        /// The content block index.
+        at: u64,
+        /// The block, as the provider sent it.
+        block: serde_json::Value,
+    },
+    /// The token counts so far (they are cumulative: each replaces the last).
+    UsageUpdated(Usage),
+    /// One event's JSON could not be decoded; it was skipped.
+    Malformed {
+        /// What and where.
+        message: String,
+    },
+    /// The response ended; the last event.
+    StreamFinished {
+        /// Why.
+        stop_reason: StopReason,
+        /// The `tool_choice` check against the request's tool set, when one
+        /// was given and it failed.
+        choice_error: Option<String>,
+    },
+}
+
+/// A fatal error: the stream cannot be followed any further. Open calls are
+/// aborted and [`CallEvent::StreamFinished`] is queued before it is returned.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum StreamError {
+    /// The event-stream framing broke a bound.
+    Sse(sse::SseError),
+    /// The events broke the vendor's protocol (a second `message_start`, a
+    /// delta for a call that was never started, ...).
+    Protocol(String),
+    /// More calls than [`ToolCallStream::with_max_calls`] allows.
+    TooManyCalls(usize),
+    /// A Bedrock event-stream frame was bad (a CRC, its lengths, its
+    /// headers) or cut by the end of the input; it names the frame's offset.
+    EventStream(crate::eventstream::EventStreamError),
+    /// `feed` or `finish` after `finish`.
+    AfterFinish,
+}
+
+impl fmt::Display for StreamError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            StreamError::Sse(e) => write!(f, "{e}"),
+            StreamError::Protocol(m) => write!(f, "protocol error: {m}"),
+            StreamError::TooManyCalls(n) => write!(f, "more than {n} tool calls in one response"),
+            StreamError::EventStream(e) => write!(f, "{e}"),
+            StreamError::AfterFinish => f.write_str("stream used after finish()"),
+        }
+    }
+}
+
+impl std::error::Error for StreamError {}
+
+impl From<sse::SseError> for StreamError {
+    fn from(e: sse::SseError) -> Self {
+        StreamError::Sse(e)
+    }
+}
