@@ -11,7 +11,7 @@ use std::task::{Context, Poll, Waker};
 
 use bytes::Bytes;
 use futures_core::Stream;
-use tooljson::providers::futures::{CallEvents, CallEventsError};
+use tooljson::providers::futures::CallEventsError;
 use tooljson::providers::{CallEvent, CallStatus, ToolCallStream};
 
 /// Chunks with a `Pending` before every other one, then an optional error.
@@ -62,7 +62,7 @@ fn collect(
         pend: false,
         fail_at_end,
     };
-    let mut s = CallEvents::new(body);
+    let mut s = ToolCallStream::new().into_events(body);
     let mut cx = Context::from_waker(Waker::noop());
     let (mut events, mut failures, mut pendings) = (Vec::new(), Vec::new(), 0);
     loop {

@@ -1,7 +1,13 @@
 //! Anthropic Messages streaming: `message_start`, `content_block_start` /
 //! `_delta` / `_stop`, `message_delta`, `message_stop`, `ping`, `error`.
 //! Tool-ish blocks (`tool_use`, `server_tool_use`, `mcp_tool_use`) stream
-//! their input as `input_json_delta.partial_json` text.
+//! their input as `input_json_delta.partial_json` text. Every block, of any
+//! type, is kept in the final message as it started, with its deltas
+//! applied (`text`, `thinking`, `signature`, `citations`, and the beta
+//! `compaction_delta`, whose `content` / `encrypted_content` replace the
+//! block's); a block of a type with no event of its own (`compaction`,
+//! `container_upload`, new beta blocks) is [`CallEvent::OtherContent`] at
+//! its `content_block_stop`. Unknown delta types are ignored.
 
 use std::borrow::Cow;
 
@@ -81,6 +87,11 @@ struct Delta<'a> {
     stop_details: Option<Box<serde_json::Value>>,
     #[serde(default)]
     container: Option<Box<serde_json::Value>>,
+    /// `compaction_delta` (beta): the summary and its encrypted form.
+    #[serde(default)]
+    content: Option<Box<serde_json::Value>>,
+    #[serde(default)]
+    encrypted_content: Option<Box<serde_json::Value>>,
 }
 
 impl Delta<'_> {
@@ -130,6 +141,18 @@ fn kind_of(block_type: &str) -> Option<CallKind> {
         "mcp_tool_use" => Some(CallKind::Mcp),
         _ => None,
     }
+}
+
+/// Whether a block's type has its own events (text, thinking, calls,
+/// server tool results); any other block is given whole at its stop.
+fn reported_elsewhere(block: &serde_json::Value) -> bool {
+    let kind = block
+        .get("type")
+        .and_then(|t| t.as_str())
+        .unwrap_or_default();
+    matches!(kind, "text" | "thinking" | "redacted_thinking")
+        || kind_of(kind).is_some()
+        || kind.ends_with("_tool_result")
 }
 
 /// The stop reason of a `stop_reason` word; a full context window cuts calls
@@ -295,6 +318,18 @@ impl State {
                         });
                         return Ok(());
                     }
+                    Some("compaction_delta") => {
+                        // The SDKs' beta accumulators replace the members.
+                        for (key, v) in [
+                            ("content", delta.content),
+                            ("encrypted_content", delta.encrypted_content),
+                        ] {
+                            if let Some(v) = v {
+                                calls.response.block_set(index, key, *v);
+                            }
+                        }
+                        return Ok(());
+                    }
                     Some("citations_delta") => {
                         if let Some(c) = delta.citation {
                             calls.response.block_cite(index, *c);
@@ -316,6 +351,11 @@ impl State {
                 let index = ev.index.ok_or_else(|| missing("index"))?;
                 if let Some(n) = calls.open(CallKey::Block(index)) {
                     calls.end(n);
+                } else if let Some(block) = calls.response.block(index)
+                    && !reported_elsewhere(block)
+                {
+                    let block = block.clone();
+                    calls.push(CallEvent::OtherContent { at: index, block });
                 }
             }
             "message_delta" => {

@@ -47,6 +47,10 @@ struct Payload {
     stop_reason: Option<String>,
     #[serde(default)]
     usage: Option<J>,
+    #[serde(default)]
+    metrics: Option<J>,
+    #[serde(default, deserialize_with = "super::lenient_string")]
+    role: Option<String>,
     #[serde(default, deserialize_with = "super::lenient_string")]
     message: Option<String>,
     /// Some exceptions spell it `Message`.
@@ -189,10 +193,13 @@ impl State {
             ))
         };
         match event {
-            "messageStart" => calls.push(CallEvent::MessageStarted {
-                id: None,
-                model: None,
-            }),
+            "messageStart" => {
+                calls.response.bedrock.start(p.role.as_deref());
+                calls.push(CallEvent::MessageStarted {
+                    id: None,
+                    model: None,
+                });
+            }
             "contentBlockStart" => {
                 let index = p
                     .content_block_index
@@ -210,7 +217,9 @@ impl State {
                             "contentBlockStart for block {index}, which is still open"
                         )));
                     }
-                    calls.start(key, s("toolUseId"), s("name"), kind)?;
+                    let n = calls.start(key, s("toolUseId"), s("name"), kind)?;
+                    let members = tool.as_object().cloned().unwrap_or_default();
+                    calls.response.bedrock.tool(index, members, n);
                 } else if let Some(result) = start.get("toolResult") {
                     let mut block = result.clone();
                     if let Some(o) = block.as_object_mut() {
@@ -225,9 +234,16 @@ impl State {
                     .ok_or_else(|| missing("contentBlockIndex"))?;
                 let delta = p.delta.ok_or_else(|| missing("delta"))?;
                 if let Some(text) = delta.text.filter(|t| !t.is_empty()) {
+                    calls.response.bedrock.text(index, &text);
                     calls.push(CallEvent::TextAppended { at: index, text });
                 }
                 if let Some(r) = delta.reasoning_content {
+                    calls.response.bedrock.reasoning(
+                        index,
+                        r.text.as_deref(),
+                        r.signature.as_deref(),
+                        r.redacted_content.as_deref(),
+                    );
                     if let Some(text) = r.text.filter(|t| !t.is_empty()) {
                         calls.push(CallEvent::ThinkingAppended { at: index, text });
                     }
@@ -270,20 +286,24 @@ impl State {
                     calls.end(n);
                 }
                 if let Some(result) = self.results.remove(&index) {
-                    calls.push(CallEvent::ServerToolResult {
-                        at: index,
-                        block: serde_json::json!({ "toolResult": result }),
-                    });
+                    let block = serde_json::json!({ "toolResult": result });
+                    calls.response.bedrock.whole(index, block.clone());
+                    calls.push(CallEvent::ServerToolResult { at: index, block });
                 }
             }
             "messageStop" => {
                 let word = p.stop_reason.unwrap_or_default();
+                calls.response.bedrock.stop(&word);
                 if stop_of(&word) == StopReason::MaxTokens {
                     calls.cut_open(CallStatus::Truncated, &StopReason::MaxTokens);
                 }
                 self.stop = Some(word);
             }
             "metadata" => {
+                calls
+                    .response
+                    .bedrock
+                    .metadata(p.usage.as_ref(), p.metrics.as_ref());
                 if let Some(u) = p.usage.as_ref().and_then(usage_of) {
                     calls.response.usage = Some(u.clone());
                     calls.push(CallEvent::UsageUpdated(u));

@@ -310,11 +310,27 @@ pub enum CallEvent {
         text: String,
     },
     /// A server tool's result arrived whole (Anthropic `*_tool_result`
-    /// blocks, `mcp_tool_result`).
+    /// blocks, `mcp_tool_result`; Responses hosted tool items, call and
+    /// result in one: `web_search_call`, `file_search_call`,
+    /// `code_interpreter_call`, `image_generation_call`, `mcp_call`,
+    /// `mcp_list_tools`, `tool_search_call`, at `output_item.done`; Bedrock
+    /// `toolResult` blocks).
     ServerToolResult {
         /// The content block index.
         at: u64,
         /// The block, as the provider sent it.
+        block: serde_json::Value,
+    },
+    /// A content block (Anthropic) or output item (Responses) that no other
+    /// event reports, whole as it ended: Anthropic `compaction`,
+    /// `container_upload` and other (beta) blocks; Responses items that the
+    /// client acts on or answers (`computer_call`, `shell_call`,
+    /// `local_shell_call`, `apply_patch_call`, `mcp_approval_request`) and
+    /// items of unknown types. The final message carries it too.
+    OtherContent {
+        /// The content block index, or the Responses output index.
+        at: u64,
+        /// The block or item, as the provider gave it.
         block: serde_json::Value,
     },
     /// The token counts so far (they are cumulative: each replaces the last).

@@ -3,28 +3,34 @@
 //! `bytes_stream()` gives) to a `Stream` of [`CallEvent`]s, over the sans-IO
 //! [`ToolCallStream`].
 //!
+//! The one way in is [`ToolCallStream::into_events`]: configure the
+//! stream (vendor, tools, budgets), then hand it the body. The body stream
+//! must be `Unpin` (reqwest's `bytes_stream()` is; pin any other with
+//! `Box::pin`).
+//!
 //! # Examples
 //!
 //! ```
 //! use std::pin::Pin;
 //! use std::task::{Context, Poll, Waker};
+//! use bytes::Bytes;
 //! use futures_core::Stream;
-//! use tooljson::providers::{CallEvent, CallStatus, futures::CallEvents};
+//! use tooljson::providers::{CallEvent, CallStatus, ToolCallStream};
 //!
-//! /// A body that arrives in pieces (a reqwest body in real code).
-//! struct Body(Vec<&'static [u8]>);
+//! /// A body that arrives in pieces (reqwest's `bytes_stream()` in real code).
+//! struct Body(Vec<Bytes>);
 //! impl Stream for Body {
-//!     type Item = Result<&'static [u8], std::io::Error>;
+//!     type Item = Result<Bytes, std::io::Error>;
 //!     fn poll_next(mut self: Pin<&mut Self>, _: &mut Context<'_>) -> Poll<Option<Self::Item>> {
 //!         Poll::Ready(if self.0.is_empty() { None } else { Some(Ok(self.0.remove(0))) })
 //!     }
 //! }
 //!
 //! let body = Body(vec![
-//!     b"data: {\"object\":\"chat.completion.chunk\",\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":0,\"id\":\"call_1\",\"function\":{\"name\":\"f\",\"arguments\":\"{\\\"a\\\":\"}}]}}]}\n\n",
-//!     b"data: {\"object\":\"chat.completion.chunk\",\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":0,\"function\":{\"arguments\":\"1}\"}}]},\"finish_reason\":\"tool_calls\"}]}\n\ndata: [DONE]\n\n",
+//!     Bytes::from_static(b"data: {\"object\":\"chat.completion.chunk\",\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":0,\"id\":\"call_1\",\"function\":{\"name\":\"f\",\"arguments\":\"{\\\"a\\\":\"}}]}}]}\n\n"),
+//!     Bytes::from_static(b"data: {\"object\":\"chat.completion.chunk\",\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":0,\"function\":{\"arguments\":\"1}\"}}]},\"finish_reason\":\"tool_calls\"}]}\n\ndata: [DONE]\n\n"),
 //! ]);
-//! let mut events = CallEvents::new(body);
+//! let mut events = ToolCallStream::new().into_events(body);
 //! let mut cx = Context::from_waker(Waker::noop());
 //! let mut statuses = Vec::new();
 //! while let Poll::Ready(Some(item)) = Pin::new(&mut events).poll_next(&mut cx) {
@@ -33,7 +39,8 @@
 //!     }
 //! }
 //! assert_eq!(statuses, [CallStatus::Complete]);
-//! assert_eq!(events.tool_calls().calls()[0].value().unwrap().to_string(), r#"{"a":1}"#);
+//! let calls = events.into_tool_calls();
+//! assert_eq!(calls.call_by_id("call_1").unwrap().value().unwrap().to_string(), r#"{"a":1}"#);
 //! # Ok::<(), tooljson::providers::futures::CallEventsError<std::io::Error>>(())
 //! ```
 
@@ -74,7 +81,8 @@ impl<E: std::error::Error + 'static> std::error::Error for CallEventsError<E> {
 }
 
 /// A `Stream` of [`CallEvent`]s over a `Stream` of body chunks
-/// (`Result<B, E>` with `B: AsRef<[u8]>`, e.g. `bytes::Bytes`). Every event
+/// (`Result<B, E>` with `B: AsRef<[u8]>`, e.g. `bytes::Bytes`), made by
+/// [`ToolCallStream::into_events`]. Every event
 /// queued by a chunk is yielded before the next chunk is polled; a failure
 /// is yielded once, after the events it queued (the last being
 /// [`CallEvent::StreamFinished`]), and then the stream ends.
@@ -98,22 +106,19 @@ impl<S, E: fmt::Debug> fmt::Debug for CallEvents<S, E> {
     }
 }
 
-impl<S, B, E> CallEvents<S, E>
-where
-    S: Stream<Item = Result<B, E>> + Unpin,
-    B: AsRef<[u8]>,
-{
-    /// Wraps a body stream, detecting the vendor.
-    pub fn new(body: S) -> CallEvents<S, E> {
-        CallEvents::with_tool_calls(body, ToolCallStream::new())
-    }
-
-    /// Wraps a body stream with a configured [`ToolCallStream`] (vendor,
-    /// limits, tools).
-    pub fn with_tool_calls(body: S, calls: ToolCallStream) -> CallEvents<S, E> {
+impl ToolCallStream {
+    /// This stream as a `Stream` of [`CallEvent`]s over a body stream of
+    /// chunks (`Result<B, E>` with `B: AsRef<[u8]>`: `bytes::Bytes` from
+    /// reqwest's `bytes_stream()`, `Vec<u8>`, `&[u8]`); see the
+    /// [module docs](self) for an example. Feature `stream`.
+    pub fn into_events<S, B, E>(self, body: S) -> CallEvents<S, E>
+    where
+        S: Stream<Item = Result<B, E>> + Unpin,
+        B: AsRef<[u8]>,
+    {
         CallEvents {
             body,
-            calls,
+            calls: self,
             body_done: false,
             failure: None,
         }

@@ -27,9 +27,17 @@
 //! `functionResponse` to its call by name and order, so no id is made up
 //! (one would have to be invented the same way by whoever sends the result
 //! back). A call is keyed [`CallKey::Choice`] `{choice: candidate index, index: the
-//! call's position among that candidate's calls}`. A part without a name
-//! continues the call with its `id`, else the candidate's latest open call;
-//! so calls with ids may interleave. A path event that cannot be written
+//! call's position among that candidate's calls}`.
+//!
+//! Which call a part belongs to follows the protocol: `willContinue` on a
+//! `functionCall` means more parts follow "for the current FunctionCall", so
+//! a call is the span of parts from its named part to the first part
+//! without `willContinue` (SPEC section 6: "a call span between
+//! terminators"). A part with an `id` continues the open call with that id
+//! (so calls with ids may interleave); a part with a name starts a new call
+//! (ending the open span's call if it has no id: nothing could continue it);
+//! any other part continues the candidate's current span. Candidates are
+//! separate: their spans may interleave. A path event that cannot be written
 //! (an array index out of order, a path back into a value already closed, a
 //! key into an array) is reported as [`CallEvent::Malformed`] and skipped.
 //!
@@ -409,6 +417,9 @@ pub(crate) struct State {
     writers: BTreeMap<usize, ArgsWriter>,
     /// Calls started per candidate.
     started_calls: BTreeMap<u64, u64>,
+    /// Per candidate, the call whose span is open: the "current
+    /// FunctionCall" that a part without a name or id continues.
+    current: BTreeMap<u64, usize>,
     /// The first `finishReason` seen.
     finish_reason: Option<String>,
 }
@@ -452,65 +463,54 @@ impl State {
                 if reason == "STOP" {
                     // The call terminator may be missing: STOP ends the call.
                     for n in self.open_calls(calls, at) {
-                        self.end_call(calls, n);
+                        self.end_call(calls, at, n);
                     }
                 } else if reason == "MAX_TOKENS" {
                     for n in self.open_calls(calls, at) {
                         calls.cut(n, CallStatus::Truncated, &StopReason::MaxTokens);
                     }
                 }
+                calls.response.gemini.finish(at, &reason);
                 self.finish_reason.get_or_insert(reason);
             }
         }
-        if let Some(u) = chunk.usage_metadata.as_ref().and_then(usage_of) {
-            calls.response.usage = Some(u.clone());
-            calls.push(CallEvent::UsageUpdated(u));
+        if let Some(raw) = chunk.usage_metadata.as_ref() {
+            calls.response.gemini.usage(raw);
+            if let Some(u) = usage_of(raw) {
+                calls.response.usage = Some(u.clone());
+                calls.push(CallEvent::UsageUpdated(u));
+            }
         }
         Ok(())
     }
 
     fn part(&mut self, calls: &mut Calls, at: u64, part: Part) -> Result<(), StreamError> {
-        if let Some(text) = part.text.filter(|t| !t.is_empty()) {
-            calls.push(if part.thought == Some(true) {
-                CallEvent::ThinkingAppended { at, text }
-            } else {
-                CallEvent::TextAppended { at, text }
-            });
-        }
-        if let Some(signature) = part.thought_signature {
-            calls.push(CallEvent::ThinkingSigned { at, signature });
-        }
         let Some(fc) = part.function_call else {
+            let text = part.text.unwrap_or_default();
+            let thought = part.thought == Some(true);
+            calls
+                .response
+                .gemini
+                .text(at, &text, thought, part.thought_signature.as_deref());
+            if !text.is_empty() {
+                calls.push(if thought {
+                    CallEvent::ThinkingAppended { at, text }
+                } else {
+                    CallEvent::TextAppended { at, text }
+                });
+            }
+            if let Some(signature) = part.thought_signature {
+                calls.push(CallEvent::ThinkingSigned { at, signature });
+            }
             return Ok(());
         };
-        let open_by_id = fc.id.as_deref().and_then(|id| {
-            self.open_calls(calls, at)
-                .into_iter()
-                .rev()
-                .find(|&n| calls.call(n).and_then(|c| c.id()) == Some(id))
-        });
-        let n = match (&fc.name, open_by_id) {
-            (_, Some(n)) => n,
-            (Some(_), None) => {
-                let index = self.started_calls.entry(at).or_default();
-                let key = CallKey::Choice {
-                    choice: at,
-                    index: *index,
-                };
-                *index += 1;
-                calls.start(key, fc.id.clone(), fc.name.clone(), CallKind::Client)?
-            }
-            (None, None) => match self.open_calls(calls, at).last() {
-                Some(&n) => n,
-                None if fc.args.is_none() && fc.partial_args.is_none() => return Ok(()),
-                None => {
-                    calls.malformed(format!(
-                        "a functionCall part with no name and no open call (candidate {at})"
-                    ));
-                    return Ok(());
-                }
-            },
+        let Some(n) = self.route(calls, at, &fc)? else {
+            return Ok(());
         };
+        if let Some(signature) = part.thought_signature {
+            calls.response.gemini.call_signature(at, n, &signature);
+            calls.push(CallEvent::ThinkingSigned { at, signature });
+        }
         if let Some(args) = fc.args {
             let writer = self.writers.entry(n).or_default();
             if writer.stack.is_empty() && !writer.whole {
@@ -529,10 +529,73 @@ impl State {
                 Err(why) => calls.malformed(format!("partialArgs of call {n}: {why}")),
             }
         }
-        if fc.will_continue != Some(true) {
-            self.end_call(calls, n);
+        if fc.will_continue == Some(true) {
+            self.current.insert(at, n);
+        } else {
+            self.end_call(calls, at, n);
         }
         Ok(())
+    }
+
+    /// The call a `functionCall` part belongs to. By the protocol a part
+    /// with `willContinue` is followed by more parts "for the current
+    /// FunctionCall": a call's parts form a span that ends at a part
+    /// without `willContinue` (or at `finishReason`). So a part with an id
+    /// continues the open call with that id; a part with a name starts a
+    /// call (and, when the open span's call has no id, that call can no
+    /// longer be continued: it ends there, as at a missing terminator); any
+    /// other part continues the candidate's current span. `None`: nothing
+    /// to do (a stray terminator) or reported as malformed.
+    fn route(
+        &mut self,
+        calls: &mut Calls,
+        at: u64,
+        fc: &FunctionCall,
+    ) -> Result<Option<usize>, StreamError> {
+        let by_id = fc.id.as_deref().and_then(|id| {
+            self.open_calls(calls, at)
+                .into_iter()
+                .rev()
+                .find(|&n| calls.call(n).and_then(|c| c.id()) == Some(id))
+        });
+        if let Some(n) = by_id {
+            return Ok(Some(n));
+        }
+        let current = self.current.get(&at).copied().filter(|&n| {
+            calls
+                .call(n)
+                .is_some_and(|c| c.status == CallStatus::Streaming)
+        });
+        if fc.name.is_some() {
+            if let Some(prev) = current
+                && calls.call(prev).is_some_and(|c| c.id().is_none())
+            {
+                self.end_call(calls, at, prev);
+            }
+            let index = self.started_calls.entry(at).or_default();
+            let key = CallKey::Choice {
+                choice: at,
+                index: *index,
+            };
+            *index += 1;
+            let n = calls.start(key, fc.id.clone(), fc.name.clone(), CallKind::Client)?;
+            calls.response.gemini.call(at, n, None);
+            return Ok(Some(n));
+        }
+        let carries = fc.args.is_some() || fc.partial_args.is_some();
+        match (&fc.id, current) {
+            (None, Some(n)) => Ok(Some(n)),
+            (None, None) if !carries => Ok(None),
+            (Some(_), _) if !carries && fc.will_continue != Some(true) => Ok(None),
+            (id, _) => {
+                let whose = match id {
+                    Some(id) => format!("for id {id:?}, which is not an open call"),
+                    None => "with no name and no open call".to_owned(),
+                };
+                calls.malformed(format!("a functionCall part {whose} (candidate {at})"));
+                Ok(None)
+            }
+        }
     }
 
     /// The candidate's calls still streaming, in the order they started.
@@ -547,10 +610,13 @@ impl State {
     }
 
     /// Closes what the call's path events left open, then ends it.
-    fn end_call(&mut self, calls: &mut Calls, n: usize) {
+    fn end_call(&mut self, calls: &mut Calls, at: u64, n: usize) {
         if let Some(mut w) = self.writers.remove(&n) {
             let tail = w.close_all();
             calls.append(n, &tail);
+        }
+        if self.current.get(&at) == Some(&n) {
+            self.current.remove(&at);
         }
         calls.end(n);
     }

@@ -18,7 +18,10 @@
 //! Each [`StreamedCall`] converts into the protocol's
 //! [`ToolCall`](crate::protocol::ToolCall) ([`StreamedCall::to_tool_call`]),
 //! and gives its arguments as the user's type, or the `is_error` result to
-//! send back, in one call ([`StreamedCall::deserialize`]).
+//! send back, in one call ([`StreamedCall::deserialize`]). With the
+//! `stream` feature, `ToolCallStream::into_events` turns it, with a body
+//! stream of `bytes::Bytes` (reqwest's `bytes_stream()`), into a
+//! `futures_core::Stream` of the same events (`futures::CallEvents`).
 //!
 //! # Cost
 //!
@@ -103,6 +106,7 @@ mod events;
 #[cfg(feature = "stream")]
 pub mod futures;
 mod gemini;
+mod native_message;
 mod openai_chat;
 mod openai_responses;
 mod response;
@@ -120,6 +124,7 @@ pub(crate) use calls::Calls;
 pub use calls::{DEFAULT_MAX_CALL_TREE_BYTES, DEFAULT_MAX_CALLS, DEFAULT_MAX_RESPONSE_TREE_BYTES};
 pub(crate) use decode::{Typed, excerpt, lenient_string, read_event};
 pub use events::{CallError, CallEvent, CallKey, CallKind, CallStatus, StreamError};
+use response::Provider;
 pub use response::Usage;
 
 #[cfg(doc)]
@@ -186,7 +191,7 @@ impl ToolCallStream {
     pub fn for_vendor(vendor: Vendor) -> ToolCallStream {
         let mut s = ToolCallStream::new();
         s.adapter = Adapter::for_vendor(vendor);
-        s.calls.response.set_vendor(vendor);
+        s.calls.response.set_provider(Provider::of(vendor));
         s
     }
 
@@ -589,6 +594,7 @@ impl ToolCallStream {
         }
         if first == 0 && matches!(self.adapter, Adapter::Undetected) {
             self.adapter = Adapter::Bedrock(bedrock::State::default());
+            self.calls.response.set_provider(Provider::Bedrock);
             self.frames = Some(crate::eventstream::Decoder::new());
         }
     }
@@ -636,10 +642,11 @@ fn handle_event(
         match vendor {
             Some(v) => {
                 *adapter = Adapter::for_vendor(v);
-                calls.response.set_vendor(v);
+                calls.response.set_provider(Provider::of(v));
             }
             None if gemini::detect(data) => {
                 *adapter = Adapter::Gemini(gemini::State::default());
+                calls.response.set_provider(Provider::Gemini);
             }
             None => {
                 calls.malformed(format!(

@@ -1,7 +1,10 @@
 //! OpenAI Chat Completions streaming: `chat.completion.chunk` objects with
 //! `choices[].delta.tool_calls[]` keyed by `(choice, index)`, id and name in
 //! the first delta, `finish_reason` per choice, usage-only chunks, `[DONE]`,
-//! and `{"error": ...}` chunks.
+//! and `{"error": ...}` chunks. Reasoning text that OpenAI-compatible
+//! servers add (`delta.reasoning_content`: DeepSeek, vLLM; `delta.reasoning`:
+//! OpenRouter, newer vLLM) is [`CallEvent::ThinkingAppended`] and kept in the
+//! final message under the member it came in.
 
 use serde::Deserialize;
 
@@ -35,6 +38,12 @@ struct Delta {
     content: Option<String>,
     #[serde(default, deserialize_with = "super::lenient_string")]
     refusal: Option<String>,
+    /// DeepSeek / vLLM reasoning text.
+    #[serde(default, deserialize_with = "super::lenient_string")]
+    reasoning_content: Option<String>,
+    /// The same under the name OpenRouter and newer vLLM use.
+    #[serde(default, deserialize_with = "super::lenient_string")]
+    reasoning: Option<String>,
     #[serde(default)]
     tool_calls: Option<Vec<ToolCallDelta>>,
     /// The deprecated single-function form.
@@ -136,6 +145,15 @@ impl State {
                         delta.content.as_deref(),
                         delta.refusal.as_deref(),
                     );
+                }
+                let reasoning = match (delta.reasoning_content, delta.reasoning) {
+                    (Some(t), _) => Some(("reasoning_content", t)),
+                    (None, Some(t)) => Some(("reasoning", t)),
+                    (None, None) => None,
+                };
+                if let Some((key, text)) = reasoning.filter(|(_, t)| !t.is_empty()) {
+                    calls.response.chat_reasoning(c, key, &text);
+                    calls.push(CallEvent::ThinkingAppended { at: c, text });
                 }
                 if let Some(text) = delta.content.filter(|t| !t.is_empty()) {
                     calls.push(CallEvent::TextAppended { at: c, text });

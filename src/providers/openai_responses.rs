@@ -3,7 +3,11 @@
 //! `output_index`; `*_arguments.delta` / `custom_tool_call_input.delta`
 //! stream its text; `.done` and `output_item.done` end it (their text is
 //! authoritative); `response.completed` / `.incomplete` / `.failed` and
-//! `error` end the response.
+//! `error` end the response. Other output items arrive whole at
+//! `output_item.done`: hosted tools (`web_search_call`, `file_search_call`,
+//! `code_interpreter_call`, `image_generation_call`, `mcp_call`, ...) as
+//! [`CallEvent::ServerToolResult`], items the client acts on or does not
+//! know as [`CallEvent::OtherContent`]; all stay in the final `output`.
 
 use std::borrow::Cow;
 
@@ -67,6 +71,7 @@ const HANDLED: &[&str] = &[
     "response.output_text.delta",
     "response.refusal.delta",
     "response.reasoning_summary_text.delta",
+    "response.reasoning_text.delta",
     "response.incomplete",
     "response.failed",
     "error",
@@ -126,6 +131,25 @@ impl Item {
     }
 }
 
+/// How an output item other than a call is reported at
+/// `output_item.done`: hosted tools (the provider runs them; the item holds
+/// the call and its result) as [`CallEvent::ServerToolResult`]; text and
+/// reasoning not at all (their deltas were); anything else as
+/// [`CallEvent::OtherContent`].
+fn done_event(item_type: &str, at: u64, item: serde_json::Value) -> Option<CallEvent> {
+    match item_type {
+        "message" | "reasoning" | "function_call" | "custom_tool_call" => None,
+        "web_search_call"
+        | "file_search_call"
+        | "code_interpreter_call"
+        | "image_generation_call"
+        | "mcp_call"
+        | "mcp_list_tools"
+        | "tool_search_call" => Some(CallEvent::ServerToolResult { at, block: item }),
+        _ => Some(CallEvent::OtherContent { at, block: item }),
+    }
+}
+
 fn kind_of(item_type: &str) -> Option<CallKind> {
     match item_type {
         "function_call" => Some(CallKind::Client),
@@ -170,7 +194,8 @@ impl State {
             }
             "response.output_text.delta"
             | "response.refusal.delta"
-            | "response.reasoning_summary_text.delta" => {
+            | "response.reasoning_summary_text.delta"
+            | "response.reasoning_text.delta" => {
                 let at = ev.output_index.ok_or_else(|| missing("output_index"))?;
                 let text = ev.delta.as_deref().unwrap_or_default();
                 let content_index = ev.content_index.unwrap_or_default();
@@ -250,6 +275,9 @@ impl State {
                 let raw = ev.item.ok_or_else(|| missing("item"))?;
                 calls.response.item_done(output_index, raw.clone());
                 let item = Item::read(&raw).ok_or_else(|| missing("item type"))?;
+                if let Some(e) = done_event(&item.kind, output_index, raw) {
+                    calls.push(e);
+                }
                 if kind_of(&item.kind).is_none() {
                     return Ok(());
                 }

@@ -12,9 +12,40 @@ use std::collections::BTreeMap;
 
 use serde_json::{Map, Value as J};
 
+use super::native_message::{BedrockMessage, GeminiMessage};
 use super::{CallKey, CallStatus, StreamedCall};
 use crate::partial::PartialNode;
 use crate::protocol::{AssistantTurn, ProtocolError, Vendor};
+
+/// The five provider APIs a stream may be in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Provider {
+    Anthropic,
+    OpenAiChat,
+    OpenAiResponses,
+    Gemini,
+    Bedrock,
+}
+
+impl Provider {
+    pub(crate) fn of(vendor: Vendor) -> Provider {
+        match vendor {
+            Vendor::Anthropic => Provider::Anthropic,
+            Vendor::OpenAiChat => Provider::OpenAiChat,
+            Vendor::OpenAiResponses => Provider::OpenAiResponses,
+        }
+    }
+
+    /// The protocol layer's vendor, for the providers it models.
+    pub(crate) fn vendor(self) -> Option<Vendor> {
+        match self {
+            Provider::Anthropic => Some(Vendor::Anthropic),
+            Provider::OpenAiChat => Some(Vendor::OpenAiChat),
+            Provider::OpenAiResponses => Some(Vendor::OpenAiResponses),
+            Provider::Gemini | Provider::Bedrock => None,
+        }
+    }
+}
 
 /// Token counts, as the provider reports them (each `None` when not given).
 ///
@@ -77,13 +108,16 @@ struct ChatChoice {
     role: Option<String>,
     content: Option<String>,
     refusal: Option<String>,
+    /// `reasoning_content` (DeepSeek, vLLM) or `reasoning` (OpenRouter,
+    /// newer vLLM): the member's name and its text.
+    reasoning: Option<(&'static str, String)>,
     finish_reason: Option<String>,
 }
 
 /// The provider's message as it grows.
 #[derive(Debug, Default)]
 pub(crate) struct Response {
-    vendor: Option<Vendor>,
+    provider: Option<Provider>,
     /// Anthropic: the `message` object of `message_start`, updated.
     message: Map<String, J>,
     /// Anthropic content blocks by index; Responses output items by
@@ -98,6 +132,10 @@ pub(crate) struct Response {
     pub(crate) model: Option<String>,
     pub(crate) usage: Option<Usage>,
     anthropic_started: bool,
+    /// Gemini's candidates.
+    pub(crate) gemini: GeminiMessage,
+    /// Bedrock's Converse message.
+    pub(crate) bedrock: BedrockMessage,
 }
 
 fn append_str(o: &mut J, key: &str, text: &str) {
@@ -112,8 +150,8 @@ fn append_str(o: &mut J, key: &str, text: &str) {
 }
 
 impl Response {
-    pub(crate) fn set_vendor(&mut self, vendor: Vendor) {
-        self.vendor = Some(vendor);
+    pub(crate) fn set_provider(&mut self, provider: Provider) {
+        self.provider = Some(provider);
     }
 
     /// Anthropic `message_start`.
@@ -147,6 +185,11 @@ impl Response {
         {
             append_str(b, key, text);
         }
+    }
+
+    /// Anthropic: the block at `index` as it stands.
+    pub(crate) fn block(&self, index: u64) -> Option<&J> {
+        self.blocks.get(&index)
     }
 
     /// Anthropic: a member of a block set (`signature`).
@@ -229,6 +272,16 @@ impl Response {
         }
     }
 
+    /// OpenAI Chat: a choice's reasoning text under `key`
+    /// (`reasoning_content` or `reasoning`).
+    pub(crate) fn chat_reasoning(&mut self, choice: u64, key: &'static str, text: &str) {
+        let c = self.choices.entry(choice).or_default();
+        c.reasoning
+            .get_or_insert_with(|| (key, String::new()))
+            .1
+            .push_str(text);
+    }
+
     /// OpenAI Chat: a choice's `finish_reason`.
     pub(crate) fn chat_finish(&mut self, choice: u64, reason: &str) {
         self.choices.entry(choice).or_default().finish_reason = Some(reason.to_owned());
@@ -279,12 +332,14 @@ impl Response {
     /// choice; Responses one `{"output": [...]}`. Empty before the provider
     /// is known.
     pub(crate) fn native(&self, calls: &[StreamedCall]) -> Vec<J> {
-        match self.vendor {
+        match self.provider {
             None => Vec::new(),
-            Some(Vendor::Anthropic) if !self.anthropic_started => Vec::new(),
-            Some(Vendor::Anthropic) => vec![self.anthropic_message(calls)],
-            Some(Vendor::OpenAiChat) => self.chat_choices(calls),
-            Some(Vendor::OpenAiResponses) => vec![self.responses_output(calls)],
+            Some(Provider::Anthropic) if !self.anthropic_started => Vec::new(),
+            Some(Provider::Anthropic) => vec![self.anthropic_message(calls)],
+            Some(Provider::OpenAiChat) => self.chat_choices(calls),
+            Some(Provider::OpenAiResponses) => vec![self.responses_output(calls)],
+            Some(Provider::Gemini) => self.gemini.native(calls),
+            Some(Provider::Bedrock) => vec![self.bedrock.native(calls)],
         }
     }
 
@@ -333,6 +388,9 @@ impl Response {
                 );
                 msg.insert("content".into(), opt(c.and_then(|c| c.content.as_ref())));
                 msg.insert("refusal".into(), opt(c.and_then(|c| c.refusal.as_ref())));
+                if let Some((key, text)) = c.and_then(|c| c.reasoning.as_ref()) {
+                    msg.insert((*key).into(), J::String(text.clone()));
+                }
                 let tool_calls: Vec<J> = calls
                     .iter()
                     .filter(|t| matches!(t.key, CallKey::Choice { choice, .. } if choice == i))
@@ -391,7 +449,7 @@ impl Response {
         &self,
         calls: &[StreamedCall],
     ) -> Result<Vec<AssistantTurn>, ProtocolError> {
-        let Some(vendor) = self.vendor else {
+        let Some(vendor) = self.provider.and_then(Provider::vendor) else {
             return Ok(Vec::new());
         };
         self.native(calls)
@@ -413,7 +471,7 @@ impl Response {
 /// An Anthropic tool block's `input`: the value when complete; else, as the
 /// SDK's partial read gives it, what arrived with open strings left out; the
 /// start event's placeholder when no text arrived.
-fn tool_input(call: &StreamedCall) -> Option<J> {
+pub(super) fn tool_input(call: &StreamedCall) -> Option<J> {
     if call.status == CallStatus::Complete {
         return call.value.as_ref().and_then(|v| v.to_serde_json().ok());
     }

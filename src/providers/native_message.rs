@@ -1,0 +1,372 @@
+//! The final message of the two providers whose stream is not made of the
+//! message's own pieces: Gemini's candidates (`{"index", "content": {"role":
+//! "model", "parts"}, "finishReason"}`) and Bedrock's Converse response
+//! (`{"output": {"message": {"role", "content"}}, "stopReason", "usage"}`),
+//! built as the events arrive. Tool inputs come from the calls themselves,
+//! so argument text is parsed once.
+//!
+//! Gemini streams text parts as deltas: consecutive text parts of one kind
+//! (thought or not) join into one part, as the unstreamed response holds
+//! them; a `thoughtSignature` sits on the part it came with (one on an
+//! empty text part goes to the text part before it; a second one begins a
+//! new part).
+//! Bedrock keys content blocks by `contentBlockIndex`; text blocks have no
+//! start event, so the first delta opens them.
+
+use std::collections::BTreeMap;
+
+use serde_json::{Map, Value as J};
+
+use super::response::tool_input;
+use super::{CallKind, StreamedCall};
+
+/// One part of a Gemini candidate's content.
+#[derive(Debug)]
+enum GeminiPart {
+    Text {
+        text: String,
+        thought: bool,
+        signature: Option<String>,
+    },
+    /// A `functionCall` part: the call's number.
+    Call {
+        call: usize,
+        signature: Option<String>,
+    },
+}
+
+#[derive(Debug, Default)]
+struct GeminiCandidate {
+    parts: Vec<GeminiPart>,
+    finish_reason: Option<String>,
+}
+
+/// A Gemini response's candidates as they grow.
+#[derive(Debug, Default)]
+pub(crate) struct GeminiMessage {
+    candidates: BTreeMap<u64, GeminiCandidate>,
+    /// The latest `usageMetadata` with token counts.
+    usage: Option<J>,
+}
+
+impl GeminiMessage {
+    /// A text part (`thought` for thinking), with its signature if any.
+    pub(crate) fn text(&mut self, at: u64, text: &str, thought: bool, signature: Option<&str>) {
+        let c = self.candidates.entry(at).or_default();
+        if let Some(GeminiPart::Text {
+            text: t,
+            thought: th,
+            signature: sig,
+        }) = c.parts.last_mut()
+        {
+            // Text deltas of one kind join; an empty text may bring a
+            // signature; a second signature begins a new part.
+            let joins =
+                (*th == thought || text.is_empty()) && !(sig.is_some() && signature.is_some());
+            if joins {
+                t.push_str(text);
+                if let Some(new) = signature {
+                    *sig = Some(new.to_owned());
+                }
+                return;
+            }
+        }
+        if text.is_empty() && signature.is_none() {
+            return;
+        }
+        c.parts.push(GeminiPart::Text {
+            text: text.to_owned(),
+            thought,
+            signature: signature.map(str::to_owned),
+        });
+    }
+
+    /// A `functionCall` part began: call `call`.
+    pub(crate) fn call(&mut self, at: u64, call: usize, signature: Option<&str>) {
+        self.candidates
+            .entry(at)
+            .or_default()
+            .parts
+            .push(GeminiPart::Call {
+                call,
+                signature: signature.map(str::to_owned),
+            });
+    }
+
+    /// A `thoughtSignature` on a later part of call `call`.
+    pub(crate) fn call_signature(&mut self, at: u64, call: usize, signature: &str) {
+        if let Some(c) = self.candidates.get_mut(&at) {
+            for p in c.parts.iter_mut().rev() {
+                if let GeminiPart::Call {
+                    call: n,
+                    signature: s,
+                } = p
+                    && *n == call
+                {
+                    s.get_or_insert_with(|| signature.to_owned());
+                    return;
+                }
+            }
+        }
+    }
+
+    /// A candidate's `finishReason` (the first one stays).
+    pub(crate) fn finish(&mut self, at: u64, reason: &str) {
+        self.candidates
+            .entry(at)
+            .or_default()
+            .finish_reason
+            .get_or_insert_with(|| reason.to_owned());
+    }
+
+    /// A chunk's `usageMetadata`, when it holds counts (Vertex sends
+    /// `{"trafficType": ...}` alone before them).
+    pub(crate) fn usage(&mut self, usage: &J) {
+        let counts = usage
+            .as_object()
+            .is_some_and(|o| o.keys().any(|k| k.ends_with("TokenCount")));
+        if counts {
+            self.usage = Some(usage.clone());
+        }
+    }
+
+    /// One candidate object per candidate, with the response's
+    /// `usageMetadata` beside it.
+    pub(crate) fn native(&self, calls: &[StreamedCall]) -> Vec<J> {
+        self.candidates
+            .iter()
+            .map(|(&i, c)| {
+                let parts: Vec<J> = c
+                    .parts
+                    .iter()
+                    .map(|p| {
+                        let mut o = Map::new();
+                        let signature = match p {
+                            GeminiPart::Text {
+                                text,
+                                thought,
+                                signature,
+                            } => {
+                                o.insert("text".into(), text.clone().into());
+                                if *thought {
+                                    o.insert("thought".into(), true.into());
+                                }
+                                signature
+                            }
+                            GeminiPart::Call { call, signature } => {
+                                o.insert("functionCall".into(), function_call(calls.get(*call)));
+                                signature
+                            }
+                        };
+                        if let Some(s) = signature {
+                            o.insert("thoughtSignature".into(), s.clone().into());
+                        }
+                        J::Object(o)
+                    })
+                    .collect();
+                let mut o = Map::new();
+                o.insert("index".into(), i.into());
+                o.insert(
+                    "content".into(),
+                    serde_json::json!({"role": "model", "parts": parts}),
+                );
+                o.insert(
+                    "finishReason".into(),
+                    c.finish_reason.clone().map_or(J::Null, J::String),
+                );
+                if let Some(u) = &self.usage {
+                    o.insert("usageMetadata".into(), u.clone());
+                }
+                J::Object(o)
+            })
+            .collect()
+    }
+}
+
+/// `{"id"?, "name", "args"}`: the args are the call's value, or what arrived
+/// of it (open strings left out), or `{}`.
+fn function_call(call: Option<&StreamedCall>) -> J {
+    let mut o = Map::new();
+    if let Some(c) = call {
+        if let Some(id) = c.id() {
+            o.insert("id".into(), id.into());
+        }
+        o.insert("name".into(), c.name().unwrap_or_default().into());
+        o.insert(
+            "args".into(),
+            tool_input(c).unwrap_or_else(|| J::Object(Map::new())),
+        );
+    }
+    J::Object(o)
+}
+
+/// One Bedrock content block.
+#[derive(Debug)]
+enum BedrockBlock {
+    Text(String),
+    Reasoning {
+        text: String,
+        signature: Option<String>,
+        redacted: Option<String>,
+    },
+    /// A `toolUse` block: its start members and the call's number.
+    Tool {
+        start: Map<String, J>,
+        call: usize,
+    },
+    /// A whole block (a server tool's `toolResult`).
+    Whole(J),
+}
+
+/// A Bedrock Converse response as it grows.
+#[derive(Debug, Default)]
+pub(crate) struct BedrockMessage {
+    role: Option<String>,
+    blocks: BTreeMap<u64, BedrockBlock>,
+    stop_reason: Option<String>,
+    usage: Option<J>,
+    metrics: Option<J>,
+}
+
+impl BedrockMessage {
+    /// `messageStart{role}`.
+    pub(crate) fn start(&mut self, role: Option<&str>) {
+        self.role = role.map(str::to_owned);
+    }
+
+    /// `delta.text`.
+    pub(crate) fn text(&mut self, at: u64, text: &str) {
+        match self.blocks.get_mut(&at) {
+            Some(BedrockBlock::Text(t)) => t.push_str(text),
+            Some(_) => {}
+            None => {
+                self.blocks.insert(at, BedrockBlock::Text(text.to_owned()));
+            }
+        }
+    }
+
+    /// `delta.reasoningContent`: text appended, signature and redacted
+    /// content set.
+    pub(crate) fn reasoning(
+        &mut self,
+        at: u64,
+        text: Option<&str>,
+        signature: Option<&str>,
+        redacted: Option<&str>,
+    ) {
+        let block = self
+            .blocks
+            .entry(at)
+            .or_insert_with(|| BedrockBlock::Reasoning {
+                text: String::new(),
+                signature: None,
+                redacted: None,
+            });
+        if let BedrockBlock::Reasoning {
+            text: t,
+            signature: s,
+            redacted: r,
+        } = block
+        {
+            t.push_str(text.unwrap_or_default());
+            if let Some(sig) = signature {
+                *s = Some(sig.to_owned());
+            }
+            if let Some(data) = redacted {
+                r.get_or_insert_with(String::new).push_str(data);
+            }
+        }
+    }
+
+    /// `contentBlockStart{start: {toolUse}}`: call `call`.
+    pub(crate) fn tool(&mut self, at: u64, start: Map<String, J>, call: usize) {
+        self.blocks.insert(at, BedrockBlock::Tool { start, call });
+    }
+
+    /// A block that arrived whole (`{"toolResult": {...}}`).
+    pub(crate) fn whole(&mut self, at: u64, block: J) {
+        self.blocks.insert(at, BedrockBlock::Whole(block));
+    }
+
+    /// `messageStop{stopReason}`.
+    pub(crate) fn stop(&mut self, reason: &str) {
+        self.stop_reason = Some(reason.to_owned());
+    }
+
+    /// `metadata{usage, metrics}`.
+    pub(crate) fn metadata(&mut self, usage: Option<&J>, metrics: Option<&J>) {
+        if let Some(u) = usage {
+            self.usage = Some(u.clone());
+        }
+        if let Some(m) = metrics {
+            self.metrics = Some(m.clone());
+        }
+    }
+
+    /// The Converse response: `{"output": {"message"}, "stopReason",
+    /// "usage", "metrics"}` (the last two when reported).
+    pub(crate) fn native(&self, calls: &[StreamedCall]) -> J {
+        let content: Vec<J> = self
+            .blocks
+            .values()
+            .map(|b| match b {
+                BedrockBlock::Text(t) => serde_json::json!({ "text": t }),
+                BedrockBlock::Reasoning {
+                    text,
+                    signature,
+                    redacted,
+                } => {
+                    let inner = match redacted {
+                        Some(data) if text.is_empty() => {
+                            serde_json::json!({ "redactedContent": data })
+                        }
+                        _ => {
+                            let mut r = Map::new();
+                            r.insert("text".into(), text.clone().into());
+                            if let Some(s) = signature {
+                                r.insert("signature".into(), s.clone().into());
+                            }
+                            serde_json::json!({ "reasoningText": r })
+                        }
+                    };
+                    serde_json::json!({ "reasoningContent": inner })
+                }
+                BedrockBlock::Tool { start, call } => {
+                    let mut t = start.clone();
+                    let input = calls
+                        .get(*call)
+                        .and_then(tool_input)
+                        .unwrap_or_else(|| J::Object(Map::new()));
+                    t.insert("input".into(), input);
+                    if calls
+                        .get(*call)
+                        .is_some_and(|c| c.kind() == CallKind::Server)
+                    {
+                        t.entry("type").or_insert_with(|| "server_tool_use".into());
+                    }
+                    serde_json::json!({ "toolUse": t })
+                }
+                BedrockBlock::Whole(b) => b.clone(),
+            })
+            .collect();
+        let mut o = Map::new();
+        o.insert(
+            "output".into(),
+            serde_json::json!({"message": {
+                "role": self.role.clone().unwrap_or_else(|| "assistant".into()),
+                "content": content,
+            }}),
+        );
+        o.insert(
+            "stopReason".into(),
+            self.stop_reason.clone().map_or(J::Null, J::String),
+        );
+        if let Some(u) = &self.usage {
+            o.insert("usage".into(), u.clone());
+        }
+        if let Some(m) = &self.metrics {
+            o.insert("metrics".into(), m.clone());
+        }
+        J::Object(o)
+    }
+}
