@@ -488,6 +488,98 @@ fn parallel_gemini_calls_with_interleaved_partial_args() {
     assert_eq!(r.malformed, 0);
 }
 
+/// Calls without ids: by the protocol, parts after a `willContinue` part
+/// belong to "the current FunctionCall", so each candidate's calls are spans
+/// (a named part to the first part without `willContinue`, or to
+/// `finishReason`). Two candidates' spans interleave chunk by chunk; on
+/// candidate 1 a new named part comes before `getTime`'s terminator, which
+/// ends `getTime` there (nothing could continue it); `getNews` has no
+/// terminator and ends at `finishReason`.
+#[test]
+fn parallel_gemini_calls_without_ids_are_routed_by_candidate_and_span() {
+    let r = replay_all_ways(
+        "gemini-parallel-candidates-idless-partialargs.sse",
+        &transcript("gemini-parallel-candidates-idless-partialargs.sse"),
+    );
+    assert_eq!(
+        r.calls,
+        complete(&[
+            (
+                "getWeather",
+                None,
+                CallKind::Client,
+                json!({"location": "Paris", "days": 2})
+            ),
+            (
+                "getTime",
+                None,
+                CallKind::Client,
+                json!({"zone": "Europe/Paris"})
+            ),
+            (
+                "getNews",
+                None,
+                CallKind::Client,
+                json!({"topics": ["tech", "sport"]})
+            ),
+            (
+                "getWeather",
+                None,
+                CallKind::Client,
+                json!({"location": "Lyon"})
+            ),
+        ])
+    );
+    assert_eq!(r.stop, Some(StopReason::ToolUse));
+    assert_eq!(r.malformed, 0);
+    assert_eq!(r.text, "Checking.");
+    // The order the spans end in: getTime when getNews begins, before
+    // getWeather's terminator in the same chunk.
+    let order: Vec<String> = r
+        .events
+        .iter()
+        .filter_map(|e| match e {
+            CallEvent::CallStarted { call, .. } => Some(format!("start {call}")),
+            CallEvent::CallFinished { call, .. } => Some(format!("end {call}")),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        order,
+        [
+            "start 0", "start 1", "end 1", "start 2", "end 0", "start 3", "end 3", "end 2"
+        ]
+    );
+}
+
+/// The final message of the same stream: one candidate object per
+/// candidate, the parts in the order they began (hand-reasoned from SPEC.md
+/// section 4).
+#[test]
+fn the_idless_parallel_stream_ends_with_each_candidates_message() {
+    let body = transcript("gemini-parallel-candidates-idless-partialargs.sse");
+    let usage = json!({"promptTokenCount": 50, "candidatesTokenCount": 40, "totalTokenCount": 90});
+    let want = vec![
+        json!({"index": 0, "finishReason": "STOP", "usageMetadata": usage, "content": {"role": "model", "parts": [
+            {"functionCall": {"name": "getWeather", "args": {"location": "Paris", "days": 2}}, "thoughtSignature": "c2lnLTA="},
+            {"functionCall": {"name": "getWeather", "args": {"location": "Lyon"}}},
+            {"text": "Checking."},
+        ]}}),
+        json!({"index": 1, "finishReason": "STOP", "usageMetadata": usage, "content": {"role": "model", "parts": [
+            {"functionCall": {"name": "getTime", "args": {"zone": "Europe/Paris"}}},
+            {"functionCall": {"name": "getNews", "args": {"topics": ["tech", "sport"]}}},
+        ]}}),
+    ];
+    for size in [1, 7, 64, body.len()] {
+        let mut s = ToolCallStream::new();
+        for piece in body.chunks(size) {
+            s.feed(piece).unwrap();
+        }
+        s.finish().unwrap();
+        assert_eq!(s.final_messages_json(), want, "{size}-byte reads");
+    }
+}
+
 #[test]
 fn a_bedrock_frame_with_a_bad_crc_ends_the_stream_naming_its_offset() {
     let body = transcript("bedrock-bad-crc.eventstream");
