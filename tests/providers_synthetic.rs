@@ -553,3 +553,205 @@ fn repeated_keys_in_validated_calls() {
         s.calls()[0].errors()
     );
 }
+
+/// Feeds one event per line (`event` name, data) and finishes.
+fn feed_events(vendor: Vendor, events: &[(&str, serde_json::Value)]) -> ToolCallStream {
+    let mut s = ToolCallStream::for_vendor(vendor);
+    for (name, data) in events {
+        let name = (!name.is_empty()).then_some(*name);
+        s.feed_event(name, &data.to_string()).unwrap();
+    }
+    if !s.is_finished() {
+        s.finish().unwrap();
+    }
+    s
+}
+
+#[test]
+fn chat_reasoning_content_is_thinking_and_kept_in_the_message() {
+    let chunk = |delta: serde_json::Value, finish: Option<&str>| {
+        json!({"id": "chatcmpl-r", "object": "chat.completion.chunk", "model": "deepseek-reasoner",
+            "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]})
+    };
+    let mut s = feed_events(
+        Vendor::OpenAiChat,
+        &[
+            (
+                "",
+                chunk(
+                    json!({"role": "assistant", "reasoning_content": "Think"}),
+                    None,
+                ),
+            ),
+            ("", chunk(json!({"reasoning_content": "ing."}), None)),
+            ("", chunk(json!({"content": "Hi."}), Some("stop"))),
+        ],
+    );
+    let thinking: Vec<String> = s
+        .drain_events()
+        .filter_map(|e| match e {
+            CallEvent::ThinkingAppended { at: 0, text } => Some(text),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(thinking, ["Think", "ing."]);
+    let m = &s.final_messages_json()[0];
+    assert_eq!(m["message"]["reasoning_content"], "Thinking.");
+    assert_eq!(m["message"]["content"], "Hi.");
+    // `reasoning` (OpenRouter, newer vLLM) is kept under its own name.
+    let s = feed_events(
+        Vendor::OpenAiChat,
+        &[(
+            "",
+            chunk(
+                json!({"role": "assistant", "reasoning": "Hmm."}),
+                Some("stop"),
+            ),
+        )],
+    );
+    let m = &s.final_messages_json()[0]["message"];
+    assert_eq!(m["reasoning"], "Hmm.");
+    assert!(m.get("reasoning_content").is_none());
+}
+
+#[test]
+fn responses_hosted_tool_items_arrive_whole() {
+    let search = json!({"type": "web_search_call", "id": "ws_1", "status": "completed",
+        "action": {"type": "search", "query": "rust"}});
+    let computer = json!({"type": "computer_call", "id": "cu_1", "call_id": "call_c",
+        "action": {"type": "click", "x": 1, "y": 2}, "status": "completed"});
+    let mut s = feed_events(
+        Vendor::OpenAiResponses,
+        &[
+            (
+                "response.created",
+                json!({"type": "response.created", "response": {"id": "resp_1", "model": "gpt-5"}}),
+            ),
+            (
+                "response.output_item.added",
+                json!({"type": "response.output_item.added", "output_index": 0,
+                "item": {"type": "web_search_call", "id": "ws_1", "status": "in_progress"}}),
+            ),
+            (
+                "response.output_item.done",
+                json!({"type": "response.output_item.done", "output_index": 0, "item": search}),
+            ),
+            (
+                "response.output_item.added",
+                json!({"type": "response.output_item.added", "output_index": 1,
+                "item": {"type": "computer_call", "id": "cu_1", "status": "in_progress"}}),
+            ),
+            (
+                "response.output_item.done",
+                json!({"type": "response.output_item.done", "output_index": 1, "item": computer}),
+            ),
+        ],
+    );
+    let whole: Vec<CallEvent> = s
+        .drain_events()
+        .filter(|e| {
+            matches!(
+                e,
+                CallEvent::ServerToolResult { .. } | CallEvent::OtherContent { .. }
+            )
+        })
+        .collect();
+    assert_eq!(
+        whole,
+        [
+            CallEvent::ServerToolResult {
+                at: 0,
+                block: search.clone()
+            },
+            CallEvent::OtherContent {
+                at: 1,
+                block: computer.clone()
+            },
+        ]
+    );
+    assert_eq!(s.calls().len(), 0);
+    // Not completed: the output is the items as `output_item.done` gave them.
+    assert_eq!(
+        s.final_messages_json(),
+        [json!({"output": [search, computer]})]
+    );
+}
+
+#[test]
+fn anthropic_compaction_and_unknown_blocks_are_carried_through() {
+    let ev = |t: &str, data: serde_json::Value| {
+        let mut d = data;
+        d["type"] = json!(t);
+        (t.to_owned(), d)
+    };
+    let events = [
+        ev(
+            "message_start",
+            json!({"message": {"id": "msg_c", "type": "message", "role": "assistant",
+            "model": "claude-x", "content": [], "stop_reason": null, "usage": {"input_tokens": 9, "output_tokens": 1}}}),
+        ),
+        ev(
+            "content_block_start",
+            json!({"index": 0, "content_block": {"type": "compaction", "content": ""}}),
+        ),
+        ev(
+            "content_block_delta",
+            json!({"index": 0, "delta": {"type": "compaction_delta", "content": "Summary.", "encrypted_content": "ZW5j"}}),
+        ),
+        ev("content_block_stop", json!({"index": 0})),
+        ev(
+            "content_block_start",
+            json!({"index": 1, "content_block": {"type": "future_block", "payload": {"a": 1}}}),
+        ),
+        ev(
+            "content_block_delta",
+            json!({"index": 1, "delta": {"type": "future_delta", "x": 2}}),
+        ),
+        ev("content_block_stop", json!({"index": 1})),
+        ev(
+            "content_block_start",
+            json!({"index": 2, "content_block": {"type": "text", "text": ""}}),
+        ),
+        ev(
+            "content_block_delta",
+            json!({"index": 2, "delta": {"type": "text_delta", "text": "Done."}}),
+        ),
+        ev("content_block_stop", json!({"index": 2})),
+        ev(
+            "message_delta",
+            json!({"delta": {"stop_reason": "end_turn"}, "usage": {"output_tokens": 5}}),
+        ),
+        ev("message_stop", json!({})),
+    ];
+    let refs: Vec<(&str, serde_json::Value)> = events
+        .iter()
+        .map(|(n, d)| (n.as_str(), d.clone()))
+        .collect();
+    let mut s = feed_events(Vendor::Anthropic, &refs);
+    let compaction =
+        json!({"type": "compaction", "content": "Summary.", "encrypted_content": "ZW5j"});
+    let future = json!({"type": "future_block", "payload": {"a": 1}});
+    let other: Vec<CallEvent> = s
+        .drain_events()
+        .filter(|e| matches!(e, CallEvent::OtherContent { .. }))
+        .collect();
+    assert_eq!(
+        other,
+        [
+            CallEvent::OtherContent {
+                at: 0,
+                block: compaction.clone()
+            },
+            CallEvent::OtherContent {
+                at: 1,
+                block: future.clone()
+            },
+        ]
+    );
+    let m = &s.final_messages_json()[0];
+    assert_eq!(
+        m["content"],
+        json!([compaction, future, {"type": "text", "text": "Done."}])
+    );
+    assert_eq!(m["stop_reason"], "end_turn");
+}
