@@ -260,6 +260,12 @@ pub(crate) fn write_part(
             if *from == vendor {
                 return Some(part.clone());
             }
+            // A part built by hand as native may still be one this layer knows.
+            if let Some(known) = read_part(*from, part)
+                && !matches!(known, P::Native { .. })
+            {
+                return write_part(&known, vendor, place, at, losses);
+            }
             let ty = part
                 .get("type")
                 .and_then(Value::as_str)

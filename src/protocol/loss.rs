@@ -18,6 +18,9 @@ pub enum LossEffect {
     /// `is_error: false` comes back absent; a successful result whose text
     /// starts with `Error: ` reads back from OpenAI as an error).
     ReadsBackDifferently,
+    /// The target requires a member the source does not have (Anthropic
+    /// `max_tokens`); it is not invented: set it and convert again.
+    MissingRequired,
 }
 
 impl LossEffect {
@@ -26,6 +29,7 @@ impl LossEffect {
         match self {
             LossEffect::Dropped => "dropped",
             LossEffect::ReadsBackDifferently => "reads back differently",
+            LossEffect::MissingRequired => "missing but required",
         }
     }
 }
@@ -179,6 +183,17 @@ pub(crate) struct Losses(pub(crate) Vec<Loss>);
 impl Losses {
     pub(crate) fn push(&mut self, at: &str, part: &str, effect: LossEffect, why: &str) {
         self.0.push(Loss::new(at, part, effect, why));
+    }
+
+    /// Takes the losses of a nested conversion, their pointers put under
+    /// `prefix`.
+    pub(crate) fn absorb<T>(&mut self, c: Converted<T>, prefix: &str) -> T {
+        let (value, losses) = c.accept_losses();
+        for mut l in losses {
+            l.at.insert_str(0, prefix);
+            self.0.push(l);
+        }
+        value
     }
 
     pub(crate) fn finish<T>(self, value: T) -> Converted<T> {

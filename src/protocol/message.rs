@@ -41,7 +41,14 @@ impl Native {
         if let Some(from) = self.vendor
             && from != vendor
         {
-            for key in self.members.keys() {
+            // Empty members (`annotations: []`, `refusal: null`) carry nothing.
+            let empty = |v: &Value| match v {
+                Value::Null => true,
+                Value::Array(a) => a.is_empty(),
+                Value::Object(o) => o.is_empty(),
+                _ => false,
+            };
+            for (key, _) in self.members.iter().filter(|(_, v)| !empty(v)) {
                 losses.push(
                     &ptr(at, key),
                     key,

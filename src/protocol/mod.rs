@@ -122,6 +122,7 @@ mod definition;
 mod error;
 mod loss;
 mod message;
+mod request;
 mod result;
 mod retry;
 mod stop;
@@ -136,6 +137,9 @@ pub use turn::AssistantTurn;
 pub use content::{Media, MediaSource};
 pub use correlate::{CorrelationError, correlate};
 pub use loss::{Converted, Loss, LossEffect, LossReport};
+pub use request::{
+    Message, Request, ResponseFormat, SystemPrompt, SystemRole, UserMessage,
+};
 pub use result::{ERROR_PREFIX, ResultContent, ResultPart, ToolOutcome, ToolResult, ToolResults};
 pub use retry::{
     CallProblem, MAX_ECHOED_INPUT, parse_error_message, parse_error_result, violations_message,

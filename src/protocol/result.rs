@@ -533,7 +533,7 @@ impl ToolResults {
         for (i, m) in messages.iter().enumerate() {
             let at = ptr_i("", i);
             let is_user = m.get("role").and_then(Value::as_str) == Some("user");
-            if is_user && i + 1 == messages.len() {
+            if is_user && i > 0 && i + 1 == messages.len() {
                 out.read_trailing(vendor, m, &at)?;
             } else if vendor == Vendor::OpenAiChat {
                 out.results.push(ToolResult::from_openai_chat_at(m, &at)?);
