@@ -94,11 +94,11 @@ fn turn(interleaved: bool) -> impl Strategy<Value = AssistantTurn> {
 }
 
 fn there_and_back(turn: &AssistantTurn, a: Vendor, b: Vendor) -> (Value, Value) {
-    let first = turn.to_vendor(a);
+    let first = turn.to_vendor(a).lossless().unwrap();
     let read = AssistantTurn::from_vendor(a, &first).expect("own output reads");
-    let other = read.to_vendor(b);
+    let other = read.to_vendor(b).lossless().unwrap();
     let read = AssistantTurn::from_vendor(b, &other).expect("other vendor's output reads");
-    (first, read.to_vendor(a))
+    (first, read.to_vendor(a).lossless().unwrap())
 }
 
 fn result_content(error: bool) -> impl Strategy<Value = ResultContent> {
@@ -190,13 +190,22 @@ proptest! {
     /// Results, including is_error and block content, between every pair.
     #[test]
     fn any_results_to_another_vendor_and_back_are_unchanged(r in results(), (a, b) in vendor_pair()) {
-        let first = r.to_vendor(a);
+        // Chat tool messages take no image: reported, not sent.
+        let (first, losses) = r.to_vendor(a).accept_losses();
+        if !losses.is_empty() {
+            prop_assert!(a == Vendor::OpenAiChat && losses.iter().all(|l| l.part == "image"));
+            return Ok(());
+        }
         let read = ToolResults::from_vendor(a, &first).unwrap();
-        let other = read.to_vendor(b);
+        let (other, losses) = read.to_vendor(b).accept_losses();
+        if !losses.is_empty() {
+            prop_assert!(b == Vendor::OpenAiChat && losses.iter().all(|l| l.part == "image"));
+            return Ok(());
+        }
         let read = ToolResults::from_vendor(b, &other).unwrap();
         prop_assert_eq!(&read.results.iter().map(|x| x.is_error).collect::<Vec<_>>(),
                         &r.results.iter().map(|x| x.is_error).collect::<Vec<_>>());
-        prop_assert_eq!(first, read.to_vendor(a), "{} -> {} -> {}", a, b, a);
+        prop_assert_eq!(first, read.to_vendor(a).lossless().unwrap(), "{} -> {} -> {}", a, b, a);
     }
 
     /// Building a reply: every call id in exactly one result, in call order,
@@ -248,7 +257,7 @@ proptest! {
         let (reply, report) = turn.reply_filling(outcomes, |_| ToolOutcome::error("not run"));
         prop_assert_eq!(report.is_none(), is_permutation);
         for v in Vendor::ALL {
-            let json = reply.to_vendor(v);
+            let json = reply.to_vendor(v).lossless().unwrap();
             let key = match v {
                 Vendor::Anthropic => "tool_use_id",
                 Vendor::OpenAiChat => "tool_call_id",

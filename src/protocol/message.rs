@@ -7,7 +7,7 @@ use std::borrow::Cow;
 use serde_json::{Map, Value};
 
 use super::Vendor;
-use super::error::{ProtocolError, json_type, ptr, ptr_i, short};
+use super::error::{ProtocolError, json_type, ptr, short};
 
 /// The key of the wrapper object Anthropic documents for sending back tool
 /// input that is not valid JSON: `{"INVALID_JSON": "<raw text>"}`.
@@ -23,10 +23,39 @@ pub(crate) struct Native {
 }
 
 impl Native {
-    fn of(vendor: Vendor, members: Map<String, Value>) -> Native {
+    pub(crate) fn of(vendor: Vendor, members: Map<String, Value>) -> Native {
         Native {
             vendor: Some(vendor),
             members,
+        }
+    }
+
+    /// Records each member as dropped when writing for another vendor
+    /// (`at`: the owner's pointer in the source).
+    pub(crate) fn report_dropped(
+        &self,
+        vendor: Vendor,
+        at: &str,
+        losses: &mut super::loss::Losses,
+    ) {
+        if let Some(from) = self.vendor
+            && from != vendor
+        {
+            // Empty members (`annotations: []`, `refusal: null`) carry nothing.
+            let empty = |v: &Value| match v {
+                Value::Null => true,
+                Value::Array(a) => a.is_empty(),
+                Value::Object(o) => o.is_empty(),
+                _ => false,
+            };
+            for (key, _) in self.members.iter().filter(|(_, v)| !empty(v)) {
+                losses.push(
+                    &ptr(at, key),
+                    key,
+                    super::loss::LossEffect::Dropped,
+                    &format!("{vendor} has no counterpart of this {from} member"),
+                );
+            }
         }
     }
 
@@ -299,7 +328,7 @@ impl ToolCall {
         }
     }
 
-    fn from_anthropic(o: &Map<String, Value>, at: &str) -> Result<ToolCall, ProtocolError> {
+    pub(crate) fn from_anthropic(o: &Map<String, Value>, at: &str) -> Result<ToolCall, ProtocolError> {
         let id = get_str(o, "id", at)?.to_owned();
         let name = get_str(o, "name", at)?.to_owned();
         let input = o.get("input").ok_or_else(|| ProtocolError::MissingField {
@@ -315,7 +344,7 @@ impl ToolCall {
         })
     }
 
-    fn from_openai_chat(v: &Value, at: &str) -> Result<ToolCall, ProtocolError> {
+    pub(crate) fn from_openai_chat(v: &Value, at: &str) -> Result<ToolCall, ProtocolError> {
         let o = as_object(v, at, "a tool call object")?;
         let id = get_str(o, "id", at)?.to_owned();
         let fat = ptr(at, "function");
@@ -339,7 +368,7 @@ impl ToolCall {
         })
     }
 
-    fn from_openai_responses(o: &Map<String, Value>, at: &str) -> Result<ToolCall, ProtocolError> {
+    pub(crate) fn from_openai_responses(o: &Map<String, Value>, at: &str) -> Result<ToolCall, ProtocolError> {
         let id = get_str(o, "call_id", at)?.to_owned();
         let name = get_str(o, "name", at)?.to_owned();
         let arguments = Arguments::from_text(get_str(o, "arguments", at)?);
@@ -364,6 +393,19 @@ impl ToolCall {
                 rest(o, &["type", "id", "call_id", "name", "arguments"]),
             ),
         })
+    }
+
+    /// Records the call's vendor-only members as dropped for another
+    /// vendor. Responses item bookkeeping (`status`) is not content.
+    pub(crate) fn report_dropped(
+        &self,
+        vendor: Vendor,
+        at: &str,
+        losses: &mut super::loss::Losses,
+    ) {
+        let mut native = self.native.clone();
+        native.members.remove("status");
+        native.report_dropped(vendor, at, losses);
     }
 
     /// The call as an Anthropic `tool_use` block.
@@ -409,10 +451,10 @@ pub struct TextPart {
     pub text: String,
     /// Block-level members of the source vendor (Anthropic `citations`,
     /// Responses `annotations`, ...).
-    native: Native,
+    pub(crate) native: Native,
     /// Responses: this text starts a new `message` item, with these item
     /// members (`id`, `status`, ...).
-    item_start: Option<Map<String, Value>>,
+    pub(crate) item_start: Option<Map<String, Value>>,
 }
 
 impl TextPart {
@@ -443,779 +485,6 @@ pub enum TurnPart {
         /// The block or item, verbatim.
         item: Value,
     },
-}
-
-/// Why the model stopped: one type for a finished turn read from JSON and for
-/// a streamed response.
-///
-/// | | Anthropic `stop_reason` | OpenAI Chat `finish_reason` | Responses `status` |
-/// |---|---|---|---|
-/// | [`ToolUse`](Self::ToolUse) | `tool_use` | `tool_calls` / `function_call` | `completed` with function calls |
-/// | [`EndTurn`](Self::EndTurn) | `end_turn` | `stop` | `completed` |
-/// | [`StopSequence`](Self::StopSequence) | `stop_sequence` | `stop` | `completed` |
-/// | [`MaxTokens`](Self::MaxTokens) | `max_tokens` | `length` | `incomplete` (`max_output_tokens`) |
-/// | [`Refusal`](Self::Refusal) | `refusal` | `content_filter` (read from a finished turn) | `incomplete` (`content_filter`) |
-/// | [`ContentFilter`](Self::ContentFilter) | `refusal` | `content_filter` (streamed) | `incomplete` (`content_filter`) |
-/// | [`PauseTurn`](Self::PauseTurn) | `pause_turn` | as given | `completed` |
-/// | [`Error`](Self::Error) | an `error` event | an `{"error": ...}` chunk | `error`, `response.failed` |
-/// | [`EndOfStream`](Self::EndOfStream) | the input ended early | the input ended early | the input ended early |
-/// | [`Other`](Self::Other) | as given | as given | `completed` |
-///
-/// # Examples
-///
-/// ```
-/// use tooljson::protocol::StopReason;
-/// assert_eq!(StopReason::MaxTokens.as_openai_chat(), "length");
-/// assert_eq!(StopReason::ContentFilter.as_str(), "content_filter");
-/// assert!(!StopReason::EndOfStream.is_normal());
-/// ```
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum StopReason {
-    /// Stopped to call tools: run them and reply.
-    ToolUse,
-    /// Finished normally.
-    EndTurn,
-    /// Hit a stop sequence (Anthropic only; OpenAI says `stop`).
-    StopSequence,
-    /// Ran out of output tokens (Anthropic `max_tokens` and
-    /// `model_context_window_exceeded` when streamed): calls may be truncated.
-    MaxTokens,
-    /// Refused or filtered.
-    Refusal,
-    /// A content filter stopped a streamed output.
-    ContentFilter,
-    /// A long server-tool turn paused (Anthropic `pause_turn`).
-    PauseTurn,
-    /// An error event, or a stream the adapter could not follow.
-    Error {
-        /// The provider's error type or code (`overloaded_error`,
-        /// `insufficient_quota`), or `protocol` / `stream` for errors found
-        /// by the adapter.
-        kind: String,
-        /// The message.
-        message: String,
-    },
-    /// The input ended before the provider's terminal event.
-    EndOfStream,
-    /// Any other value (`function_call` through Anthropic, a new word), as
-    /// the provider gave it.
-    Other(String),
-}
-
-impl StopReason {
-    pub(crate) fn from_anthropic(s: &str) -> StopReason {
-        match s {
-            "tool_use" => StopReason::ToolUse,
-            "end_turn" => StopReason::EndTurn,
-            "stop_sequence" => StopReason::StopSequence,
-            "max_tokens" => StopReason::MaxTokens,
-            "refusal" => StopReason::Refusal,
-            "pause_turn" => StopReason::PauseTurn,
-            other => StopReason::Other(other.to_owned()),
-        }
-    }
-
-    fn from_openai_chat(s: &str) -> StopReason {
-        match s {
-            "tool_calls" => StopReason::ToolUse,
-            "stop" => StopReason::EndTurn,
-            "length" => StopReason::MaxTokens,
-            "content_filter" => StopReason::Refusal,
-            other => StopReason::Other(other.to_owned()),
-        }
-    }
-
-    /// The Anthropic `stop_reason` string.
-    pub fn as_anthropic(&self) -> &str {
-        match self {
-            StopReason::ToolUse => "tool_use",
-            StopReason::EndTurn => "end_turn",
-            StopReason::StopSequence => "stop_sequence",
-            StopReason::MaxTokens | StopReason::EndOfStream => "max_tokens",
-            StopReason::Refusal | StopReason::ContentFilter => "refusal",
-            StopReason::PauseTurn => "pause_turn",
-            StopReason::Error { .. } => "error",
-            StopReason::Other(s) => s,
-        }
-    }
-
-    /// The OpenAI Chat `finish_reason` string.
-    pub fn as_openai_chat(&self) -> &str {
-        match self {
-            StopReason::ToolUse => "tool_calls",
-            StopReason::EndTurn | StopReason::StopSequence => "stop",
-            StopReason::MaxTokens | StopReason::EndOfStream => "length",
-            StopReason::Refusal | StopReason::ContentFilter => "content_filter",
-            StopReason::PauseTurn => "pause_turn",
-            StopReason::Error { .. } => "error",
-            StopReason::Other(s) => s,
-        }
-    }
-
-    /// The name used in NDJSON: `tool_use`, `end_turn`, `stop_sequence`,
-    /// `max_tokens`, `refusal`, `content_filter`, `pause_turn`, `error`,
-    /// `end_of_stream`, or the provider's own word.
-    pub fn as_str(&self) -> &str {
-        match self {
-            StopReason::ToolUse => "tool_use",
-            StopReason::EndTurn => "end_turn",
-            StopReason::StopSequence => "stop_sequence",
-            StopReason::MaxTokens => "max_tokens",
-            StopReason::Refusal => "refusal",
-            StopReason::ContentFilter => "content_filter",
-            StopReason::PauseTurn => "pause_turn",
-            StopReason::Error { .. } => "error",
-            StopReason::EndOfStream => "end_of_stream",
-            StopReason::Other(s) => s,
-        }
-    }
-
-    /// Whether the response ended normally (not an error, a truncation, a
-    /// filter or the end of the input).
-    pub fn is_normal(&self) -> bool {
-        !matches!(
-            self,
-            StopReason::MaxTokens
-                | StopReason::Error { .. }
-                | StopReason::EndOfStream
-                | StopReason::ContentFilter
-        )
-    }
-}
-
-impl std::fmt::Display for StopReason {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            StopReason::Error { kind, message } => write!(f, "error ({kind}): {message}"),
-            other => f.write_str(other.as_str()),
-        }
-    }
-}
-
-/// How Chat `content` was written, to write it back the same way.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-enum ChatContent {
-    #[default]
-    Unknown,
-    Absent,
-    Null,
-    String,
-    Parts,
-}
-
-/// How the turn's outer JSON looked in its source vendor.
-#[derive(Clone, Debug, PartialEq, Default)]
-enum Envelope {
-    /// Built in code, or read from a shape with no outer members.
-    #[default]
-    Plain,
-    /// Anthropic message with `content` as a string.
-    AnthropicStringContent,
-    /// Chat: read as a choice (`{"index", "message", "finish_reason", ...}`);
-    /// its members beside `message` and `finish_reason`.
-    ChatChoice(Map<String, Value>),
-    /// Responses: read as a bare array of output items.
-    ResponsesItems,
-    /// Responses: read as a response object (`{"status", "output", ...}`).
-    ResponsesObject,
-}
-
-/// One assistant turn: its text and tool calls in order, and why it stopped.
-///
-/// Read from and written to:
-///
-/// * Anthropic: a message, `{"role":"assistant","content":[blocks],
-///   "stop_reason":...}` (a response body or a history message);
-/// * OpenAI Chat: a choice, `{"index":0,"message":{...},"finish_reason":...}`,
-///   or a bare assistant message `{"role":"assistant","content":...,
-///   "tool_calls":[...]}`;
-/// * OpenAI Responses: a response object `{"status":...,"output":[items]}`
-///   or a bare array of output items.
-///
-/// Written for the vendor it was read from, it is the same JSON. Written for
-/// another vendor, ids, names, arguments, text and order are kept; see the
-/// module documentation for the few differences that cannot cross.
-///
-/// # Examples
-///
-/// ```
-/// use serde_json::json;
-/// use tooljson::protocol::{AssistantTurn, StopReason, Vendor};
-///
-/// let message = json!({
-///     "role": "assistant",
-///     "content": [
-///         {"type": "text", "text": "Let me check."},
-///         {"type": "tool_use", "id": "toolu_01A", "name": "get_weather",
-///          "input": {"location": "San Francisco, CA"}}
-///     ],
-///     "stop_reason": "tool_use"
-/// });
-/// let turn = AssistantTurn::from_anthropic(&message)?;
-/// assert_eq!(turn.stop_reason, Some(StopReason::ToolUse));
-/// let chat = turn.to_openai_chat();
-/// assert_eq!(chat["finish_reason"], "tool_calls");
-/// assert_eq!(chat["message"]["content"], "Let me check.");
-/// assert_eq!(chat["message"]["tool_calls"][0]["function"]["arguments"],
-///            r#"{"location":"San Francisco, CA"}"#);
-/// let back = AssistantTurn::from_openai_chat(&chat)?;
-/// assert_eq!(back.to_anthropic(), message);
-/// # Ok::<(), tooljson::protocol::ProtocolError>(())
-/// ```
-#[derive(Clone, Debug, PartialEq, Default)]
-pub struct AssistantTurn {
-    /// Text, calls and vendor-only parts, in order.
-    pub parts: Vec<TurnPart>,
-    /// Why the model stopped, when the JSON says.
-    pub stop_reason: Option<StopReason>,
-    /// Outer members of the source vendor (Anthropic `id`, `model`,
-    /// `usage`...; Chat message members such as `refusal`; Responses
-    /// response members).
-    native: Native,
-    envelope: Envelope,
-    chat_content: ChatContent,
-}
-
-impl AssistantTurn {
-    /// A turn from parts.
-    pub fn new(parts: Vec<TurnPart>, stop_reason: Option<StopReason>) -> AssistantTurn {
-        AssistantTurn {
-            parts,
-            stop_reason,
-            ..AssistantTurn::default()
-        }
-    }
-
-    /// The tool calls, in order.
-    pub fn calls(&self) -> impl Iterator<Item = &ToolCall> {
-        self.parts.iter().filter_map(|p| match p {
-            TurnPart::Call(c) => Some(c),
-            _ => None,
-        })
-    }
-
-    /// The names of the calls, in order (for [`ToolSet::check_choice`](super::ToolSet::check_choice)).
-    pub fn called_names(&self) -> Vec<&str> {
-        self.calls().map(|c| c.name.as_str()).collect()
-    }
-
-    /// Reads the turn in `vendor`'s shape.
-    pub fn from_vendor(vendor: Vendor, v: &Value) -> Result<AssistantTurn, ProtocolError> {
-        match vendor {
-            Vendor::Anthropic => Self::from_anthropic(v),
-            Vendor::OpenAiChat => Self::from_openai_chat(v),
-            Vendor::OpenAiResponses => Self::from_openai_responses(v),
-        }
-    }
-
-    /// Writes the turn in `vendor`'s shape.
-    pub fn to_vendor(&self, vendor: Vendor) -> Value {
-        match vendor {
-            Vendor::Anthropic => self.to_anthropic(),
-            Vendor::OpenAiChat => self.to_openai_chat(),
-            Vendor::OpenAiResponses => self.to_openai_responses(),
-        }
-    }
-
-    /// Reads an Anthropic assistant message.
-    pub fn from_anthropic(v: &Value) -> Result<AssistantTurn, ProtocolError> {
-        let o = as_object(v, "", "an assistant message object")?;
-        check_role(o, "", "assistant")?;
-        let mut turn = AssistantTurn {
-            native: Native::of(
-                Vendor::Anthropic,
-                rest(o, &["role", "content", "stop_reason"]),
-            ),
-            ..AssistantTurn::default()
-        };
-        turn.stop_reason = match o.get("stop_reason") {
-            None | Some(Value::Null) => None,
-            Some(Value::String(s)) => Some(StopReason::from_anthropic(s)),
-            Some(other) => {
-                return Err(ProtocolError::WrongType {
-                    at: "/stop_reason".into(),
-                    expected: "a string",
-                    found: json_type(other),
-                });
-            }
-        };
-        match o.get("content") {
-            Some(Value::String(t)) => {
-                turn.envelope = Envelope::AnthropicStringContent;
-                turn.parts.push(TurnPart::Text(TextPart::new(t.clone())));
-            }
-            Some(Value::Array(blocks)) => {
-                for (i, b) in blocks.iter().enumerate() {
-                    let at = ptr_i("/content", i);
-                    let bo = as_object(b, &at, "a content block object")?;
-                    let part = match bo.get("type").and_then(Value::as_str) {
-                        Some("text") => TurnPart::Text(TextPart {
-                            text: get_str(bo, "text", &at)?.to_owned(),
-                            native: Native::of(Vendor::Anthropic, rest(bo, &["type", "text"])),
-                            item_start: None,
-                        }),
-                        Some("tool_use") => TurnPart::Call(ToolCall::from_anthropic(bo, &at)?),
-                        Some(_) => TurnPart::Native {
-                            vendor: Vendor::Anthropic,
-                            item: b.clone(),
-                        },
-                        None => {
-                            return Err(ProtocolError::MissingField { at, field: "type" });
-                        }
-                    };
-                    turn.parts.push(part);
-                }
-            }
-            Some(other) => {
-                return Err(ProtocolError::WrongType {
-                    at: "/content".into(),
-                    expected: "a string or an array of content blocks",
-                    found: json_type(other),
-                });
-            }
-            None => {
-                return Err(ProtocolError::MissingField {
-                    at: String::new(),
-                    field: "content",
-                });
-            }
-        }
-        Ok(turn)
-    }
-
-    /// Writes an Anthropic assistant message: `role`, `content` blocks and
-    /// `stop_reason` (when known), plus the members it was read with.
-    pub fn to_anthropic(&self) -> Value {
-        let v = Vendor::Anthropic;
-        let mut o = self.native.start(v);
-        o.insert("role".into(), s("assistant"));
-        let single_text = match self.parts.as_slice() {
-            [TurnPart::Text(t)] if self.envelope == Envelope::AnthropicStringContent => {
-                Some(t.text.clone())
-            }
-            _ => None,
-        };
-        if let Some(t) = single_text {
-            o.insert("content".into(), Value::String(t));
-        } else {
-            let blocks = self
-                .parts
-                .iter()
-                .filter_map(|p| match p {
-                    TurnPart::Text(t) => {
-                        let mut b = t.native.start(v);
-                        b.insert("type".into(), s("text"));
-                        b.insert("text".into(), s(&t.text));
-                        Some(Value::Object(b))
-                    }
-                    TurnPart::Call(c) => Some(c.to_anthropic()),
-                    TurnPart::Native { vendor, item } => (*vendor == v).then(|| item.clone()),
-                })
-                .collect();
-            o.insert("content".into(), Value::Array(blocks));
-        }
-        if let Some(r) = &self.stop_reason {
-            o.insert("stop_reason".into(), s(r.as_anthropic()));
-        }
-        Value::Object(o)
-    }
-
-    /// Reads an OpenAI Chat choice (`{"message":..., "finish_reason":...}`)
-    /// or a bare assistant message.
-    pub fn from_openai_chat(v: &Value) -> Result<AssistantTurn, ProtocolError> {
-        let o = as_object(v, "", "a choice or an assistant message object")?;
-        let (msg, at, mut turn) = match o.get("message") {
-            Some(m) => {
-                let stop_reason = match o.get("finish_reason") {
-                    None | Some(Value::Null) => None,
-                    Some(Value::String(s)) => Some(StopReason::from_openai_chat(s)),
-                    Some(other) => {
-                        return Err(ProtocolError::WrongType {
-                            at: "/finish_reason".into(),
-                            expected: "a string",
-                            found: json_type(other),
-                        });
-                    }
-                };
-                let mut outer = rest(o, &["message"]);
-                // finish_reason: null is kept as given; a string is typed.
-                if stop_reason.is_some() {
-                    outer.remove("finish_reason");
-                }
-                let turn = AssistantTurn {
-                    stop_reason,
-                    envelope: Envelope::ChatChoice(outer),
-                    ..AssistantTurn::default()
-                };
-                (
-                    as_object(m, "/message", "an assistant message object")?,
-                    "/message",
-                    turn,
-                )
-            }
-            None => (o, "", AssistantTurn::default()),
-        };
-        check_role(msg, at, "assistant")?;
-        turn.native = Native::of(
-            Vendor::OpenAiChat,
-            rest(msg, &["role", "content", "tool_calls"]),
-        );
-        let cat = ptr(at, "content");
-        turn.chat_content = match msg.get("content") {
-            None => ChatContent::Absent,
-            Some(Value::Null) => ChatContent::Null,
-            Some(Value::String(t)) => {
-                turn.parts.push(TurnPart::Text(TextPart::new(t.clone())));
-                ChatContent::String
-            }
-            Some(Value::Array(parts)) => {
-                for (i, p) in parts.iter().enumerate() {
-                    let pat = ptr_i(&cat, i);
-                    let po = as_object(p, &pat, "a content part object")?;
-                    if po.get("type").and_then(Value::as_str) == Some("text") {
-                        turn.parts.push(TurnPart::Text(TextPart {
-                            text: get_str(po, "text", &pat)?.to_owned(),
-                            native: Native::of(Vendor::OpenAiChat, rest(po, &["type", "text"])),
-                            item_start: None,
-                        }));
-                    } else {
-                        turn.parts.push(TurnPart::Native {
-                            vendor: Vendor::OpenAiChat,
-                            item: p.clone(),
-                        });
-                    }
-                }
-                ChatContent::Parts
-            }
-            Some(other) => {
-                return Err(ProtocolError::WrongType {
-                    at: cat,
-                    expected: "a string, null or an array of content parts",
-                    found: json_type(other),
-                });
-            }
-        };
-        match msg.get("tool_calls") {
-            None | Some(Value::Null) => {
-                if let Some(Value::Null) = msg.get("tool_calls") {
-                    turn.native.members.insert("tool_calls".into(), Value::Null);
-                }
-            }
-            Some(Value::Array(calls)) => {
-                let tat = ptr(at, "tool_calls");
-                for (i, c) in calls.iter().enumerate() {
-                    turn.parts.push(TurnPart::Call(ToolCall::from_openai_chat(
-                        c,
-                        &ptr_i(&tat, i),
-                    )?));
-                }
-            }
-            Some(other) => {
-                return Err(ProtocolError::WrongType {
-                    at: ptr(at, "tool_calls"),
-                    expected: "an array",
-                    found: json_type(other),
-                });
-            }
-        }
-        Ok(turn)
-    }
-
-    /// Writes OpenAI Chat: a choice when the stop reason is known (or the
-    /// turn was read as one), else a bare assistant message. Text goes to
-    /// `content` (a string for one text, parts for several, `null` for none),
-    /// calls to `tool_calls`.
-    pub fn to_openai_chat(&self) -> Value {
-        let v = Vendor::OpenAiChat;
-        let mut m = self.native.start(v);
-        m.insert("role".into(), s("assistant"));
-        let texts: Vec<&TextPart> = self
-            .parts
-            .iter()
-            .filter_map(|p| match p {
-                TurnPart::Text(t) => Some(t),
-                _ => None,
-            })
-            .collect();
-        let natives: Vec<&Value> = self
-            .parts
-            .iter()
-            .filter_map(|p| match p {
-                TurnPart::Native { vendor, item } if *vendor == v => Some(item),
-                _ => None,
-            })
-            .collect();
-        let form = match (self.chat_content, texts.len(), natives.is_empty()) {
-            (_, _, false) => ChatContent::Parts,
-            (ChatContent::Absent, 0, true) => ChatContent::Absent,
-            (ChatContent::Parts, _, true) => ChatContent::Parts,
-            (_, 0, true) => ChatContent::Null,
-            (_, 1, true) => ChatContent::String,
-            (_, _, true) => ChatContent::Parts,
-        };
-        match form {
-            ChatContent::Absent => {}
-            ChatContent::Null | ChatContent::Unknown => {
-                m.insert("content".into(), Value::Null);
-            }
-            ChatContent::String => {
-                let t = texts.first().map(|t| t.text.as_str()).unwrap_or_default();
-                m.insert("content".into(), s(t));
-            }
-            ChatContent::Parts => {
-                let parts = self
-                    .parts
-                    .iter()
-                    .filter_map(|p| match p {
-                        TurnPart::Text(t) => {
-                            let mut b = t.native.start(v);
-                            b.insert("type".into(), s("text"));
-                            b.insert("text".into(), s(&t.text));
-                            Some(Value::Object(b))
-                        }
-                        TurnPart::Native { vendor, item } if *vendor == v => Some(item.clone()),
-                        _ => None,
-                    })
-                    .collect();
-                m.insert("content".into(), Value::Array(parts));
-            }
-        }
-        let calls: Vec<Value> = self.calls().map(ToolCall::to_openai_chat).collect();
-        if !calls.is_empty() {
-            m.insert("tool_calls".into(), Value::Array(calls));
-        }
-        let outer = match &self.envelope {
-            Envelope::ChatChoice(outer) => Some(outer.clone()),
-            _ if self.stop_reason.is_some() => {
-                let mut o = Map::new();
-                o.insert("index".into(), Value::from(0));
-                Some(o)
-            }
-            _ => None,
-        };
-        match outer {
-            None => Value::Object(m),
-            Some(mut o) => {
-                o.insert("message".into(), Value::Object(m));
-                if let Some(r) = &self.stop_reason {
-                    o.insert("finish_reason".into(), s(r.as_openai_chat()));
-                } else {
-                    o.entry("finish_reason").or_insert(Value::Null);
-                }
-                Value::Object(o)
-            }
-        }
-    }
-
-    /// Reads OpenAI Responses output: a response object (`{"status",
-    /// "output": [...]}`) or a bare array of output items.
-    pub fn from_openai_responses(v: &Value) -> Result<AssistantTurn, ProtocolError> {
-        let (items, at, mut turn) = match v {
-            Value::Array(a) => (
-                a.as_slice(),
-                String::new(),
-                AssistantTurn {
-                    envelope: Envelope::ResponsesItems,
-                    ..AssistantTurn::default()
-                },
-            ),
-            Value::Object(o) => {
-                let items = get_array(o, "output", "")?;
-                let mut members = rest(o, &["output"]);
-                let status = members
-                    .get("status")
-                    .and_then(Value::as_str)
-                    .map(str::to_owned);
-                let reason = o
-                    .get("incomplete_details")
-                    .and_then(|d| d.get("reason"))
-                    .and_then(Value::as_str)
-                    .map(str::to_owned);
-                // status (and incomplete_details) become the stop reason;
-                // any other members are kept.
-                let has_calls = items
-                    .iter()
-                    .any(|i| i.get("type").and_then(Value::as_str) == Some("function_call"));
-                let stop = match (status.as_deref(), reason.as_deref()) {
-                    (Some("completed"), _) if has_calls => Some(StopReason::ToolUse),
-                    (Some("completed"), _) => Some(StopReason::EndTurn),
-                    (Some("incomplete"), Some("max_output_tokens")) => Some(StopReason::MaxTokens),
-                    (Some("incomplete"), Some("content_filter")) => Some(StopReason::Refusal),
-                    _ => None,
-                };
-                if stop.is_some() {
-                    members.remove("status");
-                    if status.as_deref() == Some("incomplete") {
-                        members.remove("incomplete_details");
-                    }
-                }
-                (
-                    items,
-                    "/output".to_owned(),
-                    AssistantTurn {
-                        stop_reason: stop,
-                        native: Native::of(Vendor::OpenAiResponses, members),
-                        envelope: Envelope::ResponsesObject,
-                        ..AssistantTurn::default()
-                    },
-                )
-            }
-            other => {
-                return Err(ProtocolError::WrongType {
-                    at: String::new(),
-                    expected: "a response object or an array of output items",
-                    found: json_type(other),
-                });
-            }
-        };
-        let at = if at.is_empty() { "" } else { at.as_str() };
-        for (i, item) in items.iter().enumerate() {
-            let iat = ptr_i(at, i);
-            let io = as_object(item, &iat, "an output item object")?;
-            match io.get("type").and_then(Value::as_str) {
-                Some("function_call") => turn
-                    .parts
-                    .push(TurnPart::Call(ToolCall::from_openai_responses(io, &iat)?)),
-                Some("message") if is_plain_output_message(io) => {
-                    let content = get_array(io, "content", &iat)?;
-                    let item_members = rest(io, &["type", "role", "content"]);
-                    for (j, p) in content.iter().enumerate() {
-                        let pat = ptr_i(&ptr(&iat, "content"), j);
-                        let po = as_object(p, &pat, "a content part object")?;
-                        turn.parts.push(TurnPart::Text(TextPart {
-                            text: get_str(po, "text", &pat)?.to_owned(),
-                            native: Native::of(
-                                Vendor::OpenAiResponses,
-                                rest(po, &["type", "text"]),
-                            ),
-                            item_start: (j == 0).then(|| item_members.clone()),
-                        }));
-                    }
-                }
-                Some(_) => turn.parts.push(TurnPart::Native {
-                    vendor: Vendor::OpenAiResponses,
-                    item: item.clone(),
-                }),
-                None => {
-                    return Err(ProtocolError::MissingField {
-                        at: iat,
-                        field: "type",
-                    });
-                }
-            }
-        }
-        Ok(turn)
-    }
-
-    /// Writes OpenAI Responses output: a response object when the stop
-    /// reason is known (or the turn was read as one), else the array of
-    /// output items. Consecutive texts share one `message` item; each call
-    /// is a `function_call` item.
-    pub fn to_openai_responses(&self) -> Value {
-        let v = Vendor::OpenAiResponses;
-        let mut items: Vec<Value> = Vec::new();
-        // The message item being filled: its members and content parts.
-        let mut open: Option<(Map<String, Value>, Vec<Value>)> = None;
-        fn close(open: &mut Option<(Map<String, Value>, Vec<Value>)>, items: &mut Vec<Value>) {
-            if let Some((mut m, parts)) = open.take() {
-                m.insert("type".into(), s("message"));
-                m.insert("role".into(), s("assistant"));
-                m.insert("content".into(), Value::Array(parts));
-                items.push(Value::Object(m));
-            }
-        }
-        for p in &self.parts {
-            match p {
-                TurnPart::Text(t) => {
-                    let starts = t.native.vendor == Some(v) && t.item_start.is_some();
-                    if starts || open.is_none() {
-                        close(&mut open, &mut items);
-                        let members = match (&t.item_start, t.native.vendor == Some(v)) {
-                            (Some(m), true) => m.clone(),
-                            _ => Map::new(),
-                        };
-                        open = Some((members, Vec::new()));
-                    }
-                    let mut part = if t.native.vendor == Some(v) {
-                        t.native.members.clone()
-                    } else {
-                        let mut m = Map::new();
-                        m.insert("annotations".into(), Value::Array(Vec::new()));
-                        m
-                    };
-                    part.insert("type".into(), s("output_text"));
-                    part.insert("text".into(), s(&t.text));
-                    if let Some((_, parts)) = open.as_mut() {
-                        parts.push(Value::Object(part));
-                    }
-                }
-                TurnPart::Call(c) => {
-                    close(&mut open, &mut items);
-                    items.push(c.to_openai_responses());
-                }
-                TurnPart::Native { vendor, item } => {
-                    close(&mut open, &mut items);
-                    if *vendor == v {
-                        items.push(item.clone());
-                    }
-                }
-            }
-        }
-        close(&mut open, &mut items);
-        let object = match self.envelope {
-            Envelope::ResponsesObject => true,
-            Envelope::ResponsesItems => false,
-            _ => self.stop_reason.is_some(),
-        };
-        if !object {
-            return Value::Array(items);
-        }
-        let mut o = self.native.start(v);
-        o.insert("output".into(), Value::Array(items));
-        match &self.stop_reason {
-            None => {}
-            Some(
-                StopReason::MaxTokens
-                | StopReason::EndOfStream
-                | StopReason::Refusal
-                | StopReason::ContentFilter,
-            ) => {
-                let reason = if matches!(
-                    self.stop_reason,
-                    Some(StopReason::MaxTokens | StopReason::EndOfStream)
-                ) {
-                    "max_output_tokens"
-                } else {
-                    "content_filter"
-                };
-                let mut d = Map::new();
-                d.insert("reason".into(), s(reason));
-                o.insert("status".into(), s("incomplete"));
-                o.insert("incomplete_details".into(), Value::Object(d));
-            }
-            Some(_) => {
-                o.insert("status".into(), s("completed"));
-            }
-        }
-        Value::Object(o)
-    }
-}
-
-/// A Responses `message` item whose content is all `output_text` parts (any
-/// other message item is kept verbatim).
-fn is_plain_output_message(io: &Map<String, Value>) -> bool {
-    io.get("role").and_then(Value::as_str) == Some("assistant")
-        && io
-            .get("content")
-            .and_then(Value::as_array)
-            .is_some_and(|c| {
-                !c.is_empty()
-                    && c.iter().all(|p| {
-                        p.get("type").and_then(Value::as_str) == Some("output_text")
-                            && p.get("text").is_some_and(Value::is_string)
-                    })
-            })
 }
 
 pub(crate) fn check_role(

@@ -116,23 +116,31 @@
 //! a result, a duplicate.
 
 mod choice;
+mod content;
+mod correlate;
 mod definition;
 mod error;
+mod loss;
 mod message;
+mod request;
 mod result;
 mod retry;
+mod stop;
+mod turn;
 
 pub use choice::{ChoiceViolation, ToolChoice, ToolSet};
 pub use definition::{MAX_TOOL_NAME_LEN, ToolDefinition, validate_tool_name};
 pub use error::{NameProblem, ProtocolError};
-pub use message::{
-    Arguments, AssistantTurn, INVALID_JSON_KEY, StopReason, TextPart, ToolCall, TurnPart,
-    invalid_json_input,
+pub use message::{Arguments, INVALID_JSON_KEY, TextPart, ToolCall, TurnPart, invalid_json_input};
+pub use stop::StopReason;
+pub use turn::AssistantTurn;
+pub use content::{Media, MediaSource};
+pub use correlate::{CorrelationError, correlate};
+pub use loss::{Converted, Loss, LossEffect, LossReport};
+pub use request::{
+    Message, Request, ResponseFormat, SystemPrompt, SystemRole, UserMessage,
 };
-pub use result::{
-    CorrelationError, ERROR_PREFIX, ResultContent, ResultPart, ToolOutcome, ToolResult,
-    ToolResults, correlate,
-};
+pub use result::{ERROR_PREFIX, ResultContent, ResultPart, ToolOutcome, ToolResult, ToolResults};
 pub use retry::{
     CallProblem, MAX_ECHOED_INPUT, parse_error_message, parse_error_result, violations_message,
     violations_result,

@@ -3,14 +3,13 @@
 //! `function_call_output` items), the correlation of results with a turn's
 //! calls, and building the reply from (id, outcome) pairs.
 
-use std::collections::{HashMap, HashSet};
-use std::fmt;
-
 use serde_json::{Map, Value};
 
 use super::Vendor;
+use super::content::{Media, Place, read_part, write_part};
 use super::error::{ProtocolError, json_type, ptr, ptr_i, short};
-use super::message::{AssistantTurn, Native, as_object, check_role, get_str, rest, s};
+use super::loss::{Converted, LossEffect, Losses};
+use super::message::{Native, as_object, check_role, get_str, rest, s};
 
 /// How an error result is marked where the vendor has no `is_error` flag
 /// (OpenAI Chat, Responses): its text starts with this prefix. Reading
@@ -18,14 +17,18 @@ use super::message::{AssistantTurn, Native, as_object, check_role, get_str, rest
 /// the prefix is taken off), so `is_error` survives a trip through OpenAI.
 pub const ERROR_PREFIX: &str = "Error: ";
 
-/// One piece of result content.
+/// One content part: of a tool result, a user message or a system prompt.
 #[derive(Clone, Debug, PartialEq)]
 pub enum ResultPart {
-    /// Text (Anthropic `text` block, Chat `text` part, Responses `input_text`).
+    /// Text (Anthropic and Chat `text`, Responses `input_text`).
     Text(String),
-    /// Anything else (an image, a document, a search result), verbatim in the
-    /// JSON of `vendor`. It is written as is for every vendor, so no content
-    /// is dropped; a vendor that has no such part will refuse it.
+    /// An image (Anthropic `image`, Chat `image_url`, Responses `input_image`).
+    Image(Media),
+    /// A document (Anthropic `document`, Chat `file`, Responses `input_file`).
+    Document(Media),
+    /// Anything else (audio, a search result, a part with members such as
+    /// `cache_control`), verbatim in the JSON of `vendor`. Written back for
+    /// that vendor; for another it is reported as a [`Loss`](super::Loss).
     Native {
         /// Whose JSON `part` is.
         vendor: Vendor,
@@ -55,7 +58,7 @@ impl ResultContent {
                 .iter()
                 .filter_map(|p| match p {
                     ResultPart::Text(t) => Some(t.as_str()),
-                    ResultPart::Native { .. } => None,
+                    _ => None,
                 })
                 .collect::<Vec<_>>()
                 .join("\n"),
@@ -75,6 +78,18 @@ impl ResultContent {
                 }
                 ResultContent::Parts(ps)
             }
+        }
+    }
+
+    /// The text the content starts with (empty when it starts with another part).
+    fn text_start(&self) -> &str {
+        match self {
+            ResultContent::Empty => "",
+            ResultContent::Text(t) => t,
+            ResultContent::Parts(ps) => match ps.first() {
+                Some(ResultPart::Text(t)) => t,
+                _ => "",
+            },
         }
     }
 
@@ -286,70 +301,111 @@ impl ToolResult {
         }
     }
 
-    /// The result as an Anthropic `tool_result` block.
+    /// The result as an Anthropic `tool_result` block: the same JSON it was
+    /// read from; across vendors, what [`to_vendor`](Self::to_vendor)
+    /// reports lost is left out.
     pub fn to_anthropic(&self) -> Value {
-        let v = Vendor::Anthropic;
-        let mut o = self.native.start(v);
-        o.insert("type".into(), s("tool_result"));
-        o.insert("tool_use_id".into(), s(&self.call_id));
-        if let Some(c) = write_content(&self.content, v) {
-            o.insert("content".into(), c);
-        }
-        let explicit = self.native.vendor == Some(v) && self.explicit_flag;
-        if self.is_error || explicit {
-            o.insert("is_error".into(), Value::Bool(self.is_error));
-        }
-        Value::Object(o)
+        self.write(Vendor::Anthropic, "", &mut Losses::default())
     }
 
-    fn openai_content(&self, v: Vendor) -> Value {
-        let c = if self.is_error {
-            self.content.with_error_prefix()
-        } else {
-            self.content.clone()
-        };
-        write_content(&c, v).unwrap_or_else(|| s(""))
-    }
-
-    /// The result as an OpenAI Chat `role:"tool"` message.
+    /// The result as an OpenAI Chat `role:"tool"` message (see
+    /// [`to_anthropic`](Self::to_anthropic)).
     pub fn to_openai_chat(&self) -> Value {
-        let v = Vendor::OpenAiChat;
-        let mut o = self.native.start(v);
-        o.insert("role".into(), s("tool"));
-        o.insert("tool_call_id".into(), s(&self.call_id));
-        o.insert("content".into(), self.openai_content(v));
-        Value::Object(o)
+        self.write(Vendor::OpenAiChat, "", &mut Losses::default())
     }
 
-    /// The result as a Responses `function_call_output` item.
+    /// The result as a Responses `function_call_output` item (see
+    /// [`to_anthropic`](Self::to_anthropic)).
     pub fn to_openai_responses(&self) -> Value {
-        let v = Vendor::OpenAiResponses;
-        let mut o = self.native.start(v);
-        o.insert("type".into(), s("function_call_output"));
-        o.insert("call_id".into(), s(&self.call_id));
-        o.insert("output".into(), self.openai_content(v));
-        Value::Object(o)
+        self.write(Vendor::OpenAiResponses, "", &mut Losses::default())
     }
 
-    /// The result in `vendor`'s shape (a block, a message or an item).
-    pub fn to_vendor(&self, vendor: Vendor) -> Value {
+    /// The result in `vendor`'s shape (a block, a message or an item), with
+    /// what could not cross: a part the target does not take where results
+    /// go (an image in a Chat tool message), an explicit `is_error: false`
+    /// (OpenAI has no flag: it reads back absent), a successful result whose
+    /// text starts with [`ERROR_PREFIX`] (it reads back from OpenAI as an
+    /// error), and members only the source vendor has (`cache_control`).
+    pub fn to_vendor(&self, vendor: Vendor) -> Converted<Value> {
+        let mut losses = Losses::default();
+        let v = self.write(vendor, "", &mut losses);
+        losses.finish(v)
+    }
+
+    /// The same as [`to_vendor`](Self::to_vendor).
+    pub fn convert(&self, vendor: Vendor) -> Converted<Value> {
+        self.to_vendor(vendor)
+    }
+
+    /// Writes for `vendor`, recording losses with JSON Pointers under `at`
+    /// (the result's place in the source).
+    pub(crate) fn write(&self, vendor: Vendor, at: &str, losses: &mut Losses) -> Value {
+        self.native.report_dropped(vendor, at, losses);
+        let content_at = ptr(
+            at,
+            match self.native.vendor {
+                Some(Vendor::OpenAiResponses) => "output",
+                _ => "content",
+            },
+        );
         match vendor {
-            Vendor::Anthropic => self.to_anthropic(),
-            Vendor::OpenAiChat => self.to_openai_chat(),
-            Vendor::OpenAiResponses => self.to_openai_responses(),
+            Vendor::Anthropic => {
+                let mut o = self.native.start(vendor);
+                o.insert("type".into(), s("tool_result"));
+                o.insert("tool_use_id".into(), s(&self.call_id));
+                if let Some(c) =
+                    write_content(&self.content, vendor, Place::ToolResult, &content_at, losses)
+                {
+                    o.insert("content".into(), c);
+                }
+                let explicit = self.native.vendor == Some(vendor) && self.explicit_flag;
+                if self.is_error || explicit {
+                    o.insert("is_error".into(), Value::Bool(self.is_error));
+                }
+                Value::Object(o)
+            }
+            _ => {
+                if self.explicit_flag && !self.is_error {
+                    losses.push(
+                        &ptr(at, "is_error"),
+                        "is_error",
+                        LossEffect::ReadsBackDifferently,
+                        "OpenAI has no is_error flag: an explicit false reads back absent",
+                    );
+                }
+                let c = if self.is_error {
+                    self.content.with_error_prefix()
+                } else {
+                    if self.content.text_start().starts_with(ERROR_PREFIX) {
+                        losses.push(
+                            &content_at,
+                            "content",
+                            LossEffect::ReadsBackDifferently,
+                            "a successful result whose text starts with \"Error: \" reads back \
+                             from OpenAI as an error result",
+                        );
+                    }
+                    self.content.clone()
+                };
+                let content = write_content(&c, vendor, Place::ToolResult, &content_at, losses)
+                    .unwrap_or_else(|| s(""));
+                let mut o = self.native.start(vendor);
+                if vendor == Vendor::OpenAiChat {
+                    o.insert("role".into(), s("tool"));
+                    o.insert("tool_call_id".into(), s(&self.call_id));
+                    o.insert("content".into(), content);
+                } else {
+                    o.insert("type".into(), s("function_call_output"));
+                    o.insert("call_id".into(), s(&self.call_id));
+                    o.insert("output".into(), content);
+                }
+                Value::Object(o)
+            }
         }
     }
 }
 
-/// The text part's type name in each vendor.
-fn text_type(v: Vendor) -> &'static str {
-    match v {
-        Vendor::Anthropic | Vendor::OpenAiChat => "text",
-        Vendor::OpenAiResponses => "input_text",
-    }
-}
-
-fn read_content(
+pub(crate) fn read_content(
     c: Option<&Value>,
     at: &str,
     vendor: Vendor,
@@ -360,18 +416,11 @@ fn read_content(
         Some(Value::Array(parts)) => {
             let mut out = Vec::with_capacity(parts.len());
             for (i, p) in parts.iter().enumerate() {
-                let pat = ptr_i(at, i);
-                let po = as_object(p, &pat, "a content part object")?;
-                let is_text = po.get("type").and_then(Value::as_str) == Some(text_type(vendor))
-                    && po.len() == 2
-                    && po.get("text").is_some_and(Value::is_string);
-                out.push(match po.get("text").and_then(Value::as_str) {
-                    Some(t) if is_text => ResultPart::Text(t.to_owned()),
-                    _ => ResultPart::Native {
-                        vendor,
-                        part: p.clone(),
-                    },
-                });
+                as_object(p, &ptr_i(at, i), "a content part object")?;
+                out.push(read_part(vendor, p).unwrap_or_else(|| ResultPart::Native {
+                    vendor,
+                    part: p.clone(),
+                }));
             }
             Ok(ResultContent::Parts(out))
         }
@@ -383,21 +432,22 @@ fn read_content(
     }
 }
 
-fn write_content(c: &ResultContent, vendor: Vendor) -> Option<Value> {
+/// Writes content for `vendor` at `place`; parts that cannot go there are
+/// left out and recorded (`at` is the content's pointer in the source).
+pub(crate) fn write_content(
+    c: &ResultContent,
+    vendor: Vendor,
+    place: Place,
+    at: &str,
+    losses: &mut Losses,
+) -> Option<Value> {
     match c {
         ResultContent::Empty => None,
         ResultContent::Text(t) => Some(s(t)),
         ResultContent::Parts(ps) => Some(Value::Array(
             ps.iter()
-                .map(|p| match p {
-                    ResultPart::Text(t) => {
-                        let mut o = Map::new();
-                        o.insert("type".into(), s(text_type(vendor)));
-                        o.insert("text".into(), s(t));
-                        Value::Object(o)
-                    }
-                    ResultPart::Native { part, .. } => part.clone(),
-                })
+                .enumerate()
+                .filter_map(|(i, p)| write_part(p, vendor, place, &ptr_i(at, i), losses))
                 .collect(),
         )),
     }
@@ -427,11 +477,11 @@ fn write_content(c: &ResultContent, vendor: Vendor) -> Option<Value> {
 ///     ("call_2".to_string(), ToolOutcome::text("-3°C")),
 ///     ("call_1".to_string(), ToolOutcome::error("service unavailable")),
 /// ]).unwrap();
-/// assert_eq!(reply.to_vendor(Vendor::Anthropic), vec![json!({"role": "user", "content": [
+/// assert_eq!(reply.to_vendor(Vendor::Anthropic).lossless().unwrap(), vec![json!({"role": "user", "content": [
 ///     {"type": "tool_result", "tool_use_id": "call_1", "content": "service unavailable", "is_error": true},
 ///     {"type": "tool_result", "tool_use_id": "call_2", "content": "-3°C"}
 /// ]})]);
-/// assert_eq!(reply.to_vendor(Vendor::OpenAiChat)[0],
+/// assert_eq!(reply.to_vendor(Vendor::OpenAiChat).lossless().unwrap()[0],
 ///     json!({"role": "tool", "tool_call_id": "call_1", "content": "Error: service unavailable"}));
 /// # Ok::<(), tooljson::protocol::ProtocolError>(())
 /// ```
@@ -439,10 +489,15 @@ fn write_content(c: &ResultContent, vendor: Vendor) -> Option<Value> {
 pub struct ToolResults {
     /// The results, in order.
     pub results: Vec<ToolResult>,
-    /// Anthropic: members of the user message beside `role` and `content`,
-    /// and content blocks after the results (e.g. a text), kept for Anthropic.
+    /// What the user says after the results: Anthropic blocks after the
+    /// `tool_result` blocks of the same message; OpenAI a user message
+    /// right after the results. It crosses as that.
+    pub trailing: Vec<ResultPart>,
+    /// Members of the source message beside `role` and `content` (for OpenAI:
+    /// of the trailing user message).
     native: Native,
-    trailing: Vec<Value>,
+    /// OpenAI: the trailing user message's content was a string.
+    trailing_string: bool,
 }
 
 impl ToolResults {
@@ -461,39 +516,78 @@ impl ToolResults {
 
     /// Reads the reply in `vendor`'s shape: for Anthropic one user message;
     /// for OpenAI Chat the `role:"tool"` messages; for Responses the
-    /// `function_call_output` items.
+    /// `function_call_output` items; for both OpenAI APIs, optionally a last
+    /// user message (what the user says with the results).
     pub fn from_vendor(vendor: Vendor, messages: &[Value]) -> Result<ToolResults, ProtocolError> {
-        match vendor {
-            Vendor::Anthropic => match messages {
+        if vendor == Vendor::Anthropic {
+            return match messages {
                 [m] => Self::from_anthropic(m),
                 _ => Err(ProtocolError::UnknownShape {
                     at: String::new(),
                     expected: "exactly one user message holding all tool_result blocks",
                     found: format!("{} messages", messages.len()),
                 }),
-            },
-            Vendor::OpenAiChat => {
-                let results = messages
-                    .iter()
-                    .enumerate()
-                    .map(|(i, m)| ToolResult::from_openai_chat_at(m, &ptr_i("", i)))
-                    .collect::<Result<_, _>>()?;
-                Ok(ToolResults::new(results))
-            }
-            Vendor::OpenAiResponses => {
-                let results = messages
-                    .iter()
-                    .enumerate()
-                    .map(|(i, m)| ToolResult::from_openai_responses_at(m, &ptr_i("", i)))
-                    .collect::<Result<_, _>>()?;
-                Ok(ToolResults::new(results))
+            };
+        }
+        let mut out = ToolResults::default();
+        for (i, m) in messages.iter().enumerate() {
+            let at = ptr_i("", i);
+            let is_user = m.get("role").and_then(Value::as_str) == Some("user");
+            if is_user && i > 0 && i + 1 == messages.len() {
+                out.read_trailing(vendor, m, &at)?;
+            } else if vendor == Vendor::OpenAiChat {
+                out.results.push(ToolResult::from_openai_chat_at(m, &at)?);
+            } else {
+                out.results
+                    .push(ToolResult::from_openai_responses_at(m, &at)?);
             }
         }
+        Ok(out)
+    }
+
+    /// Reads an OpenAI user message following the results.
+    pub(crate) fn read_trailing(
+        &mut self,
+        vendor: Vendor,
+        m: &Value,
+        at: &str,
+    ) -> Result<(), ProtocolError> {
+        let o = as_object(m, at, "a user message object")?;
+        let cat = ptr(at, "content");
+        match o.get("content") {
+            Some(Value::String(t)) => {
+                self.trailing_string = true;
+                self.trailing = vec![ResultPart::Text(t.clone())];
+            }
+            Some(Value::Array(_)) => {
+                if let ResultContent::Parts(ps) = read_content(o.get("content"), &cat, vendor)? {
+                    self.trailing = ps;
+                }
+            }
+            Some(other) => {
+                return Err(ProtocolError::WrongType {
+                    at: cat,
+                    expected: "a string or an array of content parts",
+                    found: json_type(other),
+                });
+            }
+            None => {
+                return Err(ProtocolError::MissingField {
+                    at: at.to_owned(),
+                    field: "content",
+                });
+            }
+        }
+        self.native = Native {
+            vendor: Some(vendor),
+            members: rest(o, &["role", "content"]),
+        };
+        Ok(())
     }
 
     /// Reads an Anthropic user message of `tool_result` blocks. Blocks after
-    /// the results (a text, say) are kept for Anthropic; a non-result block
-    /// before a result is an error, as for the API.
+    /// the results (a text, say) are [`trailing`](Self::trailing); a
+    /// non-result block before a result is an error, as for the API.
     pub fn from_anthropic(v: &Value) -> Result<ToolResults, ProtocolError> {
         let o = as_object(v, "", "a user message object")?;
         check_role(o, "", "user")?;
@@ -521,199 +615,112 @@ impl ToolResults {
             ..ToolResults::default()
         };
         for (i, b) in blocks.iter().enumerate() {
+            let at = ptr_i("/content", i);
             let is_result = b.get("type").and_then(Value::as_str) == Some("tool_result");
             if is_result && out.trailing.is_empty() {
-                out.results
-                    .push(ToolResult::from_anthropic_at(b, &ptr_i("/content", i))?);
+                out.results.push(ToolResult::from_anthropic_at(b, &at)?);
             } else if is_result {
                 return Err(ProtocolError::UnknownShape {
-                    at: ptr_i("/content", i),
+                    at,
                     expected: "tool_result blocks before any other block",
                     found: "a tool_result after another block".into(),
                 });
             } else {
-                out.trailing.push(b.clone());
+                as_object(b, &at, "a content block object")?;
+                out.trailing.push(
+                    read_part(Vendor::Anthropic, b).unwrap_or_else(|| ResultPart::Native {
+                        vendor: Vendor::Anthropic,
+                        part: b.clone(),
+                    }),
+                );
             }
         }
         Ok(out)
     }
 
-    /// The reply in `vendor`'s shape (see [`ToolResults`]).
-    pub fn to_vendor(&self, vendor: Vendor) -> Vec<Value> {
+    /// The reply in `vendor`'s shape (see [`ToolResults`]): for OpenAI, the
+    /// [`trailing`](Self::trailing) parts follow as a user message. Reports
+    /// what cannot cross (see [`ToolResult::to_vendor`]).
+    pub fn to_vendor(&self, vendor: Vendor) -> Converted<Vec<Value>> {
+        let mut losses = Losses::default();
+        let v = self.write(vendor, &mut losses);
+        losses.finish(v)
+    }
+
+    pub(crate) fn write(&self, vendor: Vendor, losses: &mut Losses) -> Vec<Value> {
+        let anthropic_source = self.native.vendor == Some(Vendor::Anthropic);
+        let result_at = |i: usize| {
+            if anthropic_source {
+                ptr_i("/content", i)
+            } else {
+                ptr_i("", i)
+            }
+        };
+        let n = self.results.len();
+        let trailing_at = if anthropic_source {
+            String::new()
+        } else {
+            ptr(&ptr_i("", n), "content")
+        };
+        let part_at = |j: usize| {
+            if anthropic_source {
+                ptr_i("/content", n + j)
+            } else {
+                ptr_i(&trailing_at, j)
+            }
+        };
+        let native_at = if anthropic_source {
+            String::new()
+        } else {
+            ptr_i("", n)
+        };
+        self.native.report_dropped(vendor, &native_at, losses);
+        let trailing: Vec<Value> = self
+            .trailing
+            .iter()
+            .enumerate()
+            .filter_map(|(j, p)| write_part(p, vendor, Place::User, &part_at(j), losses))
+            .collect();
         match vendor {
             Vendor::Anthropic => {
                 let mut o = self.native.start(vendor);
                 o.insert("role".into(), s("user"));
-                let mut blocks: Vec<Value> =
-                    self.results.iter().map(ToolResult::to_anthropic).collect();
-                blocks.extend(self.trailing.iter().cloned());
+                let mut blocks: Vec<Value> = self
+                    .results
+                    .iter()
+                    .enumerate()
+                    .map(|(i, r)| r.write(vendor, &result_at(i), losses))
+                    .collect();
+                blocks.extend(trailing);
                 o.insert("content".into(), Value::Array(blocks));
                 vec![Value::Object(o)]
             }
-            Vendor::OpenAiChat | Vendor::OpenAiResponses => {
-                self.results.iter().map(|r| r.to_vendor(vendor)).collect()
+            _ => {
+                let mut out: Vec<Value> = self
+                    .results
+                    .iter()
+                    .enumerate()
+                    .map(|(i, r)| r.write(vendor, &result_at(i), losses))
+                    .collect();
+                if !self.trailing.is_empty() {
+                    let mut o = Map::new();
+                    if self.native.vendor == Some(vendor) {
+                        o = self.native.members.clone();
+                    } else if vendor == Vendor::OpenAiResponses {
+                        o.insert("type".into(), s("message"));
+                    }
+                    o.insert("role".into(), s("user"));
+                    let content = match (self.trailing_string, self.trailing.as_slice()) {
+                        (true, [ResultPart::Text(t)]) if self.native.vendor == Some(vendor) => {
+                            s(t)
+                        }
+                        _ => Value::Array(trailing),
+                    };
+                    o.insert("content".into(), content);
+                    out.push(Value::Object(o));
+                }
+                out
             }
         }
-    }
-}
-
-/// How a turn's calls and a set of results fail to match one to one.
-#[derive(Clone, Debug, PartialEq, Eq, Default)]
-pub struct CorrelationError {
-    /// Call ids with no result, in call order.
-    pub missing: Vec<String>,
-    /// Result ids that match no call, in result order.
-    pub unknown: Vec<String>,
-    /// Call ids with more than one result (each listed once).
-    pub duplicate_results: Vec<String>,
-    /// Ids that the turn itself uses for more than one call.
-    pub duplicate_calls: Vec<String>,
-}
-
-impl CorrelationError {
-    /// Whether everything matched.
-    pub fn is_empty(&self) -> bool {
-        self.missing.is_empty()
-            && self.unknown.is_empty()
-            && self.duplicate_results.is_empty()
-            && self.duplicate_calls.is_empty()
-    }
-}
-
-impl fmt::Display for CorrelationError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let mut parts = Vec::new();
-        if !self.missing.is_empty() {
-            parts.push(format!("no result for call(s) {:?}", self.missing));
-        }
-        if !self.unknown.is_empty() {
-            parts.push(format!(
-                "result(s) for unknown call id(s) {:?}",
-                self.unknown
-            ));
-        }
-        if !self.duplicate_results.is_empty() {
-            parts.push(format!(
-                "more than one result for call(s) {:?}",
-                self.duplicate_results
-            ));
-        }
-        if !self.duplicate_calls.is_empty() {
-            parts.push(format!(
-                "the turn uses id(s) {:?} for more than one call",
-                self.duplicate_calls
-            ));
-        }
-        if parts.is_empty() {
-            f.write_str("calls and results match")
-        } else {
-            f.write_str(&parts.join("; "))
-        }
-    }
-}
-
-impl std::error::Error for CorrelationError {}
-
-/// Matches call ids against result ids: every call exactly one result.
-///
-/// # Examples
-///
-/// ```
-/// use tooljson::protocol::correlate;
-/// let e = correlate(&["a", "b", "c"], &["b", "x", "b"]).unwrap_err();
-/// assert_eq!(e.missing, ["a", "c"]);
-/// assert_eq!(e.unknown, ["x"]);
-/// assert_eq!(e.duplicate_results, ["b"]);
-/// assert!(correlate(&["a", "b"], &["b", "a"]).is_ok());
-/// ```
-pub fn correlate(call_ids: &[&str], result_ids: &[&str]) -> Result<(), CorrelationError> {
-    let mut err = CorrelationError::default();
-    let mut calls: HashSet<&str> = HashSet::with_capacity(call_ids.len());
-    for id in call_ids {
-        if !calls.insert(id) && !err.duplicate_calls.iter().any(|d| d == id) {
-            err.duplicate_calls.push((*id).to_owned());
-        }
-    }
-    let mut seen: HashMap<&str, usize> = HashMap::with_capacity(result_ids.len());
-    for id in result_ids {
-        if !calls.contains(id) {
-            err.unknown.push((*id).to_owned());
-            continue;
-        }
-        let n = seen.entry(id).or_insert(0);
-        *n += 1;
-        if *n == 2 {
-            err.duplicate_results.push((*id).to_owned());
-        }
-    }
-    let mut listed: HashSet<&str> = HashSet::new();
-    for id in call_ids {
-        if !seen.contains_key(id) && listed.insert(id) {
-            err.missing.push((*id).to_owned());
-        }
-    }
-    if err.is_empty() { Ok(()) } else { Err(err) }
-}
-
-impl AssistantTurn {
-    /// Checks that `results` answer this turn's calls one to one.
-    pub fn check_results(&self, results: &ToolResults) -> Result<(), CorrelationError> {
-        let calls: Vec<&str> = self.calls().map(|c| c.id.as_str()).collect();
-        correlate(&calls, &results.call_ids())
-    }
-
-    /// Builds the reply from (call id, outcome) pairs given in any order:
-    /// one result per call, in call order. Errors, with every problem
-    /// listed, when a call has no outcome, an id is unknown, or an id comes
-    /// twice.
-    pub fn reply(
-        &self,
-        outcomes: impl IntoIterator<Item = (String, ToolOutcome)>,
-    ) -> Result<ToolResults, CorrelationError> {
-        let outcomes: Vec<(String, ToolOutcome)> = outcomes.into_iter().collect();
-        let calls: Vec<&str> = self.calls().map(|c| c.id.as_str()).collect();
-        let ids: Vec<&str> = outcomes.iter().map(|(id, _)| id.as_str()).collect();
-        correlate(&calls, &ids)?;
-        let mut by_id: HashMap<String, ToolOutcome> = outcomes.into_iter().collect();
-        let results = calls
-            .iter()
-            .filter_map(|id| by_id.remove(*id).map(|o| ToolResult::new(*id, o)))
-            .collect();
-        Ok(ToolResults::new(results))
-    }
-
-    /// Like [`reply`](Self::reply), but a call without an outcome gets the
-    /// one `missing` makes for it (say, an error "not run"), and outcomes
-    /// for unknown ids are left out (of repeated ids, the first counts); all
-    /// of it is reported. The reply answers every call id exactly once: an
-    /// id the turn itself repeats (see [`CorrelationError::duplicate_calls`])
-    /// gets one result, since the vendors match results by id.
-    pub fn reply_filling(
-        &self,
-        outcomes: impl IntoIterator<Item = (String, ToolOutcome)>,
-        mut missing: impl FnMut(&super::ToolCall) -> ToolOutcome,
-    ) -> (ToolResults, Option<CorrelationError>) {
-        let outcomes: Vec<(String, ToolOutcome)> = outcomes.into_iter().collect();
-        let calls: Vec<&str> = self.calls().map(|c| c.id.as_str()).collect();
-        let ids: Vec<&str> = outcomes.iter().map(|(id, _)| id.as_str()).collect();
-        let report = correlate(&calls, &ids).err();
-        // The first outcome per id counts.
-        let mut by_id: HashMap<String, ToolOutcome> = HashMap::new();
-        for (id, o) in outcomes {
-            by_id.entry(id).or_insert(o);
-        }
-        let mut done: HashSet<String> = HashSet::new();
-        let mut results = Vec::new();
-        for call in self.calls() {
-            if !done.insert(call.id.clone()) {
-                continue;
-            }
-            let outcome = match by_id.remove(&call.id) {
-                Some(o) => o,
-                None => missing(call),
-            };
-            results.push(ToolResult::new(call.id.clone(), outcome));
-        }
-        (ToolResults::new(results), report)
     }
 }

@@ -1,0 +1,290 @@
+//! Whole request bodies of Anthropic Messages, OpenAI Chat Completions and
+//! OpenAI Responses in one model ([`Request`]), read from each vendor's JSON,
+//! written back the same, and converted to another vendor: lossless, or with
+//! a [`Loss`](super::Loss) for every part that cannot cross.
+//!
+//! # Terminology: the whole request
+//!
+//! | concept | Anthropic Messages | OpenAI Chat Completions | OpenAI Responses | tooljson |
+//! |---|---|---|---|---|
+//! | model | `model` | `model` | `model` | [`Request::model`] |
+//! | system prompt | `system`: a string or `text` blocks | first message `{role: "system" \| "developer", content}` | `instructions` (a string) | [`Request::system`], [`SystemRole`] |
+//! | a later system prompt | none (a loss) | `{role: "system" \| "developer"}` message | `{role: "system" \| "developer"}` input message | [`Message::System`] |
+//! | conversation | `messages: [{role: "user" \| "assistant", content}]` | `messages: [...]` | `input`: a string or a list of items | [`Request::messages`] |
+//! | user text | `{type: "text", text}` | `{type: "text", text}` | `{type: "input_text", text}` | [`ResultPart::Text`](super::ResultPart::Text) |
+//! | image | `{type: "image", source: {type: "base64", media_type, data} \| {type: "url", url} \| {type: "file", file_id}}` | `{type: "image_url", image_url: {url: "https://…" \| "data:<type>;base64,<data>", detail?}}` | `{type: "input_image", image_url \| file_id, detail?}` | [`ResultPart::Image`](super::ResultPart::Image), [`Media`](super::Media) |
+//! | document | `{type: "document", source: {type: "base64" \| "url" \| "text" \| "file", …}}` | `{type: "file", file: {file_data: "data:…" \| file_id, filename?}}` | `{type: "input_file", file_data \| file_id \| file_url, filename?}` | [`ResultPart::Document`](super::ResultPart::Document) |
+//! | assistant turn | `{role: "assistant", content: [text, tool_use, thinking…]}` | `{role: "assistant", content, tool_calls: [{type: "function", function: {name, arguments}}]}` | `message` (`output_text`), `function_call`, `reasoning` items | [`Message::Assistant`], [`AssistantTurn`](super::AssistantTurn) |
+//! | tool results | `tool_result` blocks first in one `role: "user"` message | one `{role: "tool", tool_call_id, content}` message per call | one `{type: "function_call_output", call_id, output}` item per call | [`Message::Results`], [`ToolResults`](super::ToolResults) |
+//! | text sent with the results | blocks after the `tool_result` blocks of that message | a `role: "user"` message right after the tool messages | a `role: "user"` message item right after the outputs | [`ToolResults::trailing`](super::ToolResults::trailing) |
+//! | tools | `tools: [{name, description, input_schema}]` | `tools: [{type: "function", function: {name, description, parameters}}]` | `tools: [{type: "function", name, description, parameters}]` | [`Request::tools`] ([`ToolSet`](super::ToolSet)) |
+//! | choice: model decides | `tool_choice: {type: "auto"}` | `"auto"` | `"auto"` | [`ToolChoice::Auto`](super::ToolChoice::Auto) |
+//! | choice: some tool | `{type: "any"}` | `"required"` | `"required"` | [`ToolChoice::Any`](super::ToolChoice::Any) |
+//! | choice: this tool | `{type: "tool", name}` | `{type: "function", function: {name}}` | `{type: "function", name}` | [`ToolChoice::Tool`](super::ToolChoice::Tool) |
+//! | choice: no tools | `{type: "none"}` | `"none"` | `"none"` | [`ToolChoice::None`](super::ToolChoice::None) |
+//! | parallel calls off | `tool_choice.disable_parallel_tool_use: true` | `parallel_tool_calls: false` | `parallel_tool_calls: false` | [`ToolSet::parallel_tool_calls`](super::ToolSet::parallel_tool_calls) |
+//! | output limit | `max_tokens` (required) | `max_completion_tokens` (or the older `max_tokens`) | `max_output_tokens` | [`Request::max_tokens`] |
+//! | stop sequences | `stop_sequences: [..]` | `stop`: a string or a list | none (a loss) | [`Request::stop`] |
+//! | sampling | `temperature` (0–1), `top_p`, `top_k` | `temperature` (0–2), `top_p` | `temperature` (0–2), `top_p` | [`Request::temperature`], [`Request::top_p`], [`Request::top_k`] |
+//! | metadata | `metadata: {user_id}` | `metadata: {string: string}` | `metadata: {string: string}` | [`Request::metadata`] |
+//! | streaming | `stream` | `stream` | `stream` | [`Request::stream`] |
+//! | structured output | `output_format: {type: "json_schema", schema}` | `response_format: {type: "json_schema", json_schema: {name, schema, strict}}` | `text: {format: {type: "json_schema", name, schema, strict}}` | [`ResponseFormat`] |
+//! | anything else | kept, in place | kept, in place | kept, in place | written back for its vendor; for another, a loss |
+//!
+//! # Lossless, or said out loud
+//!
+//! Read and written for the **same** vendor, a request is the same JSON:
+//! same members, same order, unknown members kept. Written for **another**
+//! vendor ([`Request::to_vendor`]), every part either has its counterpart
+//! above, or the [`Converted`](super::Converted) result lists it. The
+//! decisions for the cases that used to go wrong:
+//!
+//! | case | policy |
+//! |---|---|
+//! | an image or document in an Anthropic `tool_result`, to Chat | Chat tool messages take text only: the part is left out and reported ([`LossEffect::Dropped`](super::LossEffect::Dropped)); Responses takes it (`input_image` / `input_file` in `output`) |
+//! | `[tool_result…, text]` in one Anthropic user message, to OpenAI | the text follows the results as a `role: "user"` message (item), and reads back into the same Anthropic message: lossless |
+//! | explicit `is_error: false`, to OpenAI | OpenAI has no flag; it reads back absent (the same meaning): reported as [`LossEffect::ReadsBackDifferently`](super::LossEffect::ReadsBackDifferently) |
+//! | a successful result whose text starts with `Error: `, to OpenAI | written unchanged, reported as reading back as an error (the `Error: ` convention marks error results for OpenAI) |
+//! | a part or member only the source vendor has (`thinking`, `reasoning`, `cache_control`, `top_k`, Anthropic `metadata`, a server tool) | left out and reported |
+//! | a vendor's required member the source lacks (Anthropic `max_tokens`) | not invented: reported ([`LossEffect::MissingRequired`](super::LossEffect::MissingRequired)) |
+//!
+//! # Example: a Chat request to Anthropic
+//!
+//! ```
+//! use serde_json::json;
+//! use tooljson::protocol::{Request, Vendor};
+//!
+//! let chat = json!({
+//!     "model": "gpt-4.1",
+//!     "messages": [
+//!         {"role": "system", "content": "You are terse."},
+//!         {"role": "user", "content": "Weather in Oslo?"}
+//!     ],
+//!     "tools": [{"type": "function", "function": {"name": "get_weather",
+//!         "parameters": {"type": "object", "properties": {"city": {"type": "string"}}}}}],
+//!     "tool_choice": "required",
+//!     "max_completion_tokens": 512
+//! });
+//! let request = Request::from_vendor(Vendor::OpenAiChat, &chat)?;
+//! assert_eq!(request.to_vendor(Vendor::OpenAiChat).lossless().unwrap(), chat);
+//! let anthropic = request.to_vendor(Vendor::Anthropic).lossless().unwrap();
+//! assert_eq!(anthropic["system"], "You are terse.");
+//! assert_eq!(anthropic["tool_choice"], json!({"type": "any"}));
+//! assert_eq!(anthropic["max_tokens"], 512);
+//! // ... and back, the same request.
+//! let back = Request::from_vendor(Vendor::Anthropic, &anthropic)?;
+//! assert_eq!(back.to_vendor(Vendor::OpenAiChat).lossless().unwrap(), chat);
+//! # Ok::<(), tooljson::protocol::ProtocolError>(())
+//! ```
+
+mod read;
+mod write;
+
+use serde_json::{Map, Value};
+
+use super::message::Native;
+use super::{AssistantTurn, ResultContent, ToolResults, ToolSet, Vendor};
+
+/// Which role a system prompt has (OpenAI `developer` is the newer name of
+/// `system`; Anthropic has only `system`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum SystemRole {
+    /// `system`.
+    #[default]
+    System,
+    /// `developer` (OpenAI).
+    Developer,
+}
+
+impl SystemRole {
+    pub(crate) fn as_str(self) -> &'static str {
+        match self {
+            SystemRole::System => "system",
+            SystemRole::Developer => "developer",
+        }
+    }
+}
+
+/// A system prompt.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SystemPrompt {
+    /// `system` or `developer`.
+    pub role: SystemRole,
+    /// The prompt (text parts; Anthropic blocks with `cache_control` are
+    /// native parts).
+    pub content: ResultContent,
+    native: Native,
+}
+
+impl SystemPrompt {
+    /// A prompt with this role and content.
+    pub fn new(role: SystemRole, content: ResultContent) -> SystemPrompt {
+        SystemPrompt {
+            role,
+            content,
+            native: Native::default(),
+        }
+    }
+}
+
+/// One message of the conversation.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Message {
+    /// A system or developer message after the first message (OpenAI).
+    System(SystemPrompt),
+    /// A user message: text, images, documents.
+    User(UserMessage),
+    /// An assistant turn: text, tool calls, vendor-only parts.
+    Assistant(AssistantTurn),
+    /// The results of the previous turn's calls, and what the user says
+    /// with them.
+    Results(ToolResults),
+    /// An input item only one vendor has (Responses `item_reference`...),
+    /// verbatim.
+    Native {
+        /// Whose JSON `item` is.
+        vendor: Vendor,
+        /// The item.
+        item: Value,
+    },
+}
+
+/// A user message.
+#[derive(Clone, Debug, PartialEq)]
+pub struct UserMessage {
+    /// A string or parts.
+    pub content: ResultContent,
+    native: Native,
+}
+
+impl UserMessage {
+    /// A user message with this content.
+    pub fn new(content: ResultContent) -> UserMessage {
+        UserMessage {
+            content,
+            native: Native::default(),
+        }
+    }
+}
+
+/// Structured output: what the model's text must be.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ResponseFormat {
+    /// Free text (OpenAI `{"type":"text"}`).
+    Text,
+    /// Any JSON object (OpenAI `{"type":"json_object"}`).
+    JsonObject,
+    /// JSON matching a schema.
+    JsonSchema {
+        /// OpenAI's required name.
+        name: Option<String>,
+        /// OpenAI's description.
+        description: Option<String>,
+        /// The schema.
+        schema: Value,
+        /// OpenAI strict mode.
+        strict: Option<bool>,
+    },
+}
+
+/// A whole request body of one of the three APIs.
+///
+/// Read with [`from_vendor`](Self::from_vendor), written with
+/// [`to_vendor`](Self::to_vendor). See the [module docs](self) for the
+/// terms and the policy on what cannot cross.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Request {
+    /// The model name.
+    pub model: String,
+    /// The system prompt at the head (Anthropic `system`, Responses
+    /// `instructions`, a first Chat `system` / `developer` message).
+    pub system: Option<SystemPrompt>,
+    /// The conversation.
+    pub messages: Vec<Message>,
+    /// Tools, `tool_choice` and the parallel-call switch (`None`: no tools
+    /// member at all).
+    pub tools: Option<ToolSet>,
+    /// The output token limit.
+    pub max_tokens: Option<u64>,
+    /// Stop sequences.
+    pub stop: Option<Vec<String>>,
+    /// Sampling temperature.
+    pub temperature: Option<serde_json::Number>,
+    /// Nucleus sampling.
+    pub top_p: Option<serde_json::Number>,
+    /// Top-k sampling (Anthropic).
+    pub top_k: Option<u64>,
+    /// Request metadata, in its vendor's shape (Anthropic `{user_id}` and
+    /// OpenAI's string map mean different things).
+    pub metadata: Option<(Vendor, Value)>,
+    /// Whether the response is streamed.
+    pub stream: Option<bool>,
+    /// Structured output.
+    pub response_format: Option<ResponseFormat>,
+    shape: Shape,
+}
+
+/// How the source spelled what the model does not need, to write it back
+/// the same for its vendor.
+#[derive(Clone, Debug, PartialEq, Default)]
+struct Shape {
+    vendor: Option<Vendor>,
+    /// Top-level member names in source order.
+    order: Vec<String>,
+    /// Members this model does not type.
+    native: Map<String, Value>,
+    /// Chat: `max_tokens` rather than `max_completion_tokens`.
+    chat_old_max_tokens: bool,
+    /// Chat: `stop` was a string.
+    stop_string: bool,
+    /// Responses: `input` was a string.
+    input_string: bool,
+    /// Responses `text` members beside `format`; Chat `json_schema`
+    /// members beside the known ones.
+    format_native: Map<String, Value>,
+}
+
+impl Request {
+    /// A request for `model` with these messages and nothing else set.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use tooljson::protocol::{Message, Request, ResultContent, UserMessage, Vendor};
+    /// let mut r = Request::new("claude-sonnet-4-5", vec![
+    ///     Message::User(UserMessage::new(ResultContent::Text("Hello".into()))),
+    /// ]);
+    /// r.max_tokens = Some(1024);
+    /// let body = r.to_vendor(Vendor::Anthropic).lossless().unwrap();
+    /// assert_eq!(body, serde_json::json!({"model": "claude-sonnet-4-5", "max_tokens": 1024,
+    ///     "messages": [{"role": "user", "content": "Hello"}]}));
+    /// ```
+    pub fn new(model: impl Into<String>, messages: Vec<Message>) -> Request {
+        Request {
+            model: model.into(),
+            system: None,
+            messages,
+            tools: None,
+            max_tokens: None,
+            stop: None,
+            temperature: None,
+            top_p: None,
+            top_k: None,
+            metadata: None,
+            stream: None,
+            response_format: None,
+            shape: Shape::default(),
+        }
+    }
+
+    /// The vendor the request was read from (`None` when built in code).
+    pub fn source(&self) -> Option<Vendor> {
+        self.shape.vendor
+    }
+
+    /// Members this model does not type (Anthropic `thinking`, Chat `seed`,
+    /// Responses `reasoning`...), as read.
+    pub fn other_members(&self) -> &Map<String, Value> {
+        &self.shape.native
+    }
+}
