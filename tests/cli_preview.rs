@@ -85,7 +85,9 @@ fn check_preview(cols: u16, rows: u16) -> (String, String) {
         );
         frames += statuses;
         taller |= lines.iter().any(|l| l.contains("line(s) above"));
-        if i == out[..erase_at].len() / 97 / 2 {
+        // A whole frame from the second half of the stream, to show.
+        let whole = lines.last().is_some_and(|l| l.starts_with("streaming…"));
+        if whole && (middle.is_empty() || i < out[..erase_at].len() / 97 / 2) {
             middle = lines.join("\n");
         }
     }
@@ -112,9 +114,12 @@ fn check_preview(cols: u16, rows: u16) -> (String, String) {
         lines.iter().all(|l| l.chars().count() < cols as usize),
         "{text}"
     );
-    if rows < 20 {
-        assert!(taller, "{cols}x{rows}: the frame never outgrew the screen");
-    }
+    assert_eq!(
+        taller,
+        lines.len() >= rows as usize,
+        "{cols}x{rows}: a frame of {} lines, cut: {taller}",
+        lines.len()
+    );
     (middle, text)
 }
 
@@ -146,6 +151,13 @@ fn preview_in_a_50x12_terminal() {
 fn preview_in_a_120x40_terminal() {
     let (middle, end) = check_preview(120, 40);
     eprintln!("120x40, during:\n{middle}\n\n120x40, after:\n{end}");
+}
+
+/// A frame taller than the screen: only its last lines that fit are drawn.
+#[test]
+fn preview_taller_than_a_40x6_terminal() {
+    let (middle, end) = check_preview(40, 6);
+    eprintln!("40x6, during:\n{middle}\n\n40x6, after:\n{end}");
 }
 
 #[test]

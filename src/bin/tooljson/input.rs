@@ -55,15 +55,27 @@ impl Input {
     }
 
     /// Calls `each` with the input's pieces as they arrive, until the end of
-    /// the input or until `each` returns `Ok(false)`. With `chunk`, the pieces
-    /// are exactly that many bytes (the last one may be shorter), carried
-    /// across reads; without, each read is one piece. Returns the bytes read.
+    /// the input or until `each` returns `Ok(false)`. Without `chunk`, each
+    /// read is one piece. With `chunk`, the pieces are that many bytes,
+    /// carried across reads, except that a short read (a pipe with nothing
+    /// more for now) hands on what it has at once rather than wait: a file
+    /// is cut the same way every time, a live stream is never held back.
+    /// Returns the bytes read.
     pub fn for_each_piece(
+        self,
+        chunk: Option<usize>,
+        each: impl FnMut(&[u8]) -> Result<bool, Failure>,
+    ) -> Result<u64, Failure> {
+        self.pieces(READ_SIZE, chunk, each)
+    }
+
+    fn pieces(
         mut self,
+        read_size: usize,
         chunk: Option<usize>,
         mut each: impl FnMut(&[u8]) -> Result<bool, Failure>,
     ) -> Result<u64, Failure> {
-        let mut buf = vec![0u8; READ_SIZE];
+        let mut buf = vec![0u8; read_size];
         // The start of a chunk whose end has not arrived yet.
         let mut carry: Vec<u8> = Vec::new();
         let mut total = 0u64;
@@ -86,13 +98,12 @@ impl Input {
                 let take = (size - carry.len()).min(data.len());
                 carry.extend_from_slice(&data[..take]);
                 data = &data[take..];
-                if carry.len() < size {
-                    continue;
+                if carry.len() == size {
+                    if !each(&carry)? {
+                        return Ok(total);
+                    }
+                    carry.clear();
                 }
-                if !each(&carry)? {
-                    return Ok(total);
-                }
-                carry.clear();
             }
             let mut pieces = data.chunks_exact(size);
             for piece in pieces.by_ref() {
@@ -101,6 +112,12 @@ impl Input {
                 }
             }
             carry.extend_from_slice(pieces.remainder());
+            if n < read_size && !carry.is_empty() {
+                if !each(&carry)? {
+                    return Ok(total);
+                }
+                carry.clear();
+            }
         }
         if !carry.is_empty() {
             each(&carry)?;
@@ -113,19 +130,26 @@ impl Input {
 mod tests {
     use super::*;
 
-    fn pieces(reads: &[&[u8]], chunk: Option<usize>) -> Vec<Vec<u8>> {
-        /// Hands out one scripted read per call, as a pipe does.
-        struct Reads(Vec<Vec<u8>>);
-        impl Read for Reads {
-            fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-                if self.0.is_empty() {
-                    return Ok(0);
-                }
-                let r = self.0.remove(0);
-                buf[..r.len()].copy_from_slice(&r);
-                Ok(r.len())
+    /// Hands out one scripted read per call (at most the buffer), as a pipe
+    /// does.
+    struct Reads(Vec<Vec<u8>>);
+
+    impl Read for Reads {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            let Some(r) = self.0.first_mut() else {
+                return Ok(0);
+            };
+            let n = r.len().min(buf.len());
+            buf[..n].copy_from_slice(&r[..n]);
+            r.drain(..n);
+            if r.is_empty() {
+                self.0.remove(0);
             }
+            Ok(n)
         }
+    }
+
+    fn pieces(reads: &[&[u8]], read_size: usize, chunk: Option<usize>) -> Vec<Vec<u8>> {
         let input = Input {
             reader: Box::new(Reads(reads.iter().map(|r| r.to_vec()).collect())),
             name: "test".to_owned(),
@@ -133,7 +157,7 @@ mod tests {
         };
         let mut got = Vec::new();
         let total = input
-            .for_each_piece(chunk, |p| {
+            .pieces(read_size, chunk, |p| {
                 got.push(p.to_vec());
                 Ok(true)
             })
@@ -146,15 +170,21 @@ mod tests {
     #[test]
     fn reads_are_pieces_without_a_chunk_size() {
         assert_eq!(
-            pieces(&[b"ab", b"c"], None),
+            pieces(&[b"ab", b"c"], 64, None),
             [b"ab".to_vec(), b"c".to_vec()]
         );
     }
 
     #[test]
-    fn chunks_are_exact_across_reads() {
-        let got = pieces(&[b"abcde", b"f", b"ghijklm"], Some(3));
+    fn chunks_are_exact_across_full_reads() {
+        // Reads of 4 bytes (full), chunks of 3.
+        let got = pieces(&[b"abcdefghijklm"], 4, Some(3));
         assert_eq!(got, [&b"abc"[..], b"def", b"ghi", b"jkl", b"m"]);
-        assert_eq!(pieces(&[b"ab", b"cd"], Some(8)), [b"abcd".to_vec()]);
+    }
+
+    #[test]
+    fn a_short_read_is_not_held_back() {
+        let got = pieces(&[b"abcde", b"f", b"ghijklm"], 64, Some(3));
+        assert_eq!(got, [&b"abc"[..], b"de", b"f", b"ghi", b"jkl", b"m"]);
     }
 }

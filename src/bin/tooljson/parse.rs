@@ -17,8 +17,8 @@ use crate::input::Input;
 #[derive(clap::Args)]
 pub struct Args {
     /// Feed the parser N-byte chunks (default: each read as it arrives).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
-    chunk: Option<u64>,
+    #[arg(long, value_name = "N", value_parser = byte_count)]
+    chunk: Option<usize>,
     /// Print the partial snapshot after every chunk.
     #[arg(long, conflicts_with = "events")]
     partial: bool,
@@ -69,7 +69,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
         }
         out.flush().map_err(Failure::write)
     };
-    input.for_each_piece(chunk_size(args.chunk), |piece| {
+    input.for_each_piece(args.chunk, |piece| {
         result = parser.feed(piece, &mut on_event);
         write_chunk(&parser, &mut on_event, &mut out)?;
         Ok(result.is_ok())
@@ -92,8 +92,10 @@ pub fn run(args: Args) -> Result<(), Failure> {
     })
 }
 
-/// `--chunk` as a size in memory (a count past the address space is as good
-/// as unbounded).
-pub fn chunk_size(chunk: Option<u64>) -> Option<usize> {
-    chunk.map(|n| usize::try_from(n).unwrap_or(usize::MAX))
+/// `--chunk N`: a positive byte count.
+pub fn byte_count(s: &str) -> Result<usize, String> {
+    match s.parse::<usize>() {
+        Ok(n) if n > 0 => Ok(n),
+        _ => Err(format!("expected a positive number of bytes, got {s:?}")),
+    }
 }

@@ -64,7 +64,7 @@ use tooljson::providers::{CallEvent, StreamError, ToolCallStream};
 use crate::Failure;
 use crate::input::Input;
 use crate::ndjson;
-use crate::parse::chunk_size;
+use crate::parse::byte_count;
 use crate::preview::{Progress, Screen, stdout_is_live};
 use crate::summary;
 
@@ -86,8 +86,8 @@ pub struct Args {
     #[arg(long)]
     ndjson: bool,
     /// Feed N-byte chunks (default: each line as it arrives).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
-    chunk: Option<u64>,
+    #[arg(long, value_name = "N", value_parser = byte_count)]
+    chunk: Option<usize>,
     /// Pacing of a replay: 2 is twice as fast, 0 no pauses (default: 1 for a
     /// FILE shown live, no pauses for stdin and --ndjson).
     #[arg(long, value_name = "FACTOR", value_parser = parse_speed)]
@@ -138,14 +138,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
         None if live && !input.is_stdin() => Some(1.0),
         None => None,
     };
-    replay(
-        input,
-        chunk_size(args.chunk),
-        tools,
-        args.ndjson,
-        live,
-        speed,
-    )
+    replay(input, args.chunk, tools, args.ndjson, live, speed)
 }
 
 /// `tooljson demo`, bare `tooljson`: the demo, as a live preview.
@@ -153,7 +146,7 @@ pub fn demo(args: DemoArgs) -> Result<(), Failure> {
     let tools = load_tools(DEMO_TOOLS, "the bundled demo tools")?;
     let input = Input::bytes("the bundled demo", DEMO);
     let live = stdout_is_live();
-    let speed = args.speed.or(Some(1.0));
+    let speed = args.speed.or(live.then_some(1.0));
     replay(input, None, Some(tools), false, live, speed)
 }
 

@@ -22,7 +22,7 @@ use tooljson::{CompiledSchema, Parser, ValueBuilder};
 
 use crate::Failure;
 use crate::input::Input;
-use crate::parse::chunk_size;
+use crate::parse::byte_count;
 
 /// Check FILE (or stdin) against a JSON Schema.
 ///
@@ -36,8 +36,8 @@ pub struct Args {
     schema: PathBuf,
     /// Feed the parser and the stream check N-byte chunks, and report the
     /// byte at which the first violation became certain.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
-    chunk: Option<u64>,
+    #[arg(long, value_name = "N", value_parser = byte_count)]
+    chunk: Option<usize>,
     /// Assert `format` (email, date-time, ...) instead of annotating.
     #[arg(long)]
     assert_formats: bool,
@@ -94,7 +94,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
     let mut parser = Parser::new();
     let mut first_certain = None;
     let mut fed = Ok(());
-    let (builder, total) = match chunk_size(args.chunk) {
+    let (builder, total) = match args.chunk {
         Some(n) => {
             // The value and the stream check on one pass.
             let mut both = schema.stream_check().beside(ValueBuilder::new());
