@@ -222,11 +222,19 @@ fn width_of(c: char) -> usize {
 
 /// Cuts `s` to `max` display columns: the tail when the value is still
 /// growing (so the growth shows), else the head. Control characters are
-/// shown escaped first.
+/// shown escaped first. Only the part that can be shown is looked at.
 fn fit(s: &str, max: usize, growing: bool) -> String {
+    fit_excerpt(s, false, max, growing)
+}
+
+/// [`fit`] for an excerpt that `cut` says is already shorter than its source.
+fn fit_excerpt(s: &str, cut: bool, max: usize, growing: bool) -> String {
+    // Every character takes at least one column once escaped (zero-width
+    // ones aside): more than `max + 1` of them cannot be shown.
+    let (s, cut_here) = side(s, max + 1, growing);
     let s = printable(s);
     let total: usize = s.chars().map(width_of).sum();
-    if total <= max {
+    if total <= max && !(cut || cut_here) {
         return s;
     }
     // One column for the ellipsis.
@@ -256,6 +264,151 @@ fn fit(s: &str, max: usize, growing: bool) -> String {
         out.push('…');
         out
     }
+}
+
+/// At most `n` characters of `s`, its last ones with `tail`, and whether
+/// that cut anything.
+fn side(s: &str, n: usize, tail: bool) -> (&str, bool) {
+    if n == 0 {
+        return ("", !s.is_empty());
+    }
+    let at = if tail {
+        s.char_indices()
+            .rev()
+            .nth(n.saturating_sub(1))
+            .map(|(i, _)| i)
+    } else {
+        s.char_indices().nth(n).map(|(i, _)| i)
+    };
+    match at {
+        Some(i) if tail && i > 0 => (&s[i..], true),
+        Some(i) if !tail => (&s[..i], true),
+        _ => (s, false),
+    }
+}
+
+/// A node of the preview: open (partial) or finished.
+#[derive(Clone, Copy)]
+enum Node<'a> {
+    Partial(&'a PartialNode),
+    Value(&'a Value),
+}
+
+/// Compact JSON of a node, numbers as written, cut to its first (or with
+/// `tail`, its last) `n` characters, and whether it was cut. Written from
+/// the end for a tail, so the cost is that of the excerpt, never of the whole
+/// value (a call's arguments can be as large as the input).
+fn excerpt(node: Node<'_>, n: usize, tail: bool) -> (String, bool) {
+    let mut ex = Excerpt {
+        left: n,
+        tail,
+        parts: Vec::new(),
+        cut: false,
+    };
+    ex.node(node);
+    if tail {
+        ex.parts.reverse();
+    }
+    (ex.parts.concat(), ex.cut)
+}
+
+struct Excerpt {
+    /// Characters still wanted.
+    left: usize,
+    tail: bool,
+    /// The text, in writing order (reversed for a tail).
+    parts: Vec<String>,
+    cut: bool,
+}
+
+impl Excerpt {
+    /// Adds `s`, or as much of it as is wanted; false once full.
+    fn push(&mut self, s: &str) -> bool {
+        let (part, cut) = side(s, self.left, self.tail);
+        self.left -= part.chars().count();
+        self.parts.push(part.to_owned());
+        self.cut |= cut;
+        !self.cut
+    }
+
+    /// A JSON string, escaping only the part that can be shown.
+    fn string(&mut self, s: &str) -> bool {
+        let (part, cut) = side(s, self.left + 1, self.tail);
+        let mut e = String::new();
+        tooljson::value::write_json_string(&mut e, part);
+        if cut {
+            // The string goes on past the excerpt: no quote on that side.
+            if self.tail {
+                e.remove(0);
+            } else {
+                e.pop();
+            }
+        }
+        self.push(&e)
+    }
+
+    /// `open`, the items (`item(i)`) between commas, `close`; backwards for
+    /// a tail.
+    fn seq(
+        &mut self,
+        open: &str,
+        close: &str,
+        len: usize,
+        mut item: impl FnMut(usize, &mut Excerpt) -> bool,
+    ) -> bool {
+        if self.tail {
+            self.push(close)
+                && (0..len)
+                    .rev()
+                    .all(|i| item(i, self) && (i == 0 || self.push(",")))
+                && self.push(open)
+        } else {
+            self.push(open)
+                && (0..len).all(|i| (i == 0 || self.push(",")) && item(i, self))
+                && self.push(close)
+        }
+    }
+
+    /// `"key":value`, backwards for a tail.
+    fn member(&mut self, key: &str, value: Node<'_>) -> bool {
+        if self.tail {
+            self.node(value) && self.push(":") && self.string(key)
+        } else {
+            self.string(key) && self.push(":") && self.node(value)
+        }
+    }
+
+    fn node(&mut self, node: Node<'_>) -> bool {
+        match node {
+            Node::Value(Value::Null) => self.push("null"),
+            Node::Value(Value::Bool(b)) => self.push(if *b { "true" } else { "false" }),
+            Node::Value(Value::Number(n)) => self.push(n.as_str()),
+            Node::Value(Value::String(s)) | Node::Partial(PartialNode::String(s)) => self.string(s),
+            Node::Value(Value::Array(a)) => {
+                self.seq("[", "]", a.len(), |i, ex| ex.node(Node::Value(&a[i])))
+            }
+            Node::Value(Value::Object(m)) => self.seq("{", "}", m.len(), |i, ex| {
+                m.get_index(i)
+                    .is_some_and(|(k, v)| ex.member(k, Node::Value(v)))
+            }),
+            Node::Partial(PartialNode::Complete(v)) => self.node(Node::Value(v)),
+            Node::Partial(PartialNode::Array(items)) => self.seq("[", "]", items.len(), |i, ex| {
+                ex.node(Node::Partial(&items[i]))
+            }),
+            Node::Partial(PartialNode::Object(members)) => {
+                self.seq("{", "}", members.len(), |i, ex| {
+                    let (k, v) = &members[i];
+                    ex.member(k, Node::Partial(v))
+                })
+            }
+        }
+    }
+}
+
+/// A node cut to `max` columns, as [`fit`] cuts text.
+fn fit_node(node: Node<'_>, max: usize, growing: bool) -> String {
+    let (text, cut) = excerpt(node, max + 1, growing);
+    fit_excerpt(&text, cut, max, growing)
 }
 
 /// Object members shown per call; the rest are counted.
@@ -300,25 +453,28 @@ fn frame(stream: &ToolCallStream, width: usize) -> Vec<Styled> {
             text: fit(&head, width, false),
             sgr: Some(sgr),
         });
-        let members: Vec<(String, String, bool)> = match c.partial() {
+        // Members as (key, node, still growing); a non-object under "".
+        let members: Vec<(&str, Node<'_>, bool)> = match c.partial() {
             Some(PartialNode::Object(ms)) => ms
                 .iter()
-                .map(|(k, v)| (k.clone(), v.to_string(), !v.is_complete()))
+                .map(|(k, v)| (k.as_str(), Node::Partial(v), !v.is_complete()))
                 .collect(),
-            Some(PartialNode::Complete(Value::Object(m))) => m
-                .iter()
-                .map(|(k, v)| (k.to_owned(), v.to_string(), false))
-                .collect(),
-            Some(other) => vec![(String::new(), other.to_string(), !other.is_complete())],
-            None if !c.arguments_text().is_empty() => {
-                vec![(
-                    String::new(),
-                    c.arguments_text().to_owned(),
-                    c.status() == CallStatus::Streaming,
-                )]
+            Some(PartialNode::Complete(Value::Object(m))) => {
+                m.iter().map(|(k, v)| (k, Node::Value(v), false)).collect()
             }
+            Some(other) => vec![("", Node::Partial(other), !other.is_complete())],
             None => vec![],
         };
+        let raw = c.partial().is_none() && !c.arguments_text().is_empty();
+        if raw {
+            // Text that is not JSON (a custom tool's input, a broken call).
+            let growing = c.status() == CallStatus::Streaming;
+            let line = format!(
+                "    {}",
+                fit(c.arguments_text(), width.saturating_sub(4), growing)
+            );
+            lines.push(Styled::plain(line));
+        }
         for (k, v, growing) in members.iter().take(MAX_MEMBERS) {
             let label = if k.is_empty() {
                 "    ".to_owned()
@@ -327,7 +483,7 @@ fn frame(stream: &ToolCallStream, width: usize) -> Vec<Styled> {
             };
             let used: usize = label.chars().map(width_of).sum();
             let room = width.saturating_sub(used).max(8);
-            let line = format!("{label}{}", fit(v, room, *growing));
+            let line = format!("{label}{}", fit_node(*v, room, *growing));
             lines.push(Styled::plain(fit(&line, width, false)));
         }
         if members.len() > MAX_MEMBERS {
@@ -380,6 +536,24 @@ mod tests {
         assert_eq!(fit("abcdef", 4, false), "abc…");
         assert_eq!(fit("abcdef", 4, true), "…def");
         assert_eq!(fit("abc", 4, true), "abc");
+    }
+
+    #[test]
+    fn excerpts_match_the_whole_text() {
+        let v = tooljson::from_str(
+            r#"{"a":[1,2.50,"x\"y",{"k\n":null,"t":true}],"s":"héllo wörld","e":{}}"#,
+        )
+        .unwrap();
+        let whole = v.to_string();
+        let n = whole.chars().count();
+        for len in 1..n + 2 {
+            let (head, cut) = excerpt(Node::Value(&v), len, false);
+            let want: String = whole.chars().take(len).collect();
+            assert_eq!((head.as_str(), cut), (want.as_str(), len < n), "head {len}");
+            let (tail, cut) = excerpt(Node::Value(&v), len, true);
+            let want: String = whole.chars().skip(n.saturating_sub(len)).collect();
+            assert_eq!((tail.as_str(), cut), (want.as_str(), len < n), "tail {len}");
+        }
     }
 
     #[test]
