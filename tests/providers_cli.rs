@@ -259,10 +259,18 @@ fn bare_tooljson_replays_the_demo() {
         "{text}"
     );
     assert!(text.contains("    path: \"docs/PLAN.md\""), "{text}");
+    // The last line: what the stream did, then elapsed time, bytes and bytes/s.
+    let last = text.trim_end().lines().last().unwrap();
     assert!(
-        text.trim_end()
-            .ends_with("stream finished: tool_use · anthropic · 2 call(s) · validated"),
+        last.starts_with("stream finished: tool_use · anthropic · 2 call(s) · validated · "),
         "{text}"
+    );
+    let size = std::fs::metadata(corpus("demo-parallel-write.sse"))
+        .unwrap()
+        .len();
+    assert!(
+        last.contains(&format!(" s · {:.1} KiB · ", size as f64 / 1024.0)) && last.ends_with("/s"),
+        "{last}"
     );
 }
 

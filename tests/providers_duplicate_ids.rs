@@ -2,8 +2,6 @@
 //! id, as a problem of the response (issue 32, case 8), in the library and in
 //! `tooljson replay` (exit 3, the id named).
 
-use std::process::Command;
-
 use tooljson::providers::{CallError, CallStatus, ToolCallStream};
 
 const ANTHROPIC: &str = concat!(
@@ -60,12 +58,13 @@ fn distinct_ids_are_not_reported() {
     assert!(s.calls().iter().all(|c| c.status() == CallStatus::Complete));
 }
 
+#[cfg(feature = "cli")]
 #[test]
 fn replay_exits_3_naming_the_duplicate() {
     for (body, id) in [(ANTHROPIC, "toolu_same"), (CHAT, "call_a")] {
         let path = std::env::temp_dir().join(format!("tooljson-dup-{id}.sse"));
         std::fs::write(&path, body).unwrap();
-        let o = Command::new(env!("CARGO_BIN_EXE_tooljson"))
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_tooljson"))
             .args(["replay", "--ndjson", path.to_str().unwrap()])
             .output()
             .unwrap();

@@ -691,6 +691,7 @@ fn the_bad_crc_error_names_the_frame_offset() {
     assert!(e.to_string().contains(&format!("byte {third}")), "{e}");
 }
 
+#[cfg(feature = "cli")]
 fn tooljson(args: &[&str]) -> std::process::Output {
     std::process::Command::new(env!("CARGO_BIN_EXE_tooljson"))
         .args(args)
@@ -698,6 +699,7 @@ fn tooljson(args: &[&str]) -> std::process::Output {
         .expect("the tooljson binary runs")
 }
 
+#[cfg(feature = "cli")]
 fn ndjson_lines(o: &std::process::Output) -> Vec<J> {
     String::from_utf8_lossy(&o.stdout)
         .lines()
@@ -705,6 +707,7 @@ fn ndjson_lines(o: &std::process::Output) -> Vec<J> {
         .collect()
 }
 
+#[cfg(feature = "cli")]
 #[test]
 fn tooljson_replay_reads_a_gemini_and_a_bedrock_recording() {
     let dir = common::testdata().join("vendor-streams");

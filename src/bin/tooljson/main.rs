@@ -1,39 +1,48 @@
-//! The `tooljson` command line: `parse`, `validate`, `replay`, and (bare)
-//! the bundled demo.
+//! The `tooljson` command line: `parse`, `validate`, `replay`, `demo`, and
+//! (bare) the bundled demo.
+//!
+//! Every subcommand reads its input as it arrives (see `input`), so
+//! `curl -N ... | tooljson replay --ndjson` prints each event as soon as its
+//! bytes are in.
 //!
 //! Exit codes are a contract: 0 success, 1 invalid or truncated input,
 //! 2 usage or I/O error, 3 a schema violation or a call that did not complete.
 
+#![forbid(unsafe_code)]
+
+mod input;
+mod ndjson;
 mod parse;
-// -- validate module
-mod validate;
-
-// -- replay module
+mod preview;
 mod replay;
-
-// -- end of modules
+mod summary;
+mod validate;
 
 use std::process::ExitCode;
 
-const USAGE: &str = "\
-usage: tooljson <command> [options]
+use clap::{Parser, Subcommand};
 
-commands:
-  parse [--chunk N] [--partial | --events] [FILE]
-                               parse JSON from FILE (or stdin) through the streaming parser;
-                               --partial prints the snapshot after every chunk, --events NDJSON events
-  validate --schema SCHEMA.json [--chunk N] [--assert-formats] [--lenient] [FILE]
-                               check FILE (or stdin) against a JSON Schema; prints one line per
-                               violation, `<instance pointer>: <message>`; with --chunk, streams in
-                               N-byte chunks and adds `first violation certain at byte <offset>`
-  replay [--tools TOOLS.json] [--ndjson] [--chunk N] [FILE]
-                               replay a recorded vendor stream (SSE) from FILE (or stdin): a live
-                               preview of the tool calls, or --ndjson one event per line; --tools
-                               validates the calls against a request's tools and tool_choice
-  (no command)                 replay the bundled demo transcript as a live preview
+const EXIT_CODES: &str = "\
+Exit codes: 0 ok, 1 invalid or truncated JSON or a malformed stream, 2 usage or I/O error or a
+schema that does not compile, 3 schema violations or a call that is truncated, aborted or invalid";
 
-exit codes: 0 ok, 1 invalid or truncated JSON, 2 usage or I/O error or a schema that does not
-compile, 3 schema violations or a call that is truncated, aborted or invalid";
+/// Streaming JSON for LLM tool calls: parse, validate and replay vendor
+/// streams as they arrive.
+#[derive(Parser)]
+#[command(name = "tooljson", version, after_help = EXIT_CODES)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+/// The subcommands; bare `tooljson` is `demo`.
+#[derive(Subcommand)]
+enum Command {
+    Parse(parse::Args),
+    Validate(validate::Args),
+    Replay(replay::Args),
+    Demo(replay::DemoArgs),
+}
 
 /// A command's failure: its exit code and the line for stderr.
 pub struct Failure {
@@ -42,63 +51,30 @@ pub struct Failure {
 }
 
 impl Failure {
-    pub fn usage(message: impl Into<String>) -> Failure {
+    /// Exit 2: an I/O error on `what`.
+    pub fn io(what: &str, e: std::io::Error) -> Failure {
         Failure {
             code: 2,
-            message: format!("{}\n\n{USAGE}", message.into()),
+            message: format!("error: {what}: {e}"),
         }
     }
-}
 
-/// Reads FILE, or stdin when `path` is `None` or `-`.
-pub fn read_input(path: Option<&str>) -> Result<Vec<u8>, Failure> {
-    use std::io::Read;
-    match path {
-        None | Some("-") => {
-            let mut buf = Vec::new();
-            std::io::stdin()
-                .read_to_end(&mut buf)
-                .map_err(|e| Failure {
-                    code: 2,
-                    message: format!("error: reading stdin: {e}"),
-                })?;
-            Ok(buf)
-        }
-        Some(p) => std::fs::read(p).map_err(|e| Failure {
-            code: 2,
-            message: format!("error: reading {p}: {e}"),
-        }),
-    }
-}
-
-/// Parses `--chunk N`: a positive byte count.
-pub fn parse_chunk(value: Option<String>) -> Result<usize, Failure> {
-    let v = value.ok_or_else(|| Failure::usage("error: --chunk needs a value"))?;
-    match v.parse::<usize>() {
-        Ok(n) if n > 0 => Ok(n),
-        _ => Err(Failure::usage(format!(
-            "error: --chunk takes a positive number of bytes, got {v:?}"
-        ))),
+    /// Exit 2: writing stdout failed.
+    pub fn write(e: std::io::Error) -> Failure {
+        Failure::io("writing stdout", e)
     }
 }
 
 fn main() -> ExitCode {
-    let mut args = std::env::args().skip(1);
-    let result = match args.next().as_deref() {
-        Some("parse") => parse::run(args.collect()),
-        // -- validate command
-        Some("validate") => validate::run(args.collect()),
-
-        // -- replay command
-        Some("replay") => replay::run(args.collect()),
-        None => replay::demo(),
-
-        // -- end of commands
-        Some("-h" | "--help" | "help") => {
-            println!("{USAGE}");
-            Ok(())
-        }
-        Some(other) => Err(Failure::usage(format!("error: unknown command {other:?}"))),
+    // clap prints help and version on stdout (exit 0) and usage errors on
+    // stderr (exit 2), as the contract above says.
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Some(Command::Parse(a)) => parse::run(a),
+        Some(Command::Validate(a)) => validate::run(a),
+        Some(Command::Replay(a)) => replay::run(a),
+        Some(Command::Demo(a)) => replay::demo(a),
+        None => replay::demo(replay::DemoArgs::default()),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -106,5 +82,14 @@ fn main() -> ExitCode {
             eprintln!("{}", f.message);
             ExitCode::from(f.code)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_command_line_is_well_formed() {
+        use clap::CommandFactory;
+        super::Cli::command().debug_assert();
     }
 }

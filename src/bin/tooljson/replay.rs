@@ -1,7 +1,9 @@
-//! `tooljson replay [--tools TOOLS.json] [--ndjson] [--chunk N] [FILE]`:
-//! replays a recorded streaming response (stdin when no FILE) through
-//! `tooljson::providers::ToolCallStream`, fed in chunks of N bytes (default:
-//! whole lines, as recorded). Bare `tooljson` replays the bundled demo.
+//! `tooljson replay [--tools TOOLS.json] [--ndjson] [--chunk N] [--speed X]
+//! [FILE]`: replays a streaming response, recorded (FILE) or live (stdin, as
+//! in `curl -N ... | tooljson replay`), through
+//! `tooljson::providers::ToolCallStream`, each piece fed as it arrives: N-byte
+//! chunks, or by default each line. `tooljson demo` and bare `tooljson`
+//! replay the bundled demo.
 //!
 //! A file whose first non-blank byte is `{` is read as one event JSON per
 //! line (no SSE framing), as some SDK test fixtures store them.
@@ -11,9 +13,15 @@
 //! # Output
 //!
 //! Without `--ndjson`: a preview of each call, its name and arguments
-//! growing, then its status. On a terminal it is redrawn in place (ANSI),
-//! paced so the stream can be watched; otherwise only the final frame is
-//! printed, as plain text.
+//! growing, then its status, and a summary line (elapsed time, bytes,
+//! bytes/s). On a terminal it is redrawn in place (see `preview`); otherwise,
+//! or with `NO_COLOR` set, only the final frame is printed, as plain text.
+//!
+//! A recording (FILE, the demo) shown live is paced so the stream can be
+//! watched: a pause after each piece that changed a call's preview,
+//! `--speed` times shorter (`--speed 0`: no pauses). Stdin is live data and
+//! is not paced unless `--speed` is given, which also paces `--ndjson`
+//! (a recording replayed as a live feed for another program).
 //!
 //! With `--ndjson`, one JSON object per line, in stream order. Every call
 //! event has `call` (the call's number, from 0, in start order), `key` (the
@@ -42,108 +50,112 @@
 //!
 //! 0 every call complete (and valid, with `--tools`) and the response ended
 //! normally; 3 a call truncated, aborted or invalid, the response cut short
-//! (error, `max_tokens`, end of input) or `tool_choice` not met; 1 a
-//! malformed stream (a fatal protocol or framing error, an unreadable event,
-//! or no vendor recognised); 2 usage or I/O error.
+//! (error, `max_tokens`, end of input) or `tool_choice` not met, with a
+//! summary on stderr naming what happened to the response and to each such
+//! call (see `summary`); 1 a malformed stream (a fatal protocol or framing
+//! error, an unreadable event, or no vendor recognised); 2 usage or I/O error.
 
-use std::io::{IsTerminal, Write};
-use std::time::Duration;
+use std::io::Write;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
 
-use tooljson::Value;
-use tooljson::partial::PartialNode;
-use tooljson::providers::{CallEvent, CallStatus, StopReason, StreamedCall, ToolCallStream};
+use tooljson::providers::{CallEvent, StreamError, ToolCallStream};
 
-use crate::{Failure, parse_chunk, read_input};
+use crate::Failure;
+use crate::input::Input;
+use crate::ndjson;
+use crate::parse::byte_count;
+use crate::preview::{Progress, Screen, stdout_is_live};
+use crate::summary;
+
+/// Replay a streaming response (Anthropic Messages, OpenAI Chat Completions,
+/// OpenAI Responses, Gemini, Bedrock ConverseStream; SSE, or one event JSON
+/// per line) from FILE or stdin, as it arrives.
+///
+/// Prints a live preview of the tool calls, or with --ndjson one JSON event
+/// per line.
+#[derive(clap::Args)]
+pub struct Args {
+    /// A request body (Anthropic, OpenAI Chat or Responses: tools,
+    /// tool_choice, parallel flag) or a bare tools array: every call is
+    /// validated against its tool's schema, the response against
+    /// tool_choice.
+    #[arg(long, value_name = "TOOLS.json")]
+    tools: Option<PathBuf>,
+    /// One JSON event per line instead of the preview.
+    #[arg(long)]
+    ndjson: bool,
+    /// Feed N-byte chunks (default: each line as it arrives).
+    #[arg(long, value_name = "N", value_parser = byte_count)]
+    chunk: Option<usize>,
+    /// Pacing of a replay: 2 is twice as fast, 0 no pauses (default: 1 for a
+    /// FILE shown live, no pauses for stdin and --ndjson).
+    #[arg(long, value_name = "FACTOR", value_parser = parse_speed)]
+    speed: Option<f64>,
+    /// The recorded stream; stdin when absent or `-`.
+    file: Option<PathBuf>,
+}
+
+/// Replay the bundled demo transcript as a live preview (also bare
+/// `tooljson`).
+#[derive(clap::Args, Default)]
+pub struct DemoArgs {
+    /// Pacing: 2 is twice as fast, 0 no pauses.
+    #[arg(long, value_name = "FACTOR", value_parser = parse_speed)]
+    speed: Option<f64>,
+}
+
+fn parse_speed(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(f) if f.is_finite() && f >= 0.0 => Ok(f),
+        _ => Err(format!(
+            "expected a factor >= 0 (2: twice as fast), got {s:?}"
+        )),
+    }
+}
+
+/// The pause after a piece that changed a preview, at speed 1.
+const PACE: Duration = Duration::from_millis(12);
+
+/// How often an unpaced live preview is redrawn at most.
+const REDRAW: Duration = Duration::from_millis(40);
+
+/// `tooljson replay ...`
+pub fn run(args: Args) -> Result<(), Failure> {
+    let tools = match &args.tools {
+        Some(path) => {
+            let name = path.display().to_string();
+            let bytes =
+                std::fs::read(path).map_err(|e| Failure::io(&format!("reading {name}"), e))?;
+            Some(load_tools(&bytes, &name)?)
+        }
+        None => None,
+    };
+    let input = Input::open(args.file.as_ref())?;
+    let live = !args.ndjson && stdout_is_live();
+    let speed = match args.speed {
+        Some(s) => Some(s),
+        None if live && !input.is_stdin() => Some(1.0),
+        None => None,
+    };
+    replay(input, args.chunk, tools, args.ndjson, live, speed)
+}
+
+/// `tooljson demo`, bare `tooljson`: the demo, as a live preview.
+pub fn demo(args: DemoArgs) -> Result<(), Failure> {
+    let tools = load_tools(DEMO_TOOLS, "the bundled demo tools")?;
+    let input = Input::bytes("the bundled demo", DEMO);
+    let live = stdout_is_live();
+    let speed = args.speed.or(live.then_some(1.0));
+    replay(input, None, Some(tools), false, live, speed)
+}
 
 /// The demo transcript bare `tooljson` replays (synthetic; see
 /// corpus/transcripts/README.md).
-pub const DEMO: &[u8] = include_bytes!("../../../corpus/transcripts/demo-parallel-write.sse");
-
-const REPLAY_USAGE: &str = "\
-usage: tooljson replay [--tools TOOLS.json] [--ndjson] [--chunk N] [FILE]
-
-replays a streaming response (Anthropic Messages, OpenAI Chat Completions or OpenAI
-Responses; SSE, or one event JSON per line) from FILE or stdin, fed in chunks of N
-bytes (default: whole lines, as recorded); prints a live preview of the tool calls,
-or with --ndjson one JSON event per line. --tools takes a request body (Anthropic,
-OpenAI Chat or Responses: tools, tool_choice, parallel flag) or a bare tools array, and
-validates every call against its tool's schema and the response against tool_choice.
-
-exit codes: 0 every call complete and valid, 3 a call truncated/aborted/invalid or the
-response cut short, 1 a malformed stream, 2 usage or I/O error";
-
-fn usage(message: impl Into<String>) -> Failure {
-    Failure {
-        code: 2,
-        message: format!("{}\n\n{REPLAY_USAGE}", message.into()),
-    }
-}
-
-fn write_failure(e: std::io::Error) -> Failure {
-    Failure {
-        code: 2,
-        message: format!("error: writing stdout: {e}"),
-    }
-}
-
-struct Options {
-    tools: Option<tooljson::protocol::ToolSet>,
-    ndjson: bool,
-    chunk: Option<usize>,
-    file: Option<String>,
-}
-
-/// `tooljson replay ...`
-pub fn run(args: Vec<String>) -> Result<(), Failure> {
-    let mut opts = Options {
-        tools: None,
-        ndjson: false,
-        chunk: None,
-        file: None,
-    };
-    let mut it = args.into_iter();
-    while let Some(a) = it.next() {
-        match a.as_str() {
-            "--ndjson" => opts.ndjson = true,
-            "--tools" => {
-                let path = it
-                    .next()
-                    .ok_or_else(|| usage("error: --tools needs a file"))?;
-                opts.tools = Some(load_tools(&read_input(Some(&path))?, &path)?);
-            }
-            "--chunk" => opts.chunk = Some(parse_chunk(it.next()).map_err(|f| usage(f.message))?),
-            "-h" | "--help" => {
-                println!("{REPLAY_USAGE}");
-                return Ok(());
-            }
-            s if s.starts_with("--") => {
-                return Err(usage(format!("error: unknown option {s:?}")));
-            }
-            _ if opts.file.is_some() => return Err(usage("error: more than one FILE")),
-            _ => opts.file = Some(a),
-        }
-    }
-    let input = read_input(opts.file.as_deref())?;
-    replay(&input, &opts)
-}
-
-/// Bare `tooljson`: the demo, as a live preview.
-pub fn demo() -> Result<(), Failure> {
-    let opts = Options {
-        tools: Some(demo_tools()?),
-        ndjson: false,
-        chunk: None,
-        file: None,
-    };
-    replay(DEMO, &opts)
-}
+const DEMO: &[u8] = include_bytes!("../../../corpus/transcripts/demo-parallel-write.sse");
 
 /// The demo's tool definitions (synthetic, beside the demo transcript).
 const DEMO_TOOLS: &[u8] = include_bytes!("../../../corpus/transcripts/demo-tools.json");
-
-fn demo_tools() -> Result<tooljson::protocol::ToolSet, Failure> {
-    load_tools(DEMO_TOOLS, "the bundled demo tools")
-}
 
 /// Reads `--tools`: a request body of any of the three vendors (its `tools`,
 /// `tool_choice`, parallel flag) or a bare tools array.
@@ -156,60 +168,83 @@ fn load_tools(bytes: &[u8], what: &str) -> Result<tooljson::protocol::ToolSet, F
     tooljson::protocol::ToolSet::from_request_json(&v).map_err(|e| bad(e.to_string()))
 }
 
-fn replay(input: &[u8], opts: &Options) -> Result<(), Failure> {
+/// How the input is framed, decided by its first non-blank byte.
+enum Framing {
+    /// Not decided yet: the blank bytes seen so far.
+    Unknown(Vec<u8>),
+    /// SSE or Bedrock event-stream frames, fed to the stream as bytes.
+    Bytes,
+    /// One event JSON per line: the start of a line not complete yet.
+    JsonLines(Vec<u8>),
+}
+
+/// One replay in progress.
+struct Replay<'o, W: Write> {
+    stream: ToolCallStream,
+    out: &'o mut W,
+    screen: Screen,
+    ndjson: bool,
+    framing: Framing,
+    /// The pause after a piece that changed a preview.
+    pause: Option<Duration>,
+    start: Instant,
+    bytes: u64,
+    last_draw: Option<Instant>,
+}
+
+fn replay(
+    input: Input,
+    chunk: Option<usize>,
+    tools: Option<tooljson::protocol::ToolSet>,
+    ndjson: bool,
+    live: bool,
+    speed: Option<f64>,
+) -> Result<(), Failure> {
     let stdout = std::io::stdout();
-    let live = !opts.ndjson && stdout.is_terminal();
     let mut out = std::io::BufWriter::new(stdout.lock());
     let mut stream = ToolCallStream::new();
-    if let Some(t) = &opts.tools {
-        stream = stream.with_tools(t.clone());
+    if let Some(t) = tools {
+        stream = stream.with_tools(t);
     }
-    let mut screen = Screen::default();
-    let mut fatal = None;
-
-    let is_jsonl = input
-        .iter()
-        .find(|b| !b.is_ascii_whitespace())
-        .is_some_and(|&b| b == b'{');
-    let pieces: Vec<&[u8]> = match opts.chunk {
-        Some(n) => input.chunks(n).collect(),
-        None => input.split_inclusive(|&b| b == b'\n').collect(),
+    let mut r = Replay {
+        stream,
+        out: &mut out,
+        screen: Screen::new(live),
+        ndjson,
+        framing: Framing::Unknown(Vec::new()),
+        pause: speed.filter(|&s| s > 0.0).map(|s| PACE.div_f64(s)),
+        start: Instant::now(),
+        bytes: 0,
+        last_draw: None,
     };
-    let mut jsonl_buf = String::new();
-    for piece in pieces {
-        let result = if is_jsonl {
-            feed_jsonl(&mut stream, &mut jsonl_buf, piece, false)
-        } else {
-            stream.feed(piece)
-        };
-        let progressed = emit(&mut stream, opts, &mut out)?;
-        if live && progressed {
-            screen.draw(&stream, &mut out, true)?;
-            out.flush().map_err(write_failure)?;
-            std::thread::sleep(Duration::from_millis(12));
+    let mut fatal = None;
+    input.for_each_piece(chunk, |read| {
+        // Without a chunk size, each line is a piece, as recorded.
+        let mut pieces = read.split_inclusive(|&b| chunk.is_some() || b == b'\n');
+        let go_on = pieces.try_fold(true, |_, piece| match r.piece(piece)? {
+            Ok(()) => Ok(true),
+            Err(e) => {
+                fatal = Some(e);
+                Err(None)
+            }
+        });
+        r.out.flush().map_err(Failure::write)?;
+        match go_on {
+            Ok(_) => Ok(true),
+            Err(None) => Ok(false),
+            Err(Some(f)) => Err(f),
         }
-        if let Err(e) = result {
-            fatal = Some(e);
-            break;
-        }
-    }
+    })?;
     if fatal.is_none() {
-        let r = if is_jsonl {
-            feed_jsonl(&mut stream, &mut jsonl_buf, b"", true)
-        } else {
-            Ok(())
-        };
-        fatal = r.and_then(|()| stream.finish()).err();
+        fatal = r.finish().err();
     }
-    emit(&mut stream, opts, &mut out)?;
-    if !opts.ndjson {
-        screen.draw(&stream, &mut out, live)?;
-        if let Some(e) = stream.choice_error() {
-            let l = format!("tool_choice not met: {e}");
-            writeln!(out, "{}", paint(live, "31", &l)).map_err(write_failure)?;
-        }
+    r.emit()?;
+    if !ndjson {
+        let progress = r.progress();
+        r.screen.draw_final(&r.stream, progress, r.out)?;
     }
-    out.flush().map_err(write_failure)?;
+    r.out.flush().map_err(Failure::write)?;
+    let stream = r.stream;
     drop(out);
 
     if let Some(e) = fatal {
@@ -233,422 +268,136 @@ fn replay(input: &[u8], opts: &Options) -> Result<(), Failure> {
             message: "error: no vendor event found in the input".to_owned(),
         });
     }
-    let bad_calls = stream
-        .calls()
-        .iter()
-        .filter(|c| c.status() != CallStatus::Complete)
-        .count();
-    let stop_ok = stream.stop_reason().is_some_and(StopReason::is_normal);
-    if let Some(e) = stream.choice_error() {
-        return Err(Failure {
-            code: 3,
-            message: format!("error: tool_choice: {e}"),
-        });
-    }
-    if bad_calls > 0 || !stop_ok {
-        let stop = stream
-            .stop_reason()
-            .map(|s| s.to_string())
-            .unwrap_or_default();
-        let why: Vec<String> = stream
-            .calls()
-            .iter()
-            .enumerate()
-            .filter(|(_, c)| c.status() != CallStatus::Complete)
-            .filter_map(|(n, c)| c.errors().first().map(|e| format!("\n  call {n}: {e}")))
-            .collect();
-        return Err(Failure {
-            code: 3,
-            message: format!(
-                "error: {bad_calls} call(s) not complete; stop reason: {stop}{}",
-                why.concat()
-            ),
-        });
-    }
-    Ok(())
+    summary::verdict(&stream)
 }
 
-/// Feeds complete lines of a one-event-per-line file.
-fn feed_jsonl(
+impl<W: Write> Replay<'_, W> {
+    fn progress(&self) -> Progress {
+        Progress {
+            bytes: self.bytes,
+            elapsed: self.start.elapsed(),
+        }
+    }
+
+    /// Feeds one piece, writes its events, redraws and paces. The outer
+    /// error stops the replay with an exit (I/O); the inner one is the
+    /// stream's own, reported after what was fed so far.
+    fn piece(&mut self, piece: &[u8]) -> Result<Result<(), StreamError>, Option<Failure>> {
+        self.bytes += piece.len() as u64;
+        let fed = self.feed(piece);
+        let progressed = self.emit().map_err(Some)?;
+        if progressed {
+            let due = self.pause.is_some() || self.last_draw.is_none_or(|t| t.elapsed() >= REDRAW);
+            if due && self.screen.is_live() {
+                let progress = self.progress();
+                self.screen
+                    .draw_live(&self.stream, progress, self.out)
+                    .map_err(Some)?;
+                self.last_draw = Some(Instant::now());
+            }
+            if let Some(p) = self.pause {
+                self.out.flush().map_err(|e| Some(Failure::write(e)))?;
+                std::thread::sleep(p);
+            }
+        }
+        Ok(fed)
+    }
+
+    fn feed(&mut self, piece: &[u8]) -> Result<(), StreamError> {
+        if let Framing::Unknown(blank) = &mut self.framing {
+            let Some(first) = piece.iter().find(|b| !b.is_ascii_whitespace()) else {
+                blank.extend_from_slice(piece);
+                return Ok(());
+            };
+            let blank = std::mem::take(blank);
+            if *first == b'{' {
+                self.framing = Framing::JsonLines(blank);
+            } else {
+                self.framing = Framing::Bytes;
+                self.stream.feed(&blank)?;
+            }
+        }
+        match &mut self.framing {
+            Framing::JsonLines(buf) => feed_json_lines(&mut self.stream, buf, piece, false),
+            _ => self.stream.feed(piece),
+        }
+    }
+
+    fn finish(&mut self) -> Result<(), StreamError> {
+        match &mut self.framing {
+            Framing::JsonLines(buf) => feed_json_lines(&mut self.stream, buf, b"", true)?,
+            Framing::Unknown(blank) => {
+                let blank = std::mem::take(blank);
+                self.stream.feed(&blank)?;
+            }
+            Framing::Bytes => {}
+        }
+        self.stream.finish()
+    }
+
+    /// Writes the queued events as NDJSON (or drops them), and says whether
+    /// any call's preview changed.
+    fn emit(&mut self) -> Result<bool, Failure> {
+        let events: Vec<CallEvent> = self.stream.drain_events().collect();
+        let mut progressed = false;
+        for e in &events {
+            if matches!(
+                e,
+                CallEvent::ArgumentsAppended {
+                    preview_changed: true,
+                    ..
+                }
+            ) {
+                progressed = true;
+            }
+            if !self.ndjson {
+                continue;
+            }
+            if let CallEvent::StreamFinished { .. } = e {
+                for message in self.stream.final_messages_json() {
+                    ndjson::message_finished(message)
+                        .write_to(self.out)
+                        .map_err(Failure::write)?;
+                }
+            }
+            ndjson::line(&self.stream, e)
+                .write_to(self.out)
+                .map_err(Failure::write)?;
+        }
+        Ok(progressed)
+    }
+}
+
+/// Feeds the complete lines of a one-event-per-line input; `last` feeds the
+/// rest too.
+fn feed_json_lines(
     stream: &mut ToolCallStream,
-    buf: &mut String,
+    buf: &mut Vec<u8>,
     piece: &[u8],
     last: bool,
-) -> Result<(), tooljson::providers::StreamError> {
-    buf.push_str(&String::from_utf8_lossy(piece));
-    while let Some(i) = buf.find('\n') {
-        let line: String = buf.drain(..=i).collect();
-        if !line.trim().is_empty() {
-            stream.feed_event(None, line.trim())?;
+) -> Result<(), StreamError> {
+    let mut rest = piece;
+    while let Some(i) = rest.iter().position(|&b| b == b'\n') {
+        let line = if buf.is_empty() {
+            &rest[..i]
+        } else {
+            buf.extend_from_slice(&rest[..i]);
+            &buf[..]
+        };
+        let text = String::from_utf8_lossy(line);
+        if !text.trim().is_empty() {
+            stream.feed_event(None, text.trim())?;
         }
+        buf.clear();
+        rest = &rest[i + 1..];
     }
-    if last && !buf.trim().is_empty() {
-        let line = std::mem::take(buf);
-        stream.feed_event(None, line.trim())?;
+    buf.extend_from_slice(rest);
+    if last && !buf.is_empty() {
+        let text = String::from_utf8_lossy(buf).into_owned();
+        buf.clear();
+        if !text.trim().is_empty() {
+            stream.feed_event(None, text.trim())?;
+        }
     }
     Ok(())
-}
-
-/// Writes the queued events as NDJSON (or drops them), and says whether any
-/// call text arrived.
-fn emit(
-    stream: &mut ToolCallStream,
-    opts: &Options,
-    out: &mut impl Write,
-) -> Result<bool, Failure> {
-    let events: Vec<CallEvent> = stream.drain_events().collect();
-    let mut progressed = false;
-    for e in &events {
-        if matches!(
-            e,
-            CallEvent::ArgumentsAppended {
-                preview_changed: true,
-                ..
-            }
-        ) {
-            progressed = true;
-        }
-        if opts.ndjson {
-            if let CallEvent::StreamFinished { .. } = e {
-                for message in stream.final_messages_json() {
-                    let mut m = Obj::new();
-                    m.insert("event", "message_finished".into());
-                    m.insert("message", message);
-                    writeln!(out, "{m}").map_err(write_failure)?;
-                }
-            }
-            let line = ndjson(stream, e);
-            writeln!(out, "{line}").map_err(write_failure)?;
-        }
-    }
-    Ok(progressed)
-}
-
-/// A JSON object that keeps its members in insertion order (`event` first).
-struct Obj(Vec<(&'static str, serde_json::Value)>);
-
-impl Obj {
-    fn new() -> Obj {
-        Obj(Vec::new())
-    }
-
-    fn insert(&mut self, key: &'static str, value: serde_json::Value) {
-        self.0.push((key, value));
-    }
-}
-
-impl std::fmt::Display for Obj {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let mut s = String::from("{");
-        for (i, (k, v)) in self.0.iter().enumerate() {
-            if i > 0 {
-                s.push(',');
-            }
-            tooljson::value::write_json_string(&mut s, k);
-            s.push(':');
-            s.push_str(&v.to_string());
-        }
-        s.push('}');
-        f.write_str(&s)
-    }
-}
-
-fn call_fields(call: Option<&StreamedCall>, n: usize, event: &str) -> Obj {
-    let mut m = Obj::new();
-    m.insert("event", event.into());
-    m.insert("call", n.into());
-    m.insert("key", call.map(|c| c.key().to_json()).unwrap_or_default());
-    m.insert("id", call.and_then(|c| c.id()).into());
-    m.insert("name", call.and_then(|c| c.name()).into());
-    m
-}
-
-fn to_json(v: &Value) -> serde_json::Value {
-    // Out-of-range numbers have no serde_json form: their lexeme as a string.
-    v.to_serde_json()
-        .unwrap_or_else(|_| serde_json::Value::String(v.to_string()))
-}
-
-/// One NDJSON line for an event (documented in the module docs).
-fn ndjson(stream: &ToolCallStream, e: &CallEvent) -> Obj {
-    use serde_json::Value as J;
-    let call = |n: usize| stream.calls().get(n);
-    match e {
-        CallEvent::CallStarted { call: n, kind, .. } => {
-            let mut m = call_fields(call(*n), *n, "call_started");
-            m.insert("kind", kind.as_str().into());
-            m
-        }
-        CallEvent::ArgumentsAppended {
-            call: n,
-            text,
-            preview_changed,
-        } => {
-            let mut m = call_fields(call(*n), *n, "arguments_appended");
-            m.insert("text", text.as_str().into());
-            m.insert("preview_changed", (*preview_changed).into());
-            m
-        }
-        CallEvent::ValueCompleted {
-            call: n,
-            path,
-            value,
-        } => {
-            let mut m = call_fields(call(*n), *n, "value_completed");
-            m.insert("path", path.to_string().into());
-            let value = value
-                .as_ref()
-                .or_else(|| call(*n).and_then(|c| c.value_at(path)));
-            m.insert("value", value.map(to_json).unwrap_or(J::Null));
-            m
-        }
-        CallEvent::CallDoomed { call: n, error } => {
-            let mut m = call_fields(call(*n), *n, "call_doomed");
-            m.insert("error", error.to_string().into());
-            m
-        }
-        CallEvent::CallFinished { call: n, status } => {
-            let c = call(*n);
-            let mut m = call_fields(c, *n, "call_finished");
-            m.insert(
-                "kind",
-                c.map(|c| c.kind().as_str()).unwrap_or_default().into(),
-            );
-            m.insert("status", status.as_str().into());
-            let args = c.and_then(|c| c.value()).map(to_json).unwrap_or(J::Null);
-            m.insert("arguments", args);
-            if *status != CallStatus::Complete {
-                let partial = c
-                    .and_then(|c| c.partial())
-                    .and_then(|p| serde_json::to_value(p).ok())
-                    .unwrap_or(J::Null);
-                m.insert("partial", partial);
-            }
-            m.insert(
-                "raw",
-                c.map(|c| c.arguments_text()).unwrap_or_default().into(),
-            );
-            let errors: Vec<J> = c
-                .map(|c| {
-                    c.errors()
-                        .iter()
-                        .map(|e| J::String(e.to_string()))
-                        .collect()
-                })
-                .unwrap_or_default();
-            m.insert("errors", J::Array(errors));
-            m
-        }
-        CallEvent::MessageStarted { id, model } => {
-            let mut m = Obj::new();
-            m.insert("event", "message_started".into());
-            m.insert("id", id.as_deref().into());
-            m.insert("model", model.as_deref().into());
-            m
-        }
-        CallEvent::TextAppended { at, text } => at_text("text_appended", *at, "text", text),
-        CallEvent::ThinkingAppended { at, text } => at_text("thinking_appended", *at, "text", text),
-        CallEvent::RefusalAppended { at, text } => at_text("refusal_appended", *at, "text", text),
-        CallEvent::ThinkingSigned { at, signature } => {
-            at_text("thinking_signed", *at, "signature", signature)
-        }
-        CallEvent::RedactedThinking { at, data } => at_text("redacted_thinking", *at, "data", data),
-        CallEvent::ServerToolResult { at, block } => {
-            let mut m = Obj::new();
-            m.insert("event", "server_tool_result".into());
-            m.insert("at", (*at).into());
-            m.insert("block", block.clone());
-            m
-        }
-        CallEvent::UsageUpdated(usage) => {
-            let mut m = Obj::new();
-            m.insert("event", "usage".into());
-            if let J::Object(counts) = usage.to_json() {
-                for (k, v) in counts {
-                    m.insert(usage_key(&k), v);
-                }
-            }
-            m
-        }
-        CallEvent::Malformed { message } => {
-            let mut m = Obj::new();
-            m.insert("event", "malformed".into());
-            m.insert("message", message.as_str().into());
-            m
-        }
-        CallEvent::StreamFinished {
-            stop_reason,
-            choice_error,
-        } => {
-            let mut m = Obj::new();
-            m.insert("event", "stream_finished".into());
-            m.insert("stop_reason", stop_reason.as_str().into());
-            let error = match stop_reason {
-                StopReason::Error { kind, message } => J::String(format!("{kind}: {message}")),
-                _ => J::Null,
-            };
-            m.insert("error", error);
-            m.insert("vendor", stream.provider_name().into());
-            m.insert("calls", stream.calls().len().into());
-            m.insert("choice_error", choice_error.as_deref().into());
-            m
-        }
-        other => {
-            let mut m = Obj::new();
-            m.insert("event", "unknown".into());
-            m.insert("debug", format!("{other:?}").into());
-            m
-        }
-    }
-}
-
-fn at_text(event: &str, at: u64, key: &'static str, text: &str) -> Obj {
-    let mut m = Obj::new();
-    m.insert("event", event.to_owned().into());
-    m.insert("at", at.into());
-    m.insert(key, text.into());
-    m
-}
-
-fn usage_key(k: &str) -> &'static str {
-    match k {
-        "input_tokens" => "input_tokens",
-        "output_tokens" => "output_tokens",
-        "cache_creation_input_tokens" => "cache_creation_input_tokens",
-        _ => "cache_read_input_tokens",
-    }
-}
-
-/// The preview: one block per call, redrawn in place on a terminal.
-#[derive(Default)]
-struct Screen {
-    drawn: usize,
-}
-
-const MAX_MEMBERS: usize = 12;
-
-impl Screen {
-    fn draw(
-        &mut self,
-        stream: &ToolCallStream,
-        out: &mut impl Write,
-        ansi: bool,
-    ) -> Result<(), Failure> {
-        let width = std::env::var("COLUMNS")
-            .ok()
-            .and_then(|c| c.parse::<usize>().ok())
-            .filter(|&w| w >= 40)
-            .unwrap_or(100);
-        let lines = frame(stream, width - 1, ansi);
-        let mut text = String::new();
-        if ansi && self.drawn > 0 {
-            text.push_str(&format!("\r\x1b[{}A\x1b[J", self.drawn));
-        }
-        for l in &lines {
-            text.push_str(l);
-            text.push('\n');
-        }
-        self.drawn = lines.len();
-        out.write_all(text.as_bytes()).map_err(write_failure)
-    }
-}
-
-fn paint(ansi: bool, code: &str, s: &str) -> String {
-    if ansi {
-        format!("\x1b[{code}m{s}\x1b[0m")
-    } else {
-        s.to_owned()
-    }
-}
-
-/// Cuts `s` to `max` characters: the tail when the value is still growing
-/// (so the growth shows), else the head.
-fn fit(s: &str, max: usize, growing: bool) -> String {
-    let n = s.chars().count();
-    if n <= max {
-        return s.to_owned();
-    }
-    let keep = max.saturating_sub(1);
-    if growing {
-        let tail: String = s.chars().skip(n - keep).collect();
-        format!("…{tail}")
-    } else {
-        let head: String = s.chars().take(keep).collect();
-        format!("{head}…")
-    }
-}
-
-fn frame(stream: &ToolCallStream, width: usize, ansi: bool) -> Vec<String> {
-    let mut lines = Vec::new();
-    if stream.calls().is_empty() {
-        lines.push("(no tool calls yet)".to_owned());
-    }
-    for (n, c) in stream.calls().iter().enumerate() {
-        let (mark, color) = match c.status() {
-            CallStatus::Streaming => ("…", "33"),
-            CallStatus::Complete => ("✓", "32"),
-            _ => ("✗", "31"),
-        };
-        let head = format!(
-            "{mark} #{n} {} {} [{}] {} · {} bytes",
-            c.name().unwrap_or("?"),
-            c.id().unwrap_or("-"),
-            c.kind(),
-            c.status(),
-            c.arguments_text().len()
-        );
-        lines.push(paint(ansi, color, &fit(&head, width, false)));
-        let members: Vec<(String, String, bool)> = match c.partial() {
-            Some(PartialNode::Object(ms)) => ms
-                .iter()
-                .map(|(k, v)| (k.clone(), v.to_string(), !v.is_complete()))
-                .collect(),
-            Some(PartialNode::Complete(Value::Object(m))) => m
-                .iter()
-                .map(|(k, v)| (k.to_owned(), v.to_string(), false))
-                .collect(),
-            Some(other) => vec![(String::new(), other.to_string(), !other.is_complete())],
-            None if !c.arguments_text().is_empty() => {
-                vec![(
-                    String::new(),
-                    c.arguments_text().to_owned(),
-                    c.status() == CallStatus::Streaming,
-                )]
-            }
-            None => vec![],
-        };
-        for (k, v, growing) in members.iter().take(MAX_MEMBERS) {
-            let label = if k.is_empty() {
-                "    ".to_owned()
-            } else {
-                format!("    {k}: ")
-            };
-            let room = width.saturating_sub(label.chars().count()).max(8);
-            lines.push(format!("{label}{}", fit(v, room, *growing)));
-        }
-        if members.len() > MAX_MEMBERS {
-            lines.push(format!("    … {} more", members.len() - MAX_MEMBERS));
-        }
-        if c.status().is_finished() && c.status() != CallStatus::Complete {
-            for e in c.errors().iter().take(3) {
-                let l = fit(&format!("    ! {e}"), width, false);
-                lines.push(paint(ansi, "31", &l));
-            }
-        }
-    }
-    let checked = if stream.tools().is_some() {
-        " · validated"
-    } else {
-        ""
-    };
-    let foot = match stream.stop_reason() {
-        Some(r) => format!(
-            "stream finished: {r} · {} · {} call(s){checked}",
-            stream.provider_name().unwrap_or("?"),
-            stream.calls().len()
-        ),
-        None => "streaming…".to_owned(),
-    };
-    lines.push(paint(ansi, "2", &fit(&foot, width, false)));
-    lines
 }

@@ -1,10 +1,11 @@
 //! `tooljson validate --schema SCHEMA.json [--chunk N] [--assert-formats]
-//! [--lenient] [FILE]`: check a JSON document against a JSON Schema.
+//! [--lenient] [FILE]`: check a JSON document against a JSON Schema, the
+//! document parsed as it arrives.
 //!
 //! Output contract:
 //! - valid: nothing on stdout, exit 0;
 //! - invalid: one line per violation on stdout, `<instance pointer>: <message>`
-//!   (the root's pointer is empty, so its lines start with `: `), in schema
+//!   (the root, whose JSON Pointer is empty, is written `(root)`), in schema
 //!   order, exit 3. With `--chunk N` the document is fed to the parser and the
 //!   stream check in N-byte chunks, and one more line follows:
 //!   `first violation certain at byte <offset>` (bytes consumed when the first
@@ -14,58 +15,77 @@
 //!   `error: ...` on stderr, exit 2.
 
 use std::io::Write;
+use std::path::PathBuf;
 
+use tooljson::schema::Violation;
 use tooljson::{CompiledSchema, Parser, ValueBuilder};
 
-use crate::{Failure, parse_chunk, read_input};
+use crate::Failure;
+use crate::input::Input;
+use crate::parse::byte_count;
 
-fn write_failure(e: std::io::Error) -> Failure {
-    Failure {
-        code: 2,
-        message: format!("error: writing stdout: {e}"),
+/// Check FILE (or stdin) against a JSON Schema.
+///
+/// Prints one line per violation, `<instance pointer>: <message>` (`(root)`
+/// for the document itself); with --chunk, streams in N-byte chunks and adds
+/// `first violation certain at byte <offset>`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// The JSON Schema.
+    #[arg(long, value_name = "SCHEMA.json")]
+    schema: PathBuf,
+    /// Feed the parser and the stream check N-byte chunks, and report the
+    /// byte at which the first violation became certain.
+    #[arg(long, value_name = "N", value_parser = byte_count)]
+    chunk: Option<usize>,
+    /// Assert `format` (email, date-time, ...) instead of annotating.
+    #[arg(long)]
+    assert_formats: bool,
+    /// Accept schema keywords this draft does not know, and other leniencies.
+    #[arg(long)]
+    lenient: bool,
+    /// The JSON document; stdin when absent or `-`.
+    file: Option<PathBuf>,
+}
+
+/// A violation as printed: its instance pointer, `(root)` for the root.
+pub struct Located<'a> {
+    pub path: &'a tooljson::Path,
+    pub message: &'a str,
+}
+
+impl std::fmt::Display for Located<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.path.is_empty() {
+            write!(f, "(root): {}", self.message)
+        } else {
+            write!(f, "{}: {}", self.path, self.message)
+        }
     }
 }
 
-pub fn run(args: Vec<String>) -> Result<(), Failure> {
-    let mut schema_path = None;
-    let mut chunk = None;
-    let mut file = None;
-    let mut assert_formats = false;
-    let mut strict = true;
-    let mut it = args.into_iter();
-    while let Some(a) = it.next() {
-        match a.as_str() {
-            "--schema" => {
-                schema_path = Some(
-                    it.next()
-                        .ok_or_else(|| Failure::usage("error: --schema needs a file"))?,
-                )
-            }
-            "--chunk" => chunk = Some(parse_chunk(it.next())?),
-            "--assert-formats" => assert_formats = true,
-            "--lenient" => strict = false,
-            s if s.starts_with("--") => {
-                return Err(Failure::usage(format!("error: unknown option {s:?}")));
-            }
-            _ if file.is_some() => return Err(Failure::usage("error: more than one FILE")),
-            _ => file = Some(a),
+impl<'a> From<&'a Violation> for Located<'a> {
+    fn from(v: &'a Violation) -> Located<'a> {
+        Located {
+            path: &v.instance_path,
+            message: &v.message,
         }
     }
-    let schema_path =
-        schema_path.ok_or_else(|| Failure::usage("error: validate needs --schema SCHEMA.json"))?;
-    let schema_text = std::fs::read_to_string(&schema_path).map_err(|e| Failure {
-        code: 2,
-        message: format!("error: reading {schema_path}: {e}"),
-    })?;
+}
+
+pub fn run(args: Args) -> Result<(), Failure> {
+    let schema_name = args.schema.display().to_string();
+    let schema_text = std::fs::read_to_string(&args.schema)
+        .map_err(|e| Failure::io(&format!("reading {schema_name}"), e))?;
     let schema = CompiledSchema::builder()
-        .assert_formats(assert_formats)
-        .strict(strict)
+        .assert_formats(args.assert_formats)
+        .strict(!args.lenient)
         .build_str(&schema_text)
         .map_err(|e| Failure {
             code: 2,
-            message: format!("error: {schema_path}: {e}"),
+            message: format!("error: {schema_name}: {e}"),
         })?;
-    let input = read_input(file.as_deref())?;
+    let input = Input::open(args.file.as_ref())?;
 
     let invalid_json = |e: tooljson::Error| Failure {
         code: 1,
@@ -73,22 +93,29 @@ pub fn run(args: Vec<String>) -> Result<(), Failure> {
     };
     let mut parser = Parser::new();
     let mut first_certain = None;
-    let builder = match chunk {
+    let mut fed = Ok(());
+    let (builder, total) = match args.chunk {
         Some(n) => {
             // The value and the stream check on one pass.
             let mut both = schema.stream_check().beside(ValueBuilder::new());
-            for piece in input.chunks(n) {
-                parser.feed(piece, &mut both).map_err(invalid_json)?;
-            }
+            let total = input.for_each_piece(Some(n), |piece| {
+                fed = parser.feed(piece, &mut both);
+                Ok(fed.is_ok())
+            })?;
+            fed.map_err(invalid_json)?;
             parser.finish(&mut both).map_err(invalid_json)?;
             first_certain = both.check().first_violation_offset();
-            both.into_parts().0
+            (both.into_parts().0, total)
         }
         None => {
             let mut builder = ValueBuilder::new();
-            parser.feed(&input, &mut builder).map_err(invalid_json)?;
+            let total = input.for_each_piece(None, |piece| {
+                fed = parser.feed(piece, &mut builder);
+                Ok(fed.is_ok())
+            })?;
+            fed.map_err(invalid_json)?;
             parser.finish(&mut builder).map_err(invalid_json)?;
-            builder
+            (builder, total)
         }
     };
     let value = builder.into_value().unwrap_or_default();
@@ -98,20 +125,17 @@ pub fn run(args: Vec<String>) -> Result<(), Failure> {
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     for v in &violations {
-        writeln!(out, "{v}").map_err(write_failure)?;
+        writeln!(out, "{}", Located::from(v)).map_err(Failure::write)?;
     }
-    if chunk.is_some() {
-        match first_certain {
-            Some(o) => writeln!(out, "first violation certain at byte {o}"),
-            None => writeln!(out, "first violation certain at byte {}", input.len()),
-        }
-        .map_err(write_failure)?;
+    if args.chunk.is_some() {
+        let o = first_certain.unwrap_or(total);
+        writeln!(out, "first violation certain at byte {o}").map_err(Failure::write)?;
     }
-    out.flush().map_err(write_failure)?;
+    out.flush().map_err(Failure::write)?;
     Err(Failure {
         code: 3,
         message: format!(
-            "{} violation{} of {schema_path}",
+            "{} violation{} of {schema_name}",
             violations.len(),
             if violations.len() == 1 { "" } else { "s" }
         ),

@@ -1,0 +1,321 @@
+//! `tooljson replay --ndjson`: one JSON object per event, in stream order
+//! (the members are documented in `replay`'s module docs).
+//!
+//! Lines are written straight to the output: a value, a partial tree or an
+//! argument text is serialized from where it lives, never first copied into
+//! a `serde_json::Value` or a `String` (a call's arguments can be as large as
+//! the input).
+
+use std::io::{self, Write};
+
+use serde::Serialize;
+use tooljson::partial::PartialNode;
+use tooljson::providers::{CallEvent, CallStatus, StopReason, StreamedCall, ToolCallStream};
+use tooljson::{Number, Value};
+
+/// One member's value.
+enum Member<'a> {
+    Json(serde_json::Value),
+    Str(&'a str),
+    Value(&'a Value),
+    Partial(&'a PartialNode),
+    Null,
+}
+
+impl From<serde_json::Value> for Member<'_> {
+    fn from(v: serde_json::Value) -> Self {
+        Member::Json(v)
+    }
+}
+
+impl<'a> From<&'a str> for Member<'a> {
+    fn from(s: &'a str) -> Self {
+        Member::Str(s)
+    }
+}
+
+impl<'a> From<Option<&'a str>> for Member<'a> {
+    fn from(s: Option<&'a str>) -> Self {
+        s.map_or(Member::Null, Member::Str)
+    }
+}
+
+impl From<usize> for Member<'_> {
+    fn from(n: usize) -> Self {
+        Member::Json(n.into())
+    }
+}
+
+impl From<u64> for Member<'_> {
+    fn from(n: u64) -> Self {
+        Member::Json(n.into())
+    }
+}
+
+impl From<bool> for Member<'_> {
+    fn from(b: bool) -> Self {
+        Member::Json(b.into())
+    }
+}
+
+/// A JSON object that keeps its members in insertion order (`event` first).
+pub struct Line<'a>(Vec<(&'static str, Member<'a>)>);
+
+impl<'a> Line<'a> {
+    fn new(event: &'static str) -> Line<'a> {
+        Line(vec![("event", Member::Str(event))])
+    }
+
+    fn insert(&mut self, key: &'static str, value: impl Into<Member<'a>>) {
+        self.0.push((key, value.into()));
+    }
+
+    /// Writes the line and its newline.
+    pub fn write_to(&self, out: &mut impl Write) -> io::Result<()> {
+        out.write_all(b"{")?;
+        for (i, (k, v)) in self.0.iter().enumerate() {
+            if i > 0 {
+                out.write_all(b",")?;
+            }
+            serde_json::to_writer(&mut *out, k)?;
+            out.write_all(b":")?;
+            match v {
+                Member::Json(j) => serde_json::to_writer(&mut *out, j)?,
+                Member::Str(s) => serde_json::to_writer(&mut *out, s)?,
+                Member::Value(v) => write_value(out, v)?,
+                Member::Partial(p) => serde_json::to_writer(&mut *out, p)?,
+                Member::Null => out.write_all(b"null")?,
+            }
+        }
+        out.write_all(b"}\n")
+    }
+}
+
+/// `message_finished`: the final message in the provider's own JSON.
+pub fn message_finished(message: serde_json::Value) -> Line<'static> {
+    let mut m = Line::new("message_finished");
+    m.insert("message", message);
+    m
+}
+
+/// A value as JSON, numbers as serde_json reads their text. A value holding a
+/// number serde_json cannot represent (`1e400`) is written as a JSON string
+/// of its text instead, so the line stays valid JSON.
+fn write_value(out: &mut impl Write, v: &Value) -> io::Result<()> {
+    if numbers_in_range(v) {
+        serde_json::to_writer(out, &InRange(v)).map_err(io::Error::from)
+    } else {
+        serde_json::to_writer(out, &v.to_string()).map_err(io::Error::from)
+    }
+}
+
+fn numbers_in_range(v: &Value) -> bool {
+    // An explicit stack: values nest as deep as the parser allows.
+    let mut stack = vec![v];
+    while let Some(v) = stack.pop() {
+        match v {
+            Value::Number(n) if n.to_serde_json().is_none() => return false,
+            Value::Array(a) => stack.extend(a.iter()),
+            Value::Object(m) => stack.extend(m.values()),
+            _ => {}
+        }
+    }
+    true
+}
+
+/// A value whose numbers all convert to `serde_json::Number`.
+struct InRange<'a>(&'a Value);
+
+impl Serialize for InRange<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::{SerializeMap, SerializeSeq};
+        match self.0 {
+            Value::Number(n) => number(n).serialize(s),
+            Value::Array(a) => {
+                let mut seq = s.serialize_seq(Some(a.len()))?;
+                for v in a {
+                    seq.serialize_element(&InRange(v))?;
+                }
+                seq.end()
+            }
+            Value::Object(m) => {
+                let mut map = s.serialize_map(Some(m.len()))?;
+                for (k, v) in m.iter() {
+                    map.serialize_entry(k, &InRange(v))?;
+                }
+                map.end()
+            }
+            other => other.serialize(s),
+        }
+    }
+}
+
+fn number(n: &Number) -> serde_json::Value {
+    n.to_serde_json()
+        .map_or(serde_json::Value::Null, serde_json::Value::Number)
+}
+
+fn call_fields<'a>(call: Option<&'a StreamedCall>, n: usize, event: &'static str) -> Line<'a> {
+    let mut m = Line::new(event);
+    m.insert("call", n);
+    m.insert("key", call.map(|c| c.key().to_json()).unwrap_or_default());
+    m.insert("id", call.and_then(|c| c.id()));
+    m.insert("name", call.and_then(|c| c.name()));
+    m
+}
+
+/// One NDJSON line for an event (documented in `replay`'s module docs).
+pub fn line<'a>(stream: &'a ToolCallStream, e: &'a CallEvent) -> Line<'a> {
+    let call = |n: usize| stream.calls().get(n);
+    match e {
+        CallEvent::CallStarted { call: n, kind, .. } => {
+            let mut m = call_fields(call(*n), *n, "call_started");
+            m.insert("kind", kind.as_str());
+            m
+        }
+        CallEvent::ArgumentsAppended {
+            call: n,
+            text,
+            preview_changed,
+        } => {
+            let mut m = call_fields(call(*n), *n, "arguments_appended");
+            m.insert("text", text.as_str());
+            m.insert("preview_changed", *preview_changed);
+            m
+        }
+        CallEvent::ValueCompleted {
+            call: n,
+            path,
+            value,
+        } => {
+            let mut m = call_fields(call(*n), *n, "value_completed");
+            m.insert("path", serde_json::Value::String(path.to_string()));
+            let value = value
+                .as_ref()
+                .or_else(|| call(*n).and_then(|c| c.value_at(path)));
+            m.insert("value", value.map_or(Member::Null, Member::Value));
+            m
+        }
+        CallEvent::CallDoomed { call: n, error } => {
+            let mut m = call_fields(call(*n), *n, "call_doomed");
+            m.insert("error", serde_json::Value::String(error.to_string()));
+            m
+        }
+        CallEvent::CallFinished { call: n, status } => {
+            let c = call(*n);
+            let mut m = call_fields(c, *n, "call_finished");
+            m.insert("kind", c.map(|c| c.kind().as_str()).unwrap_or_default());
+            m.insert("status", status.as_str());
+            let args = c.and_then(|c| c.value());
+            m.insert("arguments", args.map_or(Member::Null, Member::Value));
+            if *status != CallStatus::Complete {
+                let partial = c.and_then(|c| c.partial());
+                m.insert("partial", partial.map_or(Member::Null, Member::Partial));
+            }
+            m.insert("raw", c.map(|c| c.arguments_text()).unwrap_or_default());
+            let errors: Vec<serde_json::Value> = c
+                .map(|c| c.errors().iter().map(|e| e.to_string().into()).collect())
+                .unwrap_or_default();
+            m.insert("errors", serde_json::Value::Array(errors));
+            m
+        }
+        CallEvent::MessageStarted { id, model } => {
+            let mut m = Line::new("message_started");
+            m.insert("id", id.as_deref());
+            m.insert("model", model.as_deref());
+            m
+        }
+        CallEvent::TextAppended { at, text } => at_text("text_appended", *at, "text", text),
+        CallEvent::ThinkingAppended { at, text } => at_text("thinking_appended", *at, "text", text),
+        CallEvent::RefusalAppended { at, text } => at_text("refusal_appended", *at, "text", text),
+        CallEvent::ThinkingSigned { at, signature } => {
+            at_text("thinking_signed", *at, "signature", signature)
+        }
+        CallEvent::RedactedThinking { at, data } => at_text("redacted_thinking", *at, "data", data),
+        CallEvent::ServerToolResult { at, block } => {
+            let mut m = Line::new("server_tool_result");
+            m.insert("at", *at);
+            m.insert("block", block.clone());
+            m
+        }
+        CallEvent::UsageUpdated(usage) => {
+            let mut m = Line::new("usage");
+            if let serde_json::Value::Object(counts) = usage.to_json() {
+                for (k, v) in counts {
+                    m.insert(usage_key(&k), v);
+                }
+            }
+            m
+        }
+        CallEvent::Malformed { message } => {
+            let mut m = Line::new("malformed");
+            m.insert("message", message.as_str());
+            m
+        }
+        CallEvent::StreamFinished {
+            stop_reason,
+            choice_error,
+        } => {
+            let mut m = Line::new("stream_finished");
+            m.insert("stop_reason", stop_reason.as_str());
+            let error = match stop_reason {
+                StopReason::Error { kind, message } => {
+                    serde_json::Value::String(format!("{kind}: {message}"))
+                }
+                _ => serde_json::Value::Null,
+            };
+            m.insert("error", error);
+            m.insert("vendor", stream.provider_name());
+            m.insert("calls", stream.calls().len());
+            m.insert("choice_error", choice_error.as_deref());
+            m
+        }
+        other => {
+            let mut m = Line::new("unknown");
+            m.insert("debug", serde_json::Value::String(format!("{other:?}")));
+            m
+        }
+    }
+}
+
+fn at_text<'a>(event: &'static str, at: u64, key: &'static str, text: &'a str) -> Line<'a> {
+    let mut m = Line::new(event);
+    m.insert("at", at);
+    m.insert(key, text);
+    m
+}
+
+fn usage_key(k: &str) -> &'static str {
+    match k {
+        "input_tokens" => "input_tokens",
+        "output_tokens" => "output_tokens",
+        "cache_creation_input_tokens" => "cache_creation_input_tokens",
+        _ => "cache_read_input_tokens",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn written(v: &Value) -> String {
+        let mut out = Vec::new();
+        write_value(&mut out, v).unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn values_are_written_as_serde_json_reads_them() {
+        let v = tooljson::from_str(r#"{"b":[1,2.50,-0,1e2],"a":"x\ny"}"#).unwrap();
+        let j: serde_json::Value = serde_json::from_str(&written(&v)).unwrap();
+        assert_eq!(j, v.to_serde_json().unwrap());
+        // In the value's own member order.
+        assert!(written(&v).starts_with(r#"{"b":"#), "{}", written(&v));
+    }
+
+    #[test]
+    fn a_number_out_of_range_keeps_the_line_json() {
+        let v = tooljson::from_str(r#"{"n":1e400}"#).unwrap();
+        assert_eq!(written(&v), r#""{\"n\":1e400}""#);
+    }
+}
