@@ -125,7 +125,7 @@ pub fn from_str(text: &str) -> Result<Value, Error> {
     from_slice(text.as_bytes())
 }
 
-// The README's recipes use every default feature and the `stream` adapter.
+// The README's recipes use the default features (`providers` and below).
 #[doc = include_str!("../README.md")]
-#[cfg(all(doctest, feature = "stream"))]
+#[cfg(all(doctest, feature = "providers"))]
 pub struct ReadmeDoctests;
