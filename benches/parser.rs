@@ -3,7 +3,7 @@
 //! actson's push parser (events only) fed the same chunks, on 64 KiB
 //! documents shaped like tool arguments.
 //!
-//! `cargo bench --bench parser -- --warm-up-time 1 --measurement-time 3`
+//! `cargo bench -p tooljson-benches --bench parser -- --warm-up-time 1 --measurement-time 3`
 //!
 //! Every bench checks its answer before it is timed: our value equals
 //! serde_json's, and actson's event count equals the count the oracle value
@@ -27,7 +27,7 @@
 //!
 //! Command (one run, every row and all ratio tables):
 //!
-//!     cargo bench --bench parser -- --warm-up-time 1 --measurement-time 3
+//!     cargo bench -p tooljson-benches --bench parser -- --warm-up-time 1 --measurement-time 3
 //!
 //! `benches/parser.rs` checks every answer before timing it (our `Value` equals serde_json's for
 //! the whole document and every chunk size; actson's event count, and tooljson's events-only

@@ -3,7 +3,7 @@
 //! buffer after every delta (as the Python SDKs do), actson's push parser
 //! (events only), and one serde_json parse of the whole text.
 //!
-//! `cargo bench --bench partial`; every bench checks its answer first.
+//! `cargo bench -p tooljson-benches --bench partial`; every bench checks its answer first.
 
 mod common;
 

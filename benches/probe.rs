@@ -5,7 +5,7 @@
 //! shared machine are noisy; these counts are not.
 //!
 //! ```sh
-//! cargo bench --bench probe --no-run
+//! cargo bench -p tooljson-benches --bench probe --no-run
 //! P=$(ls -t target/release/deps/probe-* | grep -v '\.d$' | head -1)
 //! $P list                                   # the workloads
 //! valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file=/dev/null $P parser/write_file/16 11

@@ -5,8 +5,8 @@
 # Prints `workload<TAB>instructions`. Needs valgrind.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cargo bench --bench probe --no-run >/dev/null 2>&1 \
-    || { echo "probe build failed: run cargo bench --bench probe --no-run" >&2; exit 1; }
+cargo bench -p tooljson-benches --bench probe --no-run >/dev/null 2>&1 \
+    || { echo "probe build failed: run cargo bench -p tooljson-benches --bench probe --no-run" >&2; exit 1; }
 probe=$(ls -t target/release/deps/probe-* | grep -v '\.d$' | head -1)
 count() {
     valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file=/dev/null "$probe" "$1" "$2" 2>&1 \

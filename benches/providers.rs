@@ -9,7 +9,7 @@
 //! checks its answer first: both calls complete, their values equal
 //! serde_json's parse of the argument text.
 //!
-//! `cargo bench --bench providers`
+//! `cargo bench -p tooljson-benches --bench providers`
 
 mod common;
 #[path = "../tests/common/eventstream_check.rs"]

@@ -20,7 +20,7 @@
 //! of 30 batches each): on a shared machine those interleaved ratios are
 //! the ones to trust.
 //!
-//! `cargo bench --bench schema` (add `-- --warm-up-time 1 --measurement-time 3`
+//! `cargo bench -p tooljson-benches --bench schema` (add `-- --warm-up-time 1 --measurement-time 3`
 //! for a quicker run, or `-- zzz_nothing` for the interleaved table alone).
 
 mod common;
@@ -322,7 +322,8 @@ fn criterion_home() -> PathBuf {
     if let Some(t) = std::env::var_os("CARGO_TARGET_DIR") {
         return PathBuf::from(t).join("criterion");
     }
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/criterion")
+    // The workspace's target folder, one above this package.
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../target/criterion")
 }
 
 /// The median (ns) of the last run of `group/function`, if it ran.

@@ -41,25 +41,44 @@
 //!
 //! # Crate features
 //!
-//! * `stream`: `providers::futures`, a `futures_core::Stream` of call events
-//!   over a stream of body chunks.
-//! * `cost-counters`: a thread-local count of the schema layer's work, read by
-//!   the tests that hold its cost bounds; leave it off otherwise.
+//! The parser ([`parser`], [`from_slice`]), the partial tree ([`partial`]),
+//! [`value`], [`path`] and [`error`] are always built; they need `memchr`,
+//! `simdutf8`, `smallvec`, `compact_str`, `zmij` and `serde` (no derive).
+//!
+//! | feature | adds | dependencies |
+//! |---|---|---|
+//! | `serde_json` | `Value` / `PartialNode` to and from `serde_json::Value`, `deserialize_into`, `deserialize_preview` | `serde_json` |
+//! | `schema` | [`schema`]: compile, validate, the stream check, formats, ECMA-262 patterns; `PartialParser::attach_check` | `serde_json`, `regex`, `regex-syntax`, `fancy-regex` |
+//! | `protocol` | [`protocol`]: tool definitions, `tool_choice`, calls, results, turns, retry messages (implies `schema`) | `serde` derive |
+//! | `providers` (default) | [`sse`], [`eventstream`], [`providers`]: provider adapters and the accumulated response (implies `protocol`) | `crc32fast` |
+//! | `stream` | `providers::futures`: a `futures_core::Stream` of call events over a stream of body chunks (`bytes::Bytes` or any `AsRef<[u8]>`) | `futures-core` |
+//! | `cli` | the `tooljson` binary | the command line's argument parser |
+//! | `cost-counters` | `schema::work_done`, a thread-local count of the schema layer's work, read by the tests that hold its cost bounds; leave it off otherwise | none |
+//!
+//! Format assertion (`SchemaBuilder::assert_formats`) is part of `schema`,
+//! not a feature of its own: it needs no dependency, and a feature that
+//! turned it off would change verdicts for every crate in a build that
+//! shares `tooljson` (features must only add).
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
 // Modules in the order data flows: bytes, providers, calls, parser, then the
 // tree, events and checks the parser feeds.
+#[cfg(feature = "providers")]
 pub mod eventstream;
+#[cfg(feature = "providers")]
 pub mod sse;
 
+#[cfg(feature = "protocol")]
 pub mod protocol;
+#[cfg(feature = "providers")]
 pub mod providers;
 
 pub mod error;
 pub mod parser;
 pub mod partial;
 pub mod path;
+#[cfg(feature = "schema")]
 pub mod schema;
 pub mod value;
 
@@ -69,6 +88,7 @@ pub use parser::{
 };
 pub use partial::{PartialNode, PartialParser, ValueEvent};
 pub use path::{Path, PathRef, Segment};
+#[cfg(feature = "schema")]
 pub use schema::{
     CheckedSink, CompiledSchema, DEFAULT_MAX_PATTERN_BACKTRACKS, DEFAULT_MAX_PATTERN_MEMORY, Draft,
     SchemaBuilder, SchemaError, StreamCheck, StreamViolation, Violation,
@@ -105,6 +125,7 @@ pub fn from_str(text: &str) -> Result<Value, Error> {
     from_slice(text.as_bytes())
 }
 
+// The README's recipes use the default features (`providers` and below).
 #[doc = include_str!("../README.md")]
-#[cfg(doctest)]
+#[cfg(all(doctest, feature = "providers"))]
 pub struct ReadmeDoctests;

@@ -36,6 +36,7 @@ use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
 use crate::error::Error;
 use crate::parser::{DuplicateKeys, Limits, Location, Parser, Token, TokenSink};
 use crate::path::{Path, PathRef};
+#[cfg(feature = "schema")]
 use crate::schema::StreamCheck;
 use crate::value::{Map, Number, Value, write_json_string};
 
@@ -149,6 +150,7 @@ impl PartialNode {
     /// and item left out (strings, containers and all), numbers as serde_json
     /// reads them (out-of-range ones left out too). The root is kept even
     /// while open.
+    #[cfg(feature = "serde_json")]
     pub fn to_complete_members_json(&self) -> serde_json::Value {
         fn complete(v: &Value) -> Option<serde_json::Value> {
             v.to_serde_json().ok()
@@ -193,6 +195,7 @@ impl PartialNode {
     /// assert_eq!(preview.content, None);
     /// # Ok::<(), tooljson::Error>(())
     /// ```
+    #[cfg(feature = "serde_json")]
     pub fn deserialize_preview<T: serde::de::DeserializeOwned>(
         &self,
     ) -> Result<T, serde_json::Error> {
@@ -202,6 +205,7 @@ impl PartialNode {
     /// The snapshot as shown, as a `serde_json::Value`: complete values,
     /// growing strings with their text so far, open containers with their
     /// visible children (numbers beyond serde_json left out).
+    #[cfg(feature = "serde_json")]
     pub fn to_visible_json(&self) -> serde_json::Value {
         match self {
             PartialNode::Complete(v) => v.to_serde_json().unwrap_or(serde_json::Value::Null),
@@ -243,6 +247,7 @@ impl PartialNode {
     /// assert_eq!(preview.content.as_deref(), Some("fn ma"));
     /// # Ok::<(), tooljson::Error>(())
     /// ```
+    #[cfg(feature = "serde_json")]
     pub fn deserialize_growing_preview<T: serde::de::DeserializeOwned>(
         &self,
     ) -> Result<T, serde_json::Error> {
@@ -582,6 +587,7 @@ impl PartialTree {
 
     /// The text so far of the open string value: held back, or in the
     /// tree; `None` in events-only mode (no tree).
+    #[cfg(feature = "schema")]
     fn open_string_text(&mut self) -> Option<&str> {
         if self.held.is_some() {
             return self.held.as_deref();
@@ -753,6 +759,7 @@ impl<E: EventSink + ?Sized> TokenSink for TreeSink<'_, '_, E> {
 
 /// A schema's stream check fed beside the tree ([`PartialParser::attach_check`]),
 /// and how much of the open string it has not been shown.
+#[cfg(feature = "schema")]
 #[derive(Debug)]
 struct AttachedCheck {
     check: StreamCheck,
@@ -766,6 +773,7 @@ struct AttachedCheck {
     last_offset: u64,
 }
 
+#[cfg(feature = "schema")]
 impl AttachedCheck {
     /// Shows the check what it has not been shown of the open string: its
     /// characters, counted from the tree's text in one go, and the last
@@ -791,12 +799,14 @@ impl AttachedCheck {
 /// would have. The check's state is then what it would have been had it
 /// been shown every piece, and its violations and their offsets are the
 /// same: no violation can lie in text it only counted.
+#[cfg(feature = "schema")]
 struct CheckedTreeSink<'t, 'e, 'c, E: ?Sized> {
     tree: &'t mut PartialTree,
     events: &'e mut E,
     attached: &'c mut AttachedCheck,
 }
 
+#[cfg(feature = "schema")]
 impl<E: EventSink + ?Sized> TokenSink for CheckedTreeSink<'_, '_, '_, E> {
     /// The piece the tree alone takes in line, as the tree's own sink
     /// takes every token; the rest out of line.
@@ -822,6 +832,7 @@ impl<E: EventSink + ?Sized> TokenSink for CheckedTreeSink<'_, '_, '_, E> {
     }
 }
 
+#[cfg(feature = "schema")]
 impl<E: EventSink + ?Sized> CheckedTreeSink<'_, '_, '_, E> {
     /// A token the check is shown (after what it was not shown of the open
     /// string), then the tree.
@@ -868,16 +879,18 @@ pub struct PartialParser {
     parser: Parser,
     tree: PartialTree,
     /// Boxed: a parser without a check (the usual case) stays small.
+    #[cfg(feature = "schema")]
     check: Option<Box<AttachedCheck>>,
 }
 
 impl fmt::Debug for PartialParser {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("PartialParser")
-            .field("parser", &self.parser)
-            .field("snapshot", &self.tree.root)
-            .field("check", &self.check.as_ref().map(|a| &a.check))
-            .finish()
+        let mut d = f.debug_struct("PartialParser");
+        d.field("parser", &self.parser)
+            .field("snapshot", &self.tree.root);
+        #[cfg(feature = "schema")]
+        d.field("check", &self.check.as_ref().map(|a| &a.check));
+        d.finish()
     }
 }
 
@@ -926,6 +939,7 @@ impl PartialParser {
                 held: None,
                 node_bytes: 0,
             },
+            #[cfg(feature = "schema")]
             check: None,
         }
     }
@@ -990,6 +1004,7 @@ impl PartialParser {
     /// assert!(p.take_check().unwrap().finish().is_err());
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
+    #[cfg(feature = "schema")]
     pub fn attach_check(&mut self, check: StreamCheck) {
         self.check = Some(Box::new(AttachedCheck {
             check,
@@ -1001,6 +1016,7 @@ impl PartialParser {
 
     /// The attached check ([`PartialParser::attach_check`]): its violations
     /// so far are all those certain in the input fed so far.
+    #[cfg(feature = "schema")]
     pub fn check(&self) -> Option<&StreamCheck> {
         self.check.as_ref().map(|a| &a.check)
     }
@@ -1008,6 +1024,7 @@ impl PartialParser {
     /// Detaches the check, having shown it what it had not been shown of
     /// the open string; call [`StreamCheck::finish`] on it for the verdict
     /// once the parser has finished.
+    #[cfg(feature = "schema")]
     pub fn take_check(&mut self) -> Option<StreamCheck> {
         let mut attached = self.check.take()?;
         attached.catch_up(&mut self.tree);
@@ -1022,23 +1039,20 @@ impl PartialParser {
         chunk: &[u8],
         events: &mut E,
     ) -> Result<(), Error> {
-        match &mut self.check {
-            None => {
-                let mut sink = TreeSink {
-                    tree: &mut self.tree,
-                    events,
-                };
-                self.parser.feed(chunk, &mut sink)
-            }
-            Some(attached) => {
-                let mut sink = CheckedTreeSink {
-                    tree: &mut self.tree,
-                    events,
-                    attached,
-                };
-                self.parser.feed(chunk, &mut sink)
-            }
+        #[cfg(feature = "schema")]
+        if let Some(attached) = &mut self.check {
+            let mut sink = CheckedTreeSink {
+                tree: &mut self.tree,
+                events,
+                attached,
+            };
+            return self.parser.feed(chunk, &mut sink);
         }
+        let mut sink = TreeSink {
+            tree: &mut self.tree,
+            events,
+        };
+        self.parser.feed(chunk, &mut sink)
     }
 
     /// Feeds a `&str` fragment.
@@ -1052,23 +1066,20 @@ impl PartialParser {
 
     /// Ends the input; see [`Parser::finish`].
     pub fn finish<E: EventSink + ?Sized>(&mut self, events: &mut E) -> Result<(), Error> {
-        match &mut self.check {
-            None => {
-                let mut sink = TreeSink {
-                    tree: &mut self.tree,
-                    events,
-                };
-                self.parser.finish(&mut sink)
-            }
-            Some(attached) => {
-                let mut sink = CheckedTreeSink {
-                    tree: &mut self.tree,
-                    events,
-                    attached,
-                };
-                self.parser.finish(&mut sink)
-            }
+        #[cfg(feature = "schema")]
+        if let Some(attached) = &mut self.check {
+            let mut sink = CheckedTreeSink {
+                tree: &mut self.tree,
+                events,
+                attached,
+            };
+            return self.parser.finish(&mut sink);
         }
+        let mut sink = TreeSink {
+            tree: &mut self.tree,
+            events,
+        };
+        self.parser.finish(&mut sink)
     }
 
     /// The current best-effort value (O(1)); `None` before the root value is
@@ -1095,7 +1106,10 @@ impl PartialParser {
     /// belonged to the previous document and is dropped.
     pub fn reset(&mut self) {
         self.parser.reset();
-        self.check = None;
+        #[cfg(feature = "schema")]
+        {
+            self.check = None;
+        }
         self.tree.root = None;
         self.tree.open = 0;
         self.tree.pending_key.clear();

@@ -59,8 +59,13 @@ impl Number {
     /// Builds a number from a finite `f64`, written as serde_json writes it
     /// (`1.0`, `0.1`, `1e300`). Returns `None` for NaN and infinities.
     pub fn from_f64(f: f64) -> Option<Number> {
-        let n = serde_json::Number::from_f64(f)?;
-        Some(Number::from_valid_lexeme(&n.to_string()))
+        // serde_json's own float writer, so no serde_json is needed here.
+        if !f.is_finite() {
+            return None;
+        }
+        Some(Number::from_valid_lexeme(
+            zmij::Buffer::new().format_finite(f),
+        ))
     }
 
     /// The number's text exactly as written.
@@ -100,6 +105,7 @@ impl Number {
 
     /// Converts to a `serde_json::Number`, exactly as serde_json parses the
     /// same text; `None` where serde_json refuses it (out of range).
+    #[cfg(feature = "serde_json")]
     pub fn to_serde_json(&self) -> Option<serde_json::Number> {
         self.as_str().parse().ok()
     }
@@ -184,6 +190,7 @@ pub(crate) fn is_number_lexeme(b: &[u8]) -> bool {
 }
 
 /// A map's members as stored.
+#[cfg(feature = "schema")]
 pub(crate) type MapIter<'a> = std::slice::Iter<'a, (Key, Value)>;
 
 /// A JSON object: members in the order they were written.
@@ -360,6 +367,7 @@ impl Map {
 
     /// Builds a map from members whose keys are known to be distinct (a
     /// serde_json map's): no duplicate search per member.
+    #[cfg(feature = "serde_json")]
     fn from_distinct(entries: Vec<(Key, Value)>) -> Self {
         let mut m = Map {
             entries,
@@ -405,6 +413,7 @@ impl Map {
     }
 
     /// The members as stored (for the schema compiler's document view).
+    #[cfg(feature = "schema")]
     pub(crate) fn iter_slice(&self) -> MapIter<'_> {
         self.entries.iter()
     }
@@ -650,6 +659,7 @@ impl Value {
     /// Converts to a `serde_json::Value`, numbers exactly as serde_json parses
     /// their text. Fails on a number serde_json would refuse (`1e400`: out of
     /// range), naming its lexeme.
+    #[cfg(feature = "serde_json")]
     pub fn to_serde_json(&self) -> Result<serde_json::Value, String> {
         Ok(match self {
             Value::Null => serde_json::Value::Null,
@@ -684,6 +694,7 @@ impl Value {
     /// assert_eq!((args.path.as_str(), args.lines), ("a.txt", vec![1, 2]));
     /// # Ok::<(), tooljson::Error>(())
     /// ```
+    #[cfg(feature = "serde_json")]
     pub fn deserialize_into<T: serde::de::DeserializeOwned>(&self) -> Result<T, serde_json::Error> {
         // serde_json::Value is the ecosystem's deserializer of a value tree;
         // its error type carries the field path people expect.
@@ -822,6 +833,7 @@ macro_rules! value_from_int {
 }
 value_from_int!(i8, i16, i32, i64, u8, u16, u32, u64, usize, isize);
 
+#[cfg(feature = "serde_json")]
 impl From<serde_json::Value> for Value {
     fn from(j: serde_json::Value) -> Self {
         match j {
@@ -841,6 +853,7 @@ impl From<serde_json::Value> for Value {
     }
 }
 
+#[cfg(feature = "serde_json")]
 impl From<&serde_json::Value> for Value {
     /// Converts by reference: only strings and keys are copied (a schema
     /// compiled from a `serde_json::Value` is not cloned first).
@@ -862,6 +875,7 @@ impl From<&serde_json::Value> for Value {
     }
 }
 
+#[cfg(feature = "serde_json")]
 impl TryFrom<Value> for serde_json::Value {
     type Error = String;
     fn try_from(v: Value) -> Result<Self, String> {

@@ -3,10 +3,8 @@
 //! targets run (`tests/common/checks.rs`), so a crash once found stays fixed
 //! even where no fuzzing toolchain is installed.
 
-#[path = "common/checks.rs"]
-mod checks;
-#[path = "common/eventstream_check.rs"]
-mod eventstream_check;
+use crate::common::checks;
+use crate::common::eventstream_check;
 
 use std::path::{Path, PathBuf};
 

@@ -3,9 +3,8 @@
 //! fault gives its typed error naming the right frame; random frames round
 //! trip through the test's own encoder.
 
-mod common;
-#[path = "common/eventstream_check.rs"]
-mod eventstream_check;
+use crate::common;
+use crate::common::eventstream_check;
 
 use eventstream_check::{chunk_ranges, encode_frame, event_frame, frame_from_raw, run};
 use proptest::prelude::*;

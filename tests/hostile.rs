@@ -4,75 +4,23 @@
 //! and asserted against bounds. Run in release mode; the file takes a few
 //! seconds there.
 //!
-//! Each test takes one lock, so the allocator's peak is one test's alone.
+//! The allocator counts per thread (`common/counting_alloc.rs`), so a peak
+//! is one test's alone; the tests also take one lock, so their timings do
+//! not overlap.
 
-use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use tooljson::error::{ErrorCode, LimitKind};
 use tooljson::partial::PartialParser;
 use tooljson::{Category, DuplicateKeys, Error, Limits, Parser, Value, ValueBuilder};
 
-struct Counting;
+use crate::common::counting_alloc;
 
-static CURRENT: AtomicUsize = AtomicUsize::new(0);
-static PEAK: AtomicUsize = AtomicUsize::new(0);
-
-thread_local! {
-    /// Bytes allocated less bytes freed by this thread (a `const` cell: no
-    /// lazy set-up and no destructor, so the allocator may touch it).
-    static MINE: std::cell::Cell<isize> = const { std::cell::Cell::new(0) };
-}
-
-fn mine(delta: isize) {
-    let _ = MINE.try_with(|c| c.set(c.get() + delta));
-}
-
-/// This thread's net allocation so far (other threads' frees do not show).
+/// This thread's net allocation so far.
 fn mine_now() -> isize {
-    MINE.try_with(|c| c.get()).unwrap_or(0)
+    counting_alloc::live() as isize
 }
-
-fn grew(n: usize) {
-    let now = CURRENT.fetch_add(n, Ordering::Relaxed) + n;
-    PEAK.fetch_max(now, Ordering::Relaxed);
-    mine(n as isize);
-}
-
-fn shrank(n: usize) {
-    CURRENT.fetch_sub(n, Ordering::Relaxed);
-    mine(-(n as isize));
-}
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        grew(layout.size());
-        // SAFETY: forwards the caller's layout to the system allocator.
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        grew(layout.size());
-        // SAFETY: as for `alloc`.
-        unsafe { System.alloc_zeroed(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        shrank(layout.size());
-        // SAFETY: `ptr` came from `System` with this layout.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        // Counted as alloc-then-free: the old and new blocks may both be live.
-        grew(new_size);
-        shrank(layout.size());
-        // SAFETY: as for `dealloc`, and `new_size` is the caller's.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
-
-#[global_allocator]
-static GLOBAL: Counting = Counting;
 
 static LOCK: Mutex<()> = Mutex::new(());
 
@@ -83,12 +31,9 @@ fn lock() -> std::sync::MutexGuard<'static, ()> {
 /// Runs `f`, returning its result, the peak heap above the level at the
 /// start (bytes), and the time taken.
 fn measure<T>(f: impl FnOnce() -> T) -> (T, usize, Duration) {
-    let base = CURRENT.load(Ordering::Relaxed);
-    PEAK.store(base, Ordering::Relaxed);
     let t = Instant::now();
-    let out = f();
-    let took = t.elapsed();
-    (out, PEAK.load(Ordering::Relaxed).saturating_sub(base), took)
+    let (out, peak) = counting_alloc::peak_during(f);
+    (out, peak, t.elapsed())
 }
 
 fn mib(b: usize) -> String {

@@ -13,12 +13,7 @@ use serde_json::json;
 use tooljson::schema::{DEFAULT_MAX_FANOUT, reset_work, work_done};
 use tooljson::{CompiledSchema, Parser, Value};
 
-#[path = "common/counting_alloc.rs"]
-mod counting_alloc;
-use counting_alloc::{Counting, peak_during};
-
-#[global_allocator]
-static GLOBAL: Counting = Counting;
+use crate::common::counting_alloc::peak_during;
 
 /// The work units `f` takes.
 fn work<T>(f: impl FnOnce() -> T) -> (T, u64) {

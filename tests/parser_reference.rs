@@ -7,7 +7,7 @@
 //! into sinks that take strings as pieces, into a buffer, or with exact
 //! offsets, under the default limits and small ones.
 
-mod common;
+use crate::common;
 
 use proptest::prelude::*;
 use tooljson::parser::{Location, ReferenceParser};

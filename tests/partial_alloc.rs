@@ -1,47 +1,9 @@
 //! Events-only mode allocates nothing per chunk in the steady state: the
 //! parser's scratch and path buffers are reused, and events borrow.
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
-use std::sync::atomic::{AtomicUsize, Ordering};
-
 use tooljson::partial::{PartialParser, ValueEvent};
 
-struct Counting;
-
-static ALLOCS: AtomicUsize = AtomicUsize::new(0);
-
-thread_local! {
-    /// Set on the test's own thread: allocations made meanwhile by the test
-    /// harness's other threads are not counted.
-    static COUNTED: Cell<bool> = const { Cell::new(false) };
-}
-
-fn count() {
-    if COUNTED.try_with(Cell::get).unwrap_or(false) {
-        ALLOCS.fetch_add(1, Ordering::Relaxed);
-    }
-}
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        count();
-        // SAFETY: forwards the caller's layout to the system allocator.
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: `ptr` came from `System.alloc` with this layout.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        count();
-        // SAFETY: as for `dealloc`, and `new_size` is the caller's.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
-
-#[global_allocator]
-static GLOBAL: Counting = Counting;
+use crate::common::counting_alloc::allocations;
 
 fn document() -> Vec<u8> {
     let mut content = String::new();
@@ -60,7 +22,6 @@ fn document() -> Vec<u8> {
 
 #[test]
 fn events_only_steady_state_allocates_nothing_per_chunk() {
-    COUNTED.with(|c| c.set(true));
     let doc = document();
     for chunk in [1usize, 4, 16, 64] {
         let mut p = PartialParser::events_only();
@@ -81,11 +42,11 @@ fn events_only_steady_state_allocates_nothing_per_chunk() {
         p.finish(&mut ()).unwrap();
         p.reset();
         let warm = 0;
-        let before = ALLOCS.load(Ordering::Relaxed);
+        let before = allocations();
         for c in &chunks[warm..] {
             p.feed(c, &mut on_event).unwrap();
         }
-        let during = ALLOCS.load(Ordering::Relaxed) - before;
+        let during = allocations() - before;
         p.finish(&mut on_event).unwrap();
         assert!(completed > 600, "events were delivered ({completed})");
         assert!(

@@ -4,15 +4,10 @@
 
 use tooljson::partial::PartialParser;
 
-#[path = "../benches/common/mod.rs"]
+#[path = "../benches/common/documents.rs"]
 mod generators;
 
-#[path = "common/counting_alloc.rs"]
-mod counting_alloc;
-use counting_alloc::Counting;
-
-#[global_allocator]
-static GLOBAL: Counting = Counting;
+use crate::common::counting_alloc;
 
 /// The counts are global: one measuring test at a time.
 static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());

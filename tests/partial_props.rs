@@ -3,8 +3,7 @@
 //! depend on the chunking, and the last snapshot is the final value, which
 //! is what serde_json reads.
 
-#[path = "common/checks.rs"]
-mod checks;
+use crate::common::checks;
 
 use checks::{extends, merge_appends as normalize};
 use proptest::prelude::*;

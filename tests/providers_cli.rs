@@ -1,6 +1,6 @@
 //! `tooljson replay` and bare `tooljson`: exit codes and the NDJSON format.
 
-mod common;
+use crate::common;
 
 use std::io::Write;
 use std::process::{Command, Output, Stdio};

@@ -9,9 +9,8 @@
 //! writer. Synthetic streams (`corpus/transcripts/`) cover what no
 //! recording does.
 
-mod common;
-#[path = "common/eventstream_check.rs"]
-mod eventstream_check;
+use crate::common;
+use crate::common::eventstream_check;
 
 use serde_json::{Value as J, json};
 use tooljson::providers::{

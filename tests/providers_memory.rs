@@ -5,12 +5,7 @@
 
 use tooljson::providers::{CallEvent, CallStatus, ToolCallStream};
 
-#[path = "common/counting_alloc.rs"]
-mod counting_alloc;
-use counting_alloc::Counting;
-
-#[global_allocator]
-static GLOBAL: Counting = Counting;
+use crate::common::counting_alloc;
 
 const DEPTH: usize = 120;
 const STRING: usize = 4 << 20;

@@ -11,7 +11,7 @@
 //! that openai-python keeps in each Chat `tool_calls` entry (the unstreamed
 //! message has none).
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 

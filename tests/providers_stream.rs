@@ -3,7 +3,7 @@
 //! through `Pending` polls, and reports transport failures.
 //! Runs with `cargo test --release --all-features` (`required-features`).
 
-mod common;
+use crate::common;
 
 use std::collections::VecDeque;
 use std::pin::Pin;

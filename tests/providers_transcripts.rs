@@ -6,7 +6,7 @@
 //! serde_json. Statuses and stop reasons are from a table read off the
 //! files (see PROVENANCE.md there).
 
-mod common;
+use crate::common;
 
 use std::path::PathBuf;
 

@@ -35,7 +35,7 @@
 //! part; run with `--nocapture` to see them. Set `SCHEMA_SUITE_REPORT=path` to
 //! also write the failing cases with their schemas and instances to a file.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;

@@ -119,6 +119,7 @@ use smallvec::SmallVec;
 use crate::error::{Error, ErrorCode, LimitKind, describe_byte};
 use crate::path::{Path, PathRef, Segment};
 
+#[cfg(feature = "schema")]
 pub(crate) use token::earlier_bound;
 pub use token::{Location, OwnedToken, Token, TokenSink};
 

@@ -237,6 +237,7 @@ impl TokenSink for Vec<OwnedToken> {
 
 /// The earlier of two sinks' requests for exact string-piece offsets
 /// ([`TokenSink::exact_string_offsets_from`]), for a sink made of both.
+#[cfg(feature = "schema")]
 pub(crate) fn earlier_bound(a: Option<usize>, b: Option<usize>) -> Option<usize> {
     match (a, b) {
         (Some(a), Some(b)) => Some(a.min(b)),

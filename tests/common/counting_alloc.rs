@@ -1,7 +1,7 @@
 //! A counting global allocator for the tests that hold memory bounds: bytes
-//! live and their peak, per thread (the harness's other threads are not
-//! counted). A test crate installs it with
-//! `#[global_allocator] static GLOBAL: Counting = Counting;`.
+//! live and their peak, and the number of allocations, per thread (the
+//! harness's other threads, running other tests, are not counted). The test
+//! crate installs it once, in `tests/main.rs`.
 #![allow(dead_code)]
 
 use std::alloc::{GlobalAlloc, Layout, System};
@@ -12,9 +12,11 @@ pub struct Counting;
 thread_local! {
     static LIVE: Cell<usize> = const { Cell::new(0) };
     static PEAK: Cell<usize> = const { Cell::new(0) };
+    static ALLOCS: Cell<u64> = const { Cell::new(0) };
 }
 
 fn grow(n: usize) {
+    let _ = ALLOCS.try_with(|a| a.set(a.get() + 1));
     let _ = LIVE.try_with(|l| {
         let now = l.get().saturating_add(n);
         l.set(now);
@@ -31,6 +33,11 @@ unsafe impl GlobalAlloc for Counting {
         grow(layout.size());
         // SAFETY: forwards the caller's layout to the system allocator.
         unsafe { System.alloc(layout) }
+    }
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        grow(layout.size());
+        // SAFETY: as for `alloc`.
+        unsafe { System.alloc_zeroed(layout) }
     }
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
         shrink(layout.size());
@@ -50,6 +57,11 @@ unsafe impl GlobalAlloc for Counting {
 /// Bytes live on this thread now.
 pub fn live() -> usize {
     LIVE.with(Cell::get)
+}
+
+/// Allocations (and reallocations) made on this thread so far.
+pub fn allocations() -> u64 {
+    ALLOCS.with(Cell::get)
 }
 
 /// Starts a new peak from what is live now.

@@ -1,7 +1,25 @@
-//! Shared helpers for the integration tests: where the public test suites are.
+//! Shared helpers for the integration tests: where the public test suites
+//! are, the fuzz targets' checks, and the counting allocator.
 #![allow(dead_code)]
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+
+#[cfg(feature = "providers")]
+pub mod checks;
+pub mod counting_alloc;
+#[cfg(feature = "providers")]
+pub mod eventstream_check;
+
+/// The project root: the main crate's folder, also when this file is built
+/// into the benchmark package (`benches/`, one below it).
+pub fn project_root() -> PathBuf {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"));
+    if dir.join("src/lib.rs").is_file() {
+        dir.to_owned()
+    } else {
+        dir.parent().expect("benches/ has a parent").to_owned()
+    }
+}
 
 /// The public test data folder: `TOOLJSON_TESTDATA`, else `../shared/testdata`
 /// beside the project root. Panics with a plain message when it is absent, so
@@ -9,7 +27,7 @@ use std::path::PathBuf;
 pub fn testdata() -> PathBuf {
     let dir = match std::env::var_os("TOOLJSON_TESTDATA") {
         Some(d) => PathBuf::from(d),
-        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/testdata"),
+        None => project_root().join("../shared/testdata"),
     };
     assert!(
         dir.is_dir(),
@@ -34,6 +52,7 @@ pub fn files_in(dir: &std::path::Path) -> Vec<(String, Vec<u8>)> {
     out
 }
 
+#[cfg(feature = "schema")]
 /// The schema tests' compile: the builder with format assertion on, the
 /// draft from `$schema`.
 pub fn compile_asserting_formats(
@@ -44,6 +63,7 @@ pub fn compile_asserting_formats(
         .build_value(schema)
 }
 
+#[cfg(feature = "schema")]
 /// A compile refusal's kind: the message up to its first detail (quote or
 /// colon), for counting refusals by reason.
 pub fn refusal_kind(e: &tooljson::SchemaError) -> String {

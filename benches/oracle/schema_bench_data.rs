@@ -12,7 +12,7 @@
 //! many instances agree; it fails on any disagreement and on a refusal
 //! without a message. Run with `--nocapture` to see the counts.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;

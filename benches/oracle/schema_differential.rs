@@ -13,7 +13,7 @@
 //!
 //! Run with `--nocapture` to see the counts and every disagreement.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
