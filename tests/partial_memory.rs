@@ -72,12 +72,36 @@ const SIZE: usize = 1 << 20;
 fn workloads() -> [(&'static str, String, f64, f64); 5] {
     let zeros = format!("[{}0]", "0,".repeat(SIZE / 2));
     [
-        ("numeric_array", generators::numeric_array_args(SIZE), 3.8, 9.5),
+        (
+            "numeric_array",
+            generators::numeric_array_args(SIZE),
+            3.8,
+            9.5,
+        ),
         ("zeros", zeros, 18.5, 31.0),
         ("write_file", generators::write_file_args(SIZE), 0.95, 2.2),
-        ("parallel_edits", generators::parallel_edits_args(SIZE), 2.4, 2.7),
-        ("nested_config", generators::nested_config_args(SIZE), 4.9, 5.1),
+        (
+            "parallel_edits",
+            generators::parallel_edits_args(SIZE),
+            2.4,
+            2.7,
+        ),
+        (
+            "nested_config",
+            generators::nested_config_args(SIZE),
+            4.9,
+            5.1,
+        ),
     ]
+}
+
+/// A finished array is built in place from its open nodes, which needs a
+/// node and a value to be the same size; both are 32 bytes.
+#[test]
+fn a_node_is_the_size_of_a_value() {
+    use std::mem::size_of;
+    assert_eq!(size_of::<tooljson::PartialNode>(), 32);
+    assert_eq!(size_of::<tooljson::Value>(), 32);
 }
 
 /// Prints the bytes held per byte of argument text (run with

@@ -399,7 +399,10 @@ fn event_data_is_copied_at_most_once() {
             .unwrap();
     });
     assert_eq!(seen, LEN);
-    assert!(whole < 4096, "{whole} bytes allocated for an event fed whole");
+    assert!(
+        whole < 4096,
+        "{whole} bytes allocated for an event fed whole"
+    );
 
     // Cut into 64 KiB pieces: the line buffer grows to the line (twice its
     // size at most, and both blocks while it moves), and no second copy.

@@ -28,7 +28,18 @@
 //! Repeated keys: the partial object shows every occurrence as it streams (so
 //! nothing visible is ever replaced); the completed object applies the
 //! parser's [`DuplicateKeys`] policy.
-
+//!
+//! # Memory
+//!
+//! A node is a [`Value`]'s size (32 bytes), an open object's member 56
+//! bytes and its key's text, a finished one 56 bytes with a key of up to 24
+//! bytes inline; strings hold their decoded text. Lists and strings double
+//! up to 64 KiB and grow by half beyond, so one that moves holds 2.5 times
+//! its length for that moment at most; a finished one gives back the room
+//! it does not use when that is over an eighth of it. An array of one-digit
+//! numbers (`[0,0,...]`) is the densest input: 16 bytes per byte of text,
+//! about 18 with its room. [`PartialParser::held_bytes`] is the estimate a
+//! memory budget compares against.
 
 mod event;
 mod node;

@@ -219,7 +219,11 @@ impl PartialNode {
         serde_json::from_value(self.to_visible_json())
     }
 
-    pub(super) fn complete_in_place(&mut self, duplicate_keys: DuplicateKeys, spare_keys: &mut Vec<String>) {
+    pub(super) fn complete_in_place(
+        &mut self,
+        duplicate_keys: DuplicateKeys,
+        spare_keys: &mut Vec<String>,
+    ) {
         let done = match std::mem::replace(self, PartialNode::Complete(Value::Null)) {
             PartialNode::Complete(v) => v,
             PartialNode::String(mut s) => {

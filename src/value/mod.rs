@@ -450,7 +450,6 @@ impl<'de> Deserialize<'de> for Value {
     }
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;
