@@ -40,6 +40,15 @@
 //! handled straight from the chunk; only a line cut by the chunk end is copied
 //! into `line`.
 //!
+//! Each byte of an event's data is copied at most once. An event whose data
+//! is one line, and whose data line and blank line both arrive in the chunk
+//! being fed, is handed to the callback borrowed from the chunk, with no copy
+//! (the usual case for vendor streams fed whole events at a time). Data that
+//! must outlive the chunk is copied into `data`. A long data line cut by the
+//! chunk end is already in `line`: its buffer becomes the data buffer instead
+//! of being copied again, and a buffer past [`KEEP_BUFFER_BYTES`] is released
+//! once its event is dispatched, so a single huge event is not held after it.
+//!
 //! # Examples
 //!
 //! ```
@@ -63,6 +72,11 @@ use std::fmt;
 
 /// The default bound on one line, and on one event's data: 16 MiB.
 pub const DEFAULT_MAX_LINE_BYTES: usize = 16 << 20;
+
+/// Line and data buffers up to this size are kept for the next event; larger
+/// ones (a huge event) are released once used, and a cut data line at least
+/// this long becomes the data buffer rather than being copied into it.
+const KEEP_BUFFER_BYTES: usize = 64 << 10;
 
 /// One dispatched event. Borrowed from the decoder for the duration of the
 /// callback.
@@ -130,7 +144,10 @@ pub struct Decoder {
     skip_lf: bool,
     /// Still at the very start (a BOM may follow).
     at_start: bool,
+    /// The pending event's data lines joined with `\n`, from `data_start`
+    /// (a cut data line's buffer keeps its `data:` prefix before it).
     data: String,
+    data_start: usize,
     /// Whether any `data` field was seen for the pending event.
     has_data: bool,
     event_type: String,
@@ -163,6 +180,7 @@ impl Decoder {
             skip_lf: false,
             at_start: true,
             data: String::new(),
+            data_start: 0,
             has_data: false,
             event_type: String::new(),
             last_id: String::new(),
@@ -230,9 +248,9 @@ impl Decoder {
         result
     }
 
-    fn feed_lines<F: FnMut(Event<'_>)>(
+    fn feed_lines<'c, F: FnMut(Event<'_>)>(
         &mut self,
-        mut chunk: &[u8],
+        mut chunk: &'c [u8],
         on_event: &mut F,
     ) -> Result<(), SseError> {
         if self.skip_lf && !chunk.is_empty() {
@@ -243,6 +261,22 @@ impl Decoder {
                 self.line_start = self.offset;
             }
         }
+        // The pending event's data while it is one line of this chunk.
+        let mut borrowed: Option<&'c str> = None;
+        let result = self.lines(chunk, &mut borrowed, on_event);
+        if let Some(text) = borrowed {
+            // The chunk ends before the event: its data must outlive it.
+            self.data.push_str(text);
+        }
+        result
+    }
+
+    fn lines<'c, F: FnMut(Event<'_>)>(
+        &mut self,
+        mut chunk: &'c [u8],
+        borrowed: &mut Option<&'c str>,
+        on_event: &mut F,
+    ) -> Result<(), SseError> {
         while let Some(end) = memchr::memchr2(b'\r', b'\n', chunk) {
             let (body, rest) = chunk.split_at(end);
             let eol = if rest.first() == Some(&b'\r') {
@@ -259,15 +293,13 @@ impl Decoder {
             };
             if self.line.is_empty() {
                 self.check_line(body.len())?;
-                self.line_done(body, on_event)?;
+                self.line_in_chunk(body, borrowed, on_event)?;
             } else {
+                // The first line of the chunk, so nothing is borrowed yet.
                 self.check_line(self.line.len() + body.len())?;
                 let mut line = std::mem::take(&mut self.line);
                 line.extend_from_slice(body);
-                let r = self.line_done(&line, on_event);
-                line.clear();
-                self.line = line;
-                r?;
+                self.cut_line_done(line, on_event)?;
             }
             let used = end + eol;
             self.offset += used as u64;
@@ -290,37 +322,115 @@ impl Decoder {
         Ok(())
     }
 
+    /// A whole line inside the chunk: a lone data line is borrowed.
+    fn line_in_chunk<'c, F: FnMut(Event<'_>)>(
+        &mut self,
+        line: &'c [u8],
+        borrowed: &mut Option<&'c str>,
+        on_event: &mut F,
+    ) -> Result<(), SseError> {
+        if line.is_empty() {
+            self.dispatch(borrowed.take(), on_event);
+            return Ok(());
+        }
+        let Some((b"data", value)) = field(line) else {
+            return self.line_done(line, on_event);
+        };
+        self.check_data(value.len(), *borrowed)?;
+        if !self.has_data
+            && let Ok(text) = simdutf8::basic::from_utf8(value)
+        {
+            *borrowed = Some(text);
+            self.has_data = true;
+            return Ok(());
+        }
+        if let Some(text) = borrowed.take() {
+            self.data.push_str(text);
+        }
+        self.push_data(&utf8(value));
+        Ok(())
+    }
+
+    /// A line that was cut by a chunk end, whole now in `line`; the buffer
+    /// of a long data line becomes the data buffer, and the others go back
+    /// to `line`.
+    fn cut_line_done<F: FnMut(Event<'_>)>(
+        &mut self,
+        mut line: Vec<u8>,
+        on_event: &mut F,
+    ) -> Result<(), SseError> {
+        if let Some((b"data", value)) = field(&line)
+            && !self.has_data
+            && line.len() >= KEEP_BUFFER_BYTES
+        {
+            self.check_data(value.len(), None)?;
+            let start = line.len() - value.len();
+            match String::from_utf8(line) {
+                Ok(text) => {
+                    self.data = text;
+                    self.data_start = start;
+                }
+                Err(e) => {
+                    let bytes = e.into_bytes();
+                    self.data.clear();
+                    self.data_start = 0;
+                    self.data
+                        .push_str(&String::from_utf8_lossy(&bytes[start..]));
+                }
+            }
+            self.has_data = true;
+            return Ok(());
+        }
+        let r = self.line_done(&line, on_event);
+        line.clear();
+        if line.capacity() > KEEP_BUFFER_BYTES {
+            line = Vec::new();
+        }
+        self.line = line;
+        r
+    }
+
+    /// Fails when a data line of `len` bytes would take the event's data
+    /// past the bound (counting a line end per line, as the standard's
+    /// buffer does).
+    fn check_data(&self, len: usize, borrowed: Option<&str>) -> Result<(), SseError> {
+        let held = self.data.len() - self.data_start
+            + borrowed.map_or(0, str::len)
+            + usize::from(self.has_data);
+        if held + len + 1 > self.max_line {
+            return Err(SseError::EventTooLarge {
+                limit: self.max_line,
+                offset: self.line_start,
+            });
+        }
+        Ok(())
+    }
+
+    /// Appends a data line to the pending event's data (copied).
+    fn push_data(&mut self, text: &str) {
+        if self.has_data {
+            self.data.push('\n');
+        }
+        self.data.push_str(text);
+        self.has_data = true;
+    }
+
     fn line_done<F: FnMut(Event<'_>)>(
         &mut self,
         line: &[u8],
         on_event: &mut F,
     ) -> Result<(), SseError> {
         if line.is_empty() {
-            self.dispatch(on_event);
+            self.dispatch(None, on_event);
             return Ok(());
         }
-        if line[0] == b':' {
+        let Some((name, value)) = field(line) else {
             return Ok(());
-        }
-        let (name, value) = match memchr::memchr(b':', line) {
-            Some(i) => {
-                let v = &line[i + 1..];
-                (&line[..i], v.strip_prefix(b" ").unwrap_or(v))
-            }
-            None => (line, &line[line.len()..]),
         };
         match name {
             b"data" => {
-                let text = utf8(value);
-                if self.data.len() + text.len() + 1 > self.max_line {
-                    return Err(SseError::EventTooLarge {
-                        limit: self.max_line,
-                        offset: self.line_start,
-                    });
-                }
-                self.data.push_str(&text);
-                self.data.push('\n');
-                self.has_data = true;
+                self.check_data(value.len(), None)?;
+                self.push_data(&utf8(value));
             }
             b"event" => {
                 self.event_type.clear();
@@ -342,23 +452,31 @@ impl Decoder {
         Ok(())
     }
 
-    fn dispatch<F: FnMut(Event<'_>)>(&mut self, on_event: &mut F) {
+    /// Dispatches the pending event: its data is `borrowed` from the chunk,
+    /// or in `data`.
+    fn dispatch<F: FnMut(Event<'_>)>(&mut self, borrowed: Option<&str>, on_event: &mut F) {
         if !self.has_data {
             self.event_type.clear();
             return;
         }
-        // The standard appends LF after every data line and removes the last.
-        self.data.pop();
         let named = !self.event_type.is_empty();
         on_event(Event {
             event: if named { &self.event_type } else { "message" },
             named,
-            data: &self.data,
+            data: borrowed.unwrap_or(&self.data[self.data_start..]),
             id: &self.last_id,
         });
-        self.data.clear();
-        self.has_data = false;
+        self.clear_data();
         self.event_type.clear();
+    }
+
+    fn clear_data(&mut self) {
+        self.data.clear();
+        self.data_start = 0;
+        self.has_data = false;
+        if self.data.capacity() > KEEP_BUFFER_BYTES {
+            self.data = String::new();
+        }
     }
 
     /// Ends the input like [`finish`](Self::finish), but first treats an
@@ -385,12 +503,12 @@ impl Decoder {
                 let line = std::mem::take(&mut self.line);
                 // A bound error cannot happen here: the line was checked as
                 // it grew; the event-size check may still refuse it.
-                if self.line_done(&line, &mut |_: Event<'_>| {}).is_err() {
+                if self.cut_line_done(line, &mut |_: Event<'_>| {}).is_err() {
                     self.has_data = false;
                 }
             }
             if self.has_data {
-                self.dispatch(on_event);
+                self.dispatch(None, on_event);
                 dispatched = true;
             }
         }
@@ -405,14 +523,28 @@ impl Decoder {
     pub fn finish(&mut self) -> bool {
         let discarded = self.has_data || !self.line.is_empty() || !self.event_type.is_empty();
         self.line.clear();
-        self.data.clear();
-        self.has_data = false;
+        self.clear_data();
         self.event_type.clear();
         self.skip_lf = false;
         self.at_start = true;
         self.failed = None;
         discarded
     }
+}
+
+/// A line's field name and value (one space after the colon removed); a
+/// line with no colon is a field with an empty value; `None` for a comment.
+fn field(line: &[u8]) -> Option<(&[u8], &[u8])> {
+    if line.first() == Some(&b':') {
+        return None;
+    }
+    Some(match memchr::memchr(b':', line) {
+        Some(i) => {
+            let v = &line[i + 1..];
+            (&line[..i], v.strip_prefix(b" ").unwrap_or(v))
+        }
+        None => (line, &line[line.len()..]),
+    })
 }
 
 /// UTF-8 decode with replacement; the common valid case checked in one

@@ -59,15 +59,44 @@ fn held_by_tree(doc: &[u8], chunk: usize) -> Held {
 
 const SIZE: usize = 1 << 20;
 
-fn workloads() -> [(&'static str, String); 5] {
+/// Each workload with the most bytes its tree may hold per byte of text
+/// once finished, and at its peak (a list or string that grows by a half
+/// holds 2.5 times what it held for the moment it moves). A `Value` is 32
+/// bytes, so an array of one-digit numbers (`[0,0,...]`, 2 bytes an item)
+/// cannot go below 16 per byte.
+fn workloads() -> [(&'static str, String, f64, f64); 5] {
     let zeros = format!("[{}0]", "0,".repeat(SIZE / 2));
     [
-        ("numeric_array", generators::numeric_array_args(SIZE)),
-        ("zeros", zeros),
-        ("write_file", generators::write_file_args(SIZE)),
-        ("parallel_edits", generators::parallel_edits_args(SIZE)),
-        ("nested_config", generators::nested_config_args(SIZE)),
+        (
+            "numeric_array",
+            generators::numeric_array_args(SIZE),
+            3.8,
+            9.5,
+        ),
+        ("zeros", zeros, 18.5, 31.0),
+        ("write_file", generators::write_file_args(SIZE), 0.95, 2.2),
+        (
+            "parallel_edits",
+            generators::parallel_edits_args(SIZE),
+            2.4,
+            2.7,
+        ),
+        (
+            "nested_config",
+            generators::nested_config_args(SIZE),
+            4.9,
+            5.1,
+        ),
     ]
+}
+
+/// A finished array is built in place from its open nodes, which needs a
+/// node and a value to be the same size; both are 32 bytes.
+#[test]
+fn a_node_is_the_size_of_a_value() {
+    use std::mem::size_of;
+    assert_eq!(size_of::<tooljson::PartialNode>(), 32);
+    assert_eq!(size_of::<tooljson::Value>(), 32);
 }
 
 /// Prints the bytes held per byte of argument text (run with
@@ -75,7 +104,7 @@ fn workloads() -> [(&'static str, String); 5] {
 #[test]
 fn a_partial_tree_holds_a_bounded_multiple_of_its_text() {
     let _one = one_at_a_time();
-    for (name, doc) in workloads() {
+    for (name, doc, most_finished, most_peak) in workloads() {
         let held = held_by_tree(doc.as_bytes(), 16);
         let per = |n: usize| n as f64 / doc.len() as f64;
         println!(
@@ -90,6 +119,17 @@ fn a_partial_tree_holds_a_bounded_multiple_of_its_text() {
         assert!(
             held.finished > 0 && held.open > 0,
             "{name}: nothing counted"
+        );
+        assert!(
+            per(held.finished) <= most_finished && per(held.open) <= most_finished,
+            "{name}: {:.2}x held open, {:.2}x finished, over {most_finished}x",
+            per(held.open),
+            per(held.finished)
+        );
+        assert!(
+            per(held.peak) <= most_peak,
+            "{name}: peak {:.2}x, over {most_peak}x",
+            per(held.peak)
         );
         // The estimate a budget compares against bounds what is held, and
         // not so loosely that a budget would refuse a fraction of it.

@@ -5,6 +5,12 @@
 use proptest::prelude::*;
 use tooljson::sse::{Decoder, Event, SseError};
 
+#[path = "common/counting_alloc.rs"]
+mod counting_alloc;
+
+#[global_allocator]
+static GLOBAL: counting_alloc::Counting = counting_alloc::Counting;
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct Owned {
     event: String,
@@ -377,4 +383,46 @@ proptest! {
         parts.push(&input[last..]);
         prop_assert_eq!(decode_pieces(&parts), want);
     }
+}
+
+/// An event fed whole (its data line and the blank line in one chunk) is
+/// handed over borrowed from the chunk; a long data line cut by chunk ends
+/// is copied once, into the line buffer that then holds the data.
+#[test]
+fn event_data_is_copied_at_most_once() {
+    const LEN: usize = 1 << 20;
+    let body = format!("event: big\ndata: {}\n\n", "x".repeat(LEN));
+    let mut d = Decoder::with_max_line_bytes(4 << 20);
+    let mut seen = 0;
+    let ((), whole) = counting_alloc::peak_during(|| {
+        d.feed(body.as_bytes(), &mut |e: Event<'_>| seen += e.data.len())
+            .unwrap();
+    });
+    assert_eq!(seen, LEN);
+    assert!(
+        whole < 4096,
+        "{whole} bytes allocated for an event fed whole"
+    );
+
+    // Cut into 64 KiB pieces: the line buffer grows to the line (twice its
+    // size at most, and both blocks while it moves), and no second copy.
+    let ((), cut) = counting_alloc::peak_during(|| {
+        for piece in body.as_bytes().chunks(64 << 10) {
+            d.feed(piece, &mut |e: Event<'_>| seen += e.data.len())
+                .unwrap();
+        }
+    });
+    assert_eq!(seen, 2 * LEN);
+    assert!(
+        cut < 3 * LEN + 4096,
+        "peak {cut} bytes for a {LEN}-byte line fed in pieces"
+    );
+    // A huge event's buffers are not kept once it is dispatched.
+    let after = counting_alloc::live();
+    drop(d);
+    assert!(
+        after - counting_alloc::live() < 128 << 10,
+        "the decoder kept {} bytes",
+        after - counting_alloc::live()
+    );
 }
