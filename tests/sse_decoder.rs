@@ -5,11 +5,7 @@
 use proptest::prelude::*;
 use tooljson::sse::{Decoder, Event, SseError};
 
-#[path = "common/counting_alloc.rs"]
-mod counting_alloc;
-
-#[global_allocator]
-static GLOBAL: counting_alloc::Counting = counting_alloc::Counting;
+use crate::common::counting_alloc;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct Owned {

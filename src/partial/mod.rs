@@ -48,8 +48,11 @@ mod tree;
 use std::fmt;
 
 use crate::error::Error;
-use crate::parser::{DuplicateKeys, Limits, Location, Parser, Token, TokenSink};
+use crate::parser::{DuplicateKeys, Limits, Parser};
+#[cfg(feature = "schema")]
+use crate::parser::{Location, Token, TokenSink};
 use crate::path::PathRef;
+#[cfg(feature = "schema")]
 use crate::schema::StreamCheck;
 use crate::value::Value;
 
@@ -60,6 +63,7 @@ use tree::{PartialTree, TreeSink};
 /// A schema's stream check fed beside the tree ([`PartialParser::attach_check`]),
 /// and how much of the open string it has not been shown.
 #[derive(Debug)]
+#[cfg(feature = "schema")]
 struct AttachedCheck {
     check: StreamCheck,
     /// Whether the open string's pieces go to the tree alone: the check
@@ -72,6 +76,7 @@ struct AttachedCheck {
     last_offset: u64,
 }
 
+#[cfg(feature = "schema")]
 impl AttachedCheck {
     /// Shows the check what it has not been shown of the open string: its
     /// characters, counted from the tree's text in one go, and the last
@@ -97,12 +102,14 @@ impl AttachedCheck {
 /// would have. The check's state is then what it would have been had it
 /// been shown every piece, and its violations and their offsets are the
 /// same: no violation can lie in text it only counted.
+#[cfg(feature = "schema")]
 struct CheckedTreeSink<'t, 'e, 'c, E: ?Sized> {
     tree: &'t mut PartialTree,
     events: &'e mut E,
     attached: &'c mut AttachedCheck,
 }
 
+#[cfg(feature = "schema")]
 impl<E: EventSink + ?Sized> TokenSink for CheckedTreeSink<'_, '_, '_, E> {
     /// The piece the tree alone takes in line, as the tree's own sink
     /// takes every token; the rest out of line.
@@ -128,6 +135,7 @@ impl<E: EventSink + ?Sized> TokenSink for CheckedTreeSink<'_, '_, '_, E> {
     }
 }
 
+#[cfg(feature = "schema")]
 impl<E: EventSink + ?Sized> CheckedTreeSink<'_, '_, '_, E> {
     /// A token the check is shown (after what it was not shown of the open
     /// string), then the tree.
@@ -174,16 +182,18 @@ pub struct PartialParser {
     parser: Parser,
     tree: PartialTree,
     /// Boxed: a parser without a check (the usual case) stays small.
+    #[cfg(feature = "schema")]
     check: Option<Box<AttachedCheck>>,
 }
 
 impl fmt::Debug for PartialParser {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("PartialParser")
-            .field("parser", &self.parser)
-            .field("snapshot", &self.tree.root)
-            .field("check", &self.check.as_ref().map(|a| &a.check))
-            .finish()
+        let mut d = f.debug_struct("PartialParser");
+        d.field("parser", &self.parser)
+            .field("snapshot", &self.tree.root);
+        #[cfg(feature = "schema")]
+        d.field("check", &self.check.as_ref().map(|a| &a.check));
+        d.finish()
     }
 }
 
@@ -232,6 +242,7 @@ impl PartialParser {
                 held: None,
                 node_bytes: 0,
             },
+            #[cfg(feature = "schema")]
             check: None,
         }
     }
@@ -296,6 +307,7 @@ impl PartialParser {
     /// assert!(p.take_check().unwrap().finish().is_err());
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
+    #[cfg(feature = "schema")]
     pub fn attach_check(&mut self, check: StreamCheck) {
         self.check = Some(Box::new(AttachedCheck {
             check,
@@ -307,6 +319,7 @@ impl PartialParser {
 
     /// The attached check ([`PartialParser::attach_check`]): its violations
     /// so far are all those certain in the input fed so far.
+    #[cfg(feature = "schema")]
     pub fn check(&self) -> Option<&StreamCheck> {
         self.check.as_ref().map(|a| &a.check)
     }
@@ -314,6 +327,7 @@ impl PartialParser {
     /// Detaches the check, having shown it what it had not been shown of
     /// the open string; call [`StreamCheck::finish`] on it for the verdict
     /// once the parser has finished.
+    #[cfg(feature = "schema")]
     pub fn take_check(&mut self) -> Option<StreamCheck> {
         let mut attached = self.check.take()?;
         attached.catch_up(&mut self.tree);
@@ -328,23 +342,20 @@ impl PartialParser {
         chunk: &[u8],
         events: &mut E,
     ) -> Result<(), Error> {
-        match &mut self.check {
-            None => {
-                let mut sink = TreeSink {
-                    tree: &mut self.tree,
-                    events,
-                };
-                self.parser.feed(chunk, &mut sink)
-            }
-            Some(attached) => {
-                let mut sink = CheckedTreeSink {
-                    tree: &mut self.tree,
-                    events,
-                    attached,
-                };
-                self.parser.feed(chunk, &mut sink)
-            }
+        #[cfg(feature = "schema")]
+        if let Some(attached) = &mut self.check {
+            let mut sink = CheckedTreeSink {
+                tree: &mut self.tree,
+                events,
+                attached,
+            };
+            return self.parser.feed(chunk, &mut sink);
         }
+        let mut sink = TreeSink {
+            tree: &mut self.tree,
+            events,
+        };
+        self.parser.feed(chunk, &mut sink)
     }
 
     /// Feeds a `&str` fragment.
@@ -358,23 +369,20 @@ impl PartialParser {
 
     /// Ends the input; see [`Parser::finish`].
     pub fn finish<E: EventSink + ?Sized>(&mut self, events: &mut E) -> Result<(), Error> {
-        match &mut self.check {
-            None => {
-                let mut sink = TreeSink {
-                    tree: &mut self.tree,
-                    events,
-                };
-                self.parser.finish(&mut sink)
-            }
-            Some(attached) => {
-                let mut sink = CheckedTreeSink {
-                    tree: &mut self.tree,
-                    events,
-                    attached,
-                };
-                self.parser.finish(&mut sink)
-            }
+        #[cfg(feature = "schema")]
+        if let Some(attached) = &mut self.check {
+            let mut sink = CheckedTreeSink {
+                tree: &mut self.tree,
+                events,
+                attached,
+            };
+            return self.parser.finish(&mut sink);
         }
+        let mut sink = TreeSink {
+            tree: &mut self.tree,
+            events,
+        };
+        self.parser.finish(&mut sink)
     }
 
     /// The current best-effort value (O(1)); `None` before the root value is
@@ -401,7 +409,10 @@ impl PartialParser {
     /// belonged to the previous document and is dropped.
     pub fn reset(&mut self) {
         self.parser.reset();
-        self.check = None;
+        #[cfg(feature = "schema")]
+        {
+            self.check = None;
+        }
         self.tree.root = None;
         self.tree.open = 0;
         self.tree.pending_key.clear();

@@ -119,6 +119,7 @@ impl PartialNode {
     /// and item left out (strings, containers and all), numbers as serde_json
     /// reads them (out-of-range ones left out too). The root is kept even
     /// while open.
+    #[cfg(feature = "serde_json")]
     pub fn to_complete_members_json(&self) -> serde_json::Value {
         fn complete(v: &Value) -> Option<serde_json::Value> {
             v.to_serde_json().ok()
@@ -163,6 +164,7 @@ impl PartialNode {
     /// assert_eq!(preview.content, None);
     /// # Ok::<(), tooljson::Error>(())
     /// ```
+    #[cfg(feature = "serde_json")]
     pub fn deserialize_preview<T: serde::de::DeserializeOwned>(
         &self,
     ) -> Result<T, serde_json::Error> {
@@ -172,6 +174,7 @@ impl PartialNode {
     /// The snapshot as shown, as a `serde_json::Value`: complete values,
     /// growing strings with their text so far, open containers with their
     /// visible children (numbers beyond serde_json left out).
+    #[cfg(feature = "serde_json")]
     pub fn to_visible_json(&self) -> serde_json::Value {
         match self {
             PartialNode::Complete(v) => v.to_serde_json().unwrap_or(serde_json::Value::Null),
@@ -213,6 +216,7 @@ impl PartialNode {
     /// assert_eq!(preview.content.as_deref(), Some("fn ma"));
     /// # Ok::<(), tooljson::Error>(())
     /// ```
+    #[cfg(feature = "serde_json")]
     pub fn deserialize_growing_preview<T: serde::de::DeserializeOwned>(
         &self,
     ) -> Result<T, serde_json::Error> {

@@ -9,6 +9,7 @@ use serde::ser::{Serialize, SerializeMap, Serializer};
 use super::Value;
 
 /// A map's members as stored.
+#[cfg(feature = "schema")]
 pub(crate) type MapIter<'a> = std::slice::Iter<'a, (Key, Value)>;
 
 /// A JSON object: members in the order they were written.
@@ -185,6 +186,7 @@ impl Map {
 
     /// Builds a map from members whose keys are known to be distinct (a
     /// serde_json map's): no duplicate search per member.
+    #[cfg(feature = "serde_json")]
     pub(super) fn from_distinct(entries: Vec<(Key, Value)>) -> Self {
         let mut m = Map {
             entries,
@@ -230,6 +232,7 @@ impl Map {
     }
 
     /// The members as stored (for the schema compiler's document view).
+    #[cfg(feature = "schema")]
     pub(crate) fn iter_slice(&self) -> MapIter<'_> {
         self.entries.iter()
     }

@@ -12,7 +12,9 @@ use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde::ser::{Serialize, SerializeSeq, Serializer};
 
 pub use map::{IntoIter, Map};
-pub(crate) use map::{Key, MapIter};
+pub(crate) use map::Key;
+#[cfg(feature = "schema")]
+pub(crate) use map::MapIter;
 pub use number::Number;
 
 /// A finished JSON value.
@@ -154,6 +156,7 @@ impl Value {
     /// Converts to a `serde_json::Value`, numbers exactly as serde_json parses
     /// their text. Fails on a number serde_json would refuse (`1e400`: out of
     /// range), naming its lexeme.
+    #[cfg(feature = "serde_json")]
     pub fn to_serde_json(&self) -> Result<serde_json::Value, String> {
         Ok(match self {
             Value::Null => serde_json::Value::Null,
@@ -188,6 +191,7 @@ impl Value {
     /// assert_eq!((args.path.as_str(), args.lines), ("a.txt", vec![1, 2]));
     /// # Ok::<(), tooljson::Error>(())
     /// ```
+    #[cfg(feature = "serde_json")]
     pub fn deserialize_into<T: serde::de::DeserializeOwned>(&self) -> Result<T, serde_json::Error> {
         // serde_json::Value is the ecosystem's deserializer of a value tree;
         // its error type carries the field path people expect.
@@ -326,6 +330,7 @@ macro_rules! value_from_int {
 }
 value_from_int!(i8, i16, i32, i64, u8, u16, u32, u64, usize, isize);
 
+#[cfg(feature = "serde_json")]
 impl From<serde_json::Value> for Value {
     fn from(j: serde_json::Value) -> Self {
         match j {
@@ -345,6 +350,7 @@ impl From<serde_json::Value> for Value {
     }
 }
 
+#[cfg(feature = "serde_json")]
 impl From<&serde_json::Value> for Value {
     /// Converts by reference: only strings and keys are copied (a schema
     /// compiled from a `serde_json::Value` is not cloned first).
@@ -366,6 +372,7 @@ impl From<&serde_json::Value> for Value {
     }
 }
 
+#[cfg(feature = "serde_json")]
 impl TryFrom<Value> for serde_json::Value {
     type Error = String;
     fn try_from(v: Value) -> Result<Self, String> {

@@ -55,8 +55,13 @@ impl Number {
     /// Builds a number from a finite `f64`, written as serde_json writes it
     /// (`1.0`, `0.1`, `1e300`). Returns `None` for NaN and infinities.
     pub fn from_f64(f: f64) -> Option<Number> {
-        let n = serde_json::Number::from_f64(f)?;
-        Some(Number::from_valid_lexeme(&n.to_string()))
+        // serde_json's own float writer, so no serde_json is needed here.
+        if !f.is_finite() {
+            return None;
+        }
+        Some(Number::from_valid_lexeme(
+            zmij::Buffer::new().format_finite(f),
+        ))
     }
 
     /// The number's text exactly as written.
@@ -96,6 +101,7 @@ impl Number {
 
     /// Converts to a `serde_json::Number`, exactly as serde_json parses the
     /// same text; `None` where serde_json refuses it (out of range).
+    #[cfg(feature = "serde_json")]
     pub fn to_serde_json(&self) -> Option<serde_json::Number> {
         self.as_str().parse().ok()
     }
