@@ -61,12 +61,12 @@ use std::time::{Duration, Instant};
 
 use tooljson::providers::{CallEvent, StreamError, ToolCallStream};
 
-use crate::Failure;
 use crate::input::Input;
 use crate::ndjson;
 use crate::parse::byte_count;
 use crate::preview::{Progress, Screen, stdout_is_live};
 use crate::summary;
+use crate::{Failure, read_input};
 
 /// Replay a streaming response (Anthropic Messages, OpenAI Chat Completions,
 /// OpenAI Responses, Gemini, Bedrock ConverseStream; SSE, or one event JSON
@@ -124,10 +124,8 @@ const REDRAW: Duration = Duration::from_millis(40);
 pub fn run(args: Args) -> Result<(), Failure> {
     let tools = match &args.tools {
         Some(path) => {
-            let name = path.display().to_string();
-            let bytes =
-                std::fs::read(path).map_err(|e| Failure::io(&format!("reading {name}"), e))?;
-            Some(load_tools(&bytes, &name)?)
+            let name = path.to_string_lossy();
+            Some(load_tools(&read_input(Some(&name))?, &name)?)
         }
         None => None,
     };
@@ -160,10 +158,7 @@ const DEMO_TOOLS: &[u8] = include_bytes!("../../../corpus/transcripts/demo-tools
 /// Reads `--tools`: a request body of any of the three vendors (its `tools`,
 /// `tool_choice`, parallel flag) or a bare tools array.
 fn load_tools(bytes: &[u8], what: &str) -> Result<tooljson::protocol::ToolSet, Failure> {
-    let bad = |m: String| Failure {
-        code: 2,
-        message: format!("error: {what}: {m}"),
-    };
+    let bad = |m: String| Failure::usage(format!("error: {what}: {m}"));
     let v: serde_json::Value = serde_json::from_slice(bytes).map_err(|e| bad(e.to_string()))?;
     tooljson::protocol::ToolSet::from_request_json(&v).map_err(|e| bad(e.to_string()))
 }
