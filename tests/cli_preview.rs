@@ -64,6 +64,7 @@ fn check_preview(cols: u16, rows: u16) -> (String, String) {
     let mut frames = 0;
     let mut taller = false;
     let mut middle = String::new();
+    process_checking_clears(&mut vt100::Parser::new(rows, cols, 10_000), &out);
     for (i, step) in out[..erase_at].chunks(97).enumerate() {
         p.process(step);
         let lines = history(&mut p);
@@ -123,22 +124,41 @@ fn check_preview(cols: u16, rows: u16) -> (String, String) {
     (middle, text)
 }
 
-/// Where the last `ESC [ n A ESC [ J` (up n lines, clear below) starts.
+/// Where the last redraw (`CR ESC [ n A`: back up over the live region)
+/// starts.
 fn find_last_erase(out: &[u8]) -> Option<usize> {
     let mut last = None;
     let mut i = 0;
-    while let Some(at) = out[i..].windows(2).position(|w| w == b"\x1b[") {
+    while let Some(at) = out[i..].windows(3).position(|w| w == b"\r\x1b[") {
         let start = i + at;
-        let digits = out[start + 2..]
+        let digits = out[start + 3..]
             .iter()
             .take_while(|b| b.is_ascii_digit())
             .count();
-        if digits > 0 && out[start + 2 + digits..].starts_with(b"A\x1b[J") {
+        if digits > 0 && out[start + 3 + digits..].starts_with(b"A") {
             last = Some(start);
         }
-        i = start + 2;
+        i = start + 3;
     }
     last
+}
+
+/// Feeds `out` to the terminal, checking that no clear-below (`ESC [ J`) is
+/// written with the cursor at the top-left corner: tmux keeps a screen
+/// cleared from there in its scrollback, so each frame would pile up there.
+fn process_checking_clears(p: &mut vt100::Parser, out: &[u8]) {
+    let mut rest = out;
+    while let Some(at) = rest.windows(3).position(|w| w == b"\x1b[J") {
+        p.process(&rest[..at]);
+        assert_ne!(
+            p.screen().cursor_position(),
+            (0, 0),
+            "a clear from the top-left corner"
+        );
+        p.process(&rest[at..at + 3]);
+        rest = &rest[at + 3..];
+    }
+    p.process(rest);
 }
 
 #[test]

@@ -63,6 +63,32 @@ impl Failure {
     pub fn write(e: std::io::Error) -> Failure {
         Failure::io("writing stdout", e)
     }
+
+    /// Exit 2: a usage error found after parsing (a bad file given to an
+    /// option); `message` starts with `error: `.
+    pub fn usage(message: impl Into<String>) -> Failure {
+        Failure {
+            code: 2,
+            message: message.into(),
+        }
+    }
+}
+
+/// Reads a whole small file an option names (a schema, a tools file, a
+/// vocabulary), or stdin for `None` and `-`. The input a command streams is
+/// read with `input::Input` instead.
+pub fn read_input(path: Option<&str>) -> Result<Vec<u8>, Failure> {
+    use std::io::Read;
+    match path {
+        None | Some("-") => {
+            let mut buf = Vec::new();
+            std::io::stdin()
+                .read_to_end(&mut buf)
+                .map_err(|e| Failure::io("reading stdin", e))?;
+            Ok(buf)
+        }
+        Some(p) => std::fs::read(p).map_err(|e| Failure::io(&format!("reading {p}"), e)),
+    }
 }
 
 fn main() -> ExitCode {

@@ -7,6 +7,9 @@
 //! off the screen: so every line is cut to the terminal's width in display
 //! columns (a wide character counts two), and a frame taller than the screen
 //! shows only its last lines that fit. The final frame is printed whole, once.
+//! Lines are overwritten in place rather than the region cleared first: no
+//! flicker, and no terminal that keeps cleared screens (tmux) fills its
+//! scrollback with frames.
 //! Elsewhere no escape code is written and only the final frame is printed.
 
 use std::io::{IsTerminal, Write};
@@ -116,12 +119,7 @@ impl Screen {
             lines = vec![Styled::dim(format!("… {hidden} line(s) above"))];
             lines.extend(tail);
         }
-        let mut text = self.erase();
-        for l in &lines {
-            l.render(true, &mut text);
-            text.push('\n');
-        }
-        self.drawn = lines.len();
+        let text = self.redraw(&lines);
         out.write_all(text.as_bytes()).map_err(Failure::write)
     }
 
@@ -142,22 +140,36 @@ impl Screen {
             let l = format!("tool_choice not met: {}", printable(e));
             lines.push(Styled::red(fit(&l, width, false)));
         }
-        let mut text = self.erase();
-        for l in &lines {
-            l.render(self.live, &mut text);
-            text.push('\n');
-        }
+        let text = self.redraw(&lines);
         self.drawn = 0;
         out.write_all(text.as_bytes()).map_err(Failure::write)
     }
 
-    /// The escape codes that move up over the live region and clear it.
-    fn erase(&self) -> String {
-        if self.live && self.drawn > 0 {
-            format!("\r\x1b[{}A\x1b[J", self.drawn)
-        } else {
-            String::new()
+    /// `lines` over the live region: each line overwritten in place and
+    /// cleared to its end, then what is left of a taller region cleared.
+    /// Never a clear from the top-left corner: some terminals (tmux) keep a
+    /// screen cleared from there in their scrollback, one copy per frame.
+    fn redraw(&mut self, lines: &[Styled]) -> String {
+        let mut text = String::new();
+        if !self.live {
+            for l in lines {
+                l.render(false, &mut text);
+                text.push('\n');
+            }
+            return text;
         }
+        if self.drawn > 0 {
+            text.push_str(&format!("\r\x1b[{}A", self.drawn));
+        }
+        for l in lines {
+            l.render(true, &mut text);
+            text.push_str("\x1b[K\n");
+        }
+        if lines.len() < self.drawn {
+            text.push_str("\x1b[J");
+        }
+        self.drawn = lines.len();
+        text
     }
 }
 

@@ -61,19 +61,19 @@ use std::time::{Duration, Instant};
 
 use tooljson::providers::{CallEvent, StreamError, ToolCallStream};
 
-use crate::Failure;
 use crate::input::Input;
 use crate::ndjson;
 use crate::parse::byte_count;
 use crate::preview::{Progress, Screen, stdout_is_live};
 use crate::summary;
+use crate::{Failure, read_input};
 
-/// Replay a streaming response (Anthropic Messages, OpenAI Chat Completions,
-/// OpenAI Responses, Gemini, Bedrock ConverseStream; SSE, or one event JSON
-/// per line) from FILE or stdin, as it arrives.
+/// Replay a vendor's streaming response from FILE or stdin, as it arrives.
 ///
-/// Prints a live preview of the tool calls, or with --ndjson one JSON event
-/// per line.
+/// Anthropic Messages, OpenAI Chat Completions, OpenAI Responses, Gemini or
+/// Bedrock ConverseStream; SSE, event-stream frames, or one event JSON per
+/// line. Prints a live preview of the tool calls, or with --ndjson one JSON
+/// event per line.
 #[derive(clap::Args)]
 pub struct Args {
     /// A request body (Anthropic, OpenAI Chat or Responses: tools,
@@ -124,10 +124,8 @@ const REDRAW: Duration = Duration::from_millis(40);
 pub fn run(args: Args) -> Result<(), Failure> {
     let tools = match &args.tools {
         Some(path) => {
-            let name = path.display().to_string();
-            let bytes =
-                std::fs::read(path).map_err(|e| Failure::io(&format!("reading {name}"), e))?;
-            Some(load_tools(&bytes, &name)?)
+            let name = path.to_string_lossy();
+            Some(load_tools(&read_input(Some(&name))?, &name)?)
         }
         None => None,
     };
@@ -160,10 +158,7 @@ const DEMO_TOOLS: &[u8] = include_bytes!("../../../corpus/transcripts/demo-tools
 /// Reads `--tools`: a request body of any of the three vendors (its `tools`,
 /// `tool_choice`, parallel flag) or a bare tools array.
 fn load_tools(bytes: &[u8], what: &str) -> Result<tooljson::protocol::ToolSet, Failure> {
-    let bad = |m: String| Failure {
-        code: 2,
-        message: format!("error: {what}: {m}"),
-    };
+    let bad = |m: String| Failure::usage(format!("error: {what}: {m}"));
     let v: serde_json::Value = serde_json::from_slice(bytes).map_err(|e| bad(e.to_string()))?;
     tooljson::protocol::ToolSet::from_request_json(&v).map_err(|e| bad(e.to_string()))
 }
@@ -220,20 +215,14 @@ fn replay(
     let mut fatal = None;
     input.for_each_piece(chunk, |read| {
         // Without a chunk size, each line is a piece, as recorded.
-        let mut pieces = read.split_inclusive(|&b| chunk.is_some() || b == b'\n');
-        let go_on = pieces.try_fold(true, |_, piece| match r.piece(piece)? {
-            Ok(()) => Ok(true),
-            Err(e) => {
+        for piece in read.split_inclusive(|&b| chunk.is_some() || b == b'\n') {
+            if let Err(e) = r.piece(piece)? {
                 fatal = Some(e);
-                Err(None)
+                break;
             }
-        });
-        r.out.flush().map_err(Failure::write)?;
-        match go_on {
-            Ok(_) => Ok(true),
-            Err(None) => Ok(false),
-            Err(Some(f)) => Err(f),
         }
+        r.out.flush().map_err(Failure::write)?;
+        Ok(fatal.is_none())
     })?;
     if fatal.is_none() {
         fatal = r.finish().err();
@@ -280,25 +269,23 @@ impl<W: Write> Replay<'_, W> {
     }
 
     /// Feeds one piece, writes its events, redraws and paces. The outer
-    /// error stops the replay with an exit (I/O); the inner one is the
-    /// stream's own, reported after what was fed so far.
-    fn piece(&mut self, piece: &[u8]) -> Result<Result<(), StreamError>, Option<Failure>> {
+    /// error ends the command (I/O); the inner one is the stream's own,
+    /// reported once what was fed so far is written.
+    fn piece(&mut self, piece: &[u8]) -> Result<Result<(), StreamError>, Failure> {
         self.bytes += piece.len() as u64;
         let fed = self.feed(piece);
-        let progressed = self.emit().map_err(Some)?;
-        if progressed {
-            let due = self.pause.is_some() || self.last_draw.is_none_or(|t| t.elapsed() >= REDRAW);
-            if due && self.screen.is_live() {
-                let progress = self.progress();
-                self.screen
-                    .draw_live(&self.stream, progress, self.out)
-                    .map_err(Some)?;
-                self.last_draw = Some(Instant::now());
-            }
-            if let Some(p) = self.pause {
-                self.out.flush().map_err(|e| Some(Failure::write(e)))?;
-                std::thread::sleep(p);
-            }
+        if !self.emit()? {
+            return Ok(fed);
+        }
+        let due = self.pause.is_some() || self.last_draw.is_none_or(|t| t.elapsed() >= REDRAW);
+        if due && self.screen.is_live() {
+            let progress = self.progress();
+            self.screen.draw_live(&self.stream, progress, self.out)?;
+            self.last_draw = Some(Instant::now());
+        }
+        if let Some(p) = self.pause {
+            self.out.flush().map_err(Failure::write)?;
+            std::thread::sleep(p);
         }
         Ok(fed)
     }
