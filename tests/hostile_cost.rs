@@ -205,6 +205,115 @@ fn within_the_budget_validation_stays_within_it() {
     assert!(err.message().contains("max_fanout = 1000"), "{err}");
 }
 
+// ---- 3. fan-out across instance levels --------------------------------------
+
+/// A recursive schema in which `n` applies `t` twice with `applicator`, and
+/// `t` applies `n` to its property `a`: 3 visits per location, within any
+/// fan-out budget, but the same definition meets the same value twice at
+/// every level, so the work doubles per level of the instance unless each
+/// (node, value) pair is evaluated once.
+fn twice_per_level(applicator: &str) -> CompiledSchema {
+    CompiledSchema::compile(&json!({
+        "$defs": {
+            "n": {applicator: [{"$ref": "#/$defs/t"}, {"$ref": "#/$defs/t"}]},
+            "t": {"type": "object", "properties": {"a": {"$ref": "#/$defs/n"}}}
+        },
+        "$ref": "#/$defs/n"
+    }))
+    .unwrap()
+}
+
+/// `{"a": {"a": … innermost …}}`, `depth` levels.
+fn nested_a(depth: usize, innermost: &str) -> String {
+    format!(
+        "{}{innermost}{}",
+        r#"{"a": "#.repeat(depth),
+        "}".repeat(depth)
+    )
+}
+
+#[test]
+fn a_definition_applied_twice_per_level_costs_linear_work() {
+    for applicator in ["allOf", "anyOf", "oneOf"] {
+        let schema = twice_per_level(applicator);
+        // `{}` ends a valid chain (for allOf / anyOf); `1` fails at the
+        // bottom, so every alternative is tried and reported on.
+        for innermost in ["{}", "1"] {
+            let mut works = Vec::new();
+            for depth in [12usize, 24] {
+                let text = nested_a(depth, innermost);
+                let v = value(&text);
+                let expected = innermost == "{}" && applicator != "oneOf";
+                let (ok, w_is_valid) = work(|| schema.is_valid(&v));
+                assert_eq!(
+                    ok, expected,
+                    "{applicator} {innermost} depth {depth}: is_valid"
+                );
+                let ((ok, w_validate), (streamed, w_stream)) = both_ways(&schema, &text, 16);
+                assert_eq!(
+                    (ok, streamed),
+                    (expected, expected),
+                    "{applicator} {innermost} depth {depth}"
+                );
+                let (_, peak) = peak_during(|| {
+                    let mut check = schema.stream_check();
+                    let mut p = Parser::new();
+                    p.feed(text.as_bytes(), &mut check).unwrap();
+                    p.finish(&mut check).unwrap();
+                    check.finish().is_ok()
+                });
+                let levels = depth as u64;
+                for (what, w) in [
+                    ("is_valid", w_is_valid),
+                    ("validate", w_validate),
+                    ("stream check", w_stream),
+                ] {
+                    assert!(
+                        w <= 64 * levels * levels + 256,
+                        "{applicator} {innermost}, {depth} levels: {what} did {w} work units"
+                    );
+                }
+                works.push((w_is_valid, w_validate, w_stream, peak));
+            }
+            let [a, b] = [works[0], works[1]];
+            // Twice the levels: at most 4 times the work (the reasons of a
+            // failed alternative walk the levels below it: quadratic at
+            // worst), where doubling per level would be 4,096 times.
+            for (what, small, large) in [
+                ("is_valid", a.0, b.0),
+                ("validate", a.1, b.1),
+                ("stream check", a.2, b.2),
+            ] {
+                assert!(
+                    large <= 4 * small + 64,
+                    "{applicator} {innermost}: {what} work grew from {small} to {large} for twice the levels"
+                );
+            }
+            assert!(
+                b.3 <= 4 * a.3 + (64 << 10),
+                "{applicator} {innermost}: stream check peak memory grew from {} to {} bytes",
+                a.3,
+                b.3
+            );
+        }
+    }
+}
+
+#[test]
+fn a_definition_applied_twice_reports_each_violation_once() {
+    let schema = twice_per_level("allOf");
+    let errs = schema.validate(&value(&nested_a(30, "1"))).unwrap_err();
+    let at_bottom = format!("{}", "/a".repeat(30));
+    assert_eq!(errs.len(), 1, "{errs:?}");
+    assert_eq!(errs[0].instance_path.to_string(), at_bottom);
+    assert_eq!(errs[0].message, "expected object, found number 1");
+    let mut check = schema.stream_check();
+    let mut p = Parser::new();
+    p.feed(nested_a(30, "1").as_bytes(), &mut check).unwrap();
+    p.finish(&mut check).unwrap();
+    assert_eq!(check.finish().unwrap_err(), errs);
+}
+
 // ---- 4. enum / const in the stream check ----------------------------------
 
 fn stream_work(schema: &CompiledSchema, text: &str, chunk: usize) -> (bool, u64) {

@@ -13,8 +13,9 @@
 //! | entry point | time | memory |
 //! |---|---|---|
 //! | compile | O(S) plus the patterns, plus one O(N + in-place edges) pass for the budget | O(S) plus the patterns, at most [`SchemaBuilder::max_pattern_memory`](super::SchemaBuilder::max_pattern_memory) together |
-//! | `is_valid`, `validate` | O(n) for the keywords that read values, plus at most `B` subschema visits per location and application (below) | O(depth) on the stack; `validate` adds its violations |
-//! | stream check | O(n) over the bytes, plus the same visits; a subvalue that a buffering keyword keeps whole is validated once more at its close per enclosing buffering level | O(n) for a kept string, plus one copy of each buffered subvalue per buffering level open around it |
+//! | `is_valid` | O(n) for the keywords that read values, plus at most `min(B, N + E)` subschema visits per location (`E` the schema's subschema references; see "Across instance levels") | O(depth) on the stack, plus O(L) remembered verdicts when the schema has shared nodes |
+//! | `validate` | as `is_valid`, plus, for each failed `anyOf` / `oneOf` / `propertyNames`, its reasons: at most 6 more passes over that subvalue | as `is_valid`, plus its violations |
+//! | stream check | O(n) over the bytes, plus at most `min(B, N + E)` applications per location; a subvalue that a buffering keyword keeps whole is validated once more at its close per enclosing buffering level | O(n) for a kept string, plus one copy of each buffered subvalue per buffering level open around it, plus the applications of the open locations |
 //!
 //! The keywords that read values, each linear:
 //! - `uniqueItems`: every item hashed once by value (numbers by their
@@ -62,13 +63,33 @@
 //! hundreds of `$ref`s fit; a doubling chain 16 levels deep does not. At some
 //! tens of nanoseconds a visit it bounds one location to milliseconds.
 //!
-//! What the budget does not bound: a node applied `k` times at a location
-//! applies its `properties` / `items` subschemas `k` times at the child
-//! location, so a schema that applies the same recursive definition twice
-//! at one place (`{"properties": {"a": {"allOf": [{"$ref": "#"}, {"$ref":
-//! "#"}]}}}`) still doubles its work per level of the instance (up to the
-//! parser's 128 levels). Counting that needs the property names along each
-//! path; it is left to a later budget.
+//! ## Across instance levels
+//!
+//! The budget bounds one application of a node at one location. A node
+//! that two keywords apply can be applied twice at one location, and a
+//! recursive schema can make that happen at every level of the instance:
+//! `{"$defs": {"n": {"anyOf": [{"$ref": "#/$defs/t"}, {"$ref":
+//! "#/$defs/t"}]}, "t": {"properties": {"a": {"$ref": "#/$defs/n"}}}}}`
+//! costs 3 visits per location, yet without more it would apply `t` 2^k
+//! times at level `k` of `{"a": {"a": …}}`. So the compiler marks the
+//! nodes that more than one keyword refers to (`Node::shared`; the root
+//! when anything refers to it), and only those can meet the same value
+//! twice:
+//! - `is_valid` and `validate` remember the verdict of each (shared node,
+//!   value) pair and evaluate it once (`validate/memo.rs`); `validate` adds
+//!   a pair's violations to its list once, so an instance location is
+//!   reported once per failing keyword however many ways the schema
+//!   reaches it. A verdict that met the 512-level nesting bound is
+//!   remembered with its depth.
+//! - The reasons of a failed `anyOf` / `oneOf` name each alternative's
+//!   first violation without the reasons of an `anyOf` / `oneOf` inside
+//!   it, which would grow as a power of the nesting.
+//! - The stream check keeps a shared node once per location (with its
+//!   depth) among the applications it expands.
+//!
+//! Every node is then evaluated at most once per location (per depth, near
+//! the nesting bound), so a location costs at most `N + E` visits whatever
+//! the levels above it did.
 //!
 //! ## Measured on the hostile cases
 //!

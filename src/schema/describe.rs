@@ -3,22 +3,22 @@
 //! short (`"abc"`, `5`, `an array of 3 items`) and types named as the
 //! schema names them.
 
+use super::instance::{Instance, Object as _, View};
 use super::types::{T_ARR, T_BOOL, T_FRAC, T_INT, T_NULL, T_OBJ, T_STR};
-use crate::Value;
 
 /// Short rendering of a value for messages: `"abc"`, `5`, `true`, `an array`.
-pub(crate) fn show(v: &Value) -> String {
-    match v {
-        Value::Null => "null".into(),
-        Value::Bool(b) => b.to_string(),
-        Value::Number(n) => n.as_str().to_owned(),
-        Value::String(s) => show_str(s),
-        Value::Array(a) => format!(
+pub(crate) fn show(v: &impl Instance) -> String {
+    match v.view() {
+        View::Null => "null".into(),
+        View::Bool(b) => b.to_string(),
+        View::Number(n) => n.as_str().to_owned(),
+        View::String(s) => show_str(s),
+        View::Array(a) => format!(
             "an array of {} item{}",
             a.len(),
             if a.len() == 1 { "" } else { "s" }
         ),
-        Value::Object(m) => format!(
+        View::Object(m) => format!(
             "an object with {} propert{}",
             m.len(),
             if m.len() == 1 { "y" } else { "ies" }
@@ -38,13 +38,13 @@ pub(crate) fn show_str(s: &str) -> String {
 }
 
 /// `show` with the type named first for scalars: `number 5`, `string "a"`.
-pub(crate) fn show_typed(v: &Value) -> String {
-    match v {
-        Value::Null => "null".into(),
-        Value::Bool(b) => format!("boolean {b}"),
-        Value::Number(n) => format!("number {}", n.as_str()),
-        Value::String(s) => format!("string {}", show_str(s)),
-        other => show(other),
+pub(crate) fn show_typed(v: &impl Instance) -> String {
+    match v.view() {
+        View::Null => "null".into(),
+        View::Bool(b) => format!("boolean {b}"),
+        View::Number(n) => format!("number {}", n.as_str()),
+        View::String(s) => format!("string {}", show_str(s)),
+        _ => show(v),
     }
 }
 

@@ -11,7 +11,9 @@
 //! clean), `Send + Sync`, and cheap to clone (an `Arc`).
 //! [`CompiledSchema::validate`] returns every [`Violation`] with its instance
 //! path, schema path, keyword and a message worded "expected X, found Y"
-//! that can be sent back to a model as is. [`StreamCheck`] is a
+//! that can be sent back to a model as is; [`CompiledSchema::validate_json`]
+//! and [`CompiledSchema::is_valid_json`] read a `serde_json::Value` where it
+//! lies, with the same answers. [`StreamCheck`] is a
 //! [`crate::TokenSink`]: fed the parser's tokens, it reports each violation
 //! at the byte offset where it became certain, and its
 //! [`StreamCheck::finish`] verdict equals `validate` of the final value.
@@ -224,8 +226,9 @@
 //! | `types.rs` | JSON types as bits, a value's type, value equality, name comparison |
 //! | `describe.rs` | the words of a violation, shared by `validate` and the stream check |
 //! | `compile/` | the compiler: `mod.rs` (nodes, the last pass), `keywords.rs` (one function per keyword family), `resolve.rs` (`$ref`, `$id`, anchors), `meta.rs` (bundled metaschemas), `uri.rs` (RFC 3986 resolution) |
-//! | `validate.rs`, `validate/` | validation of a finished value (`validate.rs`), with the `unevaluated*` annotations (`evaluated.rs`), `uniqueItems`' duplicate search (`unique.rs`) and the keywords read for the fan-out budget (`fanout.rs`) |
-//! | `stream.rs`, `stream/` | the stream check: its state and token handlers (`stream.rs`), string values piece by piece (`strings.rs`), [`CheckedSink`] (`sink.rs`), what applies at a path of a partial value (`paths.rs`) |
+//! | `instance.rs` | what the validator reads of an instance: one view over [`Value`] and `serde_json::Value` |
+//! | `validate.rs`, `validate/` | validation of a finished value (`validate.rs`), `is_valid`'s walk and the leaves (`quick.rs`), the verdicts of shared nodes remembered (`memo.rs`), the `unevaluated*` annotations (`evaluated.rs`), `uniqueItems`' duplicate search (`unique.rs`) and the keywords read for the fan-out budget (`fanout.rs`) |
+//! | `stream.rs`, `stream/` | the stream check: its state and token handlers (`stream.rs`), the applications of each value and the validator's part (`apps.rs`), string values piece by piece (`strings.rs`), [`CheckedSink`] (`sink.rs`), what applies at a path of a partial value (`paths.rs`) |
 //! | `chars.rs` | counting a string's code points fast (for the stream check's lengths) |
 //! | `options.rs` | an `enum`'s options, kept end to end |
 //! | `number.rs` | exact decimal numbers |
@@ -240,6 +243,7 @@ mod describe;
 mod doc;
 mod format;
 mod idna;
+mod instance;
 mod number;
 mod options;
 mod pattern;
@@ -553,8 +557,56 @@ impl CompiledSchema {
 
     /// Every violation of `instance`, in schema order.
     pub fn validate(&self, instance: &Value) -> Result<(), Vec<Violation>> {
+        self.validate_any(instance)
+    }
+
+    /// Whether `instance` is valid (stops at the first failure).
+    pub fn is_valid(&self, instance: &Value) -> bool {
+        self.is_valid_any(instance)
+    }
+
+    /// [`CompiledSchema::validate`] of a `serde_json::Value`, read where it
+    /// lies (not converted to a [`Value`] first). The violations are those
+    /// `validate` reports on the same tree converted with
+    /// `Value::from(&instance)`, in the same order; numbers are read as
+    /// `serde_json` writes them.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use tooljson::CompiledSchema;
+    /// let schema = CompiledSchema::compile(&serde_json::json!({
+    ///     "properties": {"path": {"type": "string"}, "n": {"maximum": 3}}
+    /// }))?;
+    /// let args = serde_json::json!({"path": 7, "n": 2.5});
+    /// let errors = schema.validate_json(&args).unwrap_err();
+    /// assert_eq!(errors[0].to_string(), "/path: expected string, found number 7");
+    /// assert!(schema.validate_json(&serde_json::json!({"path": "a", "n": 3})).is_ok());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn validate_json(&self, instance: &serde_json::Value) -> Result<(), Vec<Violation>> {
+        self.validate_any(instance)
+    }
+
+    /// [`CompiledSchema::is_valid`] of a `serde_json::Value`, read where it
+    /// lies (see [`CompiledSchema::validate_json`]).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use tooljson::CompiledSchema;
+    /// let schema = CompiledSchema::compile(&serde_json::json!({"type": "array", "uniqueItems": true}))?;
+    /// assert!(schema.is_valid_json(&serde_json::json!([1, 2, 3])));
+    /// assert!(!schema.is_valid_json(&serde_json::json!([1, 2, 1.0])));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn is_valid_json(&self, instance: &serde_json::Value) -> bool {
+        self.is_valid_any(instance)
+    }
+
+    fn validate_any(&self, instance: &impl instance::Instance) -> Result<(), Vec<Violation>> {
         let mut errs = Vec::new();
-        let v = validate::Validator { prog: &self.prog };
+        let v = validate::Validator::new(&self.prog);
         if v.check::<true>(
             self.prog.root,
             instance,
@@ -578,9 +630,8 @@ impl CompiledSchema {
         }
     }
 
-    /// Whether `instance` is valid (stops at the first failure).
-    pub fn is_valid(&self, instance: &Value) -> bool {
-        let v = validate::Validator { prog: &self.prog };
+    fn is_valid_any(&self, instance: &impl instance::Instance) -> bool {
+        let v = validate::Validator::new(&self.prog);
         v.check::<false>(
             self.prog.root,
             instance,

@@ -11,6 +11,7 @@
 
 use super::describe::{show, show_str};
 use super::doc::Arr;
+use super::instance::{Instance, View};
 use super::types::{T_STR, equal, same_name, value_type};
 use crate::value::Value;
 
@@ -60,11 +61,11 @@ impl EnumOptions {
 
     /// Whether `v` is one of the options.
     #[inline(always)]
-    pub(crate) fn holds(&self, v: &Value) -> bool {
-        match (self, v) {
-            (_, Value::String(s)) => self.holds_str(s),
+    pub(crate) fn holds(&self, v: &impl Instance) -> bool {
+        match (self, v.view()) {
+            (_, View::String(s)) => self.holds_str(s),
             (EnumOptions::Strings { .. }, _) => false,
-            (EnumOptions::Values(opts), v) => opts.iter().any(|o| equal(o, v)),
+            (EnumOptions::Values(opts), _) => opts.iter().any(|o| equal(o, v)),
         }
     }
 

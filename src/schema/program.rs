@@ -305,6 +305,11 @@ pub(crate) struct Node {
     /// Whether a keyword applies other nodes in place (`$ref`, `allOf`):
     /// the stream check then expands it.
     pub(crate) expands: bool,
+    /// Whether more than one keyword refers to this node (or it is the
+    /// root and one does): only such a node can be applied twice at one
+    /// instance location, so only here do `validate`, `is_valid` and the
+    /// stream check remember what they found (see `budget.rs`).
+    pub(crate) shared: bool,
     /// The resource (for `$dynamicRef` scope) this node belongs to.
     pub(crate) resource: u32,
     /// Whether this node starts a resource (`$id` or a document root).
@@ -523,6 +528,58 @@ pub(crate) fn in_place_children(kw: &Kw, out: &mut Vec<NodeId>) {
 }
 
 /// Keywords expanded into separate applications, or decided elsewhere.
+/// Calls `f` with every node that `kw` applies, in place or to a child
+/// value.
+pub(crate) fn applied_nodes(kw: &Kw, mut f: impl FnMut(NodeId)) {
+    match kw {
+        Kw::Object(o) => {
+            o.props.iter().for_each(|(_, n)| f(*n));
+            o.patterns.iter().for_each(|(_, n)| f(*n));
+            o.additional.into_iter().for_each(f);
+        }
+        Kw::PropertyNames(n)
+        | Kw::Not(n)
+        | Kw::Ref(n)
+        | Kw::UnevaluatedProperties(n)
+        | Kw::UnevaluatedItems(n)
+        | Kw::Contains { node: n, .. } => f(*n),
+        Kw::DependentSchemas(deps) => deps.iter().for_each(|(_, n)| f(*n)),
+        Kw::Items(it) => {
+            it.prefix.iter().for_each(|n| f(*n));
+            it.rest.into_iter().for_each(f);
+        }
+        Kw::AllOf(list) | Kw::AnyOf(list) | Kw::OneOf(list) => list.iter().for_each(|n| f(*n)),
+        Kw::If { cond, then, els } => {
+            f(*cond);
+            then.iter().chain(els.iter()).for_each(|n| f(*n));
+        }
+        Kw::DynamicRef(dr) => {
+            f(dr.fallback);
+            dr.candidates.iter().for_each(|(_, n)| f(*n));
+        }
+        Kw::False
+        | Kw::Type(_)
+        | Kw::Enum(_)
+        | Kw::Const(_)
+        | Kw::Minimum(_)
+        | Kw::Maximum(_)
+        | Kw::ExclusiveMinimum(_)
+        | Kw::ExclusiveMaximum(_)
+        | Kw::MultipleOf(_)
+        | Kw::MinLength(_)
+        | Kw::MaxLength(_)
+        | Kw::Pattern(_)
+        | Kw::Format(_)
+        | Kw::Required(_)
+        | Kw::MinProperties(_)
+        | Kw::MaxProperties(_)
+        | Kw::DependentRequired(_)
+        | Kw::MinItems(_)
+        | Kw::MaxItems(_)
+        | Kw::UniqueItems => {}
+    }
+}
+
 pub(crate) fn expanded(kw: &Kw) -> bool {
     matches!(kw, Kw::AllOf(_) | Kw::Ref(_))
 }

@@ -27,6 +27,7 @@
 //! stricter than `validate` on such documents; use `DuplicateKeys::Error`
 //! for tool arguments (the vendor layer does, for every call it checks).
 
+mod apps;
 mod paths;
 mod sink;
 mod strings;
@@ -36,12 +37,12 @@ pub use sink::CheckedSink;
 
 use super::chars::continuation_bytes;
 use super::describe::{show_str, type_names, unknown_key_message};
-use super::program::{Kw, NodeId, expanded};
+use super::program::{Kw, NodeId};
 use super::types::{T_ARR, T_OBJ, T_STR};
-use super::validate::{At, MAX_DEPTH, Validator, leaf_verdict};
+use super::validate::{At, Validator};
 use super::{CompiledSchema, Violation};
 use crate::parser::{Location, Token, TokenSink, ValueBuilder};
-use crate::{Path, PathRef, Segment, Value};
+use crate::{Path, Segment, Value};
 
 /// A violation and the input offset at which it became certain.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -127,6 +128,12 @@ struct CheckState {
     apps: Vec<App>,
     /// Where the applications of the value about to begin start in `apps`.
     pending_start: usize,
+    /// The shared nodes (`Node::shared`) applied to the value about to
+    /// begin, with their depths, once it has more than a few applications:
+    /// a node two keywords apply is kept once per value, so that a
+    /// recursive schema applying one definition twice does not double the
+    /// applications per level of the instance.
+    applied_here: std::collections::HashSet<(NodeId, u32)>,
     builders: Vec<ValueBuilder>,
     string: String,
     keep_string: bool,
@@ -208,6 +215,7 @@ impl StreamCheck {
             frames: Vec::new(),
             apps: Vec::new(),
             pending_start: 0,
+            applied_here: std::collections::HashSet::new(),
             builders: Vec::new(),
             string: String::new(),
             keep_string: false,
@@ -269,6 +277,7 @@ impl StreamCheck {
         self.st.frames.clear();
         self.st.apps.clear();
         self.st.pending_start = 0;
+        self.st.applied_here.clear();
         self.st.builders.clear();
         self.st.string.clear();
         self.st.string_apps = None;
@@ -360,122 +369,6 @@ impl CheckState {
         }
     }
 
-    /// Pushes `node` and its conjunctive closure (`$ref`, `allOf`), with the
-    /// depth the validator would check it at. Past [`MAX_DEPTH`] the node
-    /// fails closed, as in `validate`, and is not expanded further.
-    #[inline]
-    fn expand(&mut self, sc: &CompiledSchema, node: NodeId, depth: u32, at: &Location<'_>) {
-        // The usual case, a node that applies no other in place, in line.
-        super::budget::tally(1);
-        if depth <= MAX_DEPTH && !sc.program().node(node).expands {
-            self.apps.push(App {
-                node,
-                flags: 0,
-                req_bits: 0,
-                depth,
-            });
-            return;
-        }
-        self.expand_closure(sc, node, depth, at);
-    }
-
-    /// [`CheckState::expand`] of a node that expands, or past the depth bound.
-    #[inline(never)]
-    fn expand_closure(&mut self, sc: &CompiledSchema, node: NodeId, depth: u32, at: &Location<'_>) {
-        if depth > MAX_DEPTH {
-            let v = self.violation(
-                sc,
-                node,
-                "$ref",
-                at.path.to_path(),
-                format!("expected schema nesting of at most {MAX_DEPTH} levels, found deeper"),
-            );
-            self.report(at.offset, v);
-            self.apps.push(App {
-                node,
-                flags: DOOMED,
-                req_bits: 0,
-                depth,
-            });
-            return;
-        }
-        self.apps.push(App {
-            node,
-            flags: 0,
-            req_bits: 0,
-            depth,
-        });
-        let prog = sc.program();
-        let n = prog.node(node);
-        if !n.expands {
-            return;
-        }
-        for kw in prog.kws(n).iter() {
-            match kw {
-                Kw::Ref(n) => self.expand(sc, *n, depth + 1, at),
-                Kw::AllOf(list) => list.iter().for_each(|n| self.expand(sc, *n, depth + 1, at)),
-                _ => {}
-            }
-        }
-    }
-
-    /// Whether every live application in `range` is a leaf (see
-    /// [`super::program::Leaf`]) that the finished scalar `v` holds: then
-    /// none of their keywords can fail, and they need not be walked.
-    #[inline]
-    fn leaves_hold(&self, sc: &CompiledSchema, range: (usize, usize), v: &Value) -> bool {
-        let prog = sc.program();
-        self.apps.get(range.0..range.1).is_some_and(|apps| {
-            apps.iter().all(|a| {
-                a.flags & DOOMED != 0 || leaf_verdict(prog, a.node, v, a.depth) == Some(true)
-            })
-        })
-    }
-
-    /// Runs the validator on a finished (sub)value for the keywords `pick` selects.
-    fn run_keywords(
-        &mut self,
-        sc: &CompiledSchema,
-        range: (usize, usize),
-        v: &Value,
-        path: PathRef<'_>,
-        offset: u64,
-        pick: impl Fn(&Kw, u8) -> bool,
-    ) {
-        let prog = sc.program();
-        let val = Validator { prog };
-        let mut errs = Vec::new();
-        for i in range.0..range.1 {
-            let Some(app) = self.apps.get(i).copied() else {
-                break;
-            };
-            if app.flags & DOOMED != 0 {
-                continue;
-            }
-            let node = prog.node(app.node);
-            for kw in prog.kws(node).iter() {
-                if !expanded(kw) && pick(kw, app.flags) {
-                    // The usual keyword, and one that passes, decided here;
-                    // the validator is called to word a failure.
-                    if let Kw::Type(mask) = kw
-                        && super::validate::type_matches(*mask, v)
-                    {
-                        continue;
-                    }
-                    val.keyword::<true>(node, kw, v, &At::ROOT, None, app.depth, &mut errs);
-                }
-            }
-        }
-        if errs.is_empty() {
-            return;
-        }
-        let path = path.to_path();
-        for e in errs {
-            let e = prefix_path(&path, e);
-            self.report(offset, e);
-        }
-    }
-
     /// First byte of a value: type checks against every application.
     #[inline]
     fn begin_checks(&mut self, sc: &CompiledSchema, bit: u8, found: &str, at: &Location<'_>) {
@@ -546,8 +439,7 @@ impl CheckState {
         f.count += 1;
         let count = f.count;
         let (s, e) = (f.apps_start, f.apps_end);
-        self.apps.truncate(e);
-        self.pending_start = e;
+        self.new_value_at(e);
         let prog = sc.program();
         for i in s..e {
             let app = self.apps[i];
@@ -592,8 +484,7 @@ impl CheckState {
         f.count += 1;
         let count = f.count;
         let (s, e) = (f.apps_start, f.apps_end);
-        self.apps.truncate(e);
-        self.pending_start = e;
+        self.new_value_at(e);
         let prog = sc.program();
         for i in s..e {
             let app = self.apps[i];
@@ -631,7 +522,7 @@ impl CheckState {
                         }
                     }
                     Kw::PropertyNames(n) => {
-                        let val = Validator { prog };
+                        let val = Validator::new(prog);
                         let kv = Value::String(key.to_owned());
                         let mut sub = Vec::new();
                         if !val.check::<true>(*n, &kv, &At::ROOT, None, app.depth + 1, &mut sub) {
@@ -712,12 +603,11 @@ impl CheckState {
                     return;
                 }
                 self.root_started = true;
-                self.apps.clear();
+                self.new_value_at(0);
                 // Room for a tool schema's usual nesting at once, rather than
                 // growing 4, 8, 16 as the value opens.
                 self.apps.reserve(16);
                 self.frames.reserve(8);
-                self.pending_start = 0;
                 let root = sc.program().root;
                 self.expand(sc, root, 0, at);
             }

@@ -3,8 +3,8 @@
 //! [`equal`] for `enum`, `const` and `uniqueItems`, [`same_name`] for
 //! property names and string options.
 
+use super::instance::{Instance, Object as _, View};
 use super::number::lexemes_equal;
-use crate::Value;
 
 pub(crate) const T_NULL: u8 = 1;
 pub(crate) const T_BOOL: u8 = 2;
@@ -18,20 +18,20 @@ pub(crate) const T_OBJ: u8 = 64;
 pub(crate) const T_ALL: u8 = 127;
 
 /// The type bit of `v` (`T_INT` or `T_FRAC` for a number).
-pub(crate) fn value_type(v: &Value) -> u8 {
-    match v {
-        Value::Null => T_NULL,
-        Value::Bool(_) => T_BOOL,
-        Value::Number(n) => {
+pub(crate) fn value_type(v: &impl Instance) -> u8 {
+    match v.view() {
+        View::Null => T_NULL,
+        View::Bool(_) => T_BOOL,
+        View::Number(n) => {
             if super::number::lexeme_is_integer(n.as_str()) {
                 T_INT
             } else {
                 T_FRAC
             }
         }
-        Value::String(_) => T_STR,
-        Value::Array(_) => T_ARR,
-        Value::Object(_) => T_OBJ,
+        View::String(_) => T_STR,
+        View::Array(_) => T_ARR,
+        View::Object(_) => T_OBJ,
     }
 }
 
@@ -58,17 +58,17 @@ pub(crate) fn same_name(a: &[u8], b: &[u8]) -> bool {
 }
 
 /// JSON Schema equality: numbers by value (`1 == 1.0`), objects unordered.
-pub(crate) fn equal(a: &Value, b: &Value) -> bool {
+pub(crate) fn equal<A: Instance, B: Instance>(a: &A, b: &B) -> bool {
     super::budget::tally(1);
-    match (a, b) {
-        (Value::Null, Value::Null) => true,
-        (Value::Bool(x), Value::Bool(y)) => x == y,
-        (Value::Number(x), Value::Number(y)) => lexemes_equal(x.as_str(), y.as_str()),
-        (Value::String(x), Value::String(y)) => x == y,
-        (Value::Array(x), Value::Array(y)) => {
+    match (a.view(), b.view()) {
+        (View::Null, View::Null) => true,
+        (View::Bool(x), View::Bool(y)) => x == y,
+        (View::Number(x), View::Number(y)) => lexemes_equal(x.as_str(), y.as_str()),
+        (View::String(x), View::String(y)) => x == y,
+        (View::Array(x), View::Array(y)) => {
             x.len() == y.len() && x.iter().zip(y).all(|(p, q)| equal(p, q))
         }
-        (Value::Object(x), Value::Object(y)) => {
+        (View::Object(x), View::Object(y)) => {
             x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| equal(v, w)))
         }
         _ => false,

@@ -1,16 +1,24 @@
-//! Validation of a finished [`Value`] against a compiled [`Program`].
+//! Validation of a finished value against a compiled [`Program`]: a
+//! [`Value`] or a `serde_json::Value`, read through [`Instance`] (the
+//! validator is compiled once for each).
 //!
 //! One function walks node and value together. `ALL = false` answers
 //! valid / invalid and stops at the first failure; `ALL = true` collects
 //! every violation. The instance path and the `$dynamicRef` scope are linked
 //! lists on the stack, so the happy path allocates nothing: a [`Violation`]
 //! (with its owned path and message) is built only when something fails.
+//! A node that several keywords refer to is evaluated once per value
+//! (`memo.rs`).
 
 mod evaluated;
 mod fanout;
+mod memo;
+mod quick;
 mod unique;
 
 pub(crate) use fanout::check_fanout;
+pub(crate) use quick::leaf_verdict;
+use quick::{chars, too_long, too_short};
 use unique::first_duplicate;
 
 use std::cmp::Ordering;
@@ -18,8 +26,9 @@ use std::fmt::Write as _;
 
 use super::Violation;
 use super::describe::{plural, show, show_str, show_typed, type_names, unknown_key_message};
-use super::number::{Dec, QuickNumber, cmp_lexeme, cmp_quick, lexeme_is_integer};
-use super::program::{DynRef, Kw, Leaf, Node, NodeId, Program};
+use super::instance::{Instance, Object as _, View};
+use super::number::{Dec, cmp_lexeme, lexeme_is_integer};
+use super::program::{DynRef, Kw, Node, NodeId, Program};
 use super::types::{T_ARR, T_BOOL, T_FRAC, T_INT, T_NULL, T_OBJ, T_STR, equal};
 use crate::{Path, Segment, Value};
 
@@ -83,15 +92,17 @@ impl<'a> At<'a> {
 pub(crate) struct Scope<'a> {
     pub(crate) parent: Option<&'a Scope<'a>>,
     pub(crate) resource: u32,
+    /// The scope's interned id (see `memo.rs`).
+    pub(crate) id: u32,
 }
 
 /// Whether `v`'s type is in `mask`.
 #[inline]
-pub(crate) fn type_matches(mask: u8, v: &Value) -> bool {
-    let bit = match v {
-        Value::Null => T_NULL,
-        Value::Bool(_) => T_BOOL,
-        Value::Number(n) => {
+pub(crate) fn type_matches(mask: u8, v: &impl Instance) -> bool {
+    let bit = match v.view() {
+        View::Null => T_NULL,
+        View::Bool(_) => T_BOOL,
+        View::Number(n) => {
             if mask & T_FRAC != 0 {
                 return true;
             }
@@ -100,118 +111,32 @@ pub(crate) fn type_matches(mask: u8, v: &Value) -> bool {
             }
             return lexeme_is_integer(n.as_str());
         }
-        Value::String(_) => T_STR,
-        Value::Array(_) => T_ARR,
-        Value::Object(_) => T_OBJ,
+        View::String(_) => T_STR,
+        View::Array(_) => T_ARR,
+        View::Object(_) => T_OBJ,
     };
     mask & bit != 0
 }
 
-/// Whether `v` is valid against a [`Leaf`] node, or `None` for a number
-/// that only the keywords can compare (an exponent, or 19 digits or more).
-#[inline]
-fn leaf_valid(l: &Leaf, v: &Value, prog: &Program) -> Option<bool> {
-    if !type_matches(l.types, v) {
-        return Some(false);
-    }
-    let ok = leaf_bounds(l, v)?;
-    if !ok || l.extra == u32::MAX {
-        return Some(ok);
-    }
-    Some(match (prog.kw_at(l.extra)?, v) {
-        (Kw::Enum(opts), v) => opts.holds(v),
-        (Kw::Pattern(p), Value::String(s)) => p.is_match(s),
-        (Kw::Pattern(_), _) => true,
-        _ => return None,
-    })
-}
-
-/// [`leaf_valid`] in line for the leaves that need no call: a string
-/// whose byte length settles its length bounds (a character is 1 to 4
-/// bytes) under a leaf with no `enum` or `pattern`, and a boolean; `None`
-/// for anything else.
-#[inline(always)]
-fn leaf_quick(l: &Leaf, v: &Value) -> Option<bool> {
-    if l.extra != u32::MAX {
-        return None;
-    }
-    match v {
-        Value::String(s) if l.types & T_STR != 0 => {
-            let n = s.len() as u64;
-            (n <= l.max_len && n.div_ceil(4) >= l.min_len).then_some(true)
-        }
-        Value::Bool(_) => Some(l.types & T_BOOL != 0),
-        _ => None,
-    }
-}
-
-/// Whether `v` is valid against node `id`, checked at nesting depth `d`,
-/// when its leaf summary decides that alone; `None` when the node is not a
-/// leaf or the summary cannot tell (the keywords are then walked).
-#[inline]
-pub(crate) fn leaf_verdict(prog: &Program, id: NodeId, v: &Value, d: u32) -> Option<bool> {
-    let node = prog.node(id);
-    if node.leaf.on && d <= MAX_DEPTH {
-        leaf_valid(&node.leaf, v, prog)
-    } else {
-        None
-    }
-}
-
-/// [`leaf_valid`]'s length and number bounds.
-#[inline]
-fn leaf_bounds(l: &Leaf, v: &Value) -> Option<bool> {
-    Some(match v {
-        Value::String(s) => !too_short(s, l.min_len) && !too_long(s, l.max_len),
-        Value::Number(n) if l.bounded => {
-            let q = QuickNumber::read(n.as_str())?;
-            let (lo, hi) = (q.cmp_int(l.lo), q.cmp_int(l.hi));
-            (if l.lo_open {
-                lo == Ordering::Greater
-            } else {
-                lo != Ordering::Less
-            }) && (if l.hi_open {
-                hi == Ordering::Less
-            } else {
-                hi != Ordering::Greater
-            })
-        }
-        _ => true,
-    })
-}
-
-/// Whether `s` has fewer than `min` code points (`minLength` fails). A code
-/// point is 1 to 4 bytes, so the byte length decides unless it lies between
-/// `min` and `4 * min`; only then are code points counted.
-#[inline]
-fn too_short(s: &str, min: u64) -> bool {
-    let n = s.len() as u64;
-    n < min || (n.div_ceil(4) < min && chars(s) < min)
-}
-
-/// Whether `s` has more than `max` code points (`maxLength` fails); code
-/// points are counted only when its bytes are more than `max`.
-#[inline]
-fn too_long(s: &str, max: u64) -> bool {
-    s.len() as u64 > max && chars(s) > max
-}
-
-/// The value's string length in code points (see [`too_short`] and
-/// [`too_long`] for when it needs counting).
-#[inline]
-fn chars(s: &str) -> u64 {
-    if s.is_ascii() {
-        s.len() as u64
-    } else {
-        s.chars().count() as u64
-    }
-}
-
 pub(crate) struct Validator<'p> {
     pub(crate) prog: &'p Program,
+    memo: memo::Memo,
+}
+
+/// The address of `v`, its identity within the instance being validated.
+#[inline(always)]
+fn addr<V>(v: &V) -> usize {
+    std::ptr::from_ref(v).cast::<()>().addr()
 }
 
 impl<'p> Validator<'p> {
+    pub(crate) fn new(prog: &'p Program) -> Validator<'p> {
+        Validator {
+            prog,
+            memo: memo::Memo::default(),
+        }
+    }
+
     fn violation(&self, node: &Node, kw: &str, at: &At<'_>, message: String) -> Violation {
         Violation {
             instance_path: at.path(),
@@ -225,7 +150,7 @@ impl<'p> Validator<'p> {
     pub(crate) fn check<const ALL: bool>(
         &self,
         id: NodeId,
-        v: &Value,
+        v: &impl Instance,
         at: &At<'_>,
         scope: Option<&Scope<'_>>,
         depth: u32,
@@ -235,8 +160,25 @@ impl<'p> Validator<'p> {
             return self.valid(id, v, depth);
         }
         super::budget::tally(1);
+        if self.prog.node(id).shared {
+            return self.check_shared::<ALL>(id, v, at, scope, depth, errs);
+        }
+        self.check_node::<ALL>(id, v, at, scope, depth, errs)
+    }
+
+    /// [`Validator::check`] once the memory of shared nodes is passed.
+    fn check_node<const ALL: bool>(
+        &self,
+        id: NodeId,
+        v: &impl Instance,
+        at: &At<'_>,
+        scope: Option<&Scope<'_>>,
+        depth: u32,
+        errs: &mut Vec<Violation>,
+    ) -> bool {
         let node = self.prog.node(id);
         if depth > MAX_DEPTH {
+            self.memo.cut();
             if ALL {
                 errs.push(self.violation(
                     node,
@@ -255,11 +197,57 @@ impl<'p> Validator<'p> {
             inner = Scope {
                 parent: scope,
                 resource: node.resource,
+                id: self.memo.scope_id(scope.map_or(0, |s| s.id), node.resource),
             };
             Some(&inner)
         } else {
             scope
         };
+        self.check_keywords::<ALL>(node, v, at, scope, depth, errs)
+    }
+
+    /// [`Validator::check`] of a shared node: each (node, value) pair is
+    /// evaluated once (see `memo.rs`).
+    #[inline(never)]
+    fn check_shared<const ALL: bool>(
+        &self,
+        id: NodeId,
+        v: &impl Instance,
+        at: &At<'_>,
+        scope: Option<&Scope<'_>>,
+        depth: u32,
+        errs: &mut Vec<Violation>,
+    ) -> bool {
+        let scope_id = scope.map_or(0, |s| s.id);
+        let verdict = self.memo.slot(id, addr(v), scope_id, false, depth);
+        match self.memo.recall(&verdict) {
+            Some(true) => return true,
+            Some(false) if !ALL => return false,
+            _ => {}
+        }
+        let reported = self.memo.slot(id, addr(v), scope_id, true, depth);
+        if ALL && self.memo.recall(&reported).is_some() {
+            // Its violations are in this list already.
+            return false;
+        }
+        let ok = self.check_node::<ALL>(id, v, at, scope, depth, errs);
+        self.memo.remember(&verdict, ok);
+        if ALL {
+            self.memo.remember(&reported, ok);
+        }
+        ok
+    }
+
+    /// Checks `v` against the keywords of `node`.
+    fn check_keywords<const ALL: bool>(
+        &self,
+        node: &Node,
+        v: &impl Instance,
+        at: &At<'_>,
+        scope: Option<&Scope<'_>>,
+        depth: u32,
+        errs: &mut Vec<Violation>,
+    ) -> bool {
         let mut ok = true;
         for kw in self.prog.kws(node).iter() {
             if !self.keyword::<ALL>(node, kw, v, at, scope, depth, errs) {
@@ -272,183 +260,13 @@ impl<'p> Validator<'p> {
         ok
     }
 
-    /// `check::<false>` for a program without `$dynamicRef` scope. One loop
-    /// per JSON type answers the keywords a tool schema is made of, each
-    /// small enough to keep the frame small (validation recurses through
-    /// here once per value); the rest go to [`Validator::keyword`].
-    fn valid(&self, id: NodeId, v: &Value, depth: u32) -> bool {
-        super::budget::tally(1);
-        if depth > MAX_DEPTH {
-            return false;
-        }
-        let kws = self.prog.node_kws(id);
-        let d = depth + 1;
-        // Keywords for every type, in each loop below.
-        macro_rules! common {
-            ($kw:expr) => {
-                match $kw {
-                    Kw::Enum(opts) => opts.holds(v),
-                    Kw::Ref(n) => self.valid_child(*n, v, d),
-                    Kw::AllOf(list) => list.iter().all(|n| self.valid_child(*n, v, d)),
-                    Kw::AnyOf(list) => list.iter().any(|n| self.valid_child(*n, v, d)),
-                    kw => self.other_keyword(id, kw, v, depth),
-                }
-            };
-        }
-        match v {
-            Value::String(s) => {
-                for kw in kws {
-                    let ok = match kw {
-                        Kw::Type(mask) => mask & T_STR != 0,
-                        Kw::Enum(opts) => opts.holds_str(s),
-                        Kw::MinLength(min) => !too_short(s, *min),
-                        Kw::MaxLength(max) => !too_long(s, *max),
-                        Kw::Pattern(p) => p.is_match(s),
-                        kw => common!(kw),
-                    };
-                    if !ok {
-                        return false;
-                    }
-                }
-            }
-            Value::Number(n) => {
-                let l = n.as_str();
-                // The lexeme, read on the first bound for all of them.
-                let mut q = None;
-                for kw in kws {
-                    let ok = match kw {
-                        Kw::Type(mask) => type_matches(*mask, v),
-                        Kw::Minimum(b) => cmp_quick(&mut q, l, b) != Some(Ordering::Less),
-                        Kw::Maximum(b) => cmp_quick(&mut q, l, b) != Some(Ordering::Greater),
-                        Kw::ExclusiveMinimum(b) => {
-                            cmp_quick(&mut q, l, b).is_none_or(|o| o == Ordering::Greater)
-                        }
-                        Kw::ExclusiveMaximum(b) => {
-                            cmp_quick(&mut q, l, b).is_none_or(|o| o == Ordering::Less)
-                        }
-                        kw => common!(kw),
-                    };
-                    if !ok {
-                        return false;
-                    }
-                }
-            }
-            Value::Object(m) => {
-                let required_in_object = self.prog.node(id).required_in_object;
-                for kw in kws {
-                    let ok = match kw {
-                        Kw::Type(mask) => mask & T_OBJ != 0,
-                        Kw::Object(o) => {
-                            let mut seen = 0u64;
-                            for (k, item) in m.iter() {
-                                let mut matched = false;
-                                if let Some((i, n)) = o.prop_entry(k) {
-                                    matched = true;
-                                    // A position of 64 or more leaves the mask
-                                    // as is (`required_mask` is 0 then).
-                                    seen |= 1u64.checked_shl(i as u32).unwrap_or(0);
-                                    if !self.valid_child(n, item, d) {
-                                        return false;
-                                    }
-                                }
-                                for (p, n) in o.patterns.iter() {
-                                    // Past the backtrack budget: a violation.
-                                    let Ok(hit) = p.test(k) else { return false };
-                                    if hit {
-                                        matched = true;
-                                        if !self.valid_child(*n, item, d) {
-                                            return false;
-                                        }
-                                    }
-                                }
-                                if !matched
-                                    && let Some(n) = o.additional
-                                    && (o.additional_false || !self.valid_child(n, item, d))
-                                {
-                                    return false;
-                                }
-                            }
-                            seen & o.required_mask == o.required_mask
-                        }
-                        Kw::Required(names) => {
-                            required_in_object || names.iter().all(|n| m.contains_key(n))
-                        }
-                        kw => common!(kw),
-                    };
-                    if !ok {
-                        return false;
-                    }
-                }
-            }
-            Value::Array(a) => {
-                for kw in kws {
-                    let ok = match kw {
-                        Kw::Type(mask) => mask & T_ARR != 0,
-                        Kw::Items(it) => {
-                            for (i, item) in a.iter().enumerate() {
-                                let Some(n) = it.node_for(i) else { break };
-                                if !self.valid_child(n, item, d) {
-                                    return false;
-                                }
-                            }
-                            true
-                        }
-                        Kw::MinItems(min) => a.len() as u64 >= *min,
-                        Kw::MaxItems(max) => a.len() as u64 <= *max,
-                        kw => common!(kw),
-                    };
-                    if !ok {
-                        return false;
-                    }
-                }
-            }
-            Value::Bool(_) | Value::Null => {
-                for kw in kws {
-                    let ok = match kw {
-                        Kw::Type(mask) => type_matches(*mask, v),
-                        kw => common!(kw),
-                    };
-                    if !ok {
-                        return false;
-                    }
-                }
-            }
-        }
-        true
-    }
-
-    /// [`Validator::valid`] for a value one level down: a leaf node is
-    /// checked in place, without a call.
-    #[inline(always)]
-    fn valid_child(&self, id: NodeId, v: &Value, d: u32) -> bool {
-        // `leaf_verdict` written out: through that helper the compiler
-        // inlines less here.
-        let node = self.prog.node(id);
-        if node.leaf.on && d <= MAX_DEPTH {
-            if let Some(ok) = leaf_quick(&node.leaf, v) {
-                return ok;
-            }
-            if let Some(ok) = leaf_valid(&node.leaf, v, self.prog) {
-                return ok;
-            }
-        }
-        self.valid(id, v, d)
-    }
-
-    /// [`Validator::valid`]'s way to the keywords it does not answer itself.
-    #[inline(never)]
-    fn other_keyword(&self, id: NodeId, kw: &Kw, v: &Value, depth: u32) -> bool {
-        let node = self.prog.node(id);
-        self.keyword::<false>(node, kw, v, &At::ROOT, None, depth, &mut Vec::new())
-    }
-
     /// Checks one keyword of `node` against `v`.
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn keyword<const ALL: bool>(
         &self,
         node: &Node,
         kw: &Kw,
-        v: &Value,
+        v: &impl Instance,
         at: &At<'_>,
         scope: Option<&Scope<'_>>,
         depth: u32,
@@ -489,12 +307,14 @@ impl<'p> Validator<'p> {
                 }
             }
             Kw::Const(c) => {
-                if !equal(c, v) {
-                    fail!("const", "expected {}, found {}", show(c), show(v));
+                if !equal(&**c, v) {
+                    fail!("const", "expected {}, found {}", show(&**c), show(v));
                 }
             }
             Kw::Minimum(b) | Kw::Maximum(b) | Kw::ExclusiveMinimum(b) | Kw::ExclusiveMaximum(b) => {
-                let Value::Number(n) = v else { return true };
+                let View::Number(n) = v.view() else {
+                    return true;
+                };
                 let Some(o) = cmp_lexeme(n.as_str(), b) else {
                     return true;
                 };
@@ -514,7 +334,9 @@ impl<'p> Validator<'p> {
                 }
             }
             Kw::MultipleOf(m) => {
-                let Value::Number(n) = v else { return true };
+                let View::Number(n) = v.view() else {
+                    return true;
+                };
                 let ok = match (super::number::quick_i64(n.as_str()), m.int) {
                     (Some(a), Some(b)) if b != 0 => a % b == 0,
                     _ => Dec::parse(n.as_str()).is_some_and(|d| d.is_multiple_of(&m.dec())),
@@ -529,7 +351,9 @@ impl<'p> Validator<'p> {
                 }
             }
             Kw::MinLength(min) => {
-                let Value::String(s) = v else { return true };
+                let View::String(s) = v.view() else {
+                    return true;
+                };
                 if too_short(s, *min) {
                     fail!(
                         "minLength",
@@ -540,7 +364,9 @@ impl<'p> Validator<'p> {
                 }
             }
             Kw::MaxLength(max) => {
-                let Value::String(s) = v else { return true };
+                let View::String(s) = v.view() else {
+                    return true;
+                };
                 if too_long(s, *max) {
                     fail!(
                         "maxLength",
@@ -551,7 +377,9 @@ impl<'p> Validator<'p> {
                 }
             }
             Kw::Pattern(p) => {
-                let Value::String(s) = v else { return true };
+                let View::String(s) = v.view() else {
+                    return true;
+                };
                 match p.test(s) {
                     Ok(true) => {}
                     Ok(false) => fail!(
@@ -564,7 +392,9 @@ impl<'p> Validator<'p> {
                 }
             }
             Kw::Format(f) => {
-                let Value::String(s) = v else { return true };
+                let View::String(s) = v.view() else {
+                    return true;
+                };
                 if !f.check(s) {
                     fail!(
                         "format",
@@ -575,7 +405,9 @@ impl<'p> Validator<'p> {
                 }
             }
             Kw::Object(o) => {
-                let Value::Object(m) = v else { return true };
+                let View::Object(m) = v.view() else {
+                    return true;
+                };
                 let mut ok = true;
                 for (k, item) in m.iter() {
                     let mut matched = false;
@@ -644,7 +476,9 @@ impl<'p> Validator<'p> {
                 return ok;
             }
             Kw::Required(names) => {
-                let Value::Object(m) = v else { return true };
+                let View::Object(m) = v.view() else {
+                    return true;
+                };
                 let mut ok = true;
                 for name in names.iter() {
                     if !m.contains_key(name) {
@@ -666,7 +500,9 @@ impl<'p> Validator<'p> {
                 return ok;
             }
             Kw::MinProperties(min) => {
-                let Value::Object(m) = v else { return true };
+                let View::Object(m) = v.view() else {
+                    return true;
+                };
                 if (m.len() as u64) < *min {
                     fail!(
                         "minProperties",
@@ -677,7 +513,9 @@ impl<'p> Validator<'p> {
                 }
             }
             Kw::MaxProperties(max) => {
-                let Value::Object(m) = v else { return true };
+                let View::Object(m) = v.view() else {
+                    return true;
+                };
                 if m.len() as u64 > *max {
                     fail!(
                         "maxProperties",
@@ -688,13 +526,25 @@ impl<'p> Validator<'p> {
                 }
             }
             Kw::PropertyNames(n) => {
-                let Value::Object(m) = v else { return true };
+                let View::Object(m) = v.view() else {
+                    return true;
+                };
                 for k in m.keys() {
                     let key = Value::String(k.to_owned());
-                    if !self.check::<false>(*n, &key, at, scope, d, errs) {
+                    let failed = self.memo.in_new_tree(|| {
+                        if self.check::<false>(*n, &key, at, scope, d, errs) {
+                            return None;
+                        }
+                        let mut sub = Vec::new();
                         if ALL {
-                            let mut sub = Vec::new();
-                            self.check::<true>(*n, &key, at, scope, d, &mut sub);
+                            self.memo.in_new_sink(|| {
+                                self.check::<true>(*n, &key, at, scope, d, &mut sub)
+                            });
+                        }
+                        Some(sub)
+                    });
+                    if let Some(sub) = failed {
+                        if ALL {
                             let why = sub
                                 .first()
                                 .map_or(String::new(), |s| format!(": {}", s.message));
@@ -705,7 +555,9 @@ impl<'p> Validator<'p> {
                 }
             }
             Kw::DependentRequired(deps) => {
-                let Value::Object(m) = v else { return true };
+                let View::Object(m) = v.view() else {
+                    return true;
+                };
                 let mut ok = true;
                 for (k, needs) in deps.iter() {
                     if m.contains_key(k) {
@@ -723,7 +575,9 @@ impl<'p> Validator<'p> {
                 return ok;
             }
             Kw::DependentSchemas(deps) => {
-                let Value::Object(m) = v else { return true };
+                let View::Object(m) = v.view() else {
+                    return true;
+                };
                 let mut ok = true;
                 for (k, n) in deps.iter() {
                     if m.contains_key(k) && !self.check::<ALL>(*n, v, at, scope, d, errs) {
@@ -736,7 +590,9 @@ impl<'p> Validator<'p> {
                 return ok;
             }
             Kw::Items(it) => {
-                let Value::Array(a) = v else { return true };
+                let View::Array(a) = v.view() else {
+                    return true;
+                };
                 let mut ok = true;
                 for (i, item) in a.iter().enumerate() {
                     let Some(n) = it.node_for(i) else { break };
@@ -750,7 +606,9 @@ impl<'p> Validator<'p> {
                 return ok;
             }
             Kw::MinItems(min) => {
-                let Value::Array(a) = v else { return true };
+                let View::Array(a) = v.view() else {
+                    return true;
+                };
                 if (a.len() as u64) < *min {
                     fail!(
                         "minItems",
@@ -761,7 +619,9 @@ impl<'p> Validator<'p> {
                 }
             }
             Kw::MaxItems(max) => {
-                let Value::Array(a) = v else { return true };
+                let View::Array(a) = v.view() else {
+                    return true;
+                };
                 if a.len() as u64 > *max {
                     fail!(
                         "maxItems",
@@ -772,7 +632,9 @@ impl<'p> Validator<'p> {
                 }
             }
             Kw::UniqueItems => {
-                let Value::Array(a) = v else { return true };
+                let View::Array(a) = v.view() else {
+                    return true;
+                };
                 if let Some((i, j)) = first_duplicate(a) {
                     fail!(
                         "uniqueItems",
@@ -781,7 +643,9 @@ impl<'p> Validator<'p> {
                 }
             }
             Kw::Contains { node: n, min, max } => {
-                let Value::Array(a) = v else { return true };
+                let View::Array(a) = v.view() else {
+                    return true;
+                };
                 let mut count = 0u64;
                 for (i, item) in a.iter().enumerate() {
                     if self.check::<false>(*n, item, &at.index(i), scope, d, errs) {
@@ -882,7 +746,9 @@ impl<'p> Validator<'p> {
                 return self.check::<ALL>(dyn_target(dr, scope), v, at, scope, d, errs);
             }
             Kw::UnevaluatedProperties(u) => {
-                let Value::Object(m) = v else { return true };
+                let View::Object(m) = v.view() else {
+                    return true;
+                };
                 let mut seen = vec![false; m.len()];
                 self.mark_props(self.prog.kws(node), v, m, scope, d, &mut seen, true);
                 let is_false = matches!(self.prog.node_kws(*u).first(), Some(Kw::False));
@@ -907,7 +773,9 @@ impl<'p> Validator<'p> {
                 return ok;
             }
             Kw::UnevaluatedItems(u) => {
-                let Value::Array(a) = v else { return true };
+                let View::Array(a) = v.view() else {
+                    return true;
+                };
                 let mut seen = vec![false; a.len()];
                 self.mark_items(self.prog.kws(node), v, a, scope, d, &mut seen, true);
                 let is_false = matches!(self.prog.node_kws(*u).first(), Some(Kw::False));
@@ -937,15 +805,23 @@ impl<'p> Validator<'p> {
     fn branch_reasons(
         &self,
         list: &[NodeId],
-        v: &Value,
+        v: &impl Instance,
         at: &At<'_>,
         scope: Option<&Scope<'_>>,
         d: u32,
     ) -> String {
+        // The reasons of an alternative are its first violation, without
+        // the reasons of an `anyOf` / `oneOf` inside it: nested reasons
+        // would grow (in text and in work) as a power of the nesting.
+        if self.memo.reasons.get() > 0 {
+            return String::new();
+        }
+        self.memo.reasons.set(1);
         let mut why = String::from(": ");
         for (i, n) in list.iter().enumerate().take(6) {
             let mut sub = Vec::new();
-            self.check::<true>(*n, v, at, scope, d, &mut sub);
+            self.memo
+                .in_new_sink(|| self.check::<true>(*n, v, at, scope, d, &mut sub));
             if i > 0 {
                 why.push_str("; ");
             }
@@ -958,6 +834,7 @@ impl<'p> Validator<'p> {
                 None => why.push_str("failed"),
             }
         }
+        self.memo.reasons.set(0);
         why
     }
 }

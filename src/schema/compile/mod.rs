@@ -24,7 +24,7 @@ use super::doc::{Arr, Doc, Obj};
 use super::number::SchemaNumber;
 use super::pattern::{Pattern, PatternBudget};
 use super::program::{
-    Kw, KwRange, Leaf, Node, NodeId, Program, Span, in_place_children, string_needs,
+    Kw, KwRange, Leaf, Node, NodeId, Program, Span, applied_nodes, in_place_children, string_needs,
 };
 use super::types::{T_ALL, value_type};
 use super::{Draft, SchemaError};
@@ -496,6 +496,7 @@ impl<'a> Compiler<'a> {
             kws,
             types: 0,
             expands: false,
+            shared: false,
             resource,
             resource_root,
             required_in_object,
@@ -566,6 +567,24 @@ fn finish(nodes: &mut [Node], kws: &[Kw], locs: &str) -> Result<(), SchemaError>
             .iter()
             .any(|k| matches!(k, Kw::Ref(_) | Kw::AllOf(_)));
     }
+    // Referred to by two keywords, or the root referred to at all: the
+    // nodes that can be applied more than once at one location.
+    let mut refs = vec![0u8; nodes.len()];
+    if let Some(r) = refs.first_mut() {
+        *r = 1;
+    }
+    for node in nodes.iter() {
+        for kw in kws_of(node) {
+            applied_nodes(kw, |n| {
+                if let Some(r) = refs.get_mut(n as usize) {
+                    *r = r.saturating_add(1);
+                }
+            });
+        }
+    }
+    for (node, r) in nodes.iter_mut().zip(refs) {
+        node.shared = r >= 2;
+    }
     Ok(())
 }
 
@@ -579,7 +598,7 @@ fn possible_types(kws: &[Kw], types: &[u8]) -> u8 {
             Kw::False => t = 0,
             Kw::Type(m) => t &= *m,
             Kw::Enum(opts) => t &= opts.types(),
-            Kw::Const(v) => t &= value_type(v),
+            Kw::Const(v) => t &= value_type(&**v),
             Kw::AllOf(a) => a.iter().for_each(|c| t &= of(c)),
             Kw::AnyOf(a) | Kw::OneOf(a) => t &= a.iter().fold(0, |acc, c| acc | of(c)),
             Kw::Ref(c) => t &= of(c),

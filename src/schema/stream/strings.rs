@@ -193,7 +193,7 @@ impl CheckState {
                         let shown = self.string.get(..before_len + end).unwrap_or(&self.string);
                         let listed: Vec<String> = match kw {
                             Kw::Enum(o) => o.shown(12),
-                            Kw::Const(c) => vec![show(c)],
+                            Kw::Const(c) => vec![show(&**c)],
                             _ => Vec::new(),
                         };
                         let (name, exp) = match kw {

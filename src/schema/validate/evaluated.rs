@@ -3,19 +3,19 @@
 //! subschemas that hold) evaluate.
 
 use super::{At, MAX_DEPTH, Scope, Validator, dyn_target};
-use crate::Value;
 use crate::schema::Violation;
+use crate::schema::instance::{Instance, Object as _};
 use crate::schema::program::{Kw, NodeId};
 
 impl Validator<'_> {
     /// Marks the members that `kws` (and the in-place subschemas that hold)
     /// evaluate, for `unevaluatedProperties`.
     #[allow(clippy::too_many_arguments)]
-    pub(super) fn mark_props(
+    pub(super) fn mark_props<V: Instance>(
         &self,
         kws: &[Kw],
-        v: &Value,
-        m: &crate::Map,
+        v: &V,
+        m: &V::Obj,
         scope: Option<&Scope<'_>>,
         d: u32,
         seen: &mut [bool],
@@ -54,11 +54,11 @@ impl Validator<'_> {
     /// Marks the items that `kws` (and the in-place subschemas that hold)
     /// evaluate, for `unevaluatedItems`.
     #[allow(clippy::too_many_arguments)]
-    pub(super) fn mark_items(
+    pub(super) fn mark_items<V: Instance>(
         &self,
         kws: &[Kw],
-        v: &Value,
-        a: &[Value],
+        v: &V,
+        a: &[V],
         scope: Option<&Scope<'_>>,
         d: u32,
         seen: &mut [bool],
@@ -103,7 +103,7 @@ impl Validator<'_> {
     fn applied_in_place<'k>(
         &self,
         kw: &Kw,
-        v: &Value,
+        v: &impl Instance,
         mut keys: impl Iterator<Item = &'k str>,
         scope: Option<&Scope<'_>>,
         d: u32,

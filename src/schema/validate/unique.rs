@@ -1,12 +1,12 @@
 //! `uniqueItems`: the first pair of equal items of an array, by pairs for a
 //! few items and by a hash that agrees with equality for more.
 
-use crate::Value;
+use crate::schema::instance::{Instance, Object as _, View};
 use crate::schema::types::equal;
 
 /// The first pair of equal items, if any: the smallest `j` with an equal
 /// item before it, and the first such `i`.
-pub(crate) fn first_duplicate(a: &[Value]) -> Option<(usize, usize)> {
+pub(crate) fn first_duplicate<V: Instance>(a: &[V]) -> Option<(usize, usize)> {
     // A few items are compared pairwise: hashing would cost more.
     if a.len() <= 8 {
         for j in 1..a.len() {
@@ -26,7 +26,7 @@ pub(crate) fn first_duplicate(a: &[Value]) -> Option<(usize, usize)> {
 /// [`canonical_hash`]), and compared only with the earlier items of its hash,
 /// in index order. The keys are random per process, so an instance cannot be
 /// built to collide.
-fn first_duplicate_hashed(a: &[Value]) -> Option<(usize, usize)> {
+fn first_duplicate_hashed<V: Instance>(a: &[V]) -> Option<(usize, usize)> {
     use std::collections::HashMap;
     use std::collections::hash_map::{Entry, RandomState};
     let state = RandomState::new();
@@ -58,25 +58,28 @@ fn first_duplicate_hashed(a: &[Value]) -> Option<(usize, usize)> {
 /// A hash of `v` that agrees with [`equal`]: numbers hash their value (sign,
 /// significant digits and decimal point, so `1`, `1.0` and `1e0` agree), an
 /// object the sum of its members' hashes (key order does not count).
-pub(crate) fn canonical_hash(v: &Value, state: &std::collections::hash_map::RandomState) -> u64 {
+pub(crate) fn canonical_hash<V: Instance>(
+    v: &V,
+    state: &std::collections::hash_map::RandomState,
+) -> u64 {
     use std::hash::{BuildHasher, Hash, Hasher};
     crate::schema::budget::tally(1);
     let mut h = state.build_hasher();
-    match v {
-        Value::Null => 0u8.hash(&mut h),
-        Value::Bool(b) => (1u8, *b).hash(&mut h),
-        Value::Number(n) => {
+    match v.view() {
+        View::Null => 0u8.hash(&mut h),
+        View::Bool(b) => (1u8, b).hash(&mut h),
+        View::Number(n) => {
             2u8.hash(&mut h);
             crate::schema::number::hash_number_value(n.as_str(), &mut h);
         }
-        Value::String(s) => (3u8, s.as_str()).hash(&mut h),
-        Value::Array(items) => {
+        View::String(s) => (3u8, s).hash(&mut h),
+        View::Array(items) => {
             (4u8, items.len()).hash(&mut h);
             for item in items {
                 canonical_hash(item, state).hash(&mut h);
             }
         }
-        Value::Object(m) => {
+        View::Object(m) => {
             let mut sum = 0u64;
             for (k, item) in m.iter() {
                 let mut kh = state.build_hasher();
