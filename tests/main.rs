@@ -75,6 +75,8 @@ mod hostile_cost;
 #[cfg(feature = "schema")]
 mod hostile_schema;
 #[cfg(feature = "schema")]
+mod schema_json_view;
+#[cfg(feature = "schema")]
 mod schema_regex_ecma;
 #[cfg(feature = "schema")]
 mod schema_stream;

@@ -5,7 +5,7 @@
 //! draft-07, `remotes/` registered, formats asserted) and on instances
 //! generated for schemas of every keyword.
 
-mod common;
+use crate::common;
 
 use std::path::Path as FsPath;
 
