@@ -68,11 +68,12 @@
 //! | [`CallEvent::CallFinished`] | the call ended: its status |
 //! | [`CallEvent::MessageStarted`] | the response began: its id and model |
 //! | [`CallEvent::TextAppended`] | text for the user arrived |
-//! | [`CallEvent::ThinkingAppended`] | thinking arrived (Anthropic thinking, Responses reasoning summary) |
+//! | [`CallEvent::ThinkingAppended`] | thinking arrived (Anthropic thinking, Responses reasoning summary or text, Chat `reasoning_content`, Gemini thought parts, Bedrock reasoning) |
 //! | [`CallEvent::ThinkingSigned`] | a thinking block's signature (Anthropic requires it back) |
 //! | [`CallEvent::RedactedThinking`] | an encrypted thinking block |
 //! | [`CallEvent::RefusalAppended`] | refusal text arrived |
-//! | [`CallEvent::ServerToolResult`] | a server tool's result block arrived whole |
+//! | [`CallEvent::ServerToolResult`] | a server tool's result arrived whole (Anthropic `*_tool_result`, Responses hosted tool items, Bedrock `toolResult`) |
+//! | [`CallEvent::OtherContent`] | any other block or item, whole as it ended (Anthropic `compaction` and beta blocks, Responses `computer_call` and unknown items) |
 //! | [`CallEvent::UsageUpdated`] | token counts (cumulative) |
 //! | [`CallEvent::Malformed`] | one event's JSON could not be read; the stream goes on |
 //! | [`CallEvent::StreamFinished`] | the response ended: its [`StopReason`]; always the last event |
@@ -91,7 +92,13 @@
 //! `output_index`; the `.done` arguments are authoritative (a missing tail is
 //! fed, a mismatch is reported); custom tool calls carry free text, which is
 //! not parsed (their value is that text, as a JSON string); flat and nested
-//! `error` events. A stray `[DONE]` is tolerated everywhere.
+//! `error` events. Gemini: CRLF framing; whole `args` and `partialArgs`
+//! path events; a part without a name or id continues its candidate's
+//! current call (a call spans from its named part to the first part without
+//! `willContinue`), one with an id the call with that id; a missing
+//! terminator. Bedrock: binary frames checked by CRC;
+//! text blocks without a start; the `"p"` padding. A stray `[DONE]` is
+//! tolerated everywhere.
 //!
 //!
 // The module's examples, in their own file.
@@ -382,9 +389,30 @@ impl ToolCallStream {
     /// The final assistant message in the provider's own JSON, as the
     /// provider returns it unstreamed: Anthropic the `message` object; OpenAI
     /// Chat one `{"index", "message", "finish_reason"}` per choice;
-    /// Responses `{"output": [...]}`. Tool inputs are the calls' values
-    /// (for a call cut short: what arrived, open strings left out, as the
-    /// SDKs read it). Read it once the stream has finished.
+    /// Responses `{"output": [...]}`; Gemini one `{"index", "content":
+    /// {"role": "model", "parts"}, "finishReason", "usageMetadata"}` per
+    /// candidate (text, thought and `functionCall` parts, each with its
+    /// `thoughtSignature`); Bedrock `{"output": {"message": {"role",
+    /// "content"}}, "stopReason", "usage", "metrics"}` (`text`, `toolUse`
+    /// with `input`, `reasoningContent`, `toolResult` blocks). Tool inputs
+    /// are the calls' values (for a call cut short: what arrived, open
+    /// strings left out, as the SDKs read it). Read it once the stream has
+    /// finished.
+    ///
+    /// ```
+    /// use tooljson::providers::ToolCallStream;
+    /// let mut s = ToolCallStream::new();
+    /// s.feed(b"data: {\"candidates\":[{\"content\":{\"role\":\"model\",\"parts\":[{\"text\":\"Let me look.\"},{\"functionCall\":{\"name\":\"find\",\"args\":{\"q\":\"rust\"}}}]},\"finishReason\":\"STOP\",\"index\":0}]}\r\n\r\n")?;
+    /// s.finish()?;
+    /// assert_eq!(s.final_messages_json(), [serde_json::json!({
+    ///     "index": 0, "finishReason": "STOP",
+    ///     "content": {"role": "model", "parts": [
+    ///         {"text": "Let me look."},
+    ///         {"functionCall": {"name": "find", "args": {"q": "rust"}}},
+    ///     ]},
+    /// })]);
+    /// # Ok::<(), tooljson::providers::StreamError>(())
+    /// ```
     pub fn final_messages_json(&self) -> Vec<serde_json::Value> {
         self.calls.response.native(&self.calls.calls)
     }

@@ -3,7 +3,8 @@
 //! "model", "parts"}, "finishReason"}`) and Bedrock's Converse response
 //! (`{"output": {"message": {"role", "content"}}, "stopReason", "usage"}`),
 //! built as the events arrive. Tool inputs come from the calls themselves,
-//! so argument text is parsed once.
+//! so argument text is parsed once (`tool_input`, which the Anthropic
+//! message uses too).
 //!
 //! Gemini streams text parts as deltas: consecutive text parts of one kind
 //! (thought or not) join into one part, as the unstreamed response holds
@@ -17,8 +18,8 @@ use std::collections::BTreeMap;
 
 use serde_json::{Map, Value as J};
 
-use super::response::tool_input;
-use super::{CallKind, StreamedCall};
+use super::{CallKind, CallStatus, StreamedCall};
+use crate::partial::PartialNode;
 
 /// One part of a Gemini candidate's content.
 #[derive(Debug)]
@@ -368,5 +369,34 @@ impl BedrockMessage {
             o.insert("metrics".into(), m.clone());
         }
         J::Object(o)
+    }
+}
+
+/// A tool block's `input` (Anthropic, and the Gemini and Bedrock calls): the value when complete; else, as the
+/// SDK's partial read gives it, what arrived with open strings left out; the
+/// start event's placeholder when no text arrived.
+pub(super) fn tool_input(call: &StreamedCall) -> Option<J> {
+    if call.status == CallStatus::Complete {
+        return call.value.as_ref().and_then(|v| v.to_serde_json().ok());
+    }
+    if call.text.is_empty() {
+        return None;
+    }
+    call.partial().and_then(without_open_strings)
+}
+
+fn without_open_strings(node: &PartialNode) -> Option<J> {
+    match node {
+        PartialNode::Complete(v) => v.to_serde_json().ok(),
+        PartialNode::String(_) => None,
+        PartialNode::Array(items) => Some(J::Array(
+            items.iter().filter_map(without_open_strings).collect(),
+        )),
+        PartialNode::Object(members) => Some(J::Object(
+            members
+                .iter()
+                .filter_map(|(k, n)| Some((k.clone(), without_open_strings(n)?)))
+                .collect(),
+        )),
     }
 }

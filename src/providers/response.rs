@@ -12,9 +12,8 @@ use std::collections::BTreeMap;
 
 use serde_json::{Map, Value as J};
 
-use super::native_message::{BedrockMessage, GeminiMessage};
-use super::{CallKey, CallStatus, StreamedCall};
-use crate::partial::PartialNode;
+use super::native_message::{BedrockMessage, GeminiMessage, tool_input};
+use super::{CallKey, StreamedCall};
 use crate::protocol::{AssistantTurn, ProtocolError, Vendor};
 
 /// The five provider APIs a stream may be in.
@@ -465,34 +464,5 @@ impl Response {
                 AssistantTurn::from_vendor(vendor, &m)
             })
             .collect()
-    }
-}
-
-/// An Anthropic tool block's `input`: the value when complete; else, as the
-/// SDK's partial read gives it, what arrived with open strings left out; the
-/// start event's placeholder when no text arrived.
-pub(super) fn tool_input(call: &StreamedCall) -> Option<J> {
-    if call.status == CallStatus::Complete {
-        return call.value.as_ref().and_then(|v| v.to_serde_json().ok());
-    }
-    if call.text.is_empty() {
-        return None;
-    }
-    call.partial().and_then(without_open_strings)
-}
-
-fn without_open_strings(node: &PartialNode) -> Option<J> {
-    match node {
-        PartialNode::Complete(v) => v.to_serde_json().ok(),
-        PartialNode::String(_) => None,
-        PartialNode::Array(items) => Some(J::Array(
-            items.iter().filter_map(without_open_strings).collect(),
-        )),
-        PartialNode::Object(members) => Some(J::Object(
-            members
-                .iter()
-                .filter_map(|(k, n)| Some((k.clone(), without_open_strings(n)?)))
-                .collect(),
-        )),
     }
 }

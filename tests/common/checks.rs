@@ -786,6 +786,8 @@ fn run_providers(doc: &[u8], ranges: &[(usize, usize)], with_tools: bool) -> Str
         "feed {result:?} finish {fin:?} stop {:?}",
         s.stop_reason()
     );
+    // The final message, in every provider's form, is chunking-invariant too.
+    let _ = writeln!(out, "message {:?}", s.final_messages_json());
     for c in s.calls() {
         let _ = writeln!(
             out,
