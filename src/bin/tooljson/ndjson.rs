@@ -238,6 +238,12 @@ pub fn line<'a>(stream: &'a ToolCallStream, e: &'a CallEvent) -> Line<'a> {
             m.insert("block", block.clone());
             m
         }
+        CallEvent::OtherContent { at, block } => {
+            let mut m = Line::new("other_content");
+            m.insert("at", *at);
+            m.insert("block", block.clone());
+            m
+        }
         CallEvent::UsageUpdated(usage) => {
             let mut m = Line::new("usage");
             if let serde_json::Value::Object(counts) = usage.to_json() {

@@ -41,9 +41,10 @@
 //! | `thinking_signed` | `at`, `signature` |
 //! | `redacted_thinking` | `at`, `data` |
 //! | `server_tool_result` | `at`, `block`: the result block as sent |
+//! | `other_content` | `at`, `block`: another block or item (Anthropic `compaction`, a Responses `computer_call`...), as sent |
 //! | `usage` | the counts given so far: `input_tokens`, `output_tokens`, `cache_creation_input_tokens`, `cache_read_input_tokens` |
 //! | `malformed` | `message`: an event that could not be read and was skipped |
-//! | `message_finished` | just before `stream_finished`: `message`, the final assistant message in the provider's own JSON (Anthropic: the `message` object as returned unstreamed; OpenAI Chat: `{"index", "message", "finish_reason"}`, one line per choice; Responses: `{"output": [...]}`) |
+//! | `message_finished` | just before `stream_finished`: `message`, the final assistant message in the provider's own JSON (Anthropic: the `message` object as returned unstreamed; OpenAI Chat: `{"index", "message", "finish_reason"}`, one line per choice; Responses: `{"output": [...]}`; Gemini: `{"index", "content": {"role": "model", "parts"}, "finishReason", "usageMetadata"}`, one line per candidate; Bedrock: `{"output": {"message"}, "stopReason", "usage", "metrics"}`) |
 //! | `stream_finished` | always last: `stop_reason` (`tool_use`, `end_turn`, `max_tokens`, `stop_sequence`, `refusal`, `content_filter`, `pause_turn`, `error`, `end_of_stream`, or the vendor's word), `error` (the message for `error`, else `null`), `vendor` (`anthropic`, `openai-chat`, `openai-responses`, `gemini` or `bedrock`), `calls` (how many), `choice_error` (the `tool_choice` check, when `--tools` was given and it failed, else `null`) |
 //!
 //! # Exit codes
