@@ -56,6 +56,8 @@ pub mod sse;
 pub mod protocol;
 pub mod providers;
 
+#[cfg(feature = "decode")]
+pub mod decode;
 pub mod error;
 pub mod parser;
 pub mod partial;

@@ -11,6 +11,9 @@ mod validate;
 // -- replay module
 mod replay;
 
+#[cfg(feature = "decode")]
+mod decode;
+
 // -- end of modules
 
 use std::process::ExitCode;
@@ -92,6 +95,9 @@ fn main() -> ExitCode {
         // -- replay command
         Some("replay") => replay::run(args.collect()),
         None => replay::demo(),
+
+        #[cfg(feature = "decode")]
+        Some("decode") => decode::run(args.collect()),
 
         // -- end of commands
         Some("-h" | "--help" | "help") => {
