@@ -24,7 +24,11 @@ struct Case {
 fn cases() -> Vec<Case> {
     let dir = common::testdata().join("jsonschemabench/data");
     let files = common::files_in(&dir);
-    assert!(files.len() >= 200, "expected the 206 jsonschemabench files, found {}", files.len());
+    assert!(
+        files.len() >= 200,
+        "expected the 206 jsonschemabench files, found {}",
+        files.len()
+    );
     let mut out = Vec::new();
     for (name, bytes) in files {
         let doc = tooljson::from_slice(&bytes).unwrap();
@@ -40,13 +44,19 @@ fn cases() -> Vec<Case> {
                     .collect()
             })
             .unwrap_or_default();
-        out.push(Case { name, schema, valid });
+        out.push(Case {
+            name,
+            schema,
+            valid,
+        });
     }
     out
 }
 
 fn tool_like(name: &str) -> bool {
-    ["BFCL", "Glaiveai2K", "MCPspec", "JME"].iter().any(|p| name.starts_with(p))
+    ["BFCL", "Glaiveai2K", "MCPspec", "JME"]
+        .iter()
+        .any(|p| name.starts_with(p))
 }
 
 /// A vocabulary of every single byte plus some JSON-shaped multi-byte
@@ -55,9 +65,37 @@ fn tool_like(name: &str) -> bool {
 fn small_vocab() -> Vocabulary {
     let mut toks: Vec<Vec<u8>> = (0..=255u8).map(|b| vec![b]).collect();
     for w in [
-        "{\"", "\":", "\",\"", "\"}", "\"]", "[\"", "true", "false", "null", "12", "-1", "0.", ".5",
-        "e+", "\\u00", "\\n", "\\\"", "é", "\u{1F600}", "a\"", "\":\"", "\"},{\"", "name", "type",
-        "id", "[]", "{}", "\\ud83d", "\\ude00", "}]", "],",
+        "{\"",
+        "\":",
+        "\",\"",
+        "\"}",
+        "\"]",
+        "[\"",
+        "true",
+        "false",
+        "null",
+        "12",
+        "-1",
+        "0.",
+        ".5",
+        "e+",
+        "\\u00",
+        "\\n",
+        "\\\"",
+        "é",
+        "\u{1F600}",
+        "a\"",
+        "\":\"",
+        "\"},{\"",
+        "name",
+        "type",
+        "id",
+        "[]",
+        "{}",
+        "\\ud83d",
+        "\\ude00",
+        "}]",
+        "],",
     ] {
         toks.push(w.as_bytes().to_vec());
     }
@@ -72,8 +110,10 @@ fn small_vocab() -> Vocabulary {
 fn shuffled(v: &Value, seed: &mut u64) -> Value {
     match v {
         Value::Object(m) => {
-            let mut entries: Vec<(String, Value)> =
-                m.iter().map(|(k, v)| (k.to_string(), shuffled(v, seed))).collect();
+            let mut entries: Vec<(String, Value)> = m
+                .iter()
+                .map(|(k, v)| (k.to_string(), shuffled(v, seed)))
+                .collect();
             for i in (1..entries.len()).rev() {
                 *seed ^= *seed << 13;
                 *seed ^= *seed >> 7;
@@ -133,7 +173,9 @@ fn mask_refuses(c: &Constraint, vocab: &Vocabulary, text: &[u8]) -> Option<Strin
 
 fn check_sample(schema: &CompiledSchema, text: &[u8]) -> Result<(), String> {
     let v = tooljson::from_slice(text).map_err(|e| format!("parse: {e}"))?;
-    schema.validate(&v).map_err(|e| format!("invalid: {}", e[0]))
+    schema
+        .validate(&v)
+        .map_err(|e| format!("invalid: {}", e[0]))
 }
 
 /// Feeds `text` as `tokenizer` tokenizes it, checking each token (and the
@@ -163,7 +205,13 @@ fn tokens_refused(c: &Constraint, tok: &Tokenizer, text: &str) -> Option<String>
 /// Compiles every case for `vocab`; checks valid instances (byte by byte,
 /// and token by token with `tok` or greedily with the small vocabulary),
 /// and `samples` random samples per schema. Prints the coverage.
-fn run(label: &str, vocab: &Vocabulary, tok: Option<&Tokenizer>, samples: usize, max_tokens: usize) {
+fn run(
+    label: &str,
+    vocab: &Vocabulary,
+    tok: Option<&Tokenizer>,
+    samples: usize,
+    max_tokens: usize,
+) {
     let mut compiled = 0;
     let mut tool = (0, 0);
     let mut refused: BTreeMap<String, Vec<String>> = BTreeMap::new();
@@ -188,7 +236,10 @@ fn run(label: &str, vocab: &Vocabulary, tok: Option<&Tokenizer>, samples: usize,
         tool.0 += usize::from(tl);
         let mut seed = 0x1234_5678u64;
         for (i, v) in case.valid.iter().enumerate() {
-            for (how, v) in [("own order", v.clone()), ("shuffled", shuffled(v, &mut seed))] {
+            for (how, v) in [
+                ("own order", v.clone()),
+                ("shuffled", shuffled(v, &mut seed)),
+            ] {
                 let text = v.to_string();
                 let p = match refused_at(&c, text.as_bytes()) {
                     Some(at) => Some(format!(
@@ -238,7 +289,9 @@ fn run(label: &str, vocab: &Vocabulary, tok: Option<&Tokenizer>, samples: usize,
     assert!(compiled > 100, "{label}: only {compiled} schemas compiled");
 }
 
-/// Samples per schema: `TOOLJSON_DECODE_SAMPLES`, else `default`.
+/// Samples per schema: `TOOLJSON_DECODE_SAMPLES`, else `default` (kept
+/// small for CI; the issue's 1,000 per schema is
+/// `TOOLJSON_DECODE_SAMPLES=1000 cargo test --release --features tiktoken --test decode_bench_data`).
 fn samples(default: usize) -> usize {
     std::env::var("TOOLJSON_DECODE_SAMPLES")
         .ok()
@@ -255,15 +308,19 @@ fn small_vocabulary() {
 #[test]
 fn o200k() {
     let tok = Tokenizer::o200k().unwrap();
-    run("o200k", tok.vocabulary(), Some(&tok), samples(20), 200);
+    run("o200k", tok.vocabulary(), Some(&tok), samples(3), 120);
 }
 
 fn hf(file: &str) {
     let path = common::testdata().join("tokenizers").join(file);
-    let text = std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("tokenizer file {} is absent or unreadable: {e}", path.display()));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| {
+        panic!(
+            "tokenizer file {} is absent or unreadable: {e}",
+            path.display()
+        )
+    });
     let tok = Tokenizer::from_tokenizer_json(&text, &[]).unwrap();
-    run(file, tok.vocabulary(), Some(&tok), samples(5), 200);
+    run(file, tok.vocabulary(), Some(&tok), samples(2), 120);
 }
 
 #[test]

@@ -158,7 +158,10 @@ fn valid_texts(schema: &CompiledSchema, props: &[Kind], alt: bool) -> Vec<String
 
 fn vocab() -> Vocabulary {
     let mut toks: Vec<Vec<u8>> = SIGMA.iter().map(|&b| vec![b]).collect();
-    for w in ["\"a\":", "\"b\":", "\"c\":", "true", "false", "null", "10", "-0", ",\"", "é", "aé\"", "[true", "\"}"] {
+    for w in [
+        "\"a\":", "\"b\":", "\"c\":", "true", "false", "null", "10", "-0", ",\"", "é", "aé\"",
+        "[true", "\"}",
+    ] {
         toks.push(w.as_bytes().to_vec());
     }
     toks.push(vec![b'a', 0xc3]);

@@ -84,12 +84,13 @@ impl Tokenizer {
         if let Some(m) = model["merges"].as_array() {
             for (r, m) in m.iter().enumerate() {
                 let pair = match m {
-                    serde_json::Value::String(s) => s
-                        .split_once(' ')
-                        .map(|(a, b)| (a.to_owned(), b.to_owned())),
-                    serde_json::Value::Array(a) if a.len() == 2 => {
-                        Some((a[0].as_str().unwrap_or("").into(), a[1].as_str().unwrap_or("").into()))
+                    serde_json::Value::String(s) => {
+                        s.split_once(' ').map(|(a, b)| (a.to_owned(), b.to_owned()))
                     }
+                    serde_json::Value::Array(a) if a.len() == 2 => Some((
+                        a[0].as_str().unwrap_or("").into(),
+                        a[1].as_str().unwrap_or("").into(),
+                    )),
                     _ => None,
                 };
                 if let Some(p) = pair {

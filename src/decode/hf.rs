@@ -51,7 +51,9 @@ pub(crate) fn read(text: &str, eos: &[&str]) -> Result<(Vec<Vec<u8>>, Vec<u32>),
     let vocab = model
         .get("vocab")
         .and_then(|v| v.as_object())
-        .ok_or_else(|| bad("tokenizer.json: `model.vocab` is not an object (only BPE models are read)"))?;
+        .ok_or_else(|| {
+            bad("tokenizer.json: `model.vocab` is not an object (only BPE models are read)")
+        })?;
     let byte_fallback = model.get("byte_fallback").and_then(|b| b.as_bool()) == Some(true);
     let byte_level = !byte_fallback && text.contains("\"ByteLevel\"");
     let map = byte_level_decoder();
@@ -66,7 +68,8 @@ pub(crate) fn read(text: &str, eos: &[&str]) -> Result<(Vec<Vec<u8>>, Vec<u32>),
         let id = id
             .as_u64()
             .filter(|&i| i < 1 << 24)
-            .ok_or_else(|| bad(format!("tokenizer.json: bad id for {s:?}")))? as usize;
+            .ok_or_else(|| bad(format!("tokenizer.json: bad id for {s:?}")))?
+            as usize;
         let bytes = if byte_level {
             s.chars()
                 .map(|c| map.get(&c).copied())
@@ -84,7 +87,9 @@ pub(crate) fn read(text: &str, eos: &[&str]) -> Result<(Vec<Vec<u8>>, Vec<u32>),
     if let Some(added) = doc.get("added_tokens").and_then(|a| a.as_array()) {
         for a in added {
             let (Some(id), Some(content)) = (
-                a.get("id").and_then(|i| i.as_u64()).filter(|&i| i < 1 << 24),
+                a.get("id")
+                    .and_then(|i| i.as_u64())
+                    .filter(|&i| i < 1 << 24),
                 a.get("content").and_then(|c| c.as_str()),
             ) else {
                 return Err(bad("tokenizer.json: an added token without id or content"));
@@ -111,7 +116,9 @@ pub(crate) fn read(text: &str, eos: &[&str]) -> Result<(Vec<Vec<u8>>, Vec<u32>),
         }
     }
     if eos_ids.is_empty() {
-        return Err(bad("tokenizer.json: no end-of-sequence token found; name one"));
+        return Err(bad(
+            "tokenizer.json: no end-of-sequence token found; name one",
+        ));
     }
     Ok((tokens, eos_ids))
 }

@@ -503,7 +503,8 @@ fn complete(g: &Grammar, cfg: &Config) -> Option<Vec<u8>> {
 /// `c` with a finished number on top popped (as the next byte would).
 fn pop_finished_number(g: &Grammar, c: &Config) -> Config {
     let mut c = c.clone();
-    if matches!(c.frames.last(), Some(Frame::Num { .. } | Frame::Lit { .. })) && number_done(g, &c) {
+    if matches!(c.frames.last(), Some(Frame::Num { .. } | Frame::Lit { .. })) && number_done(g, &c)
+    {
         pop_value(&mut c);
     }
     c

@@ -141,13 +141,13 @@ impl fmt::Display for DecodeError {
                 keyword,
                 schema_path,
                 why,
-            } => write!(
-                f,
-                "cannot decode `{keyword}` at {schema_path}: {why}"
-            ),
+            } => write!(f, "cannot decode `{keyword}` at {schema_path}: {why}"),
             DecodeError::Budget { what } => write!(f, "decoder budget exceeded: {what}"),
             DecodeError::Vocabulary(m) => write!(f, "vocabulary: {m}"),
-            DecodeError::Refused { token: Some(t), why } => write!(f, "token {t} refused: {why}"),
+            DecodeError::Refused {
+                token: Some(t),
+                why,
+            } => write!(f, "token {t} refused: {why}"),
             DecodeError::Refused { token: None, why } => write!(f, "bytes refused: {why}"),
         }
     }

@@ -129,11 +129,7 @@ impl Sampler {
 }
 
 /// The longest allowed token that `text` starts with.
-fn longest_prefix_token(
-    vocab: &super::Vocabulary,
-    text: &[u8],
-    mask: &[u64],
-) -> Option<u32> {
+fn longest_prefix_token(vocab: &super::Vocabulary, text: &[u8], mask: &[u64]) -> Option<u32> {
     let trie = &vocab.inner.all;
     let mut node = 0u32;
     let mut best = None;

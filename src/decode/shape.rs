@@ -60,11 +60,20 @@ pub(crate) enum Shape {
     /// Exactly one of these compact JSON texts, sorted by bytes.
     Lits(Box<[Box<[u8]>]>),
     /// A string of `min..=max` code points.
-    Str { min: u64, max: u64 },
+    Str {
+        min: u64,
+        max: u64,
+    },
     /// An integer, written in plain digits.
-    Int { lo: Option<i128>, hi: Option<i128> },
+    Int {
+        lo: Option<i128>,
+        hi: Option<i128>,
+    },
     /// A number; with a bound it is written without an exponent.
-    Num { lo: Option<Bound>, hi: Option<Bound> },
+    Num {
+        lo: Option<Bound>,
+        hi: Option<Bound>,
+    },
     Obj(ObjShape),
     Arr(ArrShape),
     /// No value (an unsatisfiable conjunction).
@@ -216,9 +225,10 @@ impl Builder<'_> {
                     Kw::Ref(_) | Kw::AllOf(_) => {}
                     Kw::Enum(opts) => {
                         let vals: Vec<Value> = match opts {
-                            EnumOptions::Strings { .. } => {
-                                opts.strings().map(|s| Value::String(s.to_owned())).collect()
-                            }
+                            EnumOptions::Strings { .. } => opts
+                                .strings()
+                                .map(|s| Value::String(s.to_owned()))
+                                .collect(),
                             EnumOptions::Values(v) => v.to_vec(),
                         };
                         literal.get_or_insert(vals);
@@ -639,14 +649,12 @@ fn shortest_of(s: &Shape, best: &[Option<Box<[u8]>>]) -> Option<Vec<u8>> {
         Shape::Any => Some(b"0".to_vec()),
         Shape::Never => None,
         Shape::Lits(l) => l.iter().min_by_key(|t| t.len()).map(|t| t.to_vec()),
-        Shape::Str { min, max } => {
-            (min <= max && *min < 1 << 20).then(|| {
-                let mut v = vec![b'"'];
-                v.extend(std::iter::repeat_n(b'a', *min as usize));
-                v.push(b'"');
-                v
-            })
-        }
+        Shape::Str { min, max } => (min <= max && *min < 1 << 20).then(|| {
+            let mut v = vec![b'"'];
+            v.extend(std::iter::repeat_n(b'a', *min as usize));
+            v.push(b'"');
+            v
+        }),
         Shape::Int { lo, hi } => shortest_int(*lo, *hi).map(|i| i.to_string().into_bytes()),
         Shape::Num { lo, hi } => shortest_num(*lo, *hi).map(String::into_bytes),
         Shape::Alt(a) => a

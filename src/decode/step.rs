@@ -21,11 +21,21 @@ pub(crate) enum Sx {
     Esc,
     /// Reading hex digit `n` (0..4) of `\u`; `val` so far; `low`: this is the
     /// second escape of a surrogate pair.
-    Hex { n: u8, val: u16, low: bool },
+    Hex {
+        n: u8,
+        val: u16,
+        low: bool,
+    },
     /// After a high surrogate: expecting `\` (`u` when `slash`).
-    NeedLow { slash: bool },
+    NeedLow {
+        slash: bool,
+    },
     /// `need` continuation bytes left, the next within `lo..=hi`.
-    Utf8 { need: u8, lo: u8, hi: u8 },
+    Utf8 {
+        need: u8,
+        lo: u8,
+        hi: u8,
+    },
 }
 
 /// Number states (see the JSON grammar).
@@ -58,7 +68,9 @@ pub(crate) enum Ox {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(crate) enum Ax {
     /// After `[` (`open`) or `,`: an item (or `]` when `open`).
-    Item { open: bool },
+    Item {
+        open: bool,
+    },
     After,
     Inside,
 }
@@ -239,7 +251,15 @@ fn meets(
 
 /// Whether a number frame can still become (or is, when `end`) a number
 /// within its bounds.
-fn num_ok(nx: Nx, neg: bool, mag: u128, frac_nz: bool, lo: Option<Bound>, hi: Option<Bound>, end: bool) -> bool {
+fn num_ok(
+    nx: Nx,
+    neg: bool,
+    mag: u128,
+    frac_nz: bool,
+    lo: Option<Bound>,
+    hi: Option<Bound>,
+    end: bool,
+) -> bool {
     if lo.is_none() && hi.is_none() {
         return true;
     }
@@ -423,13 +443,62 @@ fn str_byte(sx: Sx, b: u8, canonical: bool) -> Option<(Sx, bool)> {
             b'\\' => (Sx::Esc, false),
             0..=0x1f => return None,
             0x20..=0x7f => (Sx::Normal, true),
-            0xc2..=0xdf => (Sx::Utf8 { need: 1, lo: 0x80, hi: 0xbf }, false),
-            0xe0 => (Sx::Utf8 { need: 2, lo: 0xa0, hi: 0xbf }, false),
-            0xe1..=0xec | 0xee..=0xef => (Sx::Utf8 { need: 2, lo: 0x80, hi: 0xbf }, false),
-            0xed => (Sx::Utf8 { need: 2, lo: 0x80, hi: 0x9f }, false),
-            0xf0 => (Sx::Utf8 { need: 3, lo: 0x90, hi: 0xbf }, false),
-            0xf1..=0xf3 => (Sx::Utf8 { need: 3, lo: 0x80, hi: 0xbf }, false),
-            0xf4 => (Sx::Utf8 { need: 3, lo: 0x80, hi: 0x8f }, false),
+            0xc2..=0xdf => (
+                Sx::Utf8 {
+                    need: 1,
+                    lo: 0x80,
+                    hi: 0xbf,
+                },
+                false,
+            ),
+            0xe0 => (
+                Sx::Utf8 {
+                    need: 2,
+                    lo: 0xa0,
+                    hi: 0xbf,
+                },
+                false,
+            ),
+            0xe1..=0xec | 0xee..=0xef => (
+                Sx::Utf8 {
+                    need: 2,
+                    lo: 0x80,
+                    hi: 0xbf,
+                },
+                false,
+            ),
+            0xed => (
+                Sx::Utf8 {
+                    need: 2,
+                    lo: 0x80,
+                    hi: 0x9f,
+                },
+                false,
+            ),
+            0xf0 => (
+                Sx::Utf8 {
+                    need: 3,
+                    lo: 0x90,
+                    hi: 0xbf,
+                },
+                false,
+            ),
+            0xf1..=0xf3 => (
+                Sx::Utf8 {
+                    need: 3,
+                    lo: 0x80,
+                    hi: 0xbf,
+                },
+                false,
+            ),
+            0xf4 => (
+                Sx::Utf8 {
+                    need: 3,
+                    lo: 0x80,
+                    hi: 0x8f,
+                },
+                false,
+            ),
             _ => return None,
         },
         Sx::Utf8 { need, lo, hi } => {
@@ -566,11 +635,16 @@ fn step_owned(g: &Grammar, c: &mut Config, b: u8, out: &mut Vec<Config>, guard: 
             }
             let mut starts = SmallVec::new();
             start(g, g.root, b, 0, &mut starts);
-            push_starts(c, starts, |f| {
-                if let Frame::Root { inside, .. } = f {
-                    *inside = true;
-                }
-            }, out);
+            push_starts(
+                c,
+                starts,
+                |f| {
+                    if let Frame::Root { inside, .. } = f {
+                        *inside = true;
+                    }
+                },
+                out,
+            );
         }
         Frame::Lit { shape, lo, hi, pos } => {
             let l = lits(g, shape);
@@ -628,7 +702,9 @@ fn step_owned(g: &Grammar, c: &mut Config, b: u8, out: &mut Vec<Config>, guard: 
             let next = match (nx, b) {
                 (Nx::Minus, b'0') => Some((Nx::Zero, mag, frac_nz)),
                 (Nx::Minus, b'1'..=b'9') => Some((Nx::Int, u128::from(d), frac_nz)),
-                (Nx::Int, b'0'..=b'9') => Some((Nx::Int, (mag * 10 + u128::from(d)).min(MAG_CAP), frac_nz)),
+                (Nx::Int, b'0'..=b'9') => {
+                    Some((Nx::Int, (mag * 10 + u128::from(d)).min(MAG_CAP), frac_nz))
+                }
                 (Nx::Zero | Nx::Int, b'.') if !int => Some((Nx::Dot, mag, frac_nz)),
                 (Nx::Dot | Nx::Frac, b'0'..=b'9') => Some((Nx::Frac, mag, frac_nz || d != 0)),
                 (Nx::Zero | Nx::Int | Nx::Frac, b'e' | b'E') if !int && !bounded => {
@@ -691,11 +767,16 @@ fn step_owned(g: &Grammar, c: &mut Config, b: u8, out: &mut Vec<Config>, guard: 
                     let Some(item) = item else { return };
                     let mut starts = SmallVec::new();
                     start(g, item, b, depth, &mut starts);
-                    push_starts(c, starts, |f| {
-                        if let Frame::Arr { ax, .. } = f {
-                            *ax = Ax::Inside;
-                        }
-                    }, out);
+                    push_starts(
+                        c,
+                        starts,
+                        |f| {
+                            if let Frame::Arr { ax, .. } = f {
+                                *ax = Ax::Inside;
+                            }
+                        },
+                        out,
+                    );
                 }
                 _ => {}
             }
@@ -766,11 +847,16 @@ fn step_owned(g: &Grammar, c: &mut Config, b: u8, out: &mut Vec<Config>, guard: 
                 (Ox::Value, _) => {
                     let mut starts = SmallVec::new();
                     start(g, pending, b, depth, &mut starts);
-                    push_starts(c, starts, |f| {
-                        if let Frame::Obj { ox, .. } = f {
-                            *ox = Ox::Inside;
-                        }
-                    }, out);
+                    push_starts(
+                        c,
+                        starts,
+                        |f| {
+                            if let Frame::Obj { ox, .. } = f {
+                                *ox = Ox::Inside;
+                            }
+                        },
+                        out,
+                    );
                 }
                 _ => {}
             }
@@ -784,10 +870,7 @@ fn step_owned(g: &Grammar, c: &mut Config, b: u8, out: &mut Vec<Config>, guard: 
             hash,
         } => {
             let Some(&Frame::Obj {
-                shape,
-                used,
-                count,
-                ..
+                shape, used, count, ..
             }) = c.frames.get(depth - 2)
             else {
                 return;
@@ -799,7 +882,8 @@ fn step_owned(g: &Grammar, c: &mut Config, b: u8, out: &mut Vec<Config>, guard: 
             let keys: &[Box<[u8]>] = o.map_or(&[], |o| &o.keys);
             if sx == Sx::Normal && b == b'"' {
                 // The key ends: a named one, else one outside them.
-                let exact = (lo < hi && keys[lo as usize].len() == pos as usize).then_some(lo as usize);
+                let exact =
+                    (lo < hi && keys[lo as usize].len() == pos as usize).then_some(lo as usize);
                 let (nused, pend) = match (exact, o) {
                     (Some(i), Some(o)) => {
                         if !key_ok(g, o, used, count, i) {
@@ -917,7 +1001,10 @@ pub(crate) fn can_end(g: &Grammar, cfg: &Config) -> bool {
                 value_done(g, &mut c);
             }
             Frame::Lit { shape, lo, pos, .. } => {
-                if lits(g, shape).get(lo as usize).is_none_or(|l| l.len() != pos as usize) {
+                if lits(g, shape)
+                    .get(lo as usize)
+                    .is_none_or(|l| l.len() != pos as usize)
+                {
                     return false;
                 }
                 value_done(g, &mut c);

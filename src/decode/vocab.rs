@@ -204,13 +204,23 @@ impl Vocabulary {
     /// OpenAI's o200k_base vocabulary (200,019 ids; `<|endoftext|>` ends).
     #[cfg(feature = "tiktoken")]
     pub fn o200k() -> Result<Vocabulary, DecodeError> {
-        tiktoken(tiktoken_rs::o200k_base_singleton(), 199_998, 200_019, 199_999)
+        tiktoken(
+            tiktoken_rs::o200k_base_singleton(),
+            199_998,
+            200_019,
+            199_999,
+        )
     }
 
     /// OpenAI's cl100k_base vocabulary (100,277 ids; `<|endoftext|>` ends).
     #[cfg(feature = "tiktoken")]
     pub fn cl100k() -> Result<Vocabulary, DecodeError> {
-        tiktoken(tiktoken_rs::cl100k_base_singleton(), 100_256, 100_277, 100_257)
+        tiktoken(
+            tiktoken_rs::cl100k_base_singleton(),
+            100_256,
+            100_277,
+            100_257,
+        )
     }
 }
 
@@ -223,7 +233,9 @@ fn tiktoken(
     total: u32,
     eos: u32,
 ) -> Result<Vocabulary, DecodeError> {
-    let mut tokens: Vec<Vec<u8>> = bpe._decode_native_and_split((0..ordinary).collect()).collect();
+    let mut tokens: Vec<Vec<u8>> = bpe
+        ._decode_native_and_split((0..ordinary).collect())
+        .collect();
     tokens.resize(total as usize, Vec::new());
     Vocabulary::from_bytes(tokens, vec![eos])
 }

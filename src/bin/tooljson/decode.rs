@@ -117,10 +117,16 @@ pub fn run(args: Vec<String>) -> Result<(), Failure> {
         .assert_formats(assert_formats)
         .build_str(&text)
         .map_err(|e| fail(2, format!("error: {e}")))?;
-    let default_vocab = if cfg!(feature = "tiktoken") { "o200k" } else { "" };
+    let default_vocab = if cfg!(feature = "tiktoken") {
+        "o200k"
+    } else {
+        ""
+    };
     let vocab_name = vocab.as_deref().unwrap_or(default_vocab);
     if vocab_name.is_empty() {
-        return Err(Failure::usage("error: decode needs --vocab tokenizer.json in this build"));
+        return Err(Failure::usage(
+            "error: decode needs --vocab tokenizer.json in this build",
+        ));
     }
     let tok = tokenizer(vocab_name)?;
     let constraint =
@@ -133,7 +139,9 @@ pub fn run(args: Vec<String>) -> Result<(), Failure> {
             let bytes = crate::read_input(Some(&file))?;
             let text = String::from_utf8(bytes)
                 .map_err(|_| fail(2, format!("error: {file} is not UTF-8")))?;
-            let ids = tok.encode(&text).map_err(|e| fail(2, format!("error: {e}")))?;
+            let ids = tok
+                .encode(&text)
+                .map_err(|e| fail(2, format!("error: {e}")))?;
             let vocab = tok.vocabulary();
             let mut m = constraint.matcher();
             let mut mask = vec![0u64; vocab.mask_words()];
@@ -143,7 +151,9 @@ pub fn run(args: Vec<String>) -> Result<(), Failure> {
             for (i, id) in steps.enumerate() {
                 times.fill(&m, &mut mask);
                 let t = id.or(eos).unwrap_or(u32::MAX);
-                let allowed = mask.get(t as usize / 64).is_some_and(|w| w >> (t % 64) & 1 == 1);
+                let allowed = mask
+                    .get(t as usize / 64)
+                    .is_some_and(|w| w >> (t % 64) & 1 == 1);
                 if !allowed || m.commit_token(t).is_err() {
                     let line = serde_json::json!({
                         "refused": i,
