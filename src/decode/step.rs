@@ -744,21 +744,17 @@ fn step_owned(g: &Grammar, c: &mut Config, b: u8, out: &mut Vec<Config>, guard: 
                 _ => (Some(shape), 0, u64::MAX),
             };
             match (ax, b) {
-                (Ax::Item { open: true } | Ax::After, b']') => {
-                    if count >= min {
-                        value_done(g, c);
-                        out.push(c.clone());
-                    }
+                (Ax::Item { open: true } | Ax::After, b']') if count >= min => {
+                    value_done(g, c);
+                    out.push(c.clone());
                 }
-                (Ax::After, b',') => {
-                    if count < max && item.is_some_and(|i| g.sat(i)) {
-                        *c.top() = Frame::Arr {
-                            shape,
-                            count,
-                            ax: Ax::Item { open: false },
-                        };
-                        out.push(c.clone());
-                    }
+                (Ax::After, b',') if count < max && item.is_some_and(|i| g.sat(i)) => {
+                    *c.top() = Frame::Arr {
+                        shape,
+                        count,
+                        ax: Ax::Item { open: false },
+                    };
+                    out.push(c.clone());
                 }
                 (Ax::Item { .. }, _) => {
                     if count >= max {
@@ -802,20 +798,18 @@ fn step_owned(g: &Grammar, c: &mut Config, b: u8, out: &mut Vec<Config>, guard: 
                 };
             };
             match (ox, b) {
-                (Ox::Key { open: true } | Ox::After, b'}') => {
-                    if o.is_none_or(|o| obj_can_close(o, used, count)) {
-                        // Forget this object's keys.
-                        let d = depth as u32;
-                        c.keys.retain(|(kd, _)| *kd != d);
-                        value_done(g, c);
-                        out.push(c.clone());
-                    }
+                (Ox::Key { open: true } | Ox::After, b'}')
+                    if o.is_none_or(|o| obj_can_close(o, used, count)) =>
+                {
+                    // Forget this object's keys.
+                    let d = depth as u32;
+                    c.keys.retain(|(kd, _)| *kd != d);
+                    value_done(g, c);
+                    out.push(c.clone());
                 }
-                (Ox::After, b',') => {
-                    if o.is_none_or(|o| obj_can_add(g, o, used, count)) {
-                        set(c, Ox::Key { open: false }, used, count, pending);
-                        out.push(c.clone());
-                    }
+                (Ox::After, b',') if o.is_none_or(|o| obj_can_add(g, o, used, count)) => {
+                    set(c, Ox::Key { open: false }, used, count, pending);
+                    out.push(c.clone());
                 }
                 (Ox::Key { .. }, b'"') => {
                     let (hi, free) = match o {
