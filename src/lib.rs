@@ -74,6 +74,8 @@ pub mod protocol;
 #[cfg(feature = "providers")]
 pub mod providers;
 
+#[cfg(feature = "decode")]
+pub mod decode;
 pub mod error;
 pub mod parser;
 pub mod partial;

@@ -60,6 +60,16 @@ mod providers_transcripts;
 #[cfg(feature = "providers")]
 mod sse_decoder;
 
+// Constrained decoding.
+#[cfg(feature = "decode")]
+mod decode_bench_data;
+#[cfg(all(feature = "tiktoken", feature = "cli"))]
+mod decode_cli;
+#[cfg(feature = "decode")]
+mod decode_props;
+#[cfg(feature = "decode")]
+mod decode_unit;
+
 // Protocol types.
 #[cfg(feature = "protocol")]
 mod protocol_definitions;

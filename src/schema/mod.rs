@@ -239,6 +239,8 @@
 mod budget;
 mod chars;
 mod compile;
+#[cfg(feature = "decode")]
+pub(crate) mod decode_view;
 mod describe;
 mod doc;
 mod format;

@@ -18,6 +18,9 @@ mod replay;
 mod summary;
 mod validate;
 
+#[cfg(feature = "decode")]
+mod decode;
+
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
@@ -42,6 +45,8 @@ enum Command {
     Validate(validate::Args),
     Replay(replay::Args),
     Demo(replay::DemoArgs),
+    #[cfg(feature = "decode")]
+    Decode(decode::Args),
 }
 
 /// A command's failure: its exit code and the line for stderr.
@@ -100,6 +105,8 @@ fn main() -> ExitCode {
         Some(Command::Validate(a)) => validate::run(a),
         Some(Command::Replay(a)) => replay::run(a),
         Some(Command::Demo(a)) => replay::demo(a),
+        #[cfg(feature = "decode")]
+        Some(Command::Decode(a)) => decode::run(a),
         None => replay::demo(replay::DemoArgs::default()),
     };
     match result {

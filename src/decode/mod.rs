@@ -1,0 +1,218 @@
+//! Constrained decoding: a tool's schema as a token mask, so that a sampler
+//! can only write text that stays a viable prefix of a valid instance.
+//!
+//! A [`Vocabulary`] (each token's bytes and the end-of-sequence ids, with a
+//! token trie) is prepared once per model and shared. A [`Constraint`] is
+//! compiled from a [`CompiledSchema`] and a vocabulary, once per schema. A
+//! [`Matcher`] follows one sequence: [`Matcher::fill_mask`] writes the
+//! allowed tokens into a caller's bitset, [`Matcher::commit_token`] and
+//! [`Matcher::commit_bytes`] advance, [`Matcher::rollback`] undoes tokens
+//! (speculative decoding), [`Matcher::forced_bytes`] gives the bytes that
+//! must come next (fast-forward), [`Matcher::is_complete`] says whether the
+//! text may end, and [`Matcher::shortest_completion`] finishes it. A
+//! matcher is cheap to clone, to fork a sequence.
+//!
+//! # Example: mask a tiny vocabulary
+//!
+//! ```
+//! use tooljson::CompiledSchema;
+//! use tooljson::decode::{Constraint, Vocabulary};
+//! let schema = CompiledSchema::from_json_str(r#"{"enum": ["read", "write"]}"#)?;
+//! let words = ["\"", "read", "write", "wr", "ite\"", "\"", "x", ""];
+//! let vocab = Vocabulary::from_bytes(words.iter().map(|w| w.as_bytes().to_vec()).collect(), vec![7])?;
+//! let constraint = Constraint::new(&schema, &vocab)?;
+//! let mut m = constraint.matcher();
+//! m.commit_token(0)?; // `"`
+//! let mut mask = vec![0u64; vocab.mask_words()];
+//! m.fill_mask(&mut mask);
+//! let allowed: Vec<u32> = (0..8).filter(|&i| mask[0] >> i & 1 == 1).collect();
+//! assert_eq!(allowed, [1, 2, 3]); // `read`, `write`, `wr`
+//! m.commit_token(3)?;
+//! assert_eq!(m.forced_bytes(), b"ite\"");
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! # The output policy
+//!
+//! A token is allowed iff the text with it is still the prefix of some
+//! text that the crate's strict parser reads and [`CompiledSchema::validate`]
+//! accepts, written this way:
+//!
+//! - compact JSON: no whitespace outside strings;
+//! - object keys in any order, each at most once; every required key
+//!   before the object closes; a key is written as `serde_json` writes it
+//!   (escapes only for `"`, `\` and control characters), so that it is
+//!   compared as written; keys outside `properties` are told apart by a
+//!   64-bit hash of their text;
+//! - integers in plain digits (no fraction, no exponent); a number under a
+//!   bound without an exponent;
+//! - an `enum` / `const` value exactly as the schema writes it (compact);
+//! - nesting at most [`MAX_DEPTH`] arrays and objects deep.
+//!
+//! # What compiles
+//!
+//! `type`, `properties`, `required`, `additionalProperties`,
+//! `minProperties` / `maxProperties`, `items` / `prefixItems` (and
+//! draft-07 `additionalItems`), `minItems` / `maxItems`, `minLength` /
+//! `maxLength` (code points, escapes exact, surrogate pairs checked),
+//! `enum` / `const` (every other keyword of the same subschema then holds
+//! exactly, since each option is checked by `validate`), integer bounds on
+//! integers and numbers, `allOf` and `$ref` (merged; recursion is a
+//! reference, unrolled on the matcher's stack), `anyOf` (distributed),
+//! `oneOf` when no two branches accept a value of the same type. Any other
+//! keyword that constrains a value (`pattern`, asserted `format`,
+//! `multipleOf`, non-integer bounds, `not`, `if`, `patternProperties`,
+//! `propertyNames`, `dependent*`, `uniqueItems`, `contains`,
+//! `unevaluated*`, `$dynamicRef`, overlapping `oneOf`) fails
+//! [`Constraint::new`] with [`DecodeError::Unsupported`] naming it; none is
+//! approximated.
+//!
+//! # Cost
+//!
+//! A mask walks the token trie from each configuration of the text (more
+//! than one only while `anyOf` branches agree), stepping a byte automaton
+//! per trie edge and stopping at the first refused byte; inside a string,
+//! the tokens that are plain text are added as a precomputed bitset and
+//! only the others are walked. A grammar has at most [`MAX_SHAPES`] shapes.
+
+mod bpe;
+mod hf;
+mod matcher;
+mod sample;
+mod shape;
+mod step;
+mod vocab;
+
+use std::fmt;
+use std::sync::Arc;
+
+pub use bpe::Tokenizer;
+pub use matcher::{Matcher, apply_mask};
+pub use sample::{Sample, Sampler};
+pub use shape::MAX_SHAPES;
+pub use step::MAX_DEPTH;
+pub use vocab::Vocabulary;
+
+use crate::CompiledSchema;
+
+/// Why a schema cannot be decoded, a vocabulary cannot be read, or a token
+/// was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DecodeError {
+    /// A keyword the decoder cannot decide exactly on a prefix.
+    Unsupported {
+        /// The keyword, e.g. `pattern`.
+        keyword: String,
+        /// Where it is in the schema.
+        schema_path: String,
+        /// Why it is refused.
+        why: String,
+    },
+    /// A budget of the decoder was exceeded.
+    Budget {
+        /// What went past it.
+        what: String,
+    },
+    /// A vocabulary that cannot be read.
+    Vocabulary(String),
+    /// A token (or bytes, `token: None`) that the mask refuses.
+    Refused {
+        /// The token id.
+        token: Option<u32>,
+        /// Why.
+        why: String,
+    },
+}
+
+impl DecodeError {
+    /// The keyword of an [`DecodeError::Unsupported`] error.
+    pub fn keyword(&self) -> Option<&str> {
+        match self {
+            DecodeError::Unsupported { keyword, .. } => Some(keyword),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for DecodeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            DecodeError::Unsupported {
+                keyword,
+                schema_path,
+                why,
+            } => write!(f, "cannot decode `{keyword}` at {schema_path}: {why}"),
+            DecodeError::Budget { what } => write!(f, "decoder budget exceeded: {what}"),
+            DecodeError::Vocabulary(m) => write!(f, "vocabulary: {m}"),
+            DecodeError::Refused {
+                token: Some(t),
+                why,
+            } => write!(f, "token {t} refused: {why}"),
+            DecodeError::Refused { token: None, why } => write!(f, "bytes refused: {why}"),
+        }
+    }
+}
+
+impl std::error::Error for DecodeError {}
+
+#[derive(Debug)]
+pub(crate) struct ConstraintInner {
+    pub(crate) grammar: shape::Grammar,
+    pub(crate) vocab: Vocabulary,
+}
+
+/// A schema compiled for decoding over one vocabulary: immutable, shared
+/// (`Arc`), and the source of [`Matcher`]s.
+///
+/// # Examples
+///
+/// ```
+/// use tooljson::CompiledSchema;
+/// use tooljson::decode::{Constraint, DecodeError, Vocabulary};
+/// let vocab = Vocabulary::from_bytes(vec![b"a".to_vec(), Vec::new()], vec![1])?;
+/// let s = CompiledSchema::from_json_str(r#"{"type": "string", "pattern": "^a+$"}"#)?;
+/// let err = Constraint::new(&s, &vocab).unwrap_err();
+/// assert_eq!(err.keyword(), Some("pattern"));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct Constraint {
+    pub(crate) inner: Arc<ConstraintInner>,
+}
+
+impl Constraint {
+    /// Compiles `schema` for decoding with `vocab`.
+    pub fn new(schema: &CompiledSchema, vocab: &Vocabulary) -> Result<Constraint, DecodeError> {
+        let prog = crate::schema::decode_view::program(schema);
+        let grammar = shape::compile(prog)?;
+        if !grammar.sat(grammar.root) {
+            return Err(DecodeError::Unsupported {
+                keyword: "(schema)".into(),
+                schema_path: String::new(),
+                why: "no value satisfies the schema".into(),
+            });
+        }
+        Ok(Constraint {
+            inner: Arc::new(ConstraintInner {
+                grammar,
+                vocab: vocab.clone(),
+            }),
+        })
+    }
+
+    /// A matcher at the start of a sequence.
+    pub fn matcher(&self) -> Matcher {
+        Matcher::new(self.clone())
+    }
+
+    /// The vocabulary.
+    pub fn vocabulary(&self) -> &Vocabulary {
+        &self.inner.vocab
+    }
+
+    /// The approximations this constraint makes (none: every keyword it
+    /// compiles is decided exactly; the others are refused).
+    pub fn approximations(&self) -> &[String] {
+        &[]
+    }
+}

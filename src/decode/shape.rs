@@ -1,0 +1,735 @@
+//! The decoder's grammar: a compiled schema's nodes translated into shapes,
+//! one per set of nodes that apply to the same value (`allOf` and `$ref`
+//! merge, `anyOf` distributes), each a JSON type with the bounds a byte
+//! automaton can decide exactly. Recursion stays a reference to a shape, so
+//! the matcher's stack (not the grammar) unrolls it.
+
+use std::collections::HashMap;
+
+use super::DecodeError;
+use crate::Value;
+use crate::schema::decode_view::{
+    EnumOptions, Kw, NodeId, Program, T_ALL, T_ARR, T_BOOL, T_FRAC, T_INT, T_NULL, T_OBJ, T_STR,
+    node_accepts,
+};
+
+pub(crate) type ShapeId = u32;
+
+/// The most shapes one schema may expand to (`anyOf` inside `allOf`
+/// multiplies); past it the schema is refused, naming the budget.
+pub const MAX_SHAPES: usize = 20_000;
+
+/// The most keys an object shape may name (its used keys are one `u64`).
+pub(crate) const MAX_KEYS: usize = 64;
+
+/// A number bound: an integer and whether it is exclusive.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Bound {
+    pub(crate) at: i128,
+    pub(crate) open: bool,
+}
+
+#[derive(Debug)]
+pub(crate) struct ObjShape {
+    /// Key texts as written (JSON-escaped, without quotes), sorted by bytes.
+    pub(crate) keys: Box<[Box<[u8]>]>,
+    pub(crate) vals: Box<[ShapeId]>,
+    /// Bits of required keys' positions in `keys`.
+    pub(crate) required: u64,
+    /// The shape of any other key's value; `None` when no other key is allowed.
+    pub(crate) additional: Option<ShapeId>,
+    pub(crate) min: u64,
+    pub(crate) max: u64,
+}
+
+#[derive(Debug)]
+pub(crate) struct ArrShape {
+    pub(crate) prefix: Box<[ShapeId]>,
+    /// Items past the prefix; `None` when there may be none.
+    pub(crate) rest: Option<ShapeId>,
+    pub(crate) min: u64,
+    pub(crate) max: u64,
+}
+
+#[derive(Debug)]
+pub(crate) enum Shape {
+    /// Any JSON value.
+    Any,
+    /// One of several shapes.
+    Alt(Box<[ShapeId]>),
+    /// Exactly one of these compact JSON texts, sorted by bytes.
+    Lits(Box<[Box<[u8]>]>),
+    /// A string of `min..=max` code points.
+    Str {
+        min: u64,
+        max: u64,
+    },
+    /// An integer, written in plain digits.
+    Int {
+        lo: Option<i128>,
+        hi: Option<i128>,
+    },
+    /// A number; with a bound it is written without an exponent.
+    Num {
+        lo: Option<Bound>,
+        hi: Option<Bound>,
+    },
+    Obj(ObjShape),
+    Arr(ArrShape),
+    /// No value (an unsatisfiable conjunction).
+    Never,
+}
+
+/// The grammar of one schema.
+#[derive(Debug)]
+pub(crate) struct Grammar {
+    pub(crate) shapes: Vec<Shape>,
+    pub(crate) root: ShapeId,
+    /// `false`, `null`, `true`: the literals of any value.
+    pub(crate) any_lits: ShapeId,
+    /// The shortest text of each shape (`None`: no value fits).
+    pub(crate) min_text: Vec<Option<Box<[u8]>>>,
+}
+
+impl Grammar {
+    #[inline]
+    pub(crate) fn shape(&self, id: ShapeId) -> &Shape {
+        &self.shapes[id as usize]
+    }
+
+    #[inline]
+    pub(crate) fn sat(&self, id: ShapeId) -> bool {
+        self.min_text[id as usize].is_some()
+    }
+
+    pub(crate) fn text(&self, id: ShapeId) -> &[u8] {
+        self.min_text[id as usize].as_deref().unwrap_or(b"")
+    }
+}
+
+type Key = (Vec<NodeId>, Vec<u32>);
+
+struct Builder<'p> {
+    prog: &'p Program,
+    shapes: Vec<Shape>,
+    memo: HashMap<Key, ShapeId>,
+    any: Option<ShapeId>,
+}
+
+fn unsupported(prog: &Program, node: NodeId, kw: &str, why: &str) -> DecodeError {
+    let loc = prog.loc(prog.node(node));
+    DecodeError::Unsupported {
+        keyword: kw.to_owned(),
+        schema_path: format!("{loc}/{kw}"),
+        why: why.to_owned(),
+    }
+}
+
+/// Compiles `prog` into a grammar.
+pub(crate) fn compile(prog: &Program) -> Result<Grammar, DecodeError> {
+    let mut b = Builder {
+        prog,
+        shapes: Vec::new(),
+        memo: HashMap::new(),
+        any: None,
+    };
+    let root = b.conj(vec![prog.root], Vec::new())?;
+    let any_lits = b.push(Shape::Lits(Box::new([
+        b"false".as_slice().into(),
+        b"null".as_slice().into(),
+        b"true".as_slice().into(),
+    ])))?;
+    let min_text = shortest_texts(&b.shapes);
+    Ok(Grammar {
+        shapes: b.shapes,
+        root,
+        any_lits,
+        min_text,
+    })
+}
+
+impl Builder<'_> {
+    fn push(&mut self, s: Shape) -> Result<ShapeId, DecodeError> {
+        if self.shapes.len() >= MAX_SHAPES {
+            return Err(DecodeError::Budget {
+                what: format!("the schema expands to more than {MAX_SHAPES} shapes"),
+            });
+        }
+        self.shapes.push(s);
+        Ok((self.shapes.len() - 1) as ShapeId)
+    }
+
+    fn any(&mut self) -> Result<ShapeId, DecodeError> {
+        if let Some(a) = self.any {
+            return Ok(a);
+        }
+        let a = self.push(Shape::Any)?;
+        self.any = Some(a);
+        Ok(a)
+    }
+
+    /// The shape of a value that every node in `nodes` applies to, with
+    /// the `anyOf` / `oneOf` keywords at positions `done` already chosen.
+    fn conj(&mut self, nodes: Vec<NodeId>, done: Vec<u32>) -> Result<ShapeId, DecodeError> {
+        let prog = self.prog;
+        // Close over in-place applicators that merge: `$ref`, `allOf`.
+        let mut set: Vec<NodeId> = Vec::new();
+        let mut work = nodes;
+        while let Some(n) = work.pop() {
+            if set.contains(&n) {
+                continue;
+            }
+            set.push(n);
+            for kw in prog.node_kws(n) {
+                match kw {
+                    Kw::Ref(t) => work.push(*t),
+                    Kw::AllOf(a) => work.extend(a.iter().copied()),
+                    _ => {}
+                }
+            }
+        }
+        set.sort_unstable();
+        let key = (set.clone(), done.clone());
+        if let Some(&id) = self.memo.get(&key) {
+            return Ok(id);
+        }
+        if set.is_empty() {
+            return self.any();
+        }
+        let id = self.push(Shape::Never)?;
+        self.memo.insert(key, id);
+        let shape = self.build(&set, &done)?;
+        self.shapes[id as usize] = shape;
+        Ok(id)
+    }
+
+    fn build(&mut self, set: &[NodeId], done: &[u32]) -> Result<Shape, DecodeError> {
+        let prog = self.prog;
+        let mut types = T_ALL;
+        let mut literal: Option<Vec<Value>> = None;
+        let (mut min_len, mut max_len) = (0u64, u64::MAX);
+        let (mut min_items, mut max_items) = (0u64, u64::MAX);
+        let (mut min_props, mut max_props) = (0u64, u64::MAX);
+        let (mut lo, mut hi): (Option<Bound>, Option<Bound>) = (None, None);
+        let mut objects = Vec::new();
+        let mut required: Vec<&str> = Vec::new();
+        let mut items = Vec::new();
+        let mut disjunction: Option<(u32, &[NodeId], bool)> = None;
+        for &n in set {
+            let node = prog.node(n);
+            for (i, kw) in prog.kws(node).iter().enumerate() {
+                let pos = node.kws.start + i as u32;
+                match kw {
+                    Kw::False => types = 0,
+                    Kw::Type(m) => types &= *m,
+                    Kw::Ref(_) | Kw::AllOf(_) => {}
+                    Kw::Enum(opts) => {
+                        let vals: Vec<Value> = match opts {
+                            EnumOptions::Strings { .. } => opts
+                                .strings()
+                                .map(|s| Value::String(s.to_owned()))
+                                .collect(),
+                            EnumOptions::Values(v) => v.to_vec(),
+                        };
+                        literal.get_or_insert(vals);
+                    }
+                    Kw::Const(v) => {
+                        literal.get_or_insert_with(|| vec![(**v).clone()]);
+                    }
+                    Kw::Minimum(b) | Kw::ExclusiveMinimum(b) => {
+                        let open = matches!(kw, Kw::ExclusiveMinimum(_));
+                        let Some(at) = b.int else {
+                            return Err(unsupported(
+                                prog,
+                                n,
+                                kw.name(),
+                                "a bound that is not an integer within 64 bits",
+                            ));
+                        };
+                        let nb = Bound {
+                            at: at.into(),
+                            open,
+                        };
+                        lo = Some(match lo {
+                            Some(o) if (o.at, o.open) > (nb.at, nb.open) => o,
+                            _ => nb,
+                        });
+                    }
+                    Kw::Maximum(b) | Kw::ExclusiveMaximum(b) => {
+                        let open = matches!(kw, Kw::ExclusiveMaximum(_));
+                        let Some(at) = b.int else {
+                            return Err(unsupported(
+                                prog,
+                                n,
+                                kw.name(),
+                                "a bound that is not an integer within 64 bits",
+                            ));
+                        };
+                        let nb = Bound {
+                            at: at.into(),
+                            open,
+                        };
+                        hi = Some(match hi {
+                            Some(o) if (o.at, !o.open) < (nb.at, !nb.open) => o,
+                            _ => nb,
+                        });
+                    }
+                    Kw::MinLength(m) => min_len = min_len.max(*m),
+                    Kw::MaxLength(m) => max_len = max_len.min(*m),
+                    Kw::MinItems(m) => min_items = min_items.max(*m),
+                    Kw::MaxItems(m) => max_items = max_items.min(*m),
+                    Kw::MinProperties(m) => min_props = min_props.max(*m),
+                    Kw::MaxProperties(m) => max_props = max_props.min(*m),
+                    Kw::Object(o) => {
+                        if !o.patterns.is_empty() {
+                            return Err(unsupported(
+                                prog,
+                                n,
+                                "patternProperties",
+                                "a key's schema depends on a pattern over the key's text",
+                            ));
+                        }
+                        objects.push(&**o);
+                    }
+                    Kw::Required(r) => required.extend(r.iter().map(|s| s.as_str())),
+                    Kw::Items(it) => items.push(&**it),
+                    Kw::AnyOf(a) | Kw::OneOf(a) => {
+                        if !done.contains(&pos) && disjunction.is_none() {
+                            disjunction = Some((pos, a, matches!(kw, Kw::OneOf(_))));
+                        }
+                    }
+                    Kw::Pattern(_)
+                    | Kw::Format(_)
+                    | Kw::MultipleOf(_)
+                    | Kw::PropertyNames(_)
+                    | Kw::DependentRequired(_)
+                    | Kw::DependentSchemas(_)
+                    | Kw::UniqueItems
+                    | Kw::Contains { .. }
+                    | Kw::Not(_)
+                    | Kw::If { .. }
+                    | Kw::DynamicRef(_)
+                    | Kw::UnevaluatedProperties(_)
+                    | Kw::UnevaluatedItems(_) => {
+                        // Literal options are checked against whole nodes,
+                        // so any keyword is exact under `enum` / `const`.
+                        if literal.is_none() && !set_has_literal(prog, set) {
+                            return Err(unsupported(
+                                prog,
+                                n,
+                                kw.name(),
+                                "not decidable on a prefix by this decoder",
+                            ));
+                        }
+                    }
+                }
+            }
+        }
+        if let Some(opts) = literal {
+            let kept: Vec<&Value> = opts
+                .iter()
+                .filter(|v| set.iter().all(|&n| node_accepts(prog, n, v)))
+                .collect();
+            return self.literals(set[0], &kept);
+        }
+        if let Some((pos, branches, one_of)) = disjunction {
+            let mut alts = Vec::with_capacity(branches.len());
+            let mut done2 = done.to_vec();
+            done2.push(pos);
+            done2.sort_unstable();
+            for &b in branches {
+                let mut nodes = set.to_vec();
+                nodes.push(b);
+                alts.push(self.conj(nodes, done2.clone())?);
+            }
+            if one_of {
+                // Exact only when no value can match two branches.
+                let ts: Vec<u8> = alts.iter().map(|&a| self.types_of(a, 0)).collect();
+                for i in 0..ts.len() {
+                    for j in i + 1..ts.len() {
+                        if ts[i] & ts[j] != 0 {
+                            let n = set[0];
+                            return Err(unsupported(
+                                prog,
+                                n,
+                                "oneOf",
+                                "two branches accept values of the same type, so one value could match both",
+                            ));
+                        }
+                    }
+                }
+            }
+            return Ok(Shape::Alt(alts.into()));
+        }
+        let mut alts = Vec::new();
+        if types & T_NULL != 0 {
+            alts.push(self.push(Shape::Lits(Box::new([b"null".as_slice().into()])))?);
+        }
+        if types & T_BOOL != 0 {
+            alts.push(self.push(Shape::Lits(Box::new([
+                b"false".as_slice().into(),
+                b"true".as_slice().into(),
+            ])))?);
+        }
+        if types & T_FRAC != 0 {
+            alts.push(self.push(Shape::Num { lo, hi })?);
+        } else if types & T_INT != 0 {
+            let lo = lo.map(|b| if b.open { b.at + 1 } else { b.at });
+            let hi = hi.map(|b| if b.open { b.at - 1 } else { b.at });
+            alts.push(self.push(Shape::Int { lo, hi })?);
+        }
+        if types & T_STR != 0 {
+            alts.push(self.push(Shape::Str {
+                min: min_len,
+                max: max_len,
+            })?);
+        }
+        if types & T_ARR != 0 {
+            let n = items.iter().map(|i| i.prefix.len()).max().unwrap_or(0);
+            let mut prefix = Vec::with_capacity(n);
+            for i in 0..n {
+                let nodes = items.iter().filter_map(|it| it.node_for(i)).collect();
+                prefix.push(self.conj(nodes, Vec::new())?);
+            }
+            let rest_nodes: Vec<NodeId> = items.iter().filter_map(|it| it.rest).collect();
+            let rest = Some(self.conj(rest_nodes, Vec::new())?);
+            alts.push(self.push(Shape::Arr(ArrShape {
+                prefix: prefix.into(),
+                rest,
+                min: min_items,
+                max: max_items,
+            }))?);
+        }
+        if types & T_OBJ != 0 {
+            let shape = self.object(set[0], &objects, &required, min_props, max_props)?;
+            alts.push(self.push(shape)?);
+        }
+        Ok(match alts.len() {
+            0 => Shape::Never,
+            1 => std::mem::replace(&mut self.shapes[alts[0] as usize], Shape::Never),
+            _ => Shape::Alt(alts.into()),
+        })
+    }
+
+    /// The shape of exactly these values: scalars as texts, objects with
+    /// their keys in any order, arrays item by item.
+    fn literals(&mut self, at: NodeId, vals: &[&Value]) -> Result<Shape, DecodeError> {
+        let mut texts: Vec<Box<[u8]>> = Vec::new();
+        let mut alts = Vec::new();
+        for v in vals {
+            match v {
+                Value::Object(m) => {
+                    let mut entries: Vec<(Box<[u8]>, &Value)> = m
+                        .iter()
+                        .map(|(k, v)| {
+                            let t = serde_json::to_string(k).unwrap_or_default();
+                            let t = &t.as_bytes()[1..t.len().saturating_sub(1).max(1)];
+                            (t.into(), v)
+                        })
+                        .collect();
+                    if entries.len() > MAX_KEYS {
+                        return Err(unsupported(
+                            self.prog,
+                            at,
+                            "enum",
+                            "an object option with more than 64 keys",
+                        ));
+                    }
+                    entries.sort_by(|a, b| a.0.cmp(&b.0));
+                    let mut vals_ = Vec::with_capacity(entries.len());
+                    for (_, v) in &entries {
+                        let s = self.literals(at, &[v])?;
+                        vals_.push(self.push(s)?);
+                    }
+                    let n = entries.len();
+                    let shape = Shape::Obj(ObjShape {
+                        keys: entries.into_iter().map(|e| e.0).collect(),
+                        vals: vals_.into(),
+                        required: if n == 64 { u64::MAX } else { (1u64 << n) - 1 },
+                        additional: None,
+                        min: 0,
+                        max: u64::MAX,
+                    });
+                    alts.push(self.push(shape)?);
+                }
+                Value::Array(a) => {
+                    let mut items = Vec::with_capacity(a.len());
+                    for x in a {
+                        let s = self.literals(at, &[x])?;
+                        items.push(self.push(s)?);
+                    }
+                    let n = a.len() as u64;
+                    alts.push(self.push(Shape::Arr(ArrShape {
+                        prefix: items.into(),
+                        rest: None,
+                        min: n,
+                        max: n,
+                    }))?);
+                }
+                other => texts.push(other.to_string().into_bytes().into_boxed_slice()),
+            }
+        }
+        texts.sort();
+        texts.dedup();
+        if alts.is_empty() {
+            return Ok(Shape::Lits(texts.into()));
+        }
+        if !texts.is_empty() {
+            alts.push(self.push(Shape::Lits(texts.into()))?);
+        }
+        Ok(if alts.len() == 1 {
+            std::mem::replace(&mut self.shapes[alts[0] as usize], Shape::Never)
+        } else {
+            Shape::Alt(alts.into())
+        })
+    }
+
+    fn object(
+        &mut self,
+        at: NodeId,
+        objects: &[&crate::schema::decode_view::ObjectKw],
+        required: &[&str],
+        min: u64,
+        max: u64,
+    ) -> Result<Shape, DecodeError> {
+        let mut names: Vec<&str> = objects
+            .iter()
+            .flat_map(|o| o.props.iter().map(|(k, _)| k.as_str()))
+            .chain(required.iter().copied())
+            .collect();
+        names.sort_unstable();
+        names.dedup();
+        let additional_allowed = objects.iter().all(|o| !o.additional_false);
+        let mut entries: Vec<(Box<[u8]>, ShapeId, bool)> = Vec::new();
+        for name in names {
+            let mut nodes = Vec::new();
+            let mut allowed = true;
+            for o in objects {
+                match o.prop(name) {
+                    Some(n) => nodes.push(n),
+                    None if o.additional_false => allowed = false,
+                    None => nodes.extend(o.additional),
+                }
+            }
+            if !allowed {
+                if required.contains(&name) {
+                    return Ok(Shape::Never);
+                }
+                continue;
+            }
+            let val = self.conj(nodes, Vec::new())?;
+            let text = serde_json::to_string(name).unwrap_or_default();
+            let text = text.as_bytes();
+            let inner = &text[1..text.len().saturating_sub(1).max(1)];
+            entries.push((inner.into(), val, required.contains(&name)));
+        }
+        if entries.len() > MAX_KEYS {
+            return Err(unsupported(
+                self.prog,
+                at,
+                "properties",
+                "more than 64 named keys in one object",
+            ));
+        }
+        entries.sort_by(|a, b| a.0.cmp(&b.0));
+        let additional = if additional_allowed {
+            let nodes = objects.iter().filter_map(|o| o.additional).collect();
+            Some(self.conj(nodes, Vec::new())?)
+        } else {
+            None
+        };
+        let mut req = 0u64;
+        for (i, e) in entries.iter().enumerate() {
+            if e.2 {
+                req |= 1 << i;
+            }
+        }
+        Ok(Shape::Obj(ObjShape {
+            keys: entries.iter().map(|e| e.0.clone()).collect(),
+            vals: entries.iter().map(|e| e.1).collect(),
+            required: req,
+            additional,
+            min,
+            max,
+        }))
+    }
+
+    /// The JSON types (`T_*`, numbers as `T_INT | T_FRAC` alike) a shape may have.
+    fn types_of(&self, id: ShapeId, depth: u32) -> u8 {
+        if depth > 64 {
+            return T_ALL;
+        }
+        match &self.shapes[id as usize] {
+            Shape::Any => T_ALL,
+            Shape::Alt(a) => a.iter().fold(0, |t, &x| t | self.types_of(x, depth + 1)),
+            Shape::Lits(l) => l.iter().fold(0, |t, x| {
+                t | match x.first() {
+                    Some(b'n') => T_NULL,
+                    Some(b't' | b'f') => T_BOOL,
+                    Some(b'"') => T_STR,
+                    Some(b'[') => T_ARR,
+                    Some(b'{') => T_OBJ,
+                    _ => T_INT | T_FRAC,
+                }
+            }),
+            Shape::Str { .. } => T_STR,
+            Shape::Int { .. } | Shape::Num { .. } => T_INT | T_FRAC,
+            Shape::Obj(_) => T_OBJ,
+            Shape::Arr(_) => T_ARR,
+            Shape::Never => 0,
+        }
+    }
+}
+
+fn set_has_literal(prog: &Program, set: &[NodeId]) -> bool {
+    set.iter().any(|&n| {
+        prog.node_kws(n)
+            .iter()
+            .any(|k| matches!(k, Kw::Enum(_) | Kw::Const(_)))
+    })
+}
+
+/// The smallest integer in `[lo, hi]` by written length, if any.
+pub(crate) fn shortest_int(lo: Option<i128>, hi: Option<i128>) -> Option<i128> {
+    let (l, h) = (lo.unwrap_or(i128::MIN), hi.unwrap_or(i128::MAX));
+    if l > h {
+        return None;
+    }
+    Some(if l <= 0 && h >= 0 {
+        0
+    } else if l > 0 {
+        l
+    } else {
+        h
+    })
+}
+
+/// The shortest number text within the bounds.
+fn shortest_num(lo: Option<Bound>, hi: Option<Bound>) -> Option<String> {
+    let l = lo.map(|b| if b.open { b.at + 1 } else { b.at });
+    let h = hi.map(|b| if b.open { b.at - 1 } else { b.at });
+    if let Some(i) = shortest_int(l, h) {
+        return Some(i.to_string());
+    }
+    // No integer fits: an open interval `(k, k + 1)` holds `k.5`.
+    match (lo, hi) {
+        (Some(a), Some(b)) if a.at < b.at && b.at - a.at == 1 => Some(if a.at >= 0 {
+            format!("{}.5", a.at)
+        } else {
+            format!("-{}.5", b.at.unsigned_abs())
+        }),
+        _ => None,
+    }
+}
+
+/// The shortest text of every shape, by fixpoint (recursive shapes refer
+/// to each other; a shape no text fits stays `None`).
+fn shortest_texts(shapes: &[Shape]) -> Vec<Option<Box<[u8]>>> {
+    let mut best: Vec<Option<Box<[u8]>>> = vec![None; shapes.len()];
+    loop {
+        let mut changed = false;
+        for (i, s) in shapes.iter().enumerate() {
+            let t = shortest_of(s, &best);
+            if let Some(t) = t
+                && best[i].as_ref().is_none_or(|b| t.len() < b.len())
+            {
+                best[i] = Some(t.into());
+                changed = true;
+            }
+        }
+        if !changed {
+            return best;
+        }
+    }
+}
+
+fn shortest_of(s: &Shape, best: &[Option<Box<[u8]>>]) -> Option<Vec<u8>> {
+    let get = |id: ShapeId| best[id as usize].as_deref();
+    match s {
+        Shape::Any => Some(b"0".to_vec()),
+        Shape::Never => None,
+        Shape::Lits(l) => l.iter().min_by_key(|t| t.len()).map(|t| t.to_vec()),
+        Shape::Str { min, max } => (min <= max && *min < 1 << 20).then(|| {
+            let mut v = vec![b'"'];
+            v.extend(std::iter::repeat_n(b'a', *min as usize));
+            v.push(b'"');
+            v
+        }),
+        Shape::Int { lo, hi } => shortest_int(*lo, *hi).map(|i| i.to_string().into_bytes()),
+        Shape::Num { lo, hi } => shortest_num(*lo, *hi).map(String::into_bytes),
+        Shape::Alt(a) => a
+            .iter()
+            .filter_map(|&x| get(x))
+            .min_by_key(|t| t.len())
+            .map(<[u8]>::to_vec),
+        Shape::Arr(a) => {
+            if a.min > a.max || a.min > 1 << 16 {
+                return None;
+            }
+            let mut v = vec![b'['];
+            for i in 0..a.min as usize {
+                let id = a.prefix.get(i).copied().or(a.rest)?;
+                if i > 0 {
+                    v.push(b',');
+                }
+                v.extend_from_slice(get(id)?);
+            }
+            v.push(b']');
+            Some(v)
+        }
+        Shape::Obj(o) => {
+            let mut v = vec![b'{'];
+            let mut count = 0u64;
+            for (i, k) in o.keys.iter().enumerate() {
+                if o.required & (1 << i) != 0 {
+                    obj_member(&mut v, k, get(o.vals[i])?, count);
+                    count += 1;
+                }
+            }
+            // `minProperties`: optional keys, then made-up ones.
+            let mut extra = (0..o.keys.len())
+                .filter(|i| o.required & (1 << i) == 0)
+                .filter_map(|i| Some((o.keys[i].clone(), get(o.vals[i])?)))
+                .collect::<Vec<_>>();
+            extra.sort_by_key(|(k, t)| k.len() + t.len());
+            let mut extra = extra.into_iter();
+            let mut made = 0u64;
+            while count < o.min {
+                if let Some((k, t)) = extra.next() {
+                    obj_member(&mut v, &k, t, count);
+                } else {
+                    let t = get(o.additional?)?;
+                    let k = made_up_key(&o.keys, &mut made);
+                    obj_member(&mut v, &k, t, count);
+                }
+                count += 1;
+            }
+            if count > o.max {
+                return None;
+            }
+            v.push(b'}');
+            Some(v)
+        }
+    }
+}
+
+fn obj_member(v: &mut Vec<u8>, key: &[u8], val: &[u8], count: u64) {
+    if count > 0 {
+        v.push(b',');
+    }
+    v.push(b'"');
+    v.extend_from_slice(key);
+    v.extend_from_slice(b"\":");
+    v.extend_from_slice(val);
+}
+
+/// A key none of `keys` is: `0`, `1`, ... in turn from `*next`.
+pub(crate) fn made_up_key(keys: &[Box<[u8]>], next: &mut u64) -> Box<[u8]> {
+    loop {
+        let k = next.to_string().into_bytes().into_boxed_slice();
+        *next += 1;
+        if keys.binary_search(&k).is_err() {
+            return k;
+        }
+    }
+}

@@ -1,0 +1,1009 @@
+//! The byte automaton: a configuration is a stack of frames (one per open
+//! value), and a byte takes a configuration to its successors (none when
+//! the text stops being a viable prefix, several where `anyOf` branches
+//! agree so far). Every successor has a completion: a frame is only
+//! entered when its shape has a text, a key only when the object can still
+//! close after it, a digit only when a number within the bounds extends it.
+
+use smallvec::SmallVec;
+
+use super::shape::{Bound, Grammar, ObjShape, Shape, ShapeId};
+
+/// The deepest nesting of arrays and objects written (the crate's parser
+/// refuses past 128).
+pub const MAX_DEPTH: usize = 120;
+
+/// Where a string is: plain text, after `\`, inside `\uXXXX`, waiting for
+/// the low half of a surrogate pair, or inside a UTF-8 sequence.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum Sx {
+    Normal,
+    Esc,
+    /// Reading hex digit `n` (0..4) of `\u`; `val` so far; `low`: this is the
+    /// second escape of a surrogate pair.
+    Hex {
+        n: u8,
+        val: u16,
+        low: bool,
+    },
+    /// After a high surrogate: expecting `\` (`u` when `slash`).
+    NeedLow {
+        slash: bool,
+    },
+    /// `need` continuation bytes left, the next within `lo..=hi`.
+    Utf8 {
+        need: u8,
+        lo: u8,
+        hi: u8,
+    },
+}
+
+/// Number states (see the JSON grammar).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum Nx {
+    Minus,
+    Zero,
+    Int,
+    Dot,
+    Frac,
+    E,
+    ESign,
+    Exp,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum Ox {
+    /// After `{` or `,`: a key (or `}` when `open`).
+    Key { open: bool },
+    /// After a value: `,` or `}`.
+    After,
+    /// After a key: `:`.
+    Colon,
+    /// After `:`: the value starts.
+    Value,
+    /// A member value is open above this frame.
+    Inside,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum Ax {
+    /// After `[` (`open`) or `,`: an item (or `]` when `open`).
+    Item {
+        open: bool,
+    },
+    After,
+    Inside,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum Frame {
+    Root {
+        done: bool,
+        inside: bool,
+    },
+    Lit {
+        shape: ShapeId,
+        lo: u32,
+        hi: u32,
+        pos: u32,
+    },
+    Str {
+        shape: ShapeId,
+        chars: u64,
+        sx: Sx,
+    },
+    Num {
+        shape: ShapeId,
+        nx: Nx,
+        neg: bool,
+        /// The integer part (saturating at `MAG_CAP`).
+        mag: u128,
+        /// A non-zero fraction digit was written.
+        frac_nz: bool,
+    },
+    Obj {
+        shape: ShapeId,
+        used: u64,
+        count: u64,
+        ox: Ox,
+        /// The shape of the value after the key just read.
+        pending: ShapeId,
+    },
+    /// A key being read; the object is the frame below.
+    Key {
+        lo: u32,
+        hi: u32,
+        pos: u32,
+        /// Whether a key outside the named ones may be this one.
+        free: bool,
+        sx: Sx,
+        hash: u64,
+    },
+    Arr {
+        shape: ShapeId,
+        count: u64,
+        ax: Ax,
+    },
+}
+
+const MAG_CAP: u128 = 10u128.pow(30);
+
+/// One configuration: the open frames, and the keys outside the named
+/// ones already written in each open object (depth, hash), so that no key
+/// repeats.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct Config {
+    pub(crate) frames: SmallVec<[Frame; 8]>,
+    pub(crate) keys: SmallVec<[(u32, u64); 2]>,
+}
+
+impl Config {
+    pub(crate) fn new() -> Config {
+        let mut frames = SmallVec::new();
+        frames.push(Frame::Root {
+            done: false,
+            inside: false,
+        });
+        Config {
+            frames,
+            keys: SmallVec::new(),
+        }
+    }
+
+    fn top(&mut self) -> &mut Frame {
+        let n = self.frames.len() - 1;
+        &mut self.frames[n]
+    }
+}
+
+fn fnv(h: u64, b: u8) -> u64 {
+    (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
+}
+const FNV0: u64 = 0xcbf2_9ce4_8422_2325;
+
+/// Whether an object at (`used`, `count`) can still be closed validly.
+pub(crate) fn obj_can_finish(g: &Grammar, o: &ObjShape, used: u64, count: u64) -> bool {
+    let missing = u64::from((o.required & !used).count_ones());
+    let need = o.min.max(count + missing);
+    if need > o.max {
+        return false;
+    }
+    let extra_needed = need - count - missing;
+    if extra_needed == 0 {
+        return true;
+    }
+    if o.additional.is_some_and(|a| g.sat(a)) {
+        return true;
+    }
+    let avail = (0..o.keys.len())
+        .filter(|&i| (used | o.required) & (1 << i) == 0 && g.sat(o.vals[i]))
+        .count() as u64;
+    avail >= extra_needed
+}
+
+/// Whether some key can be added to an object at (`used`, `count`).
+fn obj_can_add(g: &Grammar, o: &ObjShape, used: u64, count: u64) -> bool {
+    if o.additional.is_some_and(|a| g.sat(a)) && obj_can_finish(g, o, used, count + 1) {
+        return true;
+    }
+    (0..o.keys.len()).any(|i| {
+        used & (1 << i) == 0 && g.sat(o.vals[i]) && obj_can_finish(g, o, used | 1 << i, count + 1)
+    })
+}
+
+fn obj_can_close(o: &ObjShape, used: u64, count: u64) -> bool {
+    o.required & !used == 0 && count >= o.min
+}
+
+/// A named key `i` is a possible choice now.
+fn key_ok(g: &Grammar, o: &ObjShape, used: u64, count: u64, i: usize) -> bool {
+    used & (1 << i) == 0 && g.sat(o.vals[i]) && obj_can_finish(g, o, used | 1 << i, count + 1)
+}
+
+/// The value of number `x`, as an interval `[a, b]` with open ends, holds
+/// a point within the bounds.
+#[allow(clippy::too_many_arguments)]
+fn meets(
+    a: i128,
+    a_open: bool,
+    b: Option<i128>,
+    b_open: bool,
+    neg: bool,
+    lo: Option<Bound>,
+    hi: Option<Bound>,
+) -> bool {
+    // Signed interval [l, u].
+    let (l, l_open, u, u_open) = if neg {
+        (b.map(|x| -x), b_open, Some(-a), a_open)
+    } else {
+        (Some(a), a_open, b, b_open)
+    };
+    // Lower end: the larger of l and lo.
+    let (l, l_open) = match (l, lo) {
+        (None, None) => (None, false),
+        (Some(x), None) => (Some(x), l_open),
+        (None, Some(b)) => (Some(b.at), b.open),
+        (Some(x), Some(b)) => {
+            if x > b.at || (x == b.at && l_open) {
+                (Some(x), l_open)
+            } else {
+                (Some(b.at), b.open)
+            }
+        }
+    };
+    let (u, u_open) = match (u, hi) {
+        (None, None) => (None, false),
+        (Some(x), None) => (Some(x), u_open),
+        (None, Some(b)) => (Some(b.at), b.open),
+        (Some(x), Some(b)) => {
+            if x < b.at || (x == b.at && u_open) {
+                (Some(x), u_open)
+            } else {
+                (Some(b.at), b.open)
+            }
+        }
+    };
+    match (l, u) {
+        (Some(l), Some(u)) => l < u || (l == u && !l_open && !u_open),
+        _ => true,
+    }
+}
+
+/// Whether a number frame can still become (or is, when `end`) a number
+/// within its bounds.
+fn num_ok(
+    nx: Nx,
+    neg: bool,
+    mag: u128,
+    frac_nz: bool,
+    lo: Option<Bound>,
+    hi: Option<Bound>,
+    end: bool,
+) -> bool {
+    if lo.is_none() && hi.is_none() {
+        return true;
+    }
+    let m = mag.min(MAG_CAP) as i128;
+    let fixed_point = |a: i128| meets(a, false, Some(a), false, neg, lo, hi);
+    let unit = |a: i128| {
+        if frac_nz {
+            meets(a, true, Some(a + 1), true, neg, lo, hi)
+        } else {
+            meets(a, false, Some(a + 1), true, neg, lo, hi)
+        }
+    };
+    if end {
+        return match nx {
+            Nx::Zero | Nx::Int => fixed_point(m),
+            Nx::Frac if !frac_nz => fixed_point(m),
+            Nx::Frac => unit(m),
+            _ => false,
+        };
+    }
+    match nx {
+        Nx::Minus => meets(0, false, None, false, neg, lo, hi),
+        Nx::Zero | Nx::Dot | Nx::Frac => unit(m),
+        Nx::Int => {
+            let mut p = m;
+            let mut w: i128 = 1;
+            while p < MAG_CAP as i128 {
+                if meets(p, false, Some(p + w), true, neg, lo, hi) {
+                    return true;
+                }
+                p *= 10;
+                w *= 10;
+            }
+            meets(p, false, None, false, neg, lo, hi)
+        }
+        _ => true,
+    }
+}
+
+fn int_bounds(lo: Option<i128>, hi: Option<i128>) -> (Option<Bound>, Option<Bound>) {
+    (
+        lo.map(|at| Bound { at, open: false }),
+        hi.map(|at| Bound { at, open: false }),
+    )
+}
+
+/// The bounds of a number shape, and whether it is an integer.
+fn num_shape(g: &Grammar, shape: ShapeId) -> (Option<Bound>, Option<Bound>, bool) {
+    match g.shape(shape) {
+        Shape::Int { lo, hi } => {
+            let (l, h) = int_bounds(*lo, *hi);
+            (l, h, true)
+        }
+        Shape::Num { lo, hi } => (*lo, *hi, false),
+        _ => (None, None, false),
+    }
+}
+
+/// Frames that start a value of `shape` with byte `b`.
+fn start(g: &Grammar, shape: ShapeId, b: u8, depth: usize, out: &mut SmallVec<[Frame; 2]>) {
+    if !g.sat(shape) {
+        return;
+    }
+    match g.shape(shape) {
+        Shape::Never => {}
+        Shape::Alt(a) => {
+            for &x in a.iter() {
+                start(g, x, b, depth, out);
+            }
+        }
+        Shape::Any => match b {
+            b'{' if depth < MAX_DEPTH => out.push(Frame::Obj {
+                shape,
+                used: 0,
+                count: 0,
+                ox: Ox::Key { open: true },
+                pending: shape,
+            }),
+            b'[' if depth < MAX_DEPTH => out.push(Frame::Arr {
+                shape,
+                count: 0,
+                ax: Ax::Item { open: true },
+            }),
+            b'"' => out.push(Frame::Str {
+                shape,
+                chars: 0,
+                sx: Sx::Normal,
+            }),
+            b'-' | b'0'..=b'9' => num_start(g, shape, b, out),
+            b't' | b'f' | b'n' => lit_start(g, g.any_lits, b, out),
+            _ => {}
+        },
+        Shape::Lits(_) => lit_start(g, shape, b, out),
+        Shape::Str { .. } => {
+            if b == b'"' {
+                out.push(Frame::Str {
+                    shape,
+                    chars: 0,
+                    sx: Sx::Normal,
+                });
+            }
+        }
+        Shape::Int { .. } | Shape::Num { .. } => num_start(g, shape, b, out),
+        Shape::Obj(_) => {
+            if b == b'{' && depth < MAX_DEPTH {
+                out.push(Frame::Obj {
+                    shape,
+                    used: 0,
+                    count: 0,
+                    ox: Ox::Key { open: true },
+                    pending: shape,
+                });
+            }
+        }
+        Shape::Arr(_) => {
+            if b == b'[' && depth < MAX_DEPTH {
+                out.push(Frame::Arr {
+                    shape,
+                    count: 0,
+                    ax: Ax::Item { open: true },
+                });
+            }
+        }
+    }
+}
+
+fn lits(g: &Grammar, shape: ShapeId) -> &[Box<[u8]>] {
+    match g.shape(shape) {
+        Shape::Lits(l) => l,
+        _ => &[],
+    }
+}
+
+/// The range of `l[lo..hi]` whose byte at `pos` is `b`.
+fn narrow(l: &[Box<[u8]>], lo: u32, hi: u32, pos: u32, b: u8) -> (u32, u32) {
+    let s = &l[lo as usize..hi as usize];
+    let at = |t: &[u8]| t.get(pos as usize).copied();
+    let a = s.partition_point(|t| at(t) < Some(b));
+    let z = s.partition_point(|t| at(t) <= Some(b));
+    (lo + a as u32, lo + z as u32)
+}
+
+fn lit_start(g: &Grammar, shape: ShapeId, b: u8, out: &mut SmallVec<[Frame; 2]>) {
+    let l = lits(g, shape);
+    let (lo, hi) = narrow(l, 0, l.len() as u32, 0, b);
+    if lo < hi {
+        out.push(Frame::Lit {
+            shape,
+            lo,
+            hi,
+            pos: 1,
+        });
+    }
+}
+
+fn num_start(g: &Grammar, shape: ShapeId, b: u8, out: &mut SmallVec<[Frame; 2]>) {
+    let (lo, hi, _) = num_shape(g, shape);
+    let (nx, neg, mag) = match b {
+        b'-' => (Nx::Minus, true, 0),
+        b'0' => (Nx::Zero, false, 0),
+        b'1'..=b'9' => (Nx::Int, false, u128::from(b - b'0')),
+        _ => return,
+    };
+    if num_ok(nx, neg, mag, false, lo, hi, false) {
+        out.push(Frame::Num {
+            shape,
+            nx,
+            neg,
+            mag,
+            frac_nz: false,
+        });
+    }
+}
+
+/// A string byte under state `sx`: the new state and whether a code point
+/// was completed; `None` if the byte cannot come here. `canonical`: only
+/// the escapes `serde_json` writes (for keys, compared as written).
+fn str_byte(sx: Sx, b: u8, canonical: bool) -> Option<(Sx, bool)> {
+    Some(match sx {
+        Sx::Normal => match b {
+            b'\\' => (Sx::Esc, false),
+            0..=0x1f => return None,
+            0x20..=0x7f => (Sx::Normal, true),
+            0xc2..=0xdf => (
+                Sx::Utf8 {
+                    need: 1,
+                    lo: 0x80,
+                    hi: 0xbf,
+                },
+                false,
+            ),
+            0xe0 => (
+                Sx::Utf8 {
+                    need: 2,
+                    lo: 0xa0,
+                    hi: 0xbf,
+                },
+                false,
+            ),
+            0xe1..=0xec | 0xee..=0xef => (
+                Sx::Utf8 {
+                    need: 2,
+                    lo: 0x80,
+                    hi: 0xbf,
+                },
+                false,
+            ),
+            0xed => (
+                Sx::Utf8 {
+                    need: 2,
+                    lo: 0x80,
+                    hi: 0x9f,
+                },
+                false,
+            ),
+            0xf0 => (
+                Sx::Utf8 {
+                    need: 3,
+                    lo: 0x90,
+                    hi: 0xbf,
+                },
+                false,
+            ),
+            0xf1..=0xf3 => (
+                Sx::Utf8 {
+                    need: 3,
+                    lo: 0x80,
+                    hi: 0xbf,
+                },
+                false,
+            ),
+            0xf4 => (
+                Sx::Utf8 {
+                    need: 3,
+                    lo: 0x80,
+                    hi: 0x8f,
+                },
+                false,
+            ),
+            _ => return None,
+        },
+        Sx::Utf8 { need, lo, hi } => {
+            if b < lo || b > hi {
+                return None;
+            }
+            if need == 1 {
+                (Sx::Normal, true)
+            } else {
+                (
+                    Sx::Utf8 {
+                        need: need - 1,
+                        lo: 0x80,
+                        hi: 0xbf,
+                    },
+                    false,
+                )
+            }
+        }
+        Sx::Esc => match b {
+            b'"' | b'\\' | b'b' | b'f' | b'n' | b'r' | b't' => (Sx::Normal, true),
+            b'/' if !canonical => (Sx::Normal, true),
+            b'u' => (
+                Sx::Hex {
+                    n: 0,
+                    val: 0,
+                    low: false,
+                },
+                false,
+            ),
+            _ => return None,
+        },
+        Sx::NeedLow { slash: false } => match b {
+            b'\\' => (Sx::NeedLow { slash: true }, false),
+            _ => return None,
+        },
+        Sx::NeedLow { slash: true } => match b {
+            b'u' => (
+                Sx::Hex {
+                    n: 0,
+                    val: 0,
+                    low: true,
+                },
+                false,
+            ),
+            _ => return None,
+        },
+        Sx::Hex { n, val, low } => {
+            let d = match b {
+                b'0'..=b'9' => b - b'0',
+                b'a'..=b'f' => b - b'a' + 10,
+                b'A'..=b'F' if !canonical => b - b'A' + 10,
+                _ => return None,
+            };
+            let val = val << 4 | u16::from(d);
+            if canonical {
+                // serde_json writes `\u00XX` only for control characters
+                // without a short escape.
+                let ok = match n {
+                    0 | 1 => d == 0,
+                    2 => d <= 1,
+                    _ => !matches!(val, 0x08 | 0x09 | 0x0a | 0x0c | 0x0d),
+                };
+                if !ok {
+                    return None;
+                }
+            }
+            // Prefix checks on the surrogate ranges.
+            // After two digits the kind of code unit is known: a low
+            // surrogate must come second in a pair, and only there.
+            let ok = match (n, low) {
+                (0, true) => d == 0xd,
+                (1, true) => (0xdc..=0xdf).contains(&val),
+                (1, false) => !(0xdc..=0xdf).contains(&val),
+                _ => true,
+            };
+            if !ok {
+                return None;
+            }
+            if n < 3 {
+                (Sx::Hex { n: n + 1, val, low }, false)
+            } else if low {
+                (Sx::Normal, true)
+            } else if (0xd800..0xdc00).contains(&val) {
+                (Sx::NeedLow { slash: false }, false)
+            } else {
+                (Sx::Normal, true)
+            }
+        }
+    })
+}
+
+/// Whether a pending code point in state `sx` still needs one more char slot.
+fn pending(sx: Sx) -> bool {
+    sx != Sx::Normal
+}
+
+/// The successors of `cfg` after byte `b`, pushed to `out`.
+pub(crate) fn step(g: &Grammar, cfg: &Config, b: u8, out: &mut Vec<Config>) {
+    let mut c = cfg.clone();
+    step_owned(g, &mut c, b, out, 0);
+}
+
+/// Pops a finished value and tells its parent. Returns false if the parent
+/// cannot take it (never, by construction, but kept total).
+fn value_done(g: &Grammar, c: &mut Config) {
+    c.frames.pop();
+    let depth = c.frames.len() as u32;
+    match c.top() {
+        Frame::Root { done, inside } => {
+            *done = true;
+            *inside = false;
+        }
+        Frame::Obj { ox, .. } => *ox = Ox::After,
+        Frame::Arr { count, ax, .. } => {
+            *count += 1;
+            *ax = Ax::After;
+        }
+        _ => {}
+    }
+    let _ = (g, depth);
+}
+
+fn step_owned(g: &Grammar, c: &mut Config, b: u8, out: &mut Vec<Config>, guard: u32) {
+    if guard > 4 {
+        return;
+    }
+    let depth = c.frames.len();
+    let top = *c.frames.last().expect("a configuration has a root frame");
+    match top {
+        Frame::Root { done, inside } => {
+            if done || inside {
+                return;
+            }
+            let mut starts = SmallVec::new();
+            start(g, g.root, b, 0, &mut starts);
+            push_starts(
+                c,
+                starts,
+                |f| {
+                    if let Frame::Root { inside, .. } = f {
+                        *inside = true;
+                    }
+                },
+                out,
+            );
+        }
+        Frame::Lit { shape, lo, hi, pos } => {
+            let l = lits(g, shape);
+            let (nlo, nhi) = narrow(l, lo, hi, pos, b);
+            if nlo < nhi {
+                *c.top() = Frame::Lit {
+                    shape,
+                    lo: nlo,
+                    hi: nhi,
+                    pos: pos + 1,
+                };
+                finish_lit(g, c, out);
+            } else if l[lo as usize].len() == pos as usize {
+                // A finished number literal; the byte belongs to the parent.
+                value_done(g, c);
+                step_owned(g, c, b, out, guard + 1);
+            }
+        }
+        Frame::Str { shape, chars, sx } => {
+            let (min, max) = match g.shape(shape) {
+                Shape::Str { min, max } => (*min, *max),
+                _ => (0, u64::MAX),
+            };
+            if sx == Sx::Normal && b == b'"' {
+                if chars >= min {
+                    value_done(g, c);
+                    out.push(c.clone());
+                }
+                return;
+            }
+            let Some((nsx, done)) = str_byte(sx, b, false) else {
+                return;
+            };
+            let nchars = chars + u64::from(done);
+            if nchars + u64::from(pending(nsx)) > max {
+                return;
+            }
+            *c.top() = Frame::Str {
+                shape,
+                chars: nchars,
+                sx: nsx,
+            };
+            out.push(c.clone());
+        }
+        Frame::Num {
+            shape,
+            nx,
+            neg,
+            mag,
+            frac_nz,
+        } => {
+            let (lo, hi, int) = num_shape(g, shape);
+            let bounded = lo.is_some() || hi.is_some();
+            let d = b.wrapping_sub(b'0');
+            let next = match (nx, b) {
+                (Nx::Minus, b'0') => Some((Nx::Zero, mag, frac_nz)),
+                (Nx::Minus, b'1'..=b'9') => Some((Nx::Int, u128::from(d), frac_nz)),
+                (Nx::Int, b'0'..=b'9') => {
+                    Some((Nx::Int, (mag * 10 + u128::from(d)).min(MAG_CAP), frac_nz))
+                }
+                (Nx::Zero | Nx::Int, b'.') if !int => Some((Nx::Dot, mag, frac_nz)),
+                (Nx::Dot | Nx::Frac, b'0'..=b'9') => Some((Nx::Frac, mag, frac_nz || d != 0)),
+                (Nx::Zero | Nx::Int | Nx::Frac, b'e' | b'E') if !int && !bounded => {
+                    Some((Nx::E, mag, frac_nz))
+                }
+                (Nx::E, b'+' | b'-') => Some((Nx::ESign, mag, frac_nz)),
+                (Nx::E | Nx::ESign | Nx::Exp, b'0'..=b'9') => Some((Nx::Exp, mag, frac_nz)),
+                _ => None,
+            };
+            if let Some((nx2, mag2, fnz2)) = next {
+                if num_ok(nx2, neg, mag2, fnz2, lo, hi, false) {
+                    *c.top() = Frame::Num {
+                        shape,
+                        nx: nx2,
+                        neg,
+                        mag: mag2,
+                        frac_nz: fnz2,
+                    };
+                    out.push(c.clone());
+                }
+                return;
+            }
+            if matches!(nx, Nx::Zero | Nx::Int | Nx::Frac | Nx::Exp)
+                && num_ok(nx, neg, mag, frac_nz, lo, hi, true)
+            {
+                value_done(g, c);
+                step_owned(g, c, b, out, guard + 1);
+            }
+        }
+        Frame::Arr { shape, count, ax } => {
+            let (item, min, max) = match g.shape(shape) {
+                Shape::Arr(a) => (
+                    a.prefix.get(count as usize).copied().or(a.rest),
+                    a.min,
+                    a.max,
+                ),
+                _ => (Some(shape), 0, u64::MAX),
+            };
+            match (ax, b) {
+                (Ax::Item { open: true } | Ax::After, b']') if count >= min => {
+                    value_done(g, c);
+                    out.push(c.clone());
+                }
+                (Ax::After, b',') if count < max && item.is_some_and(|i| g.sat(i)) => {
+                    *c.top() = Frame::Arr {
+                        shape,
+                        count,
+                        ax: Ax::Item { open: false },
+                    };
+                    out.push(c.clone());
+                }
+                (Ax::Item { .. }, _) => {
+                    if count >= max {
+                        return;
+                    }
+                    let Some(item) = item else { return };
+                    let mut starts = SmallVec::new();
+                    start(g, item, b, depth, &mut starts);
+                    push_starts(
+                        c,
+                        starts,
+                        |f| {
+                            if let Frame::Arr { ax, .. } = f {
+                                *ax = Ax::Inside;
+                            }
+                        },
+                        out,
+                    );
+                }
+                _ => {}
+            }
+        }
+        Frame::Obj {
+            shape,
+            used,
+            count,
+            ox,
+            pending,
+        } => {
+            let o = match g.shape(shape) {
+                Shape::Obj(o) => Some(o),
+                _ => None,
+            };
+            let set = |c: &mut Config, ox: Ox, used: u64, count: u64, pending: ShapeId| {
+                *c.top() = Frame::Obj {
+                    shape,
+                    used,
+                    count,
+                    ox,
+                    pending,
+                };
+            };
+            match (ox, b) {
+                (Ox::Key { open: true } | Ox::After, b'}')
+                    if o.is_none_or(|o| obj_can_close(o, used, count)) =>
+                {
+                    // Forget this object's keys.
+                    let d = depth as u32;
+                    c.keys.retain(|(kd, _)| *kd != d);
+                    value_done(g, c);
+                    out.push(c.clone());
+                }
+                (Ox::After, b',') if o.is_none_or(|o| obj_can_add(g, o, used, count)) => {
+                    set(c, Ox::Key { open: false }, used, count, pending);
+                    out.push(c.clone());
+                }
+                (Ox::Key { .. }, b'"') => {
+                    let (hi, free) = match o {
+                        Some(o) => (
+                            o.keys.len() as u32,
+                            o.additional.is_some_and(|a| g.sat(a))
+                                && obj_can_finish(g, o, used, count + 1),
+                        ),
+                        None => (0, true),
+                    };
+                    let k = Frame::Key {
+                        lo: 0,
+                        hi,
+                        pos: 0,
+                        free,
+                        sx: Sx::Normal,
+                        hash: FNV0,
+                    };
+                    if key_viable(g, o, used, count, &k) {
+                        set(c, Ox::Key { open: false }, used, count, pending);
+                        c.frames.push(k);
+                        out.push(c.clone());
+                    }
+                }
+                (Ox::Colon, b':') => {
+                    set(c, Ox::Value, used, count, pending);
+                    out.push(c.clone());
+                }
+                (Ox::Value, _) => {
+                    let mut starts = SmallVec::new();
+                    start(g, pending, b, depth, &mut starts);
+                    push_starts(
+                        c,
+                        starts,
+                        |f| {
+                            if let Frame::Obj { ox, .. } = f {
+                                *ox = Ox::Inside;
+                            }
+                        },
+                        out,
+                    );
+                }
+                _ => {}
+            }
+        }
+        Frame::Key {
+            lo,
+            hi,
+            pos,
+            free,
+            sx,
+            hash,
+        } => {
+            let Some(&Frame::Obj {
+                shape, used, count, ..
+            }) = c.frames.get(depth - 2)
+            else {
+                return;
+            };
+            let o = match g.shape(shape) {
+                Shape::Obj(o) => Some(o),
+                _ => None,
+            };
+            let keys: &[Box<[u8]>] = o.map_or(&[], |o| &o.keys);
+            if sx == Sx::Normal && b == b'"' {
+                // The key ends: a named one, else one outside them.
+                let exact =
+                    (lo < hi && keys[lo as usize].len() == pos as usize).then_some(lo as usize);
+                let (nused, pend) = match (exact, o) {
+                    (Some(i), Some(o)) => {
+                        if !key_ok(g, o, used, count, i) {
+                            return;
+                        }
+                        (used | 1 << i, o.vals[i])
+                    }
+                    (None, Some(o)) => {
+                        let d = (depth - 1) as u32;
+                        if !free || c.keys.contains(&(d, hash)) {
+                            return;
+                        }
+                        c.keys.push((d, hash));
+                        let Some(a) = o.additional else { return };
+                        (used, a)
+                    }
+                    (_, None) => (used, shape),
+                };
+                c.frames.pop();
+                *c.top() = Frame::Obj {
+                    shape,
+                    used: nused,
+                    count: count + 1,
+                    ox: Ox::Colon,
+                    pending: pend,
+                };
+                out.push(c.clone());
+                return;
+            }
+            let Some((nsx, _)) = str_byte(sx, b, true) else {
+                return;
+            };
+            let (nlo, nhi) = if lo < hi {
+                narrow(keys, lo, hi, pos, b)
+            } else {
+                (lo, lo)
+            };
+            let k = Frame::Key {
+                lo: nlo,
+                hi: nhi,
+                pos: pos + 1,
+                free,
+                sx: nsx,
+                hash: fnv(hash, b),
+            };
+            if key_viable(g, o, used, count, &k) {
+                *c.top() = k;
+                out.push(c.clone());
+            }
+        }
+    }
+}
+
+fn key_viable(g: &Grammar, o: Option<&ObjShape>, used: u64, count: u64, k: &Frame) -> bool {
+    let Frame::Key { lo, hi, free, .. } = *k else {
+        return false;
+    };
+    if free {
+        return true;
+    }
+    let Some(o) = o else { return true };
+    (lo..hi).any(|i| key_ok(g, o, used, count, i as usize))
+}
+
+/// A literal frame that has read all of every candidate's bytes ends now
+/// unless it is a number (which ends at the next byte).
+fn finish_lit(g: &Grammar, c: &mut Config, out: &mut Vec<Config>) {
+    if let Frame::Lit { shape, lo, hi, pos } = *c.top() {
+        let l = lits(g, shape);
+        let first = &l[lo as usize];
+        let is_num = matches!(first.first(), Some(b'-' | b'0'..=b'9'));
+        if hi - lo == 1 && first.len() == pos as usize && !is_num {
+            value_done(g, c);
+        }
+    }
+    out.push(c.clone());
+}
+
+/// Pushes each starting frame on a copy of `c`, marking the parent (top of
+/// `c`) as having an open child with `mark`.
+fn push_starts(
+    c: &mut Config,
+    starts: SmallVec<[Frame; 2]>,
+    mark: impl Fn(&mut Frame),
+    out: &mut Vec<Config>,
+) {
+    for f in starts {
+        let mut n = c.clone();
+        mark(n.top());
+        n.frames.push(f);
+        out.push(n);
+    }
+}
+
+/// Whether the text so far is a whole valid value (a number at the end
+/// included).
+pub(crate) fn can_end(g: &Grammar, cfg: &Config) -> bool {
+    let mut c = cfg.clone();
+    loop {
+        match *c.frames.last().expect("root") {
+            Frame::Root { done, .. } => return done,
+            Frame::Num {
+                shape,
+                nx,
+                neg,
+                mag,
+                frac_nz,
+            } => {
+                let (lo, hi, _) = num_shape(g, shape);
+                if !matches!(nx, Nx::Zero | Nx::Int | Nx::Frac | Nx::Exp)
+                    || !num_ok(nx, neg, mag, frac_nz, lo, hi, true)
+                {
+                    return false;
+                }
+                value_done(g, &mut c);
+            }
+            Frame::Lit { shape, lo, pos, .. } => {
+                if lits(g, shape)
+                    .get(lo as usize)
+                    .is_none_or(|l| l.len() != pos as usize)
+                {
+                    return false;
+                }
+                value_done(g, &mut c);
+            }
+            _ => return false,
+        }
+    }
+}

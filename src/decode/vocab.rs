@@ -1,0 +1,241 @@
+//! A model's vocabulary as the decoder needs it: each token's bytes, the
+//! end-of-sequence ids, and two tries over the token bytes (all tokens, and
+//! the tokens that are not plain string text), plus the plain tokens
+//! grouped by their length in code points. Built once, shared by `Arc`.
+
+use std::sync::Arc;
+
+use super::DecodeError;
+
+/// Plain tokens of at most this many code points get a bitset each (the
+/// tokens allowed in a string with that many code points left).
+const PLAIN_BUCKETS: usize = 16;
+
+/// A token trie: node 0 is the root; a node's children are
+/// `edges[starts[n]..starts[n + 1]]`, sorted by byte.
+#[derive(Debug, Default)]
+pub(crate) struct Trie {
+    pub(crate) starts: Vec<u32>,
+    /// `(byte, child)`.
+    pub(crate) edges: Vec<(u8, u32)>,
+    /// Tokens whose bytes end at each node: `tok_ids[tok_starts[n]..tok_starts[n + 1]]`.
+    pub(crate) tok_starts: Vec<u32>,
+    pub(crate) tok_ids: Vec<u32>,
+}
+
+impl Trie {
+    fn build(tokens: &[Box<[u8]>], ids: impl Iterator<Item = u32>) -> Trie {
+        let mut order: Vec<u32> = ids.filter(|&i| !tokens[i as usize].is_empty()).collect();
+        order.sort_by(|&a, &b| tokens[a as usize].cmp(&tokens[b as usize]));
+        // Nodes in depth-first order with explicit child lists.
+        let mut children: Vec<Vec<(u8, u32)>> = vec![Vec::new()];
+        let mut toks: Vec<Vec<u32>> = vec![Vec::new()];
+        for &id in &order {
+            let mut n = 0usize;
+            for &b in tokens[id as usize].iter() {
+                n = match children[n].last() {
+                    Some(&(lb, c)) if lb == b => c as usize,
+                    _ => {
+                        let c = children.len();
+                        children.push(Vec::new());
+                        toks.push(Vec::new());
+                        children[n].push((b, c as u32));
+                        c
+                    }
+                };
+            }
+            toks[n].push(id);
+        }
+        let mut t = Trie::default();
+        for (c, k) in children.iter().zip(&toks) {
+            t.starts.push(t.edges.len() as u32);
+            t.edges.extend_from_slice(c);
+            t.tok_starts.push(t.tok_ids.len() as u32);
+            t.tok_ids.extend_from_slice(k);
+        }
+        t.starts.push(t.edges.len() as u32);
+        t.tok_starts.push(t.tok_ids.len() as u32);
+        t
+    }
+
+    #[inline]
+    pub(crate) fn children(&self, n: u32) -> &[(u8, u32)] {
+        let n = n as usize;
+        &self.edges[self.starts[n] as usize..self.starts[n + 1] as usize]
+    }
+
+    #[inline]
+    pub(crate) fn tokens(&self, n: u32) -> &[u32] {
+        let n = n as usize;
+        &self.tok_ids[self.tok_starts[n] as usize..self.tok_starts[n + 1] as usize]
+    }
+}
+
+#[derive(Debug)]
+pub(crate) struct VocabInner {
+    pub(crate) tokens: Vec<Box<[u8]>>,
+    pub(crate) eos: Vec<u32>,
+    pub(crate) all: Trie,
+    /// Tokens that are not plain string text.
+    pub(crate) rest: Trie,
+    /// Bitset of the plain tokens of at most `k` code points, `k` in `0..=PLAIN_BUCKETS`.
+    pub(crate) plain_upto: Vec<Vec<u64>>,
+    /// Plain tokens longer than `PLAIN_BUCKETS` code points, with their length.
+    pub(crate) plain_long: Vec<(u32, u32)>,
+}
+
+/// A vocabulary: each token id's bytes and the end-of-sequence ids,
+/// prepared once for masking and shared (cloning is an `Arc` clone).
+///
+/// # Examples
+///
+/// ```
+/// use tooljson::decode::Vocabulary;
+/// let v = Vocabulary::from_bytes(vec![b"{".to_vec(), b"}".to_vec(), Vec::new()], vec![2])?;
+/// assert_eq!(v.len(), 3);
+/// assert_eq!(v.token_bytes(0), b"{");
+/// assert_eq!(v.eos_ids(), &[2]);
+/// # Ok::<(), tooljson::decode::DecodeError>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct Vocabulary {
+    pub(crate) inner: Arc<VocabInner>,
+}
+
+/// Whether `t` is plain string text: complete UTF-8 with no quote,
+/// backslash or control character; its length in code points if so.
+fn plain_chars(t: &[u8]) -> Option<u32> {
+    let s = std::str::from_utf8(t).ok()?;
+    if t.iter().any(|&b| b == b'"' || b == b'\\' || b < 0x20) {
+        return None;
+    }
+    Some(s.chars().count() as u32)
+}
+
+impl Vocabulary {
+    /// A vocabulary from each token's bytes (by id) and the end-of-sequence
+    /// ids. A token with no bytes (a special token) is never allowed except
+    /// as an end-of-sequence id.
+    pub fn from_bytes(tokens: Vec<Vec<u8>>, eos: Vec<u32>) -> Result<Vocabulary, DecodeError> {
+        if tokens.len() > u32::MAX as usize / 2 {
+            return Err(DecodeError::Vocabulary("more than 2^31 tokens".into()));
+        }
+        if let Some(&e) = eos.iter().find(|&&e| e as usize >= tokens.len()) {
+            return Err(DecodeError::Vocabulary(format!(
+                "end-of-sequence id {e} is past the {} tokens",
+                tokens.len()
+            )));
+        }
+        let mut tokens: Vec<Box<[u8]>> = tokens.into_iter().map(Vec::into_boxed_slice).collect();
+        for &e in &eos {
+            // An end-of-sequence id is a signal, never text.
+            tokens[e as usize] = Box::new([]);
+        }
+        let n = tokens.len();
+        let words = n.div_ceil(64);
+        let mut plain_upto = vec![vec![0u64; words]; PLAIN_BUCKETS + 1];
+        let mut plain_long = Vec::new();
+        let mut is_plain = vec![false; n];
+        for (i, t) in tokens.iter().enumerate() {
+            if t.is_empty() {
+                continue;
+            }
+            if let Some(c) = plain_chars(t) {
+                is_plain[i] = true;
+                if (c as usize) <= PLAIN_BUCKETS {
+                    for set in &mut plain_upto[c as usize..] {
+                        set[i / 64] |= 1 << (i % 64);
+                    }
+                } else {
+                    plain_long.push((i as u32, c));
+                }
+            }
+        }
+        let all = Trie::build(&tokens, 0..n as u32);
+        let rest = Trie::build(&tokens, (0..n as u32).filter(|&i| !is_plain[i as usize]));
+        Ok(Vocabulary {
+            inner: Arc::new(VocabInner {
+                tokens,
+                eos,
+                all,
+                rest,
+                plain_upto,
+                plain_long,
+            }),
+        })
+    }
+
+    /// How many token ids there are (the mask's length in bits).
+    pub fn len(&self) -> usize {
+        self.inner.tokens.len()
+    }
+
+    /// Whether there are no tokens.
+    pub fn is_empty(&self) -> bool {
+        self.inner.tokens.is_empty()
+    }
+
+    /// The bytes of token `id` (empty for special and end-of-sequence ids).
+    pub fn token_bytes(&self, id: u32) -> &[u8] {
+        self.inner.tokens.get(id as usize).map_or(&[], |t| t)
+    }
+
+    /// The end-of-sequence ids.
+    pub fn eos_ids(&self) -> &[u32] {
+        &self.inner.eos
+    }
+
+    /// The `u64` words of a mask over this vocabulary.
+    pub fn mask_words(&self) -> usize {
+        self.len().div_ceil(64)
+    }
+
+    /// A vocabulary from a Hugging Face `tokenizer.json` text: byte-level
+    /// BPE (GPT-2's byte-to-character map) or SentencePiece-style with byte
+    /// fallback (`<0xNN>` tokens, `▁` for a space). Added tokens marked
+    /// special have no text; `eos` names the end-of-sequence tokens (when
+    /// empty, the first of `<|eot_id|>`, `<|end_of_text|>`, `<|im_end|>`,
+    /// `<|endoftext|>`, `<end_of_turn>`, `<eos>`, `</s>` that are present).
+    pub fn from_tokenizer_json(text: &str, eos: &[&str]) -> Result<Vocabulary, DecodeError> {
+        let (tokens, eos) = super::hf::read(text, eos)?;
+        Vocabulary::from_bytes(tokens, eos)
+    }
+
+    /// OpenAI's o200k_base vocabulary (200,019 ids; `<|endoftext|>` ends).
+    #[cfg(feature = "tiktoken")]
+    pub fn o200k() -> Result<Vocabulary, DecodeError> {
+        tiktoken(
+            tiktoken_rs::o200k_base_singleton(),
+            199_998,
+            200_019,
+            199_999,
+        )
+    }
+
+    /// OpenAI's cl100k_base vocabulary (100,277 ids; `<|endoftext|>` ends).
+    #[cfg(feature = "tiktoken")]
+    pub fn cl100k() -> Result<Vocabulary, DecodeError> {
+        tiktoken(
+            tiktoken_rs::cl100k_base_singleton(),
+            100_256,
+            100_277,
+            100_257,
+        )
+    }
+}
+
+/// Ids `0..ordinary` are the BPE ranks; the rest up to `total` are special
+/// or unused, with no text.
+#[cfg(feature = "tiktoken")]
+fn tiktoken(
+    bpe: &tiktoken_rs::CoreBPE,
+    ordinary: u32,
+    total: u32,
+    eos: u32,
+) -> Result<Vocabulary, DecodeError> {
+    let mut tokens: Vec<Vec<u8>> = bpe
+        ._decode_native_and_split((0..ordinary).collect())
+        .collect();
+    tokens.resize(total as usize, Vec::new());
+    Vocabulary::from_bytes(tokens, vec![eos])
+}

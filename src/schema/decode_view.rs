@@ -1,0 +1,21 @@
+//! Read-only access to the compiled program for constrained decoding
+//! (`crate::decode`): the decoder translates the program's nodes into its
+//! own grammar and checks literal options against single nodes.
+
+pub(crate) use super::options::EnumOptions;
+pub(crate) use super::program::{Kw, NodeId, ObjectKw, Program};
+pub(crate) use super::types::{T_ALL, T_ARR, T_BOOL, T_FRAC, T_INT, T_NULL, T_OBJ, T_STR};
+
+use super::CompiledSchema;
+
+/// The program behind `schema`.
+pub(crate) fn program(schema: &CompiledSchema) -> &Program {
+    schema.program()
+}
+
+/// Whether `v` is valid against node `id` alone (as `validate` checks a
+/// subschema in place, without dynamic scope).
+pub(crate) fn node_accepts(prog: &Program, id: NodeId, v: &crate::Value) -> bool {
+    let val = super::validate::Validator::new(prog);
+    val.check::<false>(id, v, &super::validate::At::ROOT, None, 0, &mut Vec::new())
+}

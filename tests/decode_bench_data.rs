@@ -1,0 +1,337 @@
+//! Constrained decoding on the jsonschemabench schemas (from
+//! `../shared/testdata`, or `TOOLJSON_TESTDATA`; the tests fail with a
+//! plain message when it is absent): which schemas compile for decoding
+//! (and why the others do not), every valid instance accepted byte by byte
+//! and token by token in its own key order and a shuffled one, and random
+//! samples that always parse and validate, with no dead end.
+use crate::common;
+
+use std::collections::BTreeMap;
+
+use tooljson::decode::{Constraint, DecodeError, Matcher, Sampler, Tokenizer, Vocabulary};
+use tooljson::{CompiledSchema, Value};
+
+struct Case {
+    name: String,
+    schema: CompiledSchema,
+    valid: Vec<Value>,
+}
+
+/// Every jsonschemabench file: its compiled schema (format assertion on)
+/// and valid instances; schemas the validator refuses are left out.
+fn cases() -> Vec<Case> {
+    let dir = common::testdata().join("jsonschemabench/data");
+    let files = common::files_in(&dir);
+    assert!(
+        files.len() >= 200,
+        "expected the 206 jsonschemabench files, found {}",
+        files.len()
+    );
+    let mut out = Vec::new();
+    for (name, bytes) in files {
+        let doc = tooljson::from_slice(&bytes).unwrap();
+        let Ok(schema) = common::compile_asserting_formats(&doc["schema"]) else {
+            continue;
+        };
+        let valid = doc["tests"]
+            .as_array()
+            .map(|t| {
+                t.iter()
+                    .filter(|c| c["valid"] == Value::Bool(true))
+                    .map(|c| c["data"].clone())
+                    .collect()
+            })
+            .unwrap_or_default();
+        out.push(Case {
+            name,
+            schema,
+            valid,
+        });
+    }
+    out
+}
+
+fn tool_like(name: &str) -> bool {
+    ["BFCL", "Glaiveai2K", "MCPspec", "JME"]
+        .iter()
+        .any(|p| name.starts_with(p))
+}
+
+/// A vocabulary of every single byte plus some JSON-shaped multi-byte
+/// tokens (quotes with letters, escapes, UTF-8 pieces), to cross token and
+/// byte boundaries in many ways.
+fn small_vocab() -> Vocabulary {
+    let mut toks: Vec<Vec<u8>> = (0..=255u8).map(|b| vec![b]).collect();
+    for w in [
+        "{\"",
+        "\":",
+        "\",\"",
+        "\"}",
+        "\"]",
+        "[\"",
+        "true",
+        "false",
+        "null",
+        "12",
+        "-1",
+        "0.",
+        ".5",
+        "e+",
+        "\\u00",
+        "\\n",
+        "\\\"",
+        "é",
+        "\u{1F600}",
+        "a\"",
+        "\":\"",
+        "\"},{\"",
+        "name",
+        "type",
+        "id",
+        "[]",
+        "{}",
+        "\\ud83d",
+        "\\ude00",
+        "}]",
+        "],",
+    ] {
+        toks.push(w.as_bytes().to_vec());
+    }
+    // A token that ends inside a UTF-8 sequence.
+    toks.push(vec![b'a', 0xC3]);
+    toks.push(Vec::new());
+    let eos = (toks.len() - 1) as u32;
+    Vocabulary::from_bytes(toks, vec![eos]).unwrap()
+}
+
+/// `v` with every object's keys in a shuffled order.
+fn shuffled(v: &Value, seed: &mut u64) -> Value {
+    match v {
+        Value::Object(m) => {
+            let mut entries: Vec<(String, Value)> = m
+                .iter()
+                .map(|(k, v)| (k.to_string(), shuffled(v, seed)))
+                .collect();
+            for i in (1..entries.len()).rev() {
+                *seed ^= *seed << 13;
+                *seed ^= *seed >> 7;
+                *seed ^= *seed << 17;
+                entries.swap(i, (*seed % (i as u64 + 1)) as usize);
+            }
+            let mut out = tooljson::Map::new();
+            for (k, v) in entries {
+                out.insert(k, v);
+            }
+            Value::Object(out)
+        }
+        Value::Array(a) => Value::Array(a.iter().map(|x| shuffled(x, seed)).collect()),
+        other => other.clone(),
+    }
+}
+
+/// Feeds `text` byte by byte; the index of the first refused byte.
+fn refused_at(c: &Constraint, text: &[u8]) -> Option<usize> {
+    let mut m = c.matcher();
+    for (i, b) in text.iter().enumerate() {
+        if m.commit_bytes(std::slice::from_ref(b)).is_err() {
+            return Some(i);
+        }
+    }
+    (!m.is_complete()).then_some(text.len())
+}
+
+/// Feeds `text` as tokens of the small vocabulary (greedy longest match),
+/// checking each against the mask.
+fn mask_refuses(c: &Constraint, vocab: &Vocabulary, text: &[u8]) -> Option<String> {
+    let mut m: Matcher = c.matcher();
+    let mut mask = vec![0u64; vocab.mask_words()];
+    let mut i = 0;
+    while i < text.len() {
+        let mut best = (1, text[i] as u32);
+        for id in 256..vocab.len() as u32 {
+            let t = vocab.token_bytes(id);
+            if !t.is_empty() && t.len() > best.0 && text[i..].starts_with(t) {
+                best = (t.len(), id);
+            }
+        }
+        m.fill_mask(&mut mask);
+        let id = best.1;
+        if mask[id as usize / 64] >> (id % 64) & 1 == 0 {
+            return Some(format!("token {id} at byte {i} refused by the mask"));
+        }
+        if let Err(e) = m.commit_token(id) {
+            return Some(format!("commit at byte {i}: {e}"));
+        }
+        i += best.0;
+    }
+    m.fill_mask(&mut mask);
+    let eos = vocab.eos_ids()[0];
+    (mask[eos as usize / 64] >> (eos % 64) & 1 == 0).then(|| "end refused".to_owned())
+}
+
+fn check_sample(schema: &CompiledSchema, text: &[u8]) -> Result<(), String> {
+    let v = tooljson::from_slice(text).map_err(|e| format!("parse: {e}"))?;
+    schema
+        .validate(&v)
+        .map_err(|e| format!("invalid: {}", e[0]))
+}
+
+/// Feeds `text` as `tokenizer` tokenizes it, checking each token (and the
+/// end) against the mask.
+fn tokens_refused(c: &Constraint, tok: &Tokenizer, text: &str) -> Option<String> {
+    let vocab = tok.vocabulary();
+    let ids = match tok.encode(text) {
+        Ok(ids) => ids,
+        Err(e) => return Some(format!("tokenize: {e}")),
+    };
+    let mut m = c.matcher();
+    let mut mask = vec![0u64; vocab.mask_words()];
+    for (i, &id) in ids.iter().enumerate() {
+        m.fill_mask(&mut mask);
+        if mask[id as usize / 64] >> (id % 64) & 1 == 0 {
+            return Some(format!("token {i} ({id}) refused by the mask"));
+        }
+        if let Err(e) = m.commit_token(id) {
+            return Some(format!("token {i}: {e}"));
+        }
+    }
+    m.fill_mask(&mut mask);
+    let eos = vocab.eos_ids()[0];
+    (mask[eos as usize / 64] >> (eos % 64) & 1 == 0).then(|| "end refused".to_owned())
+}
+
+/// Compiles every case for `vocab`; checks valid instances (byte by byte,
+/// and token by token with `tok` or greedily with the small vocabulary),
+/// and `samples` random samples per schema. Prints the coverage.
+fn run(
+    label: &str,
+    vocab: &Vocabulary,
+    tok: Option<&Tokenizer>,
+    samples: usize,
+    max_tokens: usize,
+) {
+    let mut compiled = 0;
+    let mut tool = (0, 0);
+    let mut refused: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    let mut problems = Vec::new();
+    let cases = cases();
+    let mut sampled = 0;
+    for case in &cases {
+        let tl = tool_like(&case.name);
+        tool.1 += usize::from(tl);
+        let c = match Constraint::new(&case.schema, vocab) {
+            Ok(c) => c,
+            Err(e) => {
+                let k = match &e {
+                    DecodeError::Unsupported { keyword, .. } => keyword.clone(),
+                    other => other.to_string(),
+                };
+                refused.entry(k).or_default().push(case.name.clone());
+                continue;
+            }
+        };
+        compiled += 1;
+        tool.0 += usize::from(tl);
+        let mut seed = 0x1234_5678u64;
+        for (i, v) in case.valid.iter().enumerate() {
+            for (how, v) in [
+                ("own order", v.clone()),
+                ("shuffled", shuffled(v, &mut seed)),
+            ] {
+                let text = v.to_string();
+                let p = match refused_at(&c, text.as_bytes()) {
+                    Some(at) => Some(format!(
+                        "valid instance refused at byte {at}: {}",
+                        &text[..at.min(text.len())]
+                    )),
+                    None => match tok {
+                        Some(t) => tokens_refused(&c, t, &text),
+                        None => mask_refuses(&c, vocab, text.as_bytes()),
+                    },
+                };
+                if let Some(p) = p {
+                    problems.push(format!("{label} {}#{i} ({how}): {p}", case.name));
+                }
+            }
+        }
+        let mut sampler = Sampler::new(&c, 42, max_tokens);
+        for k in 0..samples {
+            sampled += 1;
+            match sampler.sample() {
+                Ok(s) => {
+                    if let Err(e) = check_sample(&case.schema, &s.text) {
+                        problems.push(format!(
+                            "{label} {} sample {k}: {e}: {}",
+                            case.name,
+                            String::from_utf8_lossy(&s.text)
+                        ));
+                    }
+                }
+                Err(e) => problems.push(format!("{label} {} sample {k}: {e}", case.name)),
+            }
+        }
+    }
+    println!(
+        "{label}: compiled for decoding {compiled}/{} ({}/{} tool-like); {sampled} samples",
+        cases.len(),
+        tool.0,
+        tool.1
+    );
+    for (k, v) in &refused {
+        println!("  refused, {k}: {}", v.len());
+    }
+    for p in problems.iter().take(40) {
+        println!("{p}");
+    }
+    assert!(problems.is_empty(), "{label}: {} problems", problems.len());
+    assert!(compiled > 100, "{label}: only {compiled} schemas compiled");
+}
+
+/// Samples per schema: `TOOLJSON_DECODE_SAMPLES`, else `default` (kept
+/// small for CI; the issue's 1,000 per schema is
+/// `TOOLJSON_DECODE_SAMPLES=1000 cargo test --release --features tiktoken --test decode_bench_data`).
+fn samples(default: usize) -> usize {
+    std::env::var("TOOLJSON_DECODE_SAMPLES")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(default)
+}
+
+#[test]
+fn small_vocabulary() {
+    run("small", &small_vocab(), None, samples(20), 200);
+}
+
+#[cfg(feature = "tiktoken")]
+#[test]
+fn o200k() {
+    let tok = Tokenizer::o200k().unwrap();
+    run("o200k", tok.vocabulary(), Some(&tok), samples(3), 120);
+}
+
+fn hf(file: &str) {
+    let path = common::testdata().join("tokenizers").join(file);
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| {
+        panic!(
+            "tokenizer file {} is absent or unreadable: {e}",
+            path.display()
+        )
+    });
+    let tok = Tokenizer::from_tokenizer_json(&text, &[]).unwrap();
+    run(file, tok.vocabulary(), Some(&tok), samples(2), 120);
+}
+
+#[test]
+fn llama3_1() {
+    hf("llama3_1.tokenizer.json");
+}
+
+#[test]
+fn qwen3() {
+    hf("qwen3.tokenizer.json");
+}
+
+#[test]
+fn gemma3() {
+    hf("gemma3.tokenizer.json");
+}

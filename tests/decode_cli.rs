@@ -1,0 +1,108 @@
+//! `tooljson decode`: the contract scripts rely on (exit codes 0 / 3 / 2,
+//! NDJSON lines, the mask-time line last), on fixtures in `corpus/decode/`
+//! with the o200k vocabulary.
+use std::process::Command;
+
+fn run(args: &[&str]) -> (i32, String, String) {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/corpus/decode/");
+    let args: Vec<String> = args
+        .iter()
+        .map(|a| {
+            if a.ends_with(".json") {
+                format!("{dir}{a}")
+            } else {
+                (*a).to_owned()
+            }
+        })
+        .collect();
+    let out = Command::new(env!("CARGO_BIN_EXE_tooljson"))
+        .arg("decode")
+        .args(&args)
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+fn last_line_has_mask_times(stdout: &str) {
+    let last: serde_json::Value = serde_json::from_str(stdout.lines().last().unwrap()).unwrap();
+    assert!(last["masks"].as_u64().unwrap() > 0, "{stdout}");
+    for k in ["avg", "p50", "p99", "max"] {
+        assert!(last["mask_us"][k].as_f64().unwrap() >= 0.0, "{stdout}");
+    }
+}
+
+#[test]
+fn check_accepts_a_valid_file() {
+    let (code, out, err) = run(&[
+        "--schema",
+        "weather.schema.json",
+        "--check",
+        "weather.valid.json",
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert_eq!(out.lines().count(), 1);
+    last_line_has_mask_times(&out);
+}
+
+#[test]
+fn check_reports_the_refused_token() {
+    let (code, out, err) = run(&[
+        "--schema",
+        "weather.schema.json",
+        "--vocab",
+        "o200k",
+        "--check",
+        "weather.refused.json",
+    ]);
+    assert_eq!(code, 3, "{out}{err}");
+    let first: serde_json::Value = serde_json::from_str(out.lines().next().unwrap()).unwrap();
+    let text = first["text"].as_str().unwrap();
+    assert!(text.starts_with(r#"{"city":"Paris","days":"#), "{out}");
+    assert!(first["refused"].as_u64().unwrap() > 0);
+    last_line_has_mask_times(&out);
+}
+
+#[test]
+fn sample_prints_valid_texts() {
+    let (code, out, err) = run(&[
+        "--schema",
+        "weather.schema.json",
+        "--vocab",
+        "cl100k",
+        "--sample",
+        "5",
+        "--seed",
+        "3",
+        "--max-tokens",
+        "40",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 6);
+    let schema = tooljson::CompiledSchema::from_json_str(
+        &std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/corpus/decode/weather.schema.json"
+        ))
+        .unwrap(),
+    )
+    .unwrap();
+    for l in &lines[..5] {
+        let v: serde_json::Value = serde_json::from_str(l).unwrap();
+        assert!(v["tokens"].as_u64().unwrap() > 0);
+        let inst = tooljson::from_str(v["text"].as_str().unwrap()).unwrap();
+        assert!(schema.is_valid(&inst), "{l}");
+    }
+    last_line_has_mask_times(&out);
+}
+
+#[test]
+fn an_undecidable_schema_exits_2_naming_the_keyword() {
+    let (code, out, err) = run(&["--schema", "pattern.schema.json", "--sample", "1"]);
+    assert_eq!(code, 2, "{out}");
+    assert!(err.contains("`pattern`"), "{err}");
+}
