@@ -54,9 +54,13 @@ fn documented_exchanges_round_trip_exactly() {
     for name in EXCHANGES {
         let (vendor, turn_json, results_json) = exchange(name);
         let turn = AssistantTurn::from_vendor(vendor, &turn_json).unwrap();
-        assert_eq!(turn.to_vendor(vendor), turn_json, "{name}: turn");
+        assert_eq!(turn.to_vendor(vendor).unwrap(), turn_json, "{name}: turn");
         let results = ToolResults::from_vendor(vendor, &results_json).unwrap();
-        assert_eq!(results.to_vendor(vendor), results_json, "{name}: results");
+        assert_eq!(
+            results.to_vendor(vendor).unwrap(),
+            results_json,
+            "{name}: results"
+        );
         turn.check_results(&results).unwrap();
         assert!(turn.calls().count() > 0, "{name}: the exchange has calls");
     }
@@ -149,13 +153,17 @@ fn anthropic_to_openai_to_anthropic_gives_the_original() {
         let turn = AssistantTurn::from_anthropic(&t).unwrap();
         let results = ToolResults::from_anthropic(&r[0]).unwrap();
         for other in [Vendor::OpenAiChat, Vendor::OpenAiResponses] {
-            let there = turn.to_vendor(other);
+            let there = turn.to_vendor(other).unwrap();
             let back = AssistantTurn::from_vendor(other, &there).unwrap();
             assert_eq!(back.to_anthropic(), expected, "{name} via {other}");
-            let there = results.to_vendor(other);
+            let there = results.to_vendor(other).unwrap();
             assert_eq!(there.len(), results.results.len(), "one message per result");
             let back = ToolResults::from_vendor(other, &there).unwrap();
-            assert_eq!(back.to_vendor(Vendor::Anthropic), r, "{name} via {other}");
+            assert_eq!(
+                back.to_vendor(Vendor::Anthropic).unwrap(),
+                r,
+                "{name} via {other}"
+            );
         }
     }
 }
@@ -198,7 +206,7 @@ fn anthropic_parallel_in_openai_shapes() {
     );
     let results = ToolResults::from_anthropic(&r[0]).unwrap();
     assert_eq!(
-        results.to_vendor(Vendor::OpenAiChat),
+        results.to_vendor(Vendor::OpenAiChat).unwrap(),
         vec![
             json!({"role": "tool", "tool_call_id": "toolu_01", "content": "San Francisco: 68°F, partly cloudy"}),
             json!({"role": "tool", "tool_call_id": "toolu_02",
@@ -206,7 +214,7 @@ fn anthropic_parallel_in_openai_shapes() {
         ]
     );
     assert_eq!(
-        results.to_vendor(Vendor::OpenAiResponses)[1],
+        results.to_vendor(Vendor::OpenAiResponses).unwrap()[1],
         json!({"type": "function_call_output", "call_id": "toolu_02",
                "output": "Error: Not executed: the preceding get_weather call failed."})
     );
@@ -227,10 +235,14 @@ fn openai_origin_crosses_and_comes_back() {
     );
     let results = ToolResults::from_vendor(Vendor::OpenAiChat, &r).unwrap();
     for other in [Vendor::Anthropic, Vendor::OpenAiResponses] {
-        let back = AssistantTurn::from_vendor(other, &turn.to_vendor(other)).unwrap();
+        let back = AssistantTurn::from_vendor(other, &turn.to_vendor(other).unwrap()).unwrap();
         assert_eq!(back.to_openai_chat(), expected, "via {other}");
-        let back = ToolResults::from_vendor(other, &results.to_vendor(other)).unwrap();
-        assert_eq!(back.to_vendor(Vendor::OpenAiChat), r, "via {other}");
+        let back = ToolResults::from_vendor(other, &results.to_vendor(other).unwrap()).unwrap();
+        assert_eq!(
+            back.to_vendor(Vendor::OpenAiChat).unwrap(),
+            r,
+            "via {other}"
+        );
     }
     // Responses: the item ids (fc_...) and status are Responses-only.
     let (_, t, r) = exchange("openai_responses_exchange_parallel.json");
@@ -245,15 +257,19 @@ fn openai_origin_crosses_and_comes_back() {
         ],
     );
     for other in [Vendor::Anthropic, Vendor::OpenAiChat] {
-        let mut back = AssistantTurn::from_vendor(other, &turn.to_vendor(other)).unwrap();
+        let mut back = AssistantTurn::from_vendor(other, &turn.to_vendor(other).unwrap()).unwrap();
         // Read from a bare item list, the turn has no stop reason; the
         // other vendors' shapes then carry none either.
         assert_eq!(back.stop_reason, None);
         back.stop_reason = None;
         assert_eq!(back.to_openai_responses(), expected, "via {other}");
         let results = ToolResults::from_vendor(Vendor::OpenAiResponses, &r).unwrap();
-        let back = ToolResults::from_vendor(other, &results.to_vendor(other)).unwrap();
-        assert_eq!(back.to_vendor(Vendor::OpenAiResponses), r, "via {other}");
+        let back = ToolResults::from_vendor(other, &results.to_vendor(other).unwrap()).unwrap();
+        assert_eq!(
+            back.to_vendor(Vendor::OpenAiResponses).unwrap(),
+            r,
+            "via {other}"
+        );
     }
 }
 
@@ -288,7 +304,7 @@ fn arguments_keep_their_text_and_invalid_text_is_wrapped() {
     let back = AssistantTurn::from_anthropic(&a).unwrap();
     let b: Vec<&ToolCall> = back.calls().collect();
     assert_eq!(b[0].arguments.value(), calls[0].arguments.value());
-    assert_eq!(b[0].arguments.text(), r#"{"a":2.5,"b":1}"#);
+    assert_eq!(b[0].arguments.text(), r#"{"b":1,"a":2.5}"#);
     // Documented normalisation: empty text (no parameters) is `{}` in
     // Anthropic and comes back as "{}".
     assert_eq!(b[2].arguments.text(), "{}");
@@ -464,7 +480,7 @@ fn correlation_reports_missing_unknown_and_duplicate() {
     );
     assert_eq!(reply.call_ids(), ["toolu_01", "toolu_02"]);
     assert_eq!(
-        reply.to_vendor(Vendor::Anthropic)[0]["content"][0],
+        reply.to_vendor(Vendor::Anthropic).unwrap()[0]["content"][0],
         json!({"type": "tool_result", "tool_use_id": "toolu_01", "content": "Not executed: get_weather was skipped.", "is_error": true})
     );
 }
@@ -532,8 +548,8 @@ fn retry_results_say_path_expected_found() {
     assert_eq!(
         result.content.text(),
         "The tool input does not match the input schema of get_weather, so the tool was not run.\n\
-         - path /location: expected string, found an array of 1 item\n\
          - path /unit: expected one of \"celsius\", \"fahrenheit\", found \"kelvin\"\n\
+         - path /location: expected string, found an array of 1 item\n\
          Call the tool again with input that matches the schema."
     );
     assert_eq!(result.to_anthropic()["is_error"], json!(true));

@@ -98,6 +98,20 @@ pub enum ProtocolError {
         /// The JSON type found.
         found: &'static str,
     },
+    /// A conversion could not carry these parts to the target vendor, and
+    /// the caller asked for a lossless one ([`Converted::lossless`]).
+    Lossy {
+        /// Every part left behind or changed, in document order.
+        losses: Vec<Loss>,
+    },
+    /// The conversion has no counterpart for this vendor (a message of
+    /// Gemini or Bedrock, which this layer does not model yet).
+    UnsupportedVendor {
+        /// The vendor asked for.
+        vendor: super::Vendor,
+        /// What could not be read or written, e.g. `"an assistant turn"`.
+        what: &'static str,
+    },
 }
 
 impl fmt::Display for ProtocolError {
@@ -145,6 +159,16 @@ impl fmt::Display for ProtocolError {
                 "tool-call arguments must be a JSON object, found {found} at {}",
                 at(a)
             ),
+            ProtocolError::Lossy { losses } => {
+                write!(f, "the conversion loses {} part(s)", losses.len())?;
+                for (i, l) in losses.iter().enumerate() {
+                    write!(f, "{} {l}", if i == 0 { ":" } else { ";" })?;
+                }
+                Ok(())
+            }
+            ProtocolError::UnsupportedVendor { vendor, what } => {
+                write!(f, "{what} cannot be converted to or from {vendor}")
+            }
         }
     }
 }
@@ -155,6 +179,132 @@ impl std::error::Error for ProtocolError {
             ProtocolError::SchemaDoesNotCompile { error, .. } => Some(error),
             _ => None,
         }
+    }
+}
+
+/// One part of a definition, a `tool_choice` or a request that a conversion
+/// could not carry faithfully to the target vendor: left out, or written
+/// with a different meaning (say which in [`why`](Self::why)).
+///
+/// # Examples
+///
+/// ```
+/// use serde_json::json;
+/// use tooljson::protocol::{ToolDefinition, Vendor};
+/// let def = ToolDefinition::from_vendor_json(&json!({
+///     "name": "f", "input_schema": {"type": "object"}, "strict": true
+/// }))?;
+/// let to_bedrock = def.to_vendor(Vendor::Bedrock);
+/// let loss = &to_bedrock.losses()[0];
+/// assert_eq!((loss.at.as_str(), loss.part.as_str(), loss.to), ("/strict", "strict", Vendor::Bedrock));
+/// assert!(to_bedrock.lossless().is_err());
+/// # Ok::<(), tooljson::protocol::ProtocolError>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Loss {
+    /// Where the part is, as a JSON Pointer into the source JSON (the
+    /// definition or request in the shape it was read from).
+    pub at: String,
+    /// What the part is: a member name (`"strict"`, `"cache_control"`), a
+    /// schema keyword (`"format"`), `"tool_choice"`...
+    pub part: String,
+    /// The vendor the conversion writes for.
+    pub to: super::Vendor,
+    /// Why it has no faithful counterpart there, and what was written instead.
+    pub why: String,
+}
+
+impl Loss {
+    pub(crate) fn new(
+        at: impl Into<String>,
+        part: impl Into<String>,
+        to: super::Vendor,
+        why: impl Into<String>,
+    ) -> Loss {
+        Loss {
+            at: at.into(),
+            part: part.into(),
+            to,
+            why: why.into(),
+        }
+    }
+}
+
+impl fmt::Display for Loss {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let at = if self.at.is_empty() {
+            "the root"
+        } else {
+            &self.at
+        };
+        write!(
+            f,
+            "{} at {at} is not carried to {}: {}",
+            self.part, self.to, self.why
+        )
+    }
+}
+
+/// The result of a conversion that may lose parts: the converted value and
+/// every [`Loss`]. The caller must decide: [`lossless`](Self::lossless)
+/// turns any loss into [`ProtocolError::Lossy`], and
+/// [`accept_losses`](Self::accept_losses) takes the value with the list.
+///
+/// # Examples
+///
+/// ```
+/// use serde_json::json;
+/// use tooljson::protocol::{ToolChoice, Vendor};
+/// // Gemini says "call one of these": Anthropic has no such choice.
+/// let (value, losses) = ToolChoice::Any.to_vendor(Vendor::Gemini, Some(false)).accept_losses();
+/// assert_eq!(value, Some(json!({"mode": "ANY"})));
+/// assert_eq!(losses[0].part, "parallel_tool_calls");
+/// # Ok::<(), tooljson::protocol::ProtocolError>(())
+/// ```
+#[derive(Clone, Debug, PartialEq)]
+#[must_use = "a conversion may lose parts: call lossless() or accept_losses()"]
+pub struct Converted<T> {
+    value: T,
+    losses: Vec<Loss>,
+}
+
+impl<T> Converted<T> {
+    pub(crate) fn new(value: T, losses: Vec<Loss>) -> Converted<T> {
+        Converted { value, losses }
+    }
+
+    /// The value when nothing was lost, else [`ProtocolError::Lossy`] with
+    /// every loss.
+    pub fn lossless(self) -> Result<T, ProtocolError> {
+        if self.losses.is_empty() {
+            Ok(self.value)
+        } else {
+            Err(ProtocolError::Lossy {
+                losses: self.losses,
+            })
+        }
+    }
+
+    /// The value and the losses (empty when the conversion was faithful),
+    /// for a caller that accepts them.
+    pub fn accept_losses(self) -> (T, Vec<Loss>) {
+        (self.value, self.losses)
+    }
+
+    /// The losses (empty when the conversion was faithful).
+    pub fn losses(&self) -> &[Loss] {
+        &self.losses
+    }
+
+    /// Whether nothing was lost.
+    pub fn is_lossless(&self) -> bool {
+        self.losses.is_empty()
+    }
+
+    /// The value, whether or not parts were lost (look at
+    /// [`losses`](Self::losses) first).
+    pub fn value(&self) -> &T {
+        &self.value
     }
 }
 

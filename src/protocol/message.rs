@@ -706,16 +706,19 @@ impl AssistantTurn {
             Vendor::Anthropic => Self::from_anthropic(v),
             Vendor::OpenAiChat => Self::from_openai_chat(v),
             Vendor::OpenAiResponses => Self::from_openai_responses(v),
+            Vendor::Gemini | Vendor::Bedrock => Err(unsupported(vendor)),
         }
     }
 
-    /// Writes the turn in `vendor`'s shape.
-    pub fn to_vendor(&self, vendor: Vendor) -> Value {
-        match vendor {
+    /// Writes the turn in `vendor`'s shape ([`ProtocolError::UnsupportedVendor`]
+    /// for Gemini and Bedrock).
+    pub fn to_vendor(&self, vendor: Vendor) -> Result<Value, ProtocolError> {
+        Ok(match vendor {
             Vendor::Anthropic => self.to_anthropic(),
             Vendor::OpenAiChat => self.to_openai_chat(),
             Vendor::OpenAiResponses => self.to_openai_responses(),
-        }
+            Vendor::Gemini | Vendor::Bedrock => return Err(unsupported(vendor)),
+        })
     }
 
     /// Reads an Anthropic assistant message.
@@ -841,7 +844,7 @@ impl AssistantTurn {
                 let mut outer = rest(o, &["message"]);
                 // finish_reason: null is kept as given; a string is typed.
                 if stop_reason.is_some() {
-                    outer.remove("finish_reason");
+                    outer.shift_remove("finish_reason");
                 }
                 let turn = AssistantTurn {
                     stop_reason,
@@ -1045,9 +1048,9 @@ impl AssistantTurn {
                     _ => None,
                 };
                 if stop.is_some() {
-                    members.remove("status");
+                    members.shift_remove("status");
                     if status.as_deref() == Some("incomplete") {
-                        members.remove("incomplete_details");
+                        members.shift_remove("incomplete_details");
                     }
                 }
                 (
@@ -1238,5 +1241,12 @@ pub(crate) fn check_role(
             at: at.to_owned(),
             field: "role",
         }),
+    }
+}
+
+fn unsupported(vendor: Vendor) -> ProtocolError {
+    ProtocolError::UnsupportedVendor {
+        vendor,
+        what: "an assistant turn",
     }
 }

@@ -65,7 +65,7 @@
 //! let chat_turn = turn.to_openai_chat();
 //! assert_eq!(chat_turn["finish_reason"], "tool_calls");
 //! assert_eq!(chat_turn["message"]["tool_calls"][0]["function"]["arguments"], r#"{"location":7}"#);
-//! let chat_reply = reply.to_vendor(Vendor::OpenAiChat);
+//! let chat_reply = reply.to_vendor(Vendor::OpenAiChat)?;
 //! assert_eq!(chat_reply[0]["role"], "tool");
 //! assert_eq!(chat_reply[0]["tool_call_id"], "toolu_01");
 //! assert!(chat_reply[0]["content"].as_str().unwrap()
@@ -118,13 +118,16 @@
 mod choice;
 mod definition;
 mod error;
+mod gemini_schema;
 mod message;
 mod result;
 mod retry;
+mod tool_config;
 
 pub use choice::{ChoiceViolation, ToolChoice, ToolSet};
 pub use definition::{MAX_TOOL_NAME_LEN, ToolDefinition, validate_tool_name};
-pub use error::{NameProblem, ProtocolError};
+pub use error::{Converted, Loss, NameProblem, ProtocolError};
+pub use gemini_schema::{GeminiSchema, MAX_INLINED_NODES};
 pub use message::{
     Arguments, AssistantTurn, INVALID_JSON_KEY, StopReason, TextPart, ToolCall, TurnPart,
     invalid_json_input,
@@ -141,9 +144,13 @@ pub use retry::{
 use std::fmt;
 use std::str::FromStr;
 
-/// The three API shapes this layer reads and writes.
+/// The API shapes this layer reads and writes.
 ///
-/// Displays and parses as `anthropic`, `openai-chat`, `openai-responses`.
+/// Displays and parses as `anthropic`, `openai-chat`, `openai-responses`,
+/// `gemini`, `bedrock`. Tool definitions and `tool_choice` convert between
+/// all five; a conversion that has no counterpart for a vendor (a message of
+/// Gemini or Bedrock, say) returns [`ProtocolError::UnsupportedVendor`].
+/// More vendors may be added: a `match` outside this crate needs a `_` arm.
 ///
 /// # Examples
 ///
@@ -151,8 +158,10 @@ use std::str::FromStr;
 /// use tooljson::protocol::Vendor;
 /// assert_eq!("openai-chat".parse::<Vendor>(), Ok(Vendor::OpenAiChat));
 /// assert_eq!(Vendor::OpenAiResponses.to_string(), "openai-responses");
+/// assert_eq!("bedrock".parse::<Vendor>(), Ok(Vendor::Bedrock));
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub enum Vendor {
     /// Anthropic Messages (`/v1/messages`).
     #[serde(rename = "anthropic")]
@@ -163,14 +172,22 @@ pub enum Vendor {
     /// OpenAI Responses (`/v1/responses`).
     #[serde(rename = "openai-responses")]
     OpenAiResponses,
+    /// Google Gemini `generateContent` (the Gemini API and Vertex AI).
+    #[serde(rename = "gemini")]
+    Gemini,
+    /// AWS Bedrock Converse (`Converse`, `ConverseStream`).
+    #[serde(rename = "bedrock")]
+    Bedrock,
 }
 
 impl Vendor {
-    /// All three, in a fixed order.
-    pub const ALL: [Vendor; 3] = [
+    /// All five, in a fixed order.
+    pub const ALL: [Vendor; 5] = [
         Vendor::Anthropic,
         Vendor::OpenAiChat,
         Vendor::OpenAiResponses,
+        Vendor::Gemini,
+        Vendor::Bedrock,
     ];
 
     /// The name used by `Display` and `FromStr`.
@@ -179,6 +196,8 @@ impl Vendor {
             Vendor::Anthropic => "anthropic",
             Vendor::OpenAiChat => "openai-chat",
             Vendor::OpenAiResponses => "openai-responses",
+            Vendor::Gemini => "gemini",
+            Vendor::Bedrock => "bedrock",
         }
     }
 }
@@ -197,7 +216,7 @@ impl fmt::Display for UnknownVendor {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "unknown vendor {:?}: expected anthropic, openai-chat or openai-responses",
+            "unknown vendor {:?}: expected anthropic, openai-chat, openai-responses, gemini or bedrock",
             self.0
         )
     }

@@ -331,21 +331,24 @@ impl ToolResult {
         Value::Object(o)
     }
 
-    /// The result in `vendor`'s shape (a block, a message or an item).
-    pub fn to_vendor(&self, vendor: Vendor) -> Value {
-        match vendor {
+    /// The result in `vendor`'s shape (a block, a message or an item;
+    /// [`ProtocolError::UnsupportedVendor`] for Gemini and Bedrock).
+    pub fn to_vendor(&self, vendor: Vendor) -> Result<Value, ProtocolError> {
+        Ok(match vendor {
             Vendor::Anthropic => self.to_anthropic(),
             Vendor::OpenAiChat => self.to_openai_chat(),
             Vendor::OpenAiResponses => self.to_openai_responses(),
-        }
+            Vendor::Gemini | Vendor::Bedrock => return Err(unsupported(vendor)),
+        })
     }
 }
 
 /// The text part's type name in each vendor.
 fn text_type(v: Vendor) -> &'static str {
     match v {
-        Vendor::Anthropic | Vendor::OpenAiChat => "text",
         Vendor::OpenAiResponses => "input_text",
+        // Only the three vendors above reach here (`to_vendor` refuses the others).
+        Vendor::Anthropic | Vendor::OpenAiChat | Vendor::Gemini | Vendor::Bedrock => "text",
     }
 }
 
@@ -427,11 +430,11 @@ fn write_content(c: &ResultContent, vendor: Vendor) -> Option<Value> {
 ///     ("call_2".to_string(), ToolOutcome::text("-3°C")),
 ///     ("call_1".to_string(), ToolOutcome::error("service unavailable")),
 /// ]).unwrap();
-/// assert_eq!(reply.to_vendor(Vendor::Anthropic), vec![json!({"role": "user", "content": [
+/// assert_eq!(reply.to_vendor(Vendor::Anthropic)?, vec![json!({"role": "user", "content": [
 ///     {"type": "tool_result", "tool_use_id": "call_1", "content": "service unavailable", "is_error": true},
 ///     {"type": "tool_result", "tool_use_id": "call_2", "content": "-3°C"}
 /// ]})]);
-/// assert_eq!(reply.to_vendor(Vendor::OpenAiChat)[0],
+/// assert_eq!(reply.to_vendor(Vendor::OpenAiChat)?[0],
 ///     json!({"role": "tool", "tool_call_id": "call_1", "content": "Error: service unavailable"}));
 /// # Ok::<(), tooljson::protocol::ProtocolError>(())
 /// ```
@@ -488,6 +491,7 @@ impl ToolResults {
                     .collect::<Result<_, _>>()?;
                 Ok(ToolResults::new(results))
             }
+            Vendor::Gemini | Vendor::Bedrock => Err(unsupported(vendor)),
         }
     }
 
@@ -538,9 +542,10 @@ impl ToolResults {
         Ok(out)
     }
 
-    /// The reply in `vendor`'s shape (see [`ToolResults`]).
-    pub fn to_vendor(&self, vendor: Vendor) -> Vec<Value> {
-        match vendor {
+    /// The reply in `vendor`'s shape (see [`ToolResults`];
+    /// [`ProtocolError::UnsupportedVendor`] for Gemini and Bedrock).
+    pub fn to_vendor(&self, vendor: Vendor) -> Result<Vec<Value>, ProtocolError> {
+        Ok(match vendor {
             Vendor::Anthropic => {
                 let mut o = self.native.start(vendor);
                 o.insert("role".into(), s("user"));
@@ -551,9 +556,10 @@ impl ToolResults {
                 vec![Value::Object(o)]
             }
             Vendor::OpenAiChat | Vendor::OpenAiResponses => {
-                self.results.iter().map(|r| r.to_vendor(vendor)).collect()
+                return self.results.iter().map(|r| r.to_vendor(vendor)).collect();
             }
-        }
+            Vendor::Gemini | Vendor::Bedrock => return Err(unsupported(vendor)),
+        })
     }
 }
 
@@ -715,5 +721,12 @@ impl AssistantTurn {
             results.push(ToolResult::new(call.id.clone(), outcome));
         }
         (ToolResults::new(results), report)
+    }
+}
+
+fn unsupported(vendor: Vendor) -> ProtocolError {
+    ProtocolError::UnsupportedVendor {
+        vendor,
+        what: "a tool result",
     }
 }

@@ -1141,6 +1141,8 @@ impl Adapter {
             Vendor::Anthropic => Adapter::Anthropic(anthropic::State::default()),
             Vendor::OpenAiChat => Adapter::Chat(openai_chat::State::default()),
             Vendor::OpenAiResponses => Adapter::Responses(openai_responses::State::default()),
+            Vendor::Gemini => Adapter::Gemini(gemini::State::default()),
+            Vendor::Bedrock => Adapter::Bedrock(bedrock::State::default()),
         }
     }
 }
@@ -1186,6 +1188,9 @@ impl ToolCallStream {
         let mut s = ToolCallStream::new();
         s.adapter = Adapter::for_vendor(vendor);
         s.calls.response.set_vendor(vendor);
+        if vendor == Vendor::Bedrock {
+            s.frames = Some(crate::eventstream::Decoder::new());
+        }
         s
     }
 

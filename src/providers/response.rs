@@ -120,7 +120,7 @@ impl Response {
     pub(crate) fn anthropic_start(&mut self, message: J) {
         self.anthropic_started = true;
         if let J::Object(mut m) = message {
-            let content = match m.remove("content") {
+            let content = match m.shift_remove("content") {
                 Some(J::Array(a)) => a,
                 _ => Vec::new(),
             };
@@ -285,6 +285,8 @@ impl Response {
             Some(Vendor::Anthropic) => vec![self.anthropic_message(calls)],
             Some(Vendor::OpenAiChat) => self.chat_choices(calls),
             Some(Vendor::OpenAiResponses) => vec![self.responses_output(calls)],
+            // No message of these in the protocol's model yet (as when undetected).
+            Some(Vendor::Gemini | Vendor::Bedrock) => Vec::new(),
         }
     }
 
