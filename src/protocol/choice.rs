@@ -968,6 +968,14 @@ impl ToolSet {
             Vendor::Anthropic | Vendor::OpenAiChat | Vendor::OpenAiResponses => {
                 o.insert("tools".to_owned(), Value::Array(entries));
                 let anthropic_parallel = vendor == Vendor::Anthropic && self.parallel.is_some();
+                if anthropic_parallel && !needs_choice {
+                    losses.push(Loss::new(
+                        parallel_at,
+                        "tool_choice",
+                        vendor,
+                        "Anthropic carries the parallel flag inside tool_choice: an auto choice is written, which reads back as given",
+                    ));
+                }
                 if needs_choice || anthropic_parallel {
                     if let Some(c) = choice {
                         o.insert("tool_choice".to_owned(), c);

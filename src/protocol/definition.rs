@@ -637,6 +637,16 @@ impl ToolDefinition {
                 }
             }
         }
+        if !own && !self.schema_given && matches!(vendor, Vendor::Anthropic | Vendor::Bedrock) {
+            losses.push(Loss::new(
+                member_base(self.source),
+                "parameters",
+                vendor,
+                format!(
+                    "{vendor} requires a schema: the absent parameters are written as the empty object schema (the same meaning), which stays present on the way back"
+                ),
+            ));
+        }
         let mut flat = if own { self.extra.clone() } else { Map::new() };
         flat.insert("name".to_owned(), Value::String(self.name.clone()));
         if let Some(d) = &self.description {
