@@ -1,5 +1,6 @@
-//! `tool_choice` (the four postures and the parallel-calls flag), the tool
-//! set of a request, and the check that a turn's calls obeyed the choice.
+//! The tool set of a request (definitions, `tool_choice` and the
+//! parallel-calls flag) in the five vendor shapes, and the check that a
+//! turn's calls obeyed the choice.
 
 use std::collections::HashMap;
 use std::fmt;
@@ -10,259 +11,8 @@ use super::Vendor;
 use super::definition::{Shape, ToolDefinition, classify};
 use super::error::{Converted, Loss, ProtocolError, json_type, ptr, ptr_i, short};
 use super::gemini_schema::GeminiSchema;
-use super::tool_config::{self, Native};
-
-/// How the model may use the tools: the four postures all vendors have
-/// (Bedrock has no `none`).
-///
-/// | posture | Anthropic | OpenAI Chat | OpenAI Responses | Gemini `functionCallingConfig` | Bedrock `toolChoice` |
-/// |---|---|---|---|---|---|
-/// | [`Auto`](Self::Auto) | `{"type":"auto"}` | `"auto"` | `"auto"` | `{"mode":"AUTO"}` | `{"auto":{}}` |
-/// | [`Any`](Self::Any) | `{"type":"any"}` | `"required"` | `"required"` | `{"mode":"ANY"}` | `{"any":{}}` |
-/// | [`Tool`](Self::Tool) | `{"type":"tool","name":"x"}` | `{"type":"function","function":{"name":"x"}}` | `{"type":"function","name":"x"}` | `{"mode":"ANY","allowedFunctionNames":["x"]}` | `{"tool":{"name":"x"}}` |
-/// | [`None`](Self::None) | `{"type":"none"}` | `"none"` | `"none"` | `{"mode":"NONE"}` | none: a [`Loss`] (see [`ToolSet::to_request_json`]) |
-///
-/// Parallel calls are a separate flag ([`ToolSet::parallel_tool_calls`]):
-/// Anthropic puts it inside `tool_choice` as `disable_parallel_tool_use`,
-/// OpenAI beside it as `parallel_tool_calls`; Gemini and Bedrock have no
-/// such switch, so a flag written for them is a [`Loss`].
-///
-/// Gemini's `VALIDATED` mode and `ANY` with several `allowedFunctionNames`
-/// have no posture here: read them with [`ToolSet`], which keeps them.
-///
-/// # Examples
-///
-/// ```
-/// use serde_json::json;
-/// use tooljson::protocol::{ToolChoice, Vendor};
-/// let (choice, parallel) = ToolChoice::from_vendor_json(&json!({"type": "any", "disable_parallel_tool_use": true}))?;
-/// assert_eq!(choice, ToolChoice::Any);
-/// assert_eq!(parallel, Some(false));
-/// assert_eq!(choice.to_vendor(Vendor::OpenAiChat, None).lossless()?, Some(json!("required")));
-/// assert_eq!(choice.to_vendor(Vendor::Bedrock, None).lossless()?, Some(json!({"any": {}})));
-/// # Ok::<(), tooljson::protocol::ProtocolError>(())
-/// ```
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]
-pub enum ToolChoice {
-    /// The model decides whether to call tools (the default of every vendor).
-    #[default]
-    Auto,
-    /// The model must call at least one tool (Anthropic `any`, OpenAI `required`).
-    Any,
-    /// The model must call this tool.
-    Tool(String),
-    /// The model must not call tools.
-    None,
-}
-
-/// A `tool_choice` as read: posture, parallel flag, the shape it had, and
-/// for Gemini the names `ANY` allows and whether the mode was `VALIDATED`.
-pub(crate) struct ReadChoice {
-    pub(crate) choice: ToolChoice,
-    pub(crate) parallel: Option<bool>,
-    pub(crate) vendor: Option<Vendor>,
-    pub(crate) allowed: Option<Vec<String>>,
-    pub(crate) validated: bool,
-}
-
-impl ToolChoice {
-    /// Reads a `tool_choice` of any vendor: Anthropic's object, OpenAI's
-    /// string or function object, Gemini's `functionCallingConfig` object or
-    /// Bedrock's `toolChoice` object. Returns the posture and, for
-    /// Anthropic, the parallel flag from `disable_parallel_tool_use`
-    /// (`Some(false)` when parallel calls are disabled).
-    ///
-    /// A Gemini `VALIDATED` mode, or `ANY` with several
-    /// `allowedFunctionNames`, is [`ProtocolError::UnknownShape`] here: no
-    /// posture says it (read the request with [`ToolSet`]).
-    pub fn from_vendor_json(v: &Value) -> Result<(ToolChoice, Option<bool>), ProtocolError> {
-        let r = Self::from_vendor_json_at(v, "")?;
-        if r.validated || r.allowed.is_some() {
-            return Err(ProtocolError::UnknownShape {
-                at: String::new(),
-                expected: "a tool_choice posture (Gemini VALIDATED and several allowedFunctionNames are read by ToolSet)",
-                found: short(v),
-            });
-        }
-        Ok((r.choice, r.parallel))
-    }
-
-    pub(crate) fn from_vendor_json_at(v: &Value, at: &str) -> Result<ReadChoice, ProtocolError> {
-        let unknown = || ProtocolError::UnknownShape {
-            at: at.to_owned(),
-            expected: "a tool_choice: auto, any/required, a named tool or none",
-            found: short(v),
-        };
-        let plain = |choice, parallel, vendor| ReadChoice {
-            choice,
-            parallel,
-            vendor,
-            allowed: None,
-            validated: false,
-        };
-        match v {
-            Value::String(s) => match s.as_str() {
-                "auto" => Ok(plain(ToolChoice::Auto, None, None)),
-                "required" => Ok(plain(ToolChoice::Any, None, None)),
-                "none" => Ok(plain(ToolChoice::None, None, None)),
-                _ => Err(unknown()),
-            },
-            Value::Object(o) if o.get("type").is_none() => {
-                if o.contains_key("mode") || o.contains_key("allowedFunctionNames") {
-                    tool_config::read_gemini_choice(o, at)
-                } else {
-                    tool_config::read_bedrock_choice(o, at)
-                        .map(|choice| plain(choice, None, Some(Vendor::Bedrock)))
-                }
-            }
-            Value::Object(o) => {
-                let ty = o.get("type").and_then(Value::as_str).ok_or_else(unknown)?;
-                let parallel = match o.get("disable_parallel_tool_use") {
-                    None => None,
-                    Some(Value::Bool(b)) => Some(!*b),
-                    Some(other) => {
-                        return Err(ProtocolError::WrongType {
-                            at: ptr(at, "disable_parallel_tool_use"),
-                            expected: "a boolean",
-                            found: json_type(other),
-                        });
-                    }
-                };
-                let a = Some(Vendor::Anthropic);
-                match ty {
-                    "auto" => Ok(plain(ToolChoice::Auto, parallel, a)),
-                    "any" => Ok(plain(ToolChoice::Any, parallel, a)),
-                    "none" => Ok(plain(ToolChoice::None, parallel, a)),
-                    "tool" => Ok(plain(
-                        ToolChoice::Tool(name_at(o, at.to_owned())?),
-                        parallel,
-                        a,
-                    )),
-                    "function" => match o.get("function") {
-                        Some(Value::Object(f)) => Ok(plain(
-                            ToolChoice::Tool(name_at(f, ptr(at, "function"))?),
-                            None,
-                            Some(Vendor::OpenAiChat),
-                        )),
-                        Some(other) => Err(ProtocolError::WrongType {
-                            at: ptr(at, "function"),
-                            expected: "an object",
-                            found: json_type(other),
-                        }),
-                        None => Ok(plain(
-                            ToolChoice::Tool(name_at(o, at.to_owned())?),
-                            None,
-                            Some(Vendor::OpenAiResponses),
-                        )),
-                    },
-                    _ => Err(unknown()),
-                }
-            }
-            _ => Err(unknown()),
-        }
-    }
-
-    /// The `tool_choice` JSON for `vendor` (Gemini: the
-    /// `functionCallingConfig` object; Bedrock: the `toolChoice` object), or
-    /// `None` where the vendor has no member for it (Bedrock `none`, a
-    /// [`Loss`]). `parallel` is written for Anthropic as
-    /// `disable_parallel_tool_use: !parallel`; OpenAI carries it beside
-    /// `tool_choice` (see [`ToolSet::to_request_json`]); for Gemini and
-    /// Bedrock a `Some` is a [`Loss`]. Loss pointers are relative to the
-    /// choice (`""`).
-    pub fn to_vendor(&self, vendor: Vendor, parallel: Option<bool>) -> Converted<Option<Value>> {
-        let (value, lost) = choice_json(self, vendor, parallel, None);
-        let losses = lost
-            .into_iter()
-            .map(|(part, why)| Loss::new("", part, vendor, why))
-            .collect();
-        Converted::new(value, losses)
-    }
-}
-
-fn name_at(obj: &Map<String, Value>, at: String) -> Result<String, ProtocolError> {
-    match obj.get("name") {
-        Some(Value::String(n)) => Ok(n.clone()),
-        Some(other) => Err(ProtocolError::WrongType {
-            at: ptr(&at, "name"),
-            expected: "a string",
-            found: json_type(other),
-        }),
-        None => Err(ProtocolError::MissingField { at, field: "name" }),
-    }
-}
-
-/// The choice's JSON for `vendor` and what it could not say (part, why).
-/// `allowed`: Gemini's names for `ANY` beyond one.
-pub(crate) fn choice_json(
-    choice: &ToolChoice,
-    vendor: Vendor,
-    parallel: Option<bool>,
-    allowed: Option<&[String]>,
-) -> (Option<Value>, Vec<(&'static str, String)>) {
-    let s = |t: &str| Value::String(t.to_owned());
-    let mut lost = Vec::new();
-    if let (Some(names), false) = (allowed, vendor == Vendor::Gemini) {
-        lost.push((
-            "allowedFunctionNames",
-            format!("{vendor} cannot restrict the required call to {names:?}; written as any tool"),
-        ));
-    }
-    if parallel.is_some() && matches!(vendor, Vendor::Gemini | Vendor::Bedrock) {
-        lost.push((
-            "parallel_tool_calls",
-            format!("{vendor} has no switch for parallel calls; left out (it allows them)"),
-        ));
-    }
-    let value = match vendor {
-        Vendor::Anthropic => {
-            let mut o = Map::new();
-            let ty = match choice {
-                ToolChoice::Auto => "auto",
-                ToolChoice::Any => "any",
-                ToolChoice::Tool(_) => "tool",
-                ToolChoice::None => "none",
-            };
-            o.insert("type".to_owned(), s(ty));
-            if let ToolChoice::Tool(n) = choice {
-                o.insert("name".to_owned(), s(n));
-            }
-            if let Some(p) = parallel {
-                o.insert("disable_parallel_tool_use".to_owned(), Value::Bool(!p));
-            }
-            Some(Value::Object(o))
-        }
-        Vendor::Gemini => Some(tool_config::gemini_choice(choice, allowed)),
-        Vendor::Bedrock => {
-            let v = tool_config::bedrock_choice(choice);
-            if v.is_none() {
-                lost.push((
-                    "tool_choice",
-                    "Bedrock has no \"none\" choice; left out".to_owned(),
-                ));
-            }
-            v
-        }
-        Vendor::OpenAiChat | Vendor::OpenAiResponses => Some(match choice {
-            ToolChoice::Auto => s("auto"),
-            ToolChoice::Any => s("required"),
-            ToolChoice::None => s("none"),
-            ToolChoice::Tool(n) => {
-                let mut name = Map::new();
-                name.insert("name".to_owned(), s(n));
-                let mut o = Map::new();
-                o.insert("type".to_owned(), s("function"));
-                if vendor == Vendor::OpenAiChat {
-                    o.insert("function".to_owned(), Value::Object(name));
-                } else {
-                    o.extend(name);
-                }
-                Value::Object(o)
-            }
-        }),
-    };
-    (value, lost)
-}
+use super::posture::{ToolChoice, choice_json, read_bedrock_choice, read_gemini_choice};
+use super::tool_config::Native;
 
 /// How a turn's calls broke the request's `tool_choice` (see
 /// [`ToolSet::check_choice`]).
@@ -571,7 +321,7 @@ impl ToolSet {
                             found: json_type(c),
                         });
                     };
-                    let choice = tool_config::read_bedrock_choice(co, at)?;
+                    let choice = read_bedrock_choice(co, at)?;
                     set.check_declared(&choice)?;
                     set.choice = choice;
                     set.choice_given = true;
@@ -591,10 +341,9 @@ impl ToolSet {
                 return Ok(set);
             };
             let read = match tc.get("functionCallingConfig").filter(|c| !c.is_null()) {
-                Some(Value::Object(f)) => Some(tool_config::read_gemini_choice(
-                    f,
-                    "/toolConfig/functionCallingConfig",
-                )?),
+                Some(Value::Object(f)) => {
+                    Some(read_gemini_choice(f, "/toolConfig/functionCallingConfig")?)
+                }
                 Some(other) => {
                     return Err(ProtocolError::WrongType {
                         at: "/toolConfig/functionCallingConfig".to_owned(),

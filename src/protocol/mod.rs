@@ -1,6 +1,8 @@
 //! Tool-use protocol types: tool definitions, `tool_choice`, tool calls and
 //! their results, in the JSON of Anthropic Messages, OpenAI Chat Completions
-//! and OpenAI Responses, converted between them without losing ids or order.
+//! and OpenAI Responses (and, for definitions and `tool_choice`, Gemini and
+//! Bedrock Converse), converted between them without losing ids or order:
+//! what a conversion cannot carry is a [`Loss`] in its [`Converted`] result.
 //!
 //! This layer works on complete JSON (`serde_json::Value`): request bodies,
 //! finished assistant turns, reply messages. Streaming belongs to the vendor
@@ -26,6 +28,25 @@
 //! | choice: this tool | `{type: "tool", name}` | `{type: "function", function: {name}}` | `{type: "function", name}` | `ToolChoice::Tool(name)` |
 //! | choice: no tools | `{type: "none"}` | `"none"` | `"none"` | `ToolChoice::None` |
 //! | parallel calls off | `tool_choice.disable_parallel_tool_use: true` | `parallel_tool_calls: false` | `parallel_tool_calls: false` | `ToolSet::parallel_tool_calls() == Some(false)` |
+//!
+//! Gemini and Bedrock Converse, for the tool part of a request:
+//!
+//! | concept | Gemini | Bedrock Converse | tooljson |
+//! |---|---|---|---|
+//! | tool list | `tools: [{functionDeclarations: [{name, description, parameters \| parametersJsonSchema}]}, {googleSearch: {}}, ...]` | `toolConfig.tools: [{toolSpec: {name, description, inputSchema: {json}}}, {cachePoint: {...}}]` | `ToolDefinition`, `ToolSet` |
+//! | schema field | `parameters` (an OpenAPI 3.0 subset, see [`GeminiSchema`]) or `parametersJsonSchema` | `inputSchema.json` | `input_schema()` (JSON Schema) |
+//! | choice: the model decides | `toolConfig.functionCallingConfig: {mode: "AUTO"}` | `toolConfig.toolChoice: {auto: {}}` | `ToolChoice::Auto` |
+//! | choice: must call some tool | `{mode: "ANY"}` | `{any: {}}` | `ToolChoice::Any` |
+//! | choice: this tool | `{mode: "ANY", allowedFunctionNames: [name]}` | `{tool: {name}}` | `ToolChoice::Tool(name)` |
+//! | choice: one of these tools | `{mode: "ANY", allowedFunctionNames: [a, b]}` | none (a loss) | `ToolChoice::Any` + `ToolSet::allowed_names()` |
+//! | choice: no tools | `{mode: "NONE"}` | none: `toolConfig` left out (a loss) | `ToolChoice::None` |
+//! | calls checked against the schema | `{mode: "VALIDATED"}` | none (a loss) | kept for Gemini only |
+//! | parallel calls off | none (a loss) | none (a loss) | `ToolSet::parallel_tool_calls()` |
+//! | `strict` | none (a loss) | none (a loss) | `ToolDefinition::strict()` |
+//!
+//! Members of schemas and of argument objects keep the order they were given
+//! in through every conversion (this crate builds `serde_json` with
+//! `preserve_order`): models write arguments in the order of `properties`.
 //!
 //! # Example: one exchange, two vendors
 //!
@@ -99,16 +120,17 @@
 //! - **Stop reasons**: `stop_sequence` is `"stop"` in Chat and comes back as `end_turn`. Responses has no
 //!   stop reason: it is read from `status` and whether there are `function_call` items.
 //! - **Vendor-only members** are kept for their own vendor and left out for the others: Anthropic
-//!   message `id` / `model` / `usage`, `thinking` and server-tool blocks, `cache_control`,
-//!   `eager_input_streaming`; Chat `refusal` / `annotations` / `logprobs`; Responses item ids
-//!   (`fc_…`, `msg_…`), `status` and `reasoning` items. Server and hosted tools in `tools` stay as they
-//!   were given.
+//!   message `id` / `model` / `usage`, `thinking` and server-tool blocks; Chat `refusal` /
+//!   `annotations` / `logprobs`; Responses item ids (`fc_…`, `msg_…`), `status` and `reasoning`
+//!   items. In tool definitions and tool sets each one left out (`cache_control`,
+//!   `eager_input_streaming`, Gemini `behavior`, a server or hosted tool of another vendor) is a
+//!   [`Loss`] of the conversion, which the caller accepts or refuses ([`Converted`]).
 //! - **Non-text result parts** (images, documents) are passed through verbatim, so nothing is dropped,
 //!   but a vendor that has no such part (Chat tool messages take text only) will refuse them.
 //! - Blocks **after the `tool_result` blocks** in an Anthropic user message (a text, say) are kept
 //!   for Anthropic only; OpenAI replies carry just the results.
 //! - A function declared **without `parameters`** gets `{"type":"object","properties":{}}` as
-//!   Anthropic's required `input_schema`, and keeps it on the way back.
+//!   Anthropic's (and Bedrock's) required schema, and keeps it on the way back: a [`Loss`] says so.
 //!
 //! Errors are typed values (`ProtocolError`, `ChoiceViolation`, `CorrelationError`, `CallProblem`),
 //! never panics: a definition without a name, a schema that does not compile, a name the vendors
@@ -120,11 +142,12 @@ mod definition;
 mod error;
 mod gemini_schema;
 mod message;
+mod posture;
 mod result;
 mod retry;
 mod tool_config;
 
-pub use choice::{ChoiceViolation, ToolChoice, ToolSet};
+pub use choice::{ChoiceViolation, ToolSet};
 pub use definition::{MAX_TOOL_NAME_LEN, ToolDefinition, validate_tool_name};
 pub use error::{Converted, Loss, NameProblem, ProtocolError};
 pub use gemini_schema::{GeminiSchema, MAX_INLINED_NODES};
@@ -132,6 +155,7 @@ pub use message::{
     Arguments, AssistantTurn, INVALID_JSON_KEY, StopReason, TextPart, ToolCall, TurnPart,
     invalid_json_input,
 };
+pub use posture::ToolChoice;
 pub use result::{
     CorrelationError, ERROR_PREFIX, ResultContent, ResultPart, ToolOutcome, ToolResult,
     ToolResults, correlate,
