@@ -528,13 +528,12 @@ impl ToolSet {
         if let Some(n) = called_names.iter().find(|n| !self.is_declared(n)) {
             return Err(ChoiceViolation::UndeclaredTool((*n).to_owned()));
         }
-        if let Some(allowed) = &self.allowed {
-            if let Some(n) = called_names
+        if let Some(allowed) = &self.allowed
+            && let Some(n) = called_names
                 .iter()
                 .find(|n| !allowed.iter().any(|a| a == *n))
-            {
-                return Err(ChoiceViolation::NotAllowed((*n).to_owned()));
-            }
+        {
+            return Err(ChoiceViolation::NotAllowed((*n).to_owned()));
         }
         match &self.choice {
             ToolChoice::Auto => {}
@@ -725,10 +724,8 @@ impl ToolSet {
                         "Anthropic carries the parallel flag inside tool_choice: an auto choice is written, which reads back as given",
                     ));
                 }
-                if needs_choice || anthropic_parallel {
-                    if let Some(c) = choice {
-                        o.insert("tool_choice".to_owned(), c);
-                    }
+                if let (true, Some(c)) = (needs_choice || anthropic_parallel, choice) {
+                    o.insert("tool_choice".to_owned(), c);
                 }
                 if let (Some(p), false) = (self.parallel, vendor == Vendor::Anthropic) {
                     o.insert("parallel_tool_calls".to_owned(), Value::Bool(p));
