@@ -120,17 +120,17 @@ fn gemini_subset_maps_what_it_can_and_reports_the_rest() {
     assert_eq!(
         p,
         json!({
-            "type": "OBJECT",
+            "type": "object",
             "properties": {
-                "n": {"type": "INTEGER", "minimum": 0, "nullable": true},
-                "k": {"enum": ["fixed"], "type": "STRING"},
-                "when": {"type": "STRING", "format": "date-time"},
-                "mail": {"type": "STRING"},
+                "n": {"type": "integer", "minimum": 0, "nullable": true},
+                "k": {"enum": ["fixed"], "type": "string"},
+                "when": {"type": "string", "format": "date-time"},
+                "mail": {"type": "string"},
                 "level": {},
-                "either": {"anyOf": [{"type": "STRING"}, {"type": "NUMBER"}]},
+                "either": {"anyOf": [{"type": "string"}, {"type": "number"}]},
                 "tag": {"enum": ["a", "b"], "nullable": true},
                 "one": {},
-                "addr": {"type": "OBJECT", "properties": {"city": {"type": "STRING"}}}
+                "addr": {"type": "object", "properties": {"city": {"type": "string"}}}
             }
         })
     );
@@ -472,6 +472,50 @@ proptest! {
         }
         if b == Vendor::Bedrock && a != b && start.choice() == &ToolChoice::None && start.choice_given() {
             prop_assert!(said("tool_choice"));
+        }
+    }
+}
+
+fn fixture(name: &str) -> Value {
+    let p = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("corpus/protocol/definitions")
+        .join(name);
+    let text = std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+}
+
+#[test]
+fn documented_gemini_and_bedrock_requests_round_trip_through_every_vendor() {
+    for (file, vendor, members) in [
+        (
+            "gemini_request_schedule_meeting.json",
+            Vendor::Gemini,
+            &["tools", "toolConfig"][..],
+        ),
+        (
+            "bedrock_request_top_song.json",
+            Vendor::Bedrock,
+            &["toolConfig"][..],
+        ),
+    ] {
+        let body = fixture(file);
+        let mut tool_part = serde_json::Map::new();
+        for k in members {
+            tool_part.insert((*k).to_owned(), body[*k].clone());
+        }
+        let tool_part = Value::Object(tool_part);
+        let set = ToolSet::from_request_json(&body).unwrap();
+        assert_eq!(set.source(), Some(vendor), "{file}");
+        let own = set.to_request_json(vendor).lossless().unwrap();
+        assert_eq!(text(&own), text(&tool_part), "{file}");
+        for other in Vendor::ALL {
+            let there = set.to_request_json(other).lossless().unwrap();
+            let back = ToolSet::from_request_json(&there)
+                .unwrap()
+                .to_request_json(vendor)
+                .lossless()
+                .unwrap();
+            assert_eq!(text(&back), text(&tool_part), "{file} via {other}");
         }
     }
 }

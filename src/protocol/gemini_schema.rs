@@ -21,9 +21,9 @@
 //!
 //! | JSON Schema | Gemini `parameters` |
 //! |---|---|
-//! | `type: "string"` ... | `type: "STRING"` ... (upper case, as the API reference spells the enum) |
-//! | `type: [t, "null"]` | `type: T, nullable: true` |
-//! | `type: [a, b, ...]` (two or more besides `null`) | `anyOf: [{type: A}, {type: B}, ...]` (lost when `anyOf` is also given) |
+//! | `type: "string"` ... | `type: "string"` ... (lower case, as the Gemini documentation's REST examples write it; the API reads either case) |
+//! | `type: [t, "null"]` | `type: t, nullable: true` |
+//! | `type: [a, b, ...]` (two or more besides `null`) | `anyOf: [{type: a}, {type: b}, ...]` (lost when `anyOf` is also given) |
 //! | `const: "x"` (a string) | `enum: ["x"]` |
 //! | `const` of another type | lost (Gemini enums hold strings only) |
 //! | `enum` of strings (and `null`) | `enum` of the strings (and `nullable: true`) |
@@ -69,8 +69,8 @@ pub const MAX_INLINED_NODES: usize = 10_000;
 /// assert!(def.to_gemini(GeminiSchema::Auto).lossless()?.get("parametersJsonSchema").is_some());
 /// let sub = def.to_gemini(GeminiSchema::OpenApi).lossless()?;
 /// assert_eq!(sub["parameters"], json!({
-///     "type": "OBJECT",
-///     "properties": {"n": {"type": "INTEGER", "nullable": true}, "k": {"enum": ["x"], "type": "STRING"}}
+///     "type": "object",
+///     "properties": {"n": {"type": "integer", "nullable": true}, "k": {"enum": ["x"], "type": "string"}}
 /// }));
 /// # Ok::<(), tooljson::protocol::ProtocolError>(())
 /// ```
@@ -248,7 +248,7 @@ impl Writer<'_> {
             match k.as_str() {
                 "type" => match v {
                     Value::String(t) => {
-                        out.insert(k.clone(), Value::String(t.to_ascii_uppercase()));
+                        out.insert(k.clone(), Value::String(t.to_ascii_lowercase()));
                     }
                     Value::Array(ts) if ts.iter().all(Value::is_string) => {
                         let mut rest: Vec<String> = Vec::new();
@@ -256,12 +256,12 @@ impl Writer<'_> {
                             if t == "null" {
                                 nullable = true;
                             } else {
-                                rest.push(t.to_ascii_uppercase());
+                                rest.push(t.to_ascii_lowercase());
                             }
                         }
                         match rest.as_slice() {
                             [] => {
-                                out.insert(k.clone(), Value::String("NULL".to_owned()));
+                                out.insert(k.clone(), Value::String("null".to_owned()));
                                 nullable = false;
                             }
                             [one] => {
@@ -276,7 +276,7 @@ impl Writer<'_> {
                     Value::String(_) => {
                         out.insert("enum".to_owned(), Value::Array(vec![v.clone()]));
                         if !o.contains_key("type") {
-                            out.insert("type".to_owned(), Value::String("STRING".to_owned()));
+                            out.insert("type".to_owned(), Value::String("string".to_owned()));
                         }
                     }
                     Value::Null => nullable = true,
