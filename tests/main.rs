@@ -74,6 +74,8 @@ mod decode_unit;
 #[cfg(feature = "protocol")]
 mod protocol_definitions;
 #[cfg(feature = "protocol")]
+mod protocol_five_shapes;
+#[cfg(feature = "protocol")]
 mod protocol_messages;
 #[cfg(feature = "protocol")]
 mod protocol_props;

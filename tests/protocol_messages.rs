@@ -46,6 +46,7 @@ fn full(turn: &AssistantTurn, vendor: Vendor) -> Value {
         Vendor::Anthropic => turn.to_anthropic(),
         Vendor::OpenAiChat => turn.to_openai_chat(),
         Vendor::OpenAiResponses => turn.to_openai_responses(),
+        other => panic!("no full shape for {other:?}"),
     }
 }
 
@@ -66,7 +67,11 @@ fn documented_exchanges_round_trip_exactly() {
         let turn = AssistantTurn::from_vendor(vendor, &turn_json).unwrap();
         assert_eq!(full(&turn, vendor), turn_json, "{name}: turn");
         let results = ToolResults::from_vendor(vendor, &results_json).unwrap();
-        assert_eq!(results.to_vendor(vendor).lossless().unwrap(), results_json, "{name}: results");
+        assert_eq!(
+            results.to_vendor(vendor).lossless().unwrap(),
+            results_json,
+            "{name}: results"
+        );
         turn.check_results(&results).unwrap();
         assert!(turn.calls().count() > 0, "{name}: the exchange has calls");
     }
@@ -164,7 +169,8 @@ fn anthropic_to_openai_to_anthropic_gives_the_original() {
             assert_eq!(back.to_anthropic(), expected, "{name} via {other}");
             let converted = results.to_vendor(other);
             // An image in a tool result has no place in a Chat tool message.
-            let image_in_results = r[0].pointer("/content/0/content/1/type") == Some(&json!("image"));
+            let image_in_results =
+                r[0].pointer("/content/0/content/1/type") == Some(&json!("image"));
             if other == Vendor::OpenAiChat && image_in_results {
                 assert_eq!(converted.losses()[0].part, "image", "{name}");
                 assert_eq!(converted.losses()[0].at, "/content/0/content/1", "{name}");
@@ -173,7 +179,11 @@ fn anthropic_to_openai_to_anthropic_gives_the_original() {
             let there = converted.lossless().unwrap();
             assert_eq!(there.len(), results.results.len(), "one message per result");
             let back = ToolResults::from_vendor(other, &there).unwrap();
-            assert_eq!(back.to_vendor(Vendor::Anthropic).lossless().unwrap(), r, "{name} via {other}");
+            assert_eq!(
+                back.to_vendor(Vendor::Anthropic).lossless().unwrap(),
+                r,
+                "{name} via {other}"
+            );
         }
     }
 }
@@ -224,7 +234,10 @@ fn anthropic_parallel_in_openai_shapes() {
         ]
     );
     assert_eq!(
-        results.to_vendor(Vendor::OpenAiResponses).lossless().unwrap()[1],
+        results
+            .to_vendor(Vendor::OpenAiResponses)
+            .lossless()
+            .unwrap()[1],
         json!({"type": "function_call_output", "call_id": "toolu_02",
                "output": "Error: Not executed: the preceding get_weather call failed."})
     );
@@ -247,8 +260,13 @@ fn openai_origin_crosses_and_comes_back() {
     for other in [Vendor::Anthropic, Vendor::OpenAiResponses] {
         let back = AssistantTurn::from_vendor(other, &full(&turn, other)).unwrap();
         assert_eq!(back.to_openai_chat(), expected, "via {other}");
-        let back = ToolResults::from_vendor(other, &results.to_vendor(other).lossless().unwrap()).unwrap();
-        assert_eq!(back.to_vendor(Vendor::OpenAiChat).lossless().unwrap(), r, "via {other}");
+        let back =
+            ToolResults::from_vendor(other, &results.to_vendor(other).lossless().unwrap()).unwrap();
+        assert_eq!(
+            back.to_vendor(Vendor::OpenAiChat).lossless().unwrap(),
+            r,
+            "via {other}"
+        );
     }
     // Responses: the item ids (fc_...) and status are Responses-only.
     let (_, t, r) = exchange("openai_responses_exchange_parallel.json");
@@ -270,8 +288,13 @@ fn openai_origin_crosses_and_comes_back() {
         back.stop_reason = None;
         assert_eq!(back.to_openai_responses(), expected, "via {other}");
         let results = ToolResults::from_vendor(Vendor::OpenAiResponses, &r).unwrap();
-        let back = ToolResults::from_vendor(other, &results.to_vendor(other).lossless().unwrap()).unwrap();
-        assert_eq!(back.to_vendor(Vendor::OpenAiResponses).lossless().unwrap(), r, "via {other}");
+        let back =
+            ToolResults::from_vendor(other, &results.to_vendor(other).lossless().unwrap()).unwrap();
+        assert_eq!(
+            back.to_vendor(Vendor::OpenAiResponses).lossless().unwrap(),
+            r,
+            "via {other}"
+        );
     }
 }
 

@@ -256,12 +256,13 @@ proptest! {
         }
         let (reply, report) = turn.reply_filling(outcomes, |_| ToolOutcome::error("not run"));
         prop_assert_eq!(report.is_none(), is_permutation);
-        for v in Vendor::ALL {
+        for v in [Vendor::Anthropic, Vendor::OpenAiChat, Vendor::OpenAiResponses] {
             let json = reply.to_vendor(v).lossless().unwrap();
             let key = match v {
                 Vendor::Anthropic => "tool_use_id",
                 Vendor::OpenAiChat => "tool_call_id",
                 Vendor::OpenAiResponses => "call_id",
+                other => unreachable!("{other:?} is not iterated"),
             };
             let found: Vec<&str> = match v {
                 Vendor::Anthropic => json[0]["content"].as_array().unwrap().iter()

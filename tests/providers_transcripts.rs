@@ -162,6 +162,7 @@ fn oracle(vendor: Vendor, events: &[String]) -> Vec<Expected> {
                 }
                 _ => {}
             },
+            other => panic!("no transcript oracle for {other}"),
         }
     }
     calls

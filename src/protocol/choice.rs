@@ -1,5 +1,6 @@
-//! `tool_choice` (the four postures and the parallel-calls flag), the tool
-//! set of a request, and the check that a turn's calls obeyed the choice.
+//! The tool set of a request (definitions, `tool_choice` and the
+//! parallel-calls flag) in the five vendor shapes, and the check that a
+//! turn's calls obeyed the choice.
 
 use std::collections::HashMap;
 use std::fmt;
@@ -9,165 +10,10 @@ use serde_json::{Map, Value};
 use super::Vendor;
 use super::definition::{Shape, ToolDefinition, classify};
 use super::error::{ProtocolError, json_type, ptr, ptr_i, short};
-
-/// How the model may use the tools: the four postures all three vendors have.
-///
-/// | posture | Anthropic | OpenAI Chat | OpenAI Responses |
-/// |---|---|---|---|
-/// | [`Auto`](Self::Auto) | `{"type":"auto"}` | `"auto"` | `"auto"` |
-/// | [`Any`](Self::Any) | `{"type":"any"}` | `"required"` | `"required"` |
-/// | [`Tool`](Self::Tool) | `{"type":"tool","name":"x"}` | `{"type":"function","function":{"name":"x"}}` | `{"type":"function","name":"x"}` |
-/// | [`None`](Self::None) | `{"type":"none"}` | `"none"` | `"none"` |
-///
-/// Parallel calls are a separate flag ([`ToolSet::parallel_tool_calls`]):
-/// Anthropic puts it inside `tool_choice` as `disable_parallel_tool_use`,
-/// OpenAI beside it as `parallel_tool_calls`.
-///
-/// # Examples
-///
-/// ```
-/// use serde_json::json;
-/// use tooljson::protocol::{ToolChoice, Vendor};
-/// let (choice, parallel) = ToolChoice::from_vendor_json(&json!({"type": "any", "disable_parallel_tool_use": true}))?;
-/// assert_eq!(choice, ToolChoice::Any);
-/// assert_eq!(parallel, Some(false));
-/// assert_eq!(choice.to_vendor(Vendor::OpenAiChat, None), json!("required"));
-/// # Ok::<(), tooljson::protocol::ProtocolError>(())
-/// ```
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]
-pub enum ToolChoice {
-    /// The model decides whether to call tools (the default of every vendor).
-    #[default]
-    Auto,
-    /// The model must call at least one tool (Anthropic `any`, OpenAI `required`).
-    Any,
-    /// The model must call this tool.
-    Tool(String),
-    /// The model must not call tools.
-    None,
-}
-
-impl ToolChoice {
-    /// Reads a `tool_choice` of any vendor. Returns the posture and, for
-    /// Anthropic, the parallel flag from `disable_parallel_tool_use`
-    /// (`Some(false)` when parallel calls are disabled).
-    pub fn from_vendor_json(v: &Value) -> Result<(ToolChoice, Option<bool>), ProtocolError> {
-        Self::from_vendor_json_at(v, "").map(|(c, p, _)| (c, p))
-    }
-
-    /// Also says which vendor's shape it was (`None` for the strings that both
-    /// OpenAI APIs use).
-    pub(crate) fn from_vendor_json_at(
-        v: &Value,
-        at: &str,
-    ) -> Result<(ToolChoice, Option<bool>, Option<Vendor>), ProtocolError> {
-        let unknown = || ProtocolError::UnknownShape {
-            at: at.to_owned(),
-            expected: "a tool_choice: auto, any/required, a named tool or none",
-            found: short(v),
-        };
-        match v {
-            Value::String(s) => match s.as_str() {
-                "auto" => Ok((ToolChoice::Auto, None, None)),
-                "required" => Ok((ToolChoice::Any, None, None)),
-                "none" => Ok((ToolChoice::None, None, None)),
-                _ => Err(unknown()),
-            },
-            Value::Object(o) => {
-                let ty = o.get("type").and_then(Value::as_str).ok_or_else(unknown)?;
-                let parallel = match o.get("disable_parallel_tool_use") {
-                    None => None,
-                    Some(Value::Bool(b)) => Some(!*b),
-                    Some(other) => {
-                        return Err(ProtocolError::WrongType {
-                            at: ptr(at, "disable_parallel_tool_use"),
-                            expected: "a boolean",
-                            found: json_type(other),
-                        });
-                    }
-                };
-                let name_at = |obj: &Map<String, Value>, at: String| match obj.get("name") {
-                    Some(Value::String(n)) => Ok(n.clone()),
-                    Some(other) => Err(ProtocolError::WrongType {
-                        at: ptr(&at, "name"),
-                        expected: "a string",
-                        found: json_type(other),
-                    }),
-                    None => Err(ProtocolError::MissingField { at, field: "name" }),
-                };
-                let a = Some(Vendor::Anthropic);
-                match ty {
-                    "auto" => Ok((ToolChoice::Auto, parallel, a)),
-                    "any" => Ok((ToolChoice::Any, parallel, a)),
-                    "none" => Ok((ToolChoice::None, parallel, a)),
-                    "tool" => Ok((ToolChoice::Tool(name_at(o, at.to_owned())?), parallel, a)),
-                    "function" => match o.get("function") {
-                        Some(Value::Object(f)) => Ok((
-                            ToolChoice::Tool(name_at(f, ptr(at, "function"))?),
-                            None,
-                            Some(Vendor::OpenAiChat),
-                        )),
-                        Some(other) => Err(ProtocolError::WrongType {
-                            at: ptr(at, "function"),
-                            expected: "an object",
-                            found: json_type(other),
-                        }),
-                        None => Ok((
-                            ToolChoice::Tool(name_at(o, at.to_owned())?),
-                            None,
-                            Some(Vendor::OpenAiResponses),
-                        )),
-                    },
-                    _ => Err(unknown()),
-                }
-            }
-            _ => Err(unknown()),
-        }
-    }
-
-    /// The `tool_choice` JSON for `vendor`. `parallel` is only written for
-    /// Anthropic (as `disable_parallel_tool_use: !parallel`); OpenAI carries it
-    /// beside `tool_choice` (see [`ToolSet::to_request_json`]).
-    pub fn to_vendor(&self, vendor: Vendor, parallel: Option<bool>) -> Value {
-        let s = |t: &str| Value::String(t.to_owned());
-        match vendor {
-            Vendor::Anthropic => {
-                let mut o = Map::new();
-                let ty = match self {
-                    ToolChoice::Auto => "auto",
-                    ToolChoice::Any => "any",
-                    ToolChoice::Tool(_) => "tool",
-                    ToolChoice::None => "none",
-                };
-                o.insert("type".to_owned(), s(ty));
-                if let ToolChoice::Tool(n) = self {
-                    o.insert("name".to_owned(), s(n));
-                }
-                if let Some(p) = parallel {
-                    o.insert("disable_parallel_tool_use".to_owned(), Value::Bool(!p));
-                }
-                Value::Object(o)
-            }
-            Vendor::OpenAiChat | Vendor::OpenAiResponses => match self {
-                ToolChoice::Auto => s("auto"),
-                ToolChoice::Any => s("required"),
-                ToolChoice::None => s("none"),
-                ToolChoice::Tool(n) => {
-                    let mut name = Map::new();
-                    name.insert("name".to_owned(), s(n));
-                    let mut o = Map::new();
-                    o.insert("type".to_owned(), s("function"));
-                    if vendor == Vendor::OpenAiChat {
-                        o.insert("function".to_owned(), Value::Object(name));
-                    } else {
-                        o.extend(name);
-                    }
-                    Value::Object(o)
-                }
-            },
-        }
-    }
-}
+use super::gemini_schema::GeminiSchema;
+use super::loss::{Converted, Loss};
+use super::posture::{ToolChoice, choice_json, read_bedrock_choice, read_gemini_choice};
+use super::tool_config::Native;
 
 /// How a turn's calls broke the request's `tool_choice` (see
 /// [`ToolSet::check_choice`]).
@@ -189,6 +35,8 @@ pub enum ChoiceViolation {
     },
     /// Parallel calls were disabled, yet the turn has this many calls.
     TooManyCalls(usize),
+    /// The model called a tool outside Gemini's `allowedFunctionNames`.
+    NotAllowed(String),
 }
 
 impl fmt::Display for ChoiceViolation {
@@ -211,23 +59,39 @@ impl fmt::Display for ChoiceViolation {
                 f,
                 "parallel tool calls are disabled, yet the model made {n} calls"
             ),
+            ChoiceViolation::NotAllowed(n) => write!(
+                f,
+                "the model called {n:?}, which allowedFunctionNames does not list"
+            ),
         }
     }
 }
 
 impl std::error::Error for ChoiceViolation {}
 
-/// One entry of the original `tools` array, in order.
+/// One entry of the original tool list, in order.
 #[derive(Clone, Debug, PartialEq)]
 enum Slot {
     /// A client tool: index into `ToolSet::tools`.
     Client(usize),
-    /// A server / hosted / custom tool, kept verbatim (it has no schema here).
-    Other(Value),
+    /// A Gemini `tools[]` entry: its declarations (indices into
+    /// `ToolSet::tools`), its other members, and its pointer.
+    GeminiGroup(Vec<usize>, Map<String, Value>, String),
+    /// A server / hosted / custom tool, kept verbatim (it has no schema
+    /// here), with the vendor whose request it came from (when known) and
+    /// its pointer.
+    Other(Value, Option<Vendor>, String),
 }
 
 /// The tools of one request, how the model may use them, and whether it may
 /// call several at once.
+///
+/// Reads and writes the tool members of all five request shapes: `tools`,
+/// `tool_choice` and `parallel_tool_calls` (Anthropic, OpenAI Chat and
+/// Responses); `tools[].functionDeclarations` and
+/// `toolConfig.functionCallingConfig` (Gemini); `toolConfig.tools` and
+/// `toolConfig.toolChoice` (Bedrock). Written for another vendor, what it
+/// cannot carry is a [`Loss`] (see [`to_request_json`](Self::to_request_json)).
 ///
 /// # Examples
 ///
@@ -252,20 +116,32 @@ enum Slot {
 /// assert_eq!(set.check_choice(&["get_weather", "get_weather"]), Err(ChoiceViolation::TooManyCalls(2)));
 /// assert!(set.check_choice(&["get_weather"]).is_ok());
 /// assert_eq!(
-///     set.to_request_json(Vendor::Anthropic)["tool_choice"],
+///     set.to_request_json(Vendor::Anthropic).lossless()?["tool_choice"],
 ///     json!({"type": "any", "disable_parallel_tool_use": true})
 /// );
+/// // Gemini has no parallel switch: said out loud.
+/// let (gemini, losses) = set.to_request_json(Vendor::Gemini).accept_losses();
+/// assert_eq!(gemini["toolConfig"], json!({"functionCallingConfig": {"mode": "ANY"}}));
+/// assert_eq!(losses[0].at, "/parallel_tool_calls");
 /// # Ok::<(), tooljson::protocol::ProtocolError>(())
 /// ```
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct ToolSet {
     tools: Vec<ToolDefinition>,
+    /// Each client tool's pointer in the request it was read from.
+    tool_at: Vec<String>,
     by_name: HashMap<String, usize>,
     slots: Vec<Slot>,
     other_names: Vec<String>,
     choice: ToolChoice,
     choice_given: bool,
     parallel: Option<bool>,
+    /// Gemini: the names `ANY` / `VALIDATED` is restricted to.
+    allowed: Option<Vec<String>>,
+    /// The request shape it was read from, when known.
+    source: Option<Vendor>,
+    /// Gemini's `toolConfig` as read.
+    native: Option<Native>,
 }
 
 impl ToolSet {
@@ -274,30 +150,35 @@ impl ToolSet {
     pub fn new(tools: impl IntoIterator<Item = ToolDefinition>) -> Result<ToolSet, ProtocolError> {
         let mut set = ToolSet::default();
         for (i, t) in tools.into_iter().enumerate() {
-            set.push_client(t, &ptr_i("/tools", i))?;
+            let at = ptr_i("/tools", i);
+            set.push_client(t, &at)?;
+            set.slots.push(Slot::Client(set.tools.len() - 1));
         }
         Ok(set)
     }
 
+    /// Adds a client tool (its slot is the caller's).
     fn push_client(&mut self, t: ToolDefinition, at: &str) -> Result<(), ProtocolError> {
-        if self.by_name.contains_key(t.name()) || self.other_names.iter().any(|n| n == t.name()) {
+        if self.is_declared(t.name()) {
             return Err(ProtocolError::DuplicateTool {
                 at: at.to_owned(),
                 name: t.name().to_owned(),
             });
         }
         self.by_name.insert(t.name().to_owned(), self.tools.len());
-        self.slots.push(Slot::Client(self.tools.len()));
         self.tools.push(t);
+        self.tool_at.push(at.to_owned());
         Ok(())
     }
 
-    /// The same set with `tool_choice` set. Errors when it names a tool that
-    /// is not declared.
+    /// The same set with `tool_choice` set (a Gemini restriction to several
+    /// names is dropped with it). Errors when it names a tool that is not
+    /// declared.
     pub fn with_choice(mut self, choice: ToolChoice) -> Result<ToolSet, ProtocolError> {
         self.check_declared(&choice)?;
         self.choice = choice;
         self.choice_given = true;
+        self.allowed = None;
         Ok(self)
     }
 
@@ -321,18 +202,42 @@ impl ToolSet {
         self.by_name.contains_key(name) || self.other_names.iter().any(|n| n == name)
     }
 
-    /// Reads the tools of a request body of any of the three vendors
-    /// (`{"tools": [...], "tool_choice": ..., "parallel_tool_calls": ...}`,
-    /// other members ignored), or a bare tools array.
+    /// Reads the tools of a request body of any of the five vendors, or a
+    /// bare tools array (of Anthropic, OpenAI, Gemini `{functionDeclarations}`
+    /// or Bedrock `{toolSpec}` entries); other members are ignored. A body
+    /// with `toolConfig.tools` or `toolConfig.toolChoice` is Bedrock; one
+    /// with `toolConfig.functionCallingConfig` or `functionDeclarations` is
+    /// Gemini.
     ///
     /// Server, hosted and custom tools (`{"type":"web_search_20250305",...}`,
-    /// `{"type":"file_search"}`) are kept verbatim in their place; their
-    /// names count as declared for `tool_choice`, and they have no schema.
+    /// `{"type":"file_search"}`, Gemini `{"googleSearch":{}}`, Bedrock
+    /// `{"cachePoint":{...}}`) are kept verbatim in their place; their names
+    /// count as declared for `tool_choice`, and they have no schema.
     ///
     /// Errors: every error of [`ToolDefinition::from_vendor_json`] (with the
     /// pointer into this body), [`ProtocolError::DuplicateTool`], a
     /// `tool_choice` of unknown shape, and
     /// [`ProtocolError::UndeclaredToolInChoice`].
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use tooljson::protocol::{ToolChoice, ToolSet, Vendor};
+    /// let bedrock = json!({"toolConfig": {
+    ///     "tools": [{"toolSpec": {"name": "top_song",
+    ///         "inputSchema": {"json": {"type": "object", "properties": {"sign": {"type": "string"}}}}}}],
+    ///     "toolChoice": {"tool": {"name": "top_song"}}
+    /// }});
+    /// let set = ToolSet::from_request_json(&bedrock)?;
+    /// assert_eq!(set.choice(), &ToolChoice::Tool("top_song".into()));
+    /// let gemini = set.to_request_json(Vendor::Gemini).lossless()?;
+    /// assert_eq!(gemini["toolConfig"]["functionCallingConfig"],
+    ///     json!({"mode": "ANY", "allowedFunctionNames": ["top_song"]}));
+    /// let back = ToolSet::from_request_json(&gemini)?.to_request_json(Vendor::Bedrock).lossless()?;
+    /// assert_eq!(back, bedrock);
+    /// # Ok::<(), tooljson::protocol::ProtocolError>(())
+    /// ```
     pub fn from_request_json(v: &Value) -> Result<ToolSet, ProtocolError> {
         Self::read_request(v, false)
     }
@@ -370,19 +275,23 @@ impl ToolSet {
     }
 
     fn read_request(v: &Value, lenient: bool) -> Result<ToolSet, ProtocolError> {
-        let (tools, tools_at, body) = match v {
-            Value::Array(a) => (a.as_slice(), String::new(), None),
-            Value::Object(o) => match o.get("tools") {
-                Some(Value::Array(a)) => (a.as_slice(), "/tools".to_owned(), Some(o)),
-                Some(Value::Null) | None => (&[][..], "/tools".to_owned(), Some(o)),
-                Some(other) => {
-                    return Err(ProtocolError::WrongType {
-                        at: "/tools".to_owned(),
-                        expected: "an array",
-                        found: json_type(other),
-                    });
-                }
-            },
+        let (body, tool_config) = match v {
+            Value::Array(a) => {
+                let vendor = a.iter().find_map(|t| {
+                    let o = t.as_object()?;
+                    if o.contains_key("functionDeclarations") {
+                        Some(Vendor::Gemini)
+                    } else if o.contains_key("toolSpec") {
+                        Some(Vendor::Bedrock)
+                    } else {
+                        None
+                    }
+                });
+                let mut set = ToolSet::default();
+                set.read_tools(a, "", vendor, lenient)?;
+                return Ok(set);
+            }
+            Value::Object(o) => (o, o.get("toolConfig").filter(|c| !c.is_null())),
             other => {
                 return Err(ProtocolError::WrongType {
                     at: String::new(),
@@ -392,41 +301,88 @@ impl ToolSet {
             }
         };
         let mut set = ToolSet::default();
-        for (i, t) in tools.iter().enumerate() {
-            let at = ptr_i(&tools_at, i);
-            let is_other = match t.as_object() {
-                Some(o) => classify(o) == Shape::Other,
-                None => false,
+        if let Some(tc) = tool_config {
+            let Value::Object(tco) = tc else {
+                return Err(ProtocolError::WrongType {
+                    at: "/toolConfig".to_owned(),
+                    expected: "an object",
+                    found: json_type(tc),
+                });
             };
-            if is_other {
-                if let Some(n) = t.get("name").and_then(Value::as_str) {
-                    if set.is_declared(n) {
-                        return Err(ProtocolError::DuplicateTool {
-                            at,
-                            name: n.to_owned(),
+            if tco.contains_key("tools") || tco.contains_key("toolChoice") {
+                let tools = array_at(tco, "tools", "/toolConfig")?;
+                set.read_tools(tools, "/toolConfig/tools", Some(Vendor::Bedrock), lenient)?;
+                set.source = Some(Vendor::Bedrock);
+                if let Some(c) = tco.get("toolChoice").filter(|c| !c.is_null()) {
+                    let at = "/toolConfig/toolChoice";
+                    let Value::Object(co) = c else {
+                        return Err(ProtocolError::WrongType {
+                            at: at.to_owned(),
+                            expected: "an object",
+                            found: json_type(c),
                         });
-                    }
-                    set.other_names.push(n.to_owned());
+                    };
+                    let choice = read_bedrock_choice(co, at)?;
+                    set.check_declared(&choice)?;
+                    set.choice = choice;
+                    set.choice_given = true;
                 }
-                set.slots.push(Slot::Other(t.clone()));
-            } else {
-                let def = if lenient {
-                    ToolDefinition::from_vendor_json_lenient_at(t, &at)?
-                } else {
-                    ToolDefinition::from_vendor_json_at(t, &at)?
-                };
-                set.push_client(def, &at)?;
+                return Ok(set);
             }
         }
-        let Some(body) = body else {
+        let tools = array_at(body, "tools", "")?;
+        let gemini = tool_config.is_some()
+            || tools
+                .iter()
+                .any(|t| t.get("functionDeclarations").is_some());
+        if gemini {
+            set.read_tools(tools, "/tools", Some(Vendor::Gemini), lenient)?;
+            set.source = Some(Vendor::Gemini);
+            let Some(tc) = tool_config else {
+                return Ok(set);
+            };
+            let read = match tc.get("functionCallingConfig").filter(|c| !c.is_null()) {
+                Some(Value::Object(f)) => {
+                    Some(read_gemini_choice(f, "/toolConfig/functionCallingConfig")?)
+                }
+                Some(other) => {
+                    return Err(ProtocolError::WrongType {
+                        at: "/toolConfig/functionCallingConfig".to_owned(),
+                        expected: "an object",
+                        found: json_type(other),
+                    });
+                }
+                None => None,
+            };
+            if let Some(r) = &read {
+                set.check_declared(&r.choice)?;
+                for n in r.allowed.iter().flatten() {
+                    if !set.is_declared(n) {
+                        return Err(ProtocolError::UndeclaredToolInChoice { name: n.clone() });
+                    }
+                }
+                set.choice = r.choice.clone();
+                set.choice_given = true;
+                set.allowed = r.allowed.clone();
+            }
+            set.native = Some(Native::gemini(tc, read.as_ref()));
             return Ok(set);
-        };
+        }
+        set.read_tools(tools, "/tools", None, lenient)?;
         if let Some(c) = body.get("tool_choice").filter(|c| !c.is_null()) {
-            let (choice, parallel, _) = ToolChoice::from_vendor_json_at(c, "/tool_choice")?;
-            set.check_declared(&choice)?;
-            set.choice = choice;
+            let r = ToolChoice::from_vendor_json_at(c, "/tool_choice")?;
+            if r.allowed.is_some() || r.validated {
+                return Err(ProtocolError::UnknownShape {
+                    at: "/tool_choice".to_owned(),
+                    expected: "a tool_choice of Anthropic or OpenAI",
+                    found: short(c),
+                });
+            }
+            set.check_declared(&r.choice)?;
+            set.choice = r.choice;
             set.choice_given = true;
-            set.parallel = parallel;
+            set.parallel = r.parallel;
+            set.source = set.source.or(r.vendor);
         }
         match body.get("parallel_tool_calls") {
             None | Some(Value::Null) => {}
@@ -442,6 +398,72 @@ impl ToolSet {
         Ok(set)
     }
 
+    /// Reads a tools array at `at`; `vendor`: Gemini or Bedrock entries.
+    fn read_tools(
+        &mut self,
+        tools: &[Value],
+        at: &str,
+        vendor: Option<Vendor>,
+        lenient: bool,
+    ) -> Result<(), ProtocolError> {
+        for (i, t) in tools.iter().enumerate() {
+            let at = ptr_i(at, i);
+            let obj = t.as_object();
+            let decls = obj.and_then(|o| o.get("functionDeclarations"));
+            if vendor == Some(Vendor::Gemini) && decls.is_some() {
+                let Some(Value::Array(decls)) = decls else {
+                    return Err(ProtocolError::WrongType {
+                        at: ptr(&at, "functionDeclarations"),
+                        expected: "an array",
+                        found: json_type(decls.unwrap_or(&Value::Null)),
+                    });
+                };
+                let mut ids = Vec::with_capacity(decls.len());
+                for (j, d) in decls.iter().enumerate() {
+                    let dat = ptr_i(&ptr(&at, "functionDeclarations"), j);
+                    let def = ToolDefinition::read_entry(d, &dat, true, lenient)?;
+                    self.push_client(def, &dat)?;
+                    ids.push(self.tools.len() - 1);
+                }
+                let rest = obj
+                    .into_iter()
+                    .flatten()
+                    .filter(|(k, _)| k.as_str() != "functionDeclarations")
+                    .map(|(k, v)| (k.clone(), v.clone()))
+                    .collect();
+                self.slots.push(Slot::GeminiGroup(ids, rest, at));
+                continue;
+            }
+            let client = match (vendor, obj) {
+                (Some(Vendor::Gemini), _) | (_, None) => false,
+                (Some(Vendor::Bedrock), Some(o)) => o.contains_key("toolSpec"),
+                (_, Some(o)) => classify(o) != Shape::Other,
+            };
+            if client {
+                let def = ToolDefinition::read_entry(t, &at, false, lenient)?;
+                self.source = self.source.or(Some(def.source()));
+                self.push_client(def, &at)?;
+                self.slots.push(Slot::Client(self.tools.len() - 1));
+                continue;
+            }
+            let name = t
+                .get("name")
+                .or_else(|| t.get("systemTool").and_then(|s| s.get("name")))
+                .and_then(Value::as_str);
+            if let Some(n) = name {
+                if self.is_declared(n) {
+                    return Err(ProtocolError::DuplicateTool {
+                        at,
+                        name: n.to_owned(),
+                    });
+                }
+                self.other_names.push(n.to_owned());
+            }
+            self.slots.push(Slot::Other(t.clone(), vendor, at));
+        }
+        Ok(())
+    }
+
     /// The client tool of this name.
     pub fn get(&self, name: &str) -> Option<&ToolDefinition> {
         self.by_name.get(name).and_then(|&i| self.tools.get(i))
@@ -455,8 +477,8 @@ impl ToolSet {
     /// Server, hosted and custom tools, verbatim, in request order.
     pub fn other_tools(&self) -> impl Iterator<Item = &Value> {
         self.slots.iter().filter_map(|s| match s {
-            Slot::Other(v) => Some(v),
-            Slot::Client(_) => None,
+            Slot::Other(v, ..) => Some(v),
+            _ => None,
         })
     }
 
@@ -480,6 +502,17 @@ impl ToolSet {
         self.choice_given
     }
 
+    /// Gemini `allowedFunctionNames` with more than one name (one name is
+    /// [`ToolChoice::Tool`]): the tools a call may name.
+    pub fn allowed_names(&self) -> Option<&[String]> {
+        self.allowed.as_deref()
+    }
+
+    /// The request shape the set was read from, when it said.
+    pub fn source(&self) -> Option<Vendor> {
+        self.source
+    }
+
     /// `Some(false)`: parallel calls disabled (Anthropic
     /// `disable_parallel_tool_use: true`, OpenAI `parallel_tool_calls:
     /// false`); `Some(true)`: explicitly allowed; `None`: not said (the
@@ -489,12 +522,19 @@ impl ToolSet {
     }
 
     /// Whether the names a turn called obey `tool_choice` and the parallel
-    /// flag, in this order: every name declared; none: no call; any: at
-    /// least one call; a named tool: at least one call, all to it; parallel
-    /// disabled: at most one call.
+    /// flag, in this order: every name declared; every name among Gemini's
+    /// allowed names; none: no call; any: at least one call; a named tool:
+    /// at least one call, all to it; parallel disabled: at most one call.
     pub fn check_choice(&self, called_names: &[&str]) -> Result<(), ChoiceViolation> {
         if let Some(n) = called_names.iter().find(|n| !self.is_declared(n)) {
             return Err(ChoiceViolation::UndeclaredTool((*n).to_owned()));
+        }
+        if let Some(allowed) = &self.allowed
+            && let Some(n) = called_names
+                .iter()
+                .find(|n| !allowed.iter().any(|a| a == *n))
+        {
+            return Err(ChoiceViolation::NotAllowed((*n).to_owned()));
         }
         match &self.choice {
             ToolChoice::Auto => {}
@@ -528,42 +568,226 @@ impl ToolSet {
         Ok(())
     }
 
-    /// The tools part of a request for `vendor`: `tools` (client tools in
-    /// `vendor`'s shape, other tools verbatim, in the original order),
-    /// `tool_choice` when given (or, for Anthropic, needed to carry the
-    /// parallel flag), and `parallel_tool_calls` for OpenAI when set.
-    pub fn to_request_json(&self, vendor: Vendor) -> Value {
-        let mut o = Map::new();
-        let tools: Vec<Value> = self
-            .slots
-            .iter()
-            .filter_map(|s| match s {
-                Slot::Client(i) => self.tools.get(*i).map(|t| t.to_vendor(vendor)),
-                Slot::Other(v) => Some(v.clone()),
-            })
-            .collect();
-        o.insert("tools".to_owned(), Value::Array(tools));
-        match vendor {
-            Vendor::Anthropic => {
-                if self.choice_given || self.parallel.is_some() {
-                    o.insert(
-                        "tool_choice".to_owned(),
-                        self.choice.to_vendor(vendor, self.parallel),
-                    );
-                }
+    /// The tool members of a request for `vendor`, and every [`Loss`] (its
+    /// pointer into the request as read):
+    ///
+    /// - Anthropic, OpenAI: `tools` (client tools in `vendor`'s shape,
+    ///   other tools in the original order), `tool_choice` when given (or,
+    ///   for Anthropic, needed to carry the parallel flag), and
+    ///   `parallel_tool_calls` for OpenAI when set.
+    /// - Gemini: `tools` (the declarations of one Gemini entry stay
+    ///   together; others go into one `{"functionDeclarations"}` entry per
+    ///   run) and `toolConfig.functionCallingConfig` when the choice is
+    ///   given. Schemas go where [`GeminiSchema::Auto`] says.
+    /// - Bedrock: `toolConfig` with `tools` and `toolChoice` (when given),
+    ///   left out when there is no tool. Bedrock has no `none`: the whole
+    ///   `toolConfig` is then left out, so no tool can be called, and both
+    ///   the choice and the tools are losses (Bedrock refuses a
+    ///   conversation holding `toolUse` blocks without `toolConfig`).
+    ///
+    /// Losses: the losses of each definition; server and hosted tools of
+    /// another vendor (left out: the target cannot run them); the parallel
+    /// flag for Gemini and Bedrock; Gemini's `VALIDATED`, several
+    /// `allowedFunctionNames` and other `toolConfig` members for the others.
+    pub fn to_request_json(&self, vendor: Vendor) -> Converted<Value> {
+        self.write(vendor, GeminiSchema::Auto)
+    }
+
+    /// The Gemini request members with each schema where `schema` says.
+    pub fn to_gemini_request(&self, schema: GeminiSchema) -> Converted<Value> {
+        self.write(Vendor::Gemini, schema)
+    }
+
+    fn write(&self, vendor: Vendor, gemini: GeminiSchema) -> Converted<Value> {
+        let mut losses = Vec::new();
+        let mut entries: Vec<Value> = Vec::new();
+        // Gemini: client tools not from a Gemini entry, gathered into one.
+        let mut run: Vec<Value> = Vec::new();
+        let flush = |run: &mut Vec<Value>, entries: &mut Vec<Value>| {
+            if !run.is_empty() {
+                let mut o = Map::new();
+                o.insert(
+                    "functionDeclarations".to_owned(),
+                    Value::Array(std::mem::take(run)),
+                );
+                entries.push(Value::Object(o));
             }
-            Vendor::OpenAiChat | Vendor::OpenAiResponses => {
-                if self.choice_given {
-                    o.insert(
-                        "tool_choice".to_owned(),
-                        self.choice.to_vendor(vendor, None),
-                    );
+        };
+        let def = |i: usize, losses: &mut Vec<Loss>| -> Option<Value> {
+            let t = self.tools.get(i)?;
+            let converted = if vendor == Vendor::Gemini {
+                t.to_gemini(gemini)
+            } else {
+                t.to_vendor(vendor)
+            };
+            let (v, lost) = converted.accept_losses();
+            let at = self.tool_at.get(i).map(String::as_str).unwrap_or("");
+            losses.extend(lost.into_iter().map(|mut l| {
+                l.at = format!("{at}{}", l.at);
+                l
+            }));
+            Some(v)
+        };
+        for slot in &self.slots {
+            match slot {
+                Slot::Client(i) => {
+                    if let Some(v) = def(*i, &mut losses) {
+                        if vendor == Vendor::Gemini {
+                            run.push(v);
+                        } else {
+                            entries.push(v);
+                        }
+                    }
                 }
-                if let Some(p) = self.parallel {
-                    o.insert("parallel_tool_calls".to_owned(), Value::Bool(p));
+                Slot::GeminiGroup(ids, rest, at) => {
+                    let decls: Vec<Value> =
+                        ids.iter().filter_map(|i| def(*i, &mut losses)).collect();
+                    if vendor == Vendor::Gemini {
+                        flush(&mut run, &mut entries);
+                        let mut o = Map::new();
+                        o.insert("functionDeclarations".to_owned(), Value::Array(decls));
+                        o.extend(rest.clone());
+                        entries.push(Value::Object(o));
+                    } else {
+                        entries.extend(decls);
+                        for k in rest.keys() {
+                            losses.push(Loss::dropped(
+                                ptr(at, k),
+                                k.as_str(),
+                                format!("a Gemini tool that {vendor} cannot run; left out"),
+                            ));
+                        }
+                    }
+                }
+                Slot::Other(v, from, at) => {
+                    let from = from.or(self.source);
+                    let same = match from {
+                        Some(f) => f == vendor,
+                        None => !matches!(vendor, Vendor::Gemini | Vendor::Bedrock),
+                    };
+                    if same {
+                        if vendor == Vendor::Gemini {
+                            flush(&mut run, &mut entries);
+                        }
+                        entries.push(v.clone());
+                    } else {
+                        let from = from.map_or("another vendor's".to_owned(), |f| format!("a {f}"));
+                        losses.push(Loss::dropped(
+                            at.clone(),
+                            "tool",
+                            format!(
+                                "{from} server or hosted tool that {vendor} cannot run; left out"
+                            ),
+                        ));
+                    }
                 }
             }
         }
-        Value::Object(o)
+        flush(&mut run, &mut entries);
+        let source = self.source.unwrap_or(Vendor::Anthropic);
+        let (choice_at, parallel_at) = match source {
+            Vendor::Anthropic => ("/tool_choice", "/tool_choice/disable_parallel_tool_use"),
+            Vendor::Gemini => ("/toolConfig/functionCallingConfig", "/parallel_tool_calls"),
+            Vendor::Bedrock => ("/toolConfig/toolChoice", "/parallel_tool_calls"),
+            _ => ("/tool_choice", "/parallel_tool_calls"),
+        };
+        let needs_choice = self.choice_given || self.allowed.is_some();
+        let (choice, lost) =
+            choice_json(&self.choice, vendor, self.parallel, self.allowed.as_deref());
+        for (part, why) in lost {
+            let at = match part {
+                "parallel_tool_calls" => parallel_at.to_owned(),
+                "allowedFunctionNames" => format!("{choice_at}/allowedFunctionNames"),
+                _ => choice_at.to_owned(),
+            };
+            // A choice that was never given is not lost.
+            if part != "tool_choice" || needs_choice {
+                losses.push(if part == "allowedFunctionNames" {
+                    Loss::changed(at, part, why)
+                } else {
+                    Loss::dropped(at, part, why)
+                });
+            }
+        }
+        if let Some(n) = self.native.as_ref().filter(|_| vendor != Vendor::Gemini) {
+            for (at, part, why) in &n.lost {
+                losses.push(Loss::dropped(at.clone(), part.as_str(), why.clone()));
+            }
+        }
+        let mut o = Map::new();
+        match vendor {
+            Vendor::Anthropic | Vendor::OpenAiChat | Vendor::OpenAiResponses => {
+                o.insert("tools".to_owned(), Value::Array(entries));
+                let anthropic_parallel = vendor == Vendor::Anthropic && self.parallel.is_some();
+                if anthropic_parallel && !needs_choice {
+                    losses.push(Loss::changed(parallel_at,
+                        "tool_choice", "Anthropic carries the parallel flag inside tool_choice: an auto choice is written, which reads back as given",
+                    ));
+                }
+                if let (true, Some(c)) = (needs_choice || anthropic_parallel, choice) {
+                    o.insert("tool_choice".to_owned(), c);
+                }
+                if let (Some(p), false) = (self.parallel, vendor == Vendor::Anthropic) {
+                    o.insert("parallel_tool_calls".to_owned(), Value::Bool(p));
+                }
+            }
+            Vendor::Gemini => {
+                o.insert("tools".to_owned(), Value::Array(entries));
+                let unchanged = self
+                    .native
+                    .as_ref()
+                    .filter(|n| n.choice == self.choice && n.allowed == self.allowed);
+                if let Some(n) = unchanged {
+                    o.insert("toolConfig".to_owned(), n.json.clone());
+                } else if let (true, Some(c)) = (needs_choice, choice) {
+                    let mut tc = Map::new();
+                    tc.insert("functionCallingConfig".to_owned(), c);
+                    o.insert("toolConfig".to_owned(), Value::Object(tc));
+                }
+            }
+            Vendor::Bedrock => {
+                let none = self.choice == ToolChoice::None && self.choice_given;
+                if none && !entries.is_empty() {
+                    losses.push(Loss::dropped(
+                        "/tools",
+                        "tools",
+                        "left out with the \"none\" choice, so that no tool can be called",
+                    ));
+                } else if entries.is_empty() {
+                    if needs_choice && !none {
+                        losses.push(Loss::dropped(
+                            choice_at,
+                            "tool_choice",
+                            "Bedrock takes no toolChoice without tools; left out",
+                        ));
+                    }
+                } else {
+                    let mut tc = Map::new();
+                    tc.insert("tools".to_owned(), Value::Array(entries));
+                    if let (true, Some(c)) = (needs_choice, choice) {
+                        tc.insert("toolChoice".to_owned(), c);
+                    }
+                    o.insert("toolConfig".to_owned(), Value::Object(tc));
+                }
+            }
+        }
+        Converted::new(Value::Object(o), losses)
+    }
+}
+
+/// The array `o[key]` (none: empty), or a typed error at `at/key`.
+fn array_at<'a>(
+    o: &'a Map<String, Value>,
+    key: &str,
+    at: &str,
+) -> Result<&'a [Value], ProtocolError> {
+    match o.get(key) {
+        Some(Value::Array(a)) => Ok(a.as_slice()),
+        Some(Value::Null) | None => Ok(&[][..]),
+        Some(other) => Err(ProtocolError::WrongType {
+            at: ptr(at, key),
+            expected: "an array",
+            found: json_type(other),
+        }),
     }
 }

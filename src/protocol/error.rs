@@ -98,6 +98,20 @@ pub enum ProtocolError {
         /// The JSON type found.
         found: &'static str,
     },
+    /// A conversion could not carry these parts to the target vendor, and
+    /// the caller asked for a lossless one ([`Converted::lossless`]).
+    Lossy {
+        /// Every part left behind or changed, in document order.
+        losses: Vec<super::Loss>,
+    },
+    /// The conversion has no counterpart for this vendor (a message of
+    /// Gemini or Bedrock, which this layer does not model yet).
+    UnsupportedVendor {
+        /// The vendor asked for.
+        vendor: super::Vendor,
+        /// What could not be read or written, e.g. `"an assistant turn"`.
+        what: &'static str,
+    },
 }
 
 impl fmt::Display for ProtocolError {
@@ -145,6 +159,16 @@ impl fmt::Display for ProtocolError {
                 "tool-call arguments must be a JSON object, found {found} at {}",
                 at(a)
             ),
+            ProtocolError::Lossy { losses } => {
+                write!(f, "the conversion loses {} part(s)", losses.len())?;
+                for (i, l) in losses.iter().enumerate() {
+                    write!(f, "{} {l}", if i == 0 { ":" } else { ";" })?;
+                }
+                Ok(())
+            }
+            ProtocolError::UnsupportedVendor { vendor, what } => {
+                write!(f, "{what} cannot be converted to or from {vendor}")
+            }
         }
     }
 }
@@ -155,6 +179,26 @@ impl std::error::Error for ProtocolError {
             ProtocolError::SchemaDoesNotCompile { error, .. } => Some(error),
             _ => None,
         }
+    }
+}
+
+/// The error of reading or writing `what` for a vendor whose messages and
+/// requests this layer does not model (Gemini, Bedrock).
+pub(crate) fn unsupported(vendor: super::Vendor, what: &'static str) -> ProtocolError {
+    ProtocolError::UnsupportedVendor { vendor, what }
+}
+
+/// Whether this layer models `vendor`'s messages and requests (tool
+/// definitions and `tool_choice` it converts for all five).
+pub(crate) fn models_messages(vendor: super::Vendor) -> bool {
+    !matches!(vendor, super::Vendor::Gemini | super::Vendor::Bedrock)
+}
+
+impl From<super::LossReport> for ProtocolError {
+    /// A refused lossy conversion ([`Converted::lossless`](super::Converted::lossless))
+    /// as a protocol error, so `?` carries it.
+    fn from(report: super::LossReport) -> ProtocolError {
+        ProtocolError::Lossy { losses: report.0 }
     }
 }
 

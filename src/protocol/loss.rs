@@ -6,6 +6,10 @@
 
 use std::fmt;
 
+/// The reason given when a message, result or request is written for a
+/// vendor whose messages this layer does not model.
+pub(crate) const UNMODELLED: &str = "messages, results and requests are not modelled for Gemini and Bedrock (tool definitions and tool_choice are)";
+
 /// What happened to a part that could not cross faithfully.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
@@ -71,6 +75,26 @@ impl Loss {
             effect,
             why: why.into(),
         }
+    }
+}
+
+impl Loss {
+    /// A part left out of the output.
+    pub(crate) fn dropped(
+        at: impl Into<String>,
+        part: impl Into<String>,
+        why: impl Into<String>,
+    ) -> Loss {
+        Loss::new(at, part, LossEffect::Dropped, why)
+    }
+
+    /// A part written so that it reads back as something else.
+    pub(crate) fn changed(
+        at: impl Into<String>,
+        part: impl Into<String>,
+        why: impl Into<String>,
+    ) -> Loss {
+        Loss::new(at, part, LossEffect::ReadsBackDifferently, why)
     }
 }
 

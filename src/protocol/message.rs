@@ -328,7 +328,10 @@ impl ToolCall {
         }
     }
 
-    pub(crate) fn from_anthropic(o: &Map<String, Value>, at: &str) -> Result<ToolCall, ProtocolError> {
+    pub(crate) fn from_anthropic(
+        o: &Map<String, Value>,
+        at: &str,
+    ) -> Result<ToolCall, ProtocolError> {
         let id = get_str(o, "id", at)?.to_owned();
         let name = get_str(o, "name", at)?.to_owned();
         let input = o.get("input").ok_or_else(|| ProtocolError::MissingField {
@@ -368,7 +371,10 @@ impl ToolCall {
         })
     }
 
-    pub(crate) fn from_openai_responses(o: &Map<String, Value>, at: &str) -> Result<ToolCall, ProtocolError> {
+    pub(crate) fn from_openai_responses(
+        o: &Map<String, Value>,
+        at: &str,
+    ) -> Result<ToolCall, ProtocolError> {
         let id = get_str(o, "call_id", at)?.to_owned();
         let name = get_str(o, "name", at)?.to_owned();
         let arguments = Arguments::from_text(get_str(o, "arguments", at)?);
@@ -406,6 +412,14 @@ impl ToolCall {
         let mut native = self.native.clone();
         native.members.remove("status");
         native.report_dropped(vendor, at, losses);
+        if self.item_id.is_some() && vendor != Vendor::OpenAiResponses {
+            losses.push(
+                &ptr(at, "id"),
+                "id",
+                super::loss::LossEffect::Dropped,
+                &format!("{vendor} has no item id beside the call id"),
+            );
+        }
     }
 
     /// The call as an Anthropic `tool_use` block.

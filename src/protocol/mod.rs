@@ -1,6 +1,8 @@
 //! Tool-use protocol types: tool definitions, `tool_choice`, tool calls and
 //! their results, in the JSON of Anthropic Messages, OpenAI Chat Completions
-//! and OpenAI Responses, converted between them without losing ids or order.
+//! and OpenAI Responses (and, for definitions and `tool_choice`, Gemini and
+//! Bedrock Converse), converted between them without losing ids or order:
+//! what a conversion cannot carry is a [`Loss`] in its [`Converted`] result.
 //!
 //! This layer works on complete JSON (`serde_json::Value`): request bodies,
 //! finished assistant turns, reply messages. Streaming belongs to the vendor
@@ -26,6 +28,25 @@
 //! | choice: this tool | `{type: "tool", name}` | `{type: "function", function: {name}}` | `{type: "function", name}` | `ToolChoice::Tool(name)` |
 //! | choice: no tools | `{type: "none"}` | `"none"` | `"none"` | `ToolChoice::None` |
 //! | parallel calls off | `tool_choice.disable_parallel_tool_use: true` | `parallel_tool_calls: false` | `parallel_tool_calls: false` | `ToolSet::parallel_tool_calls() == Some(false)` |
+//!
+//! Gemini and Bedrock Converse, for the tool part of a request:
+//!
+//! | concept | Gemini | Bedrock Converse | tooljson |
+//! |---|---|---|---|
+//! | tool list | `tools: [{functionDeclarations: [{name, description, parameters \| parametersJsonSchema}]}, {googleSearch: {}}, ...]` | `toolConfig.tools: [{toolSpec: {name, description, inputSchema: {json}}}, {cachePoint: {...}}]` | `ToolDefinition`, `ToolSet` |
+//! | schema field | `parameters` (an OpenAPI 3.0 subset, see [`GeminiSchema`]) or `parametersJsonSchema` | `inputSchema.json` | `input_schema()` (JSON Schema) |
+//! | choice: the model decides | `toolConfig.functionCallingConfig: {mode: "AUTO"}` | `toolConfig.toolChoice: {auto: {}}` | `ToolChoice::Auto` |
+//! | choice: must call some tool | `{mode: "ANY"}` | `{any: {}}` | `ToolChoice::Any` |
+//! | choice: this tool | `{mode: "ANY", allowedFunctionNames: [name]}` | `{tool: {name}}` | `ToolChoice::Tool(name)` |
+//! | choice: one of these tools | `{mode: "ANY", allowedFunctionNames: [a, b]}` | none (a loss) | `ToolChoice::Any` + `ToolSet::allowed_names()` |
+//! | choice: no tools | `{mode: "NONE"}` | none: `toolConfig` left out (a loss) | `ToolChoice::None` |
+//! | calls checked against the schema | `{mode: "VALIDATED"}` | none (a loss) | kept for Gemini only |
+//! | parallel calls off | none (a loss) | none (a loss) | `ToolSet::parallel_tool_calls()` |
+//! | `strict` | none (a loss) | none (a loss) | `ToolDefinition::strict()` |
+//!
+//! Members of schemas and of argument objects keep the order they were given
+//! in through every conversion (this crate builds `serde_json` with
+//! `preserve_order`): models write arguments in the order of `properties`.
 //!
 //! # Example: one exchange, two vendors
 //!
@@ -65,7 +86,7 @@
 //! let chat_turn = turn.to_openai_chat();
 //! assert_eq!(chat_turn["finish_reason"], "tool_calls");
 //! assert_eq!(chat_turn["message"]["tool_calls"][0]["function"]["arguments"], r#"{"location":7}"#);
-//! let chat_reply = reply.to_vendor(Vendor::OpenAiChat);
+//! let chat_reply = reply.to_vendor(Vendor::OpenAiChat)?;
 //! assert_eq!(chat_reply[0]["role"], "tool");
 //! assert_eq!(chat_reply[0]["tool_call_id"], "toolu_01");
 //! assert!(chat_reply[0]["content"].as_str().unwrap()
@@ -99,16 +120,17 @@
 //! - **Stop reasons**: `stop_sequence` is `"stop"` in Chat and comes back as `end_turn`. Responses has no
 //!   stop reason: it is read from `status` and whether there are `function_call` items.
 //! - **Vendor-only members** are kept for their own vendor and left out for the others: Anthropic
-//!   message `id` / `model` / `usage`, `thinking` and server-tool blocks, `cache_control`,
-//!   `eager_input_streaming`; Chat `refusal` / `annotations` / `logprobs`; Responses item ids
-//!   (`fc_…`, `msg_…`), `status` and `reasoning` items. Server and hosted tools in `tools` stay as they
-//!   were given.
+//!   message `id` / `model` / `usage`, `thinking` and server-tool blocks; Chat `refusal` /
+//!   `annotations` / `logprobs`; Responses item ids (`fc_…`, `msg_…`), `status` and `reasoning`
+//!   items. In tool definitions and tool sets each one left out (`cache_control`,
+//!   `eager_input_streaming`, Gemini `behavior`, a server or hosted tool of another vendor) is a
+//!   [`Loss`] of the conversion, which the caller accepts or refuses ([`Converted`]).
 //! - **Non-text result parts** (images, documents) are passed through verbatim, so nothing is dropped,
 //!   but a vendor that has no such part (Chat tool messages take text only) will refuse them.
 //! - Blocks **after the `tool_result` blocks** in an Anthropic user message (a text, say) are kept
 //!   for Anthropic only; OpenAI replies carry just the results.
 //! - A function declared **without `parameters`** gets `{"type":"object","properties":{}}` as
-//!   Anthropic's required `input_schema`, and keeps it on the way back.
+//!   Anthropic's (and Bedrock's) required schema, and keeps it on the way back: a [`Loss`] says so.
 //!
 //! Errors are typed values (`ProtocolError`, `ChoiceViolation`, `CorrelationError`, `CallProblem`),
 //! never panics: a definition without a name, a schema that does not compile, a name the vendors
@@ -120,38 +142,45 @@ mod content;
 mod correlate;
 mod definition;
 mod error;
+mod gemini_schema;
 mod loss;
 mod message;
+mod posture;
 mod request;
 mod result;
 mod retry;
 mod stop;
+mod tool_config;
 mod turn;
 
-pub use choice::{ChoiceViolation, ToolChoice, ToolSet};
-pub use definition::{MAX_TOOL_NAME_LEN, ToolDefinition, validate_tool_name};
-pub use error::{NameProblem, ProtocolError};
-pub use message::{Arguments, INVALID_JSON_KEY, TextPart, ToolCall, TurnPart, invalid_json_input};
-pub use stop::StopReason;
-pub use turn::AssistantTurn;
+pub use choice::{ChoiceViolation, ToolSet};
 pub use content::{Media, MediaSource};
 pub use correlate::{CorrelationError, correlate};
+pub use definition::{MAX_TOOL_NAME_LEN, ToolDefinition, validate_tool_name};
+pub use error::{NameProblem, ProtocolError};
+pub use gemini_schema::{GeminiSchema, MAX_INLINED_NODES};
 pub use loss::{Converted, Loss, LossEffect, LossReport};
-pub use request::{
-    Message, Request, ResponseFormat, SystemPrompt, SystemRole, UserMessage,
-};
+pub use message::{Arguments, INVALID_JSON_KEY, TextPart, ToolCall, TurnPart, invalid_json_input};
+pub use posture::ToolChoice;
+pub use request::{Message, Request, ResponseFormat, SystemPrompt, SystemRole, UserMessage};
 pub use result::{ERROR_PREFIX, ResultContent, ResultPart, ToolOutcome, ToolResult, ToolResults};
 pub use retry::{
     CallProblem, MAX_ECHOED_INPUT, parse_error_message, parse_error_result, violations_message,
     violations_result,
 };
+pub use stop::StopReason;
+pub use turn::AssistantTurn;
 
 use std::fmt;
 use std::str::FromStr;
 
-/// The three API shapes this layer reads and writes.
+/// The API shapes this layer reads and writes.
 ///
-/// Displays and parses as `anthropic`, `openai-chat`, `openai-responses`.
+/// Displays and parses as `anthropic`, `openai-chat`, `openai-responses`,
+/// `gemini`, `bedrock`. Tool definitions and `tool_choice` convert between
+/// all five; a conversion that has no counterpart for a vendor (a message of
+/// Gemini or Bedrock, say) returns [`ProtocolError::UnsupportedVendor`].
+/// More vendors may be added: a `match` outside this crate needs a `_` arm.
 ///
 /// # Examples
 ///
@@ -159,8 +188,10 @@ use std::str::FromStr;
 /// use tooljson::protocol::Vendor;
 /// assert_eq!("openai-chat".parse::<Vendor>(), Ok(Vendor::OpenAiChat));
 /// assert_eq!(Vendor::OpenAiResponses.to_string(), "openai-responses");
+/// assert_eq!("bedrock".parse::<Vendor>(), Ok(Vendor::Bedrock));
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub enum Vendor {
     /// Anthropic Messages (`/v1/messages`).
     #[serde(rename = "anthropic")]
@@ -171,14 +202,22 @@ pub enum Vendor {
     /// OpenAI Responses (`/v1/responses`).
     #[serde(rename = "openai-responses")]
     OpenAiResponses,
+    /// Google Gemini `generateContent` (the Gemini API and Vertex AI).
+    #[serde(rename = "gemini")]
+    Gemini,
+    /// AWS Bedrock Converse (`Converse`, `ConverseStream`).
+    #[serde(rename = "bedrock")]
+    Bedrock,
 }
 
 impl Vendor {
-    /// All three, in a fixed order.
-    pub const ALL: [Vendor; 3] = [
+    /// All five, in a fixed order.
+    pub const ALL: [Vendor; 5] = [
         Vendor::Anthropic,
         Vendor::OpenAiChat,
         Vendor::OpenAiResponses,
+        Vendor::Gemini,
+        Vendor::Bedrock,
     ];
 
     /// The name used by `Display` and `FromStr`.
@@ -187,6 +226,8 @@ impl Vendor {
             Vendor::Anthropic => "anthropic",
             Vendor::OpenAiChat => "openai-chat",
             Vendor::OpenAiResponses => "openai-responses",
+            Vendor::Gemini => "gemini",
+            Vendor::Bedrock => "bedrock",
         }
     }
 }
@@ -205,7 +246,7 @@ impl fmt::Display for UnknownVendor {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "unknown vendor {:?}: expected anthropic, openai-chat or openai-responses",
+            "unknown vendor {:?}: expected anthropic, openai-chat, openai-responses, gemini or bedrock",
             self.0
         )
     }

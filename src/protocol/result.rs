@@ -340,6 +340,15 @@ impl ToolResult {
     /// Writes for `vendor`, recording losses with JSON Pointers under `at`
     /// (the result's place in the source).
     pub(crate) fn write(&self, vendor: Vendor, at: &str, losses: &mut Losses) -> Value {
+        if !super::error::models_messages(vendor) {
+            losses.push(
+                at,
+                "tool_result",
+                LossEffect::Dropped,
+                super::loss::UNMODELLED,
+            );
+            return Value::Null;
+        }
         self.native.report_dropped(vendor, at, losses);
         let content_at = ptr(
             at,
@@ -353,9 +362,13 @@ impl ToolResult {
                 let mut o = self.native.start(vendor);
                 o.insert("type".into(), s("tool_result"));
                 o.insert("tool_use_id".into(), s(&self.call_id));
-                if let Some(c) =
-                    write_content(&self.content, vendor, Place::ToolResult, &content_at, losses)
-                {
+                if let Some(c) = write_content(
+                    &self.content,
+                    vendor,
+                    Place::ToolResult,
+                    &content_at,
+                    losses,
+                ) {
                     o.insert("content".into(), c);
                 }
                 let explicit = self.native.vendor == Some(vendor) && self.explicit_flag;
@@ -519,6 +532,9 @@ impl ToolResults {
     /// `function_call_output` items; for both OpenAI APIs, optionally a last
     /// user message (what the user says with the results).
     pub fn from_vendor(vendor: Vendor, messages: &[Value]) -> Result<ToolResults, ProtocolError> {
+        if !super::error::models_messages(vendor) {
+            return Err(super::error::unsupported(vendor, "tool results"));
+        }
         if vendor == Vendor::Anthropic {
             return match messages {
                 [m] => Self::from_anthropic(m),
@@ -627,12 +643,13 @@ impl ToolResults {
                 });
             } else {
                 as_object(b, &at, "a content block object")?;
-                out.trailing.push(
-                    read_part(Vendor::Anthropic, b).unwrap_or_else(|| ResultPart::Native {
-                        vendor: Vendor::Anthropic,
-                        part: b.clone(),
-                    }),
-                );
+                out.trailing
+                    .push(
+                        read_part(Vendor::Anthropic, b).unwrap_or_else(|| ResultPart::Native {
+                            vendor: Vendor::Anthropic,
+                            part: b.clone(),
+                        }),
+                    );
             }
         }
         Ok(out)
@@ -648,6 +665,15 @@ impl ToolResults {
     }
 
     pub(crate) fn write(&self, vendor: Vendor, losses: &mut Losses) -> Vec<Value> {
+        if !super::error::models_messages(vendor) {
+            losses.push(
+                "",
+                "tool_results",
+                LossEffect::Dropped,
+                super::loss::UNMODELLED,
+            );
+            return Vec::new();
+        }
         let anthropic_source = self.native.vendor == Some(Vendor::Anthropic);
         let result_at = |i: usize| {
             if anthropic_source {
@@ -674,7 +700,10 @@ impl ToolResults {
         } else {
             ptr_i("", n)
         };
-        self.native.report_dropped(vendor, &native_at, losses);
+        let mut native = self.native.clone();
+        // The Responses item type of a message is no content.
+        native.members.remove("type");
+        native.report_dropped(vendor, &native_at, losses);
         let trailing: Vec<Value> = self
             .trailing
             .iter()
@@ -711,9 +740,7 @@ impl ToolResults {
                     }
                     o.insert("role".into(), s("user"));
                     let content = match (self.trailing_string, self.trailing.as_slice()) {
-                        (true, [ResultPart::Text(t)]) if self.native.vendor == Some(vendor) => {
-                            s(t)
-                        }
+                        (true, [ResultPart::Text(t)]) if self.native.vendor == Some(vendor) => s(t),
                         _ => Value::Array(trailing),
                     };
                     o.insert("content".into(), content);

@@ -128,6 +128,9 @@ impl AssistantTurn {
             Vendor::Anthropic => Self::from_anthropic(v),
             Vendor::OpenAiChat => Self::from_openai_chat(v),
             Vendor::OpenAiResponses => Self::from_openai_responses(v),
+            Vendor::Gemini | Vendor::Bedrock => {
+                Err(super::error::unsupported(vendor, "an assistant message"))
+            }
         }
     }
 
@@ -170,6 +173,10 @@ impl AssistantTurn {
     /// ```
     pub fn to_vendor(&self, vendor: Vendor) -> Converted<Value> {
         let mut losses = Losses::default();
+        if !super::error::models_messages(vendor) {
+            losses.push("", "message", LossEffect::Dropped, super::loss::UNMODELLED);
+            return losses.finish(Value::Null);
+        }
         self.report(vendor, &mut losses);
         losses.finish(self.message_for(vendor))
     }
@@ -177,6 +184,7 @@ impl AssistantTurn {
     /// The append-ready message, without the loss report.
     pub(crate) fn message_for(&self, vendor: Vendor) -> Value {
         match vendor {
+            Vendor::Gemini | Vendor::Bedrock => Value::Null,
             Vendor::Anthropic => {
                 let mut full = self.to_anthropic();
                 let mut o = Map::new();

@@ -251,6 +251,8 @@ impl StreamedCall {
     /// # Errors
     ///
     /// The [`ToolResult`] to answer the call with.
+    // The error is the reply itself (built once per failed call), not a cause to propagate.
+    #[allow(clippy::result_large_err)]
     pub fn deserialize<T: serde::de::DeserializeOwned>(&self) -> Result<T, ToolResult> {
         if let Some(r) = self.retry_result() {
             return Err(r);

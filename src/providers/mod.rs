@@ -154,6 +154,8 @@ impl Adapter {
             Vendor::Anthropic => Adapter::Anthropic(anthropic::State::default()),
             Vendor::OpenAiChat => Adapter::Chat(openai_chat::State::default()),
             Vendor::OpenAiResponses => Adapter::Responses(openai_responses::State::default()),
+            Vendor::Gemini => Adapter::Gemini(gemini::State::default()),
+            Vendor::Bedrock => Adapter::Bedrock(bedrock::State::default()),
         }
     }
 }
@@ -199,6 +201,9 @@ impl ToolCallStream {
         let mut s = ToolCallStream::new();
         s.adapter = Adapter::for_vendor(vendor);
         s.calls.response.set_provider(Provider::of(vendor));
+        if vendor == Vendor::Bedrock {
+            s.frames = Some(crate::eventstream::Decoder::new());
+        }
         s
     }
 
@@ -331,8 +336,8 @@ impl ToolCallStream {
             Adapter::Anthropic(_) => Some(Vendor::Anthropic),
             Adapter::Chat(_) => Some(Vendor::OpenAiChat),
             Adapter::Responses(_) => Some(Vendor::OpenAiResponses),
-            // Not protocol vendors (yet): no message conversion for them.
-            Adapter::Gemini(_) | Adapter::Bedrock(_) => None,
+            Adapter::Gemini(_) => Some(Vendor::Gemini),
+            Adapter::Bedrock(_) => Some(Vendor::Bedrock),
         }
     }
 

@@ -32,6 +32,8 @@ impl Provider {
             Vendor::Anthropic => Provider::Anthropic,
             Vendor::OpenAiChat => Provider::OpenAiChat,
             Vendor::OpenAiResponses => Provider::OpenAiResponses,
+            Vendor::Gemini => Provider::Gemini,
+            Vendor::Bedrock => Provider::Bedrock,
         }
     }
 
@@ -41,7 +43,8 @@ impl Provider {
             Provider::Anthropic => Some(Vendor::Anthropic),
             Provider::OpenAiChat => Some(Vendor::OpenAiChat),
             Provider::OpenAiResponses => Some(Vendor::OpenAiResponses),
-            Provider::Gemini | Provider::Bedrock => None,
+            Provider::Gemini => Some(Vendor::Gemini),
+            Provider::Bedrock => Some(Vendor::Bedrock),
         }
     }
 }
@@ -157,7 +160,7 @@ impl Response {
     pub(crate) fn anthropic_start(&mut self, message: J) {
         self.anthropic_started = true;
         if let J::Object(mut m) = message {
-            let content = match m.remove("content") {
+            let content = match m.shift_remove("content") {
                 Some(J::Array(a)) => a,
                 _ => Vec::new(),
             };

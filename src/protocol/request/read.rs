@@ -11,6 +11,7 @@ use crate::protocol::{AssistantTurn, ResultContent, ToolResults, ToolSet, Vendor
 /// The members each vendor's request has that [`Request`] types.
 fn known(vendor: Vendor) -> &'static [&'static str] {
     match vendor {
+        Vendor::Gemini | Vendor::Bedrock => &[],
         Vendor::Anthropic => &[
             "model",
             "system",
@@ -169,7 +170,10 @@ fn is_assistant_item(item: &Value) -> bool {
 
 fn is_user_message(item: &Value) -> bool {
     item.get("role").and_then(Value::as_str) == Some("user")
-        && matches!(item.get("type").and_then(Value::as_str), None | Some("message"))
+        && matches!(
+            item.get("type").and_then(Value::as_str),
+            None | Some("message")
+        )
 }
 
 impl Request {
@@ -181,6 +185,9 @@ impl Request {
     /// [`AssistantTurn::from_vendor`](crate::protocol::AssistantTurn::from_vendor)
     /// and [`ToolResults::from_vendor`](crate::protocol::ToolResults::from_vendor).
     pub fn from_vendor(vendor: Vendor, v: &Value) -> Result<Request, ProtocolError> {
+        if !crate::protocol::error::models_messages(vendor) {
+            return Err(crate::protocol::error::unsupported(vendor, "a request"));
+        }
         let o = as_object(v, "", "a request body object")?;
         let mut r = Request::new(get_str(o, "model", "")?, Vec::new());
         let mut known: Vec<&str> = known(vendor).to_vec();
@@ -211,6 +218,8 @@ impl Request {
             r.metadata = Some((vendor, m.clone()));
         }
         match vendor {
+            // Refused at the top of the conversion (not modelled).
+            Vendor::Gemini | Vendor::Bedrock => {}
             Vendor::Anthropic => {
                 r.max_tokens = opt_u64(o, "max_tokens")?;
                 r.top_k = opt_u64(o, "top_k")?;
@@ -260,7 +269,10 @@ impl Request {
                     }
                     Some(s) => r.stop = Some(strings(s, "/stop")?),
                 }
-                match o.get("response_format").map(|f| read_chat_format(f, &mut shape)) {
+                match o
+                    .get("response_format")
+                    .map(|f| read_chat_format(f, &mut shape))
+                {
                     Some(Some(f)) => r.response_format = Some(f),
                     _ => known.retain(|k| *k != "response_format"),
                 }
@@ -295,7 +307,9 @@ impl Request {
                     Some(Value::String(t)) => {
                         shape.input_string = true;
                         r.messages
-                            .push(Message::User(UserMessage::new(ResultContent::Text(t.clone()))));
+                            .push(Message::User(UserMessage::new(ResultContent::Text(
+                                t.clone(),
+                            ))));
                     }
                     Some(Value::Array(items)) => read_responses_items(items, &mut r)?,
                     Some(other) => {
@@ -381,7 +395,12 @@ fn schema_members(o: &Map<String, Value>) -> Option<SchemaMembers> {
         Some(Value::Bool(b)) => Some(*b),
         Some(_) => return None,
     };
-    Some((s("name")?, s("description")?, o.get("schema")?.clone(), strict))
+    Some((
+        s("name")?,
+        s("description")?,
+        o.get("schema")?.clone(),
+        strict,
+    ))
 }
 
 fn read_responses_format(f: &Value) -> Option<ResponseFormat> {
@@ -390,8 +409,7 @@ fn read_responses_format(f: &Value) -> Option<ResponseFormat> {
         "text" if o.len() == 1 => Some(ResponseFormat::Text),
         "json_object" if o.len() == 1 => Some(ResponseFormat::JsonObject),
         "json_schema" => {
-            if o
-                .keys()
+            if o.keys()
                 .any(|k| !["type", "name", "description", "schema", "strict"].contains(&k.as_str()))
             {
                 return None;
@@ -408,10 +426,7 @@ fn read_responses_format(f: &Value) -> Option<ResponseFormat> {
     }
 }
 
-fn read_chat_messages(
-    messages: &[Value],
-    r: &mut Request,
-) -> Result<(), ProtocolError> {
+fn read_chat_messages(messages: &[Value], r: &mut Request) -> Result<(), ProtocolError> {
     let vendor = Vendor::OpenAiChat;
     let mut i = 0;
     while i < messages.len() {
@@ -493,8 +508,9 @@ fn read_responses_items(items: &[Value], r: &mut Request) -> Result<(), Protocol
             while i < items.len() && is_assistant_item(&items[i]) {
                 i += 1;
             }
-            let turn = AssistantTurn::from_openai_responses(&Value::Array(items[start..i].to_vec()))
-                .map_err(|e| prefixed(e, "/input"))?;
+            let turn =
+                AssistantTurn::from_openai_responses(&Value::Array(items[start..i].to_vec()))
+                    .map_err(|e| prefixed(e, "/input"))?;
             r.messages.push(Message::Assistant(turn));
             continue;
         }
@@ -510,10 +526,9 @@ fn read_responses_items(items: &[Value], r: &mut Request) -> Result<(), Protocol
                         content: c,
                         native,
                     })),
-                    None if rl == "user" => r.messages.push(Message::User(UserMessage {
-                        content: c,
-                        native,
-                    })),
+                    None if rl == "user" => r
+                        .messages
+                        .push(Message::User(UserMessage { content: c, native })),
                     None => {
                         return Err(ProtocolError::UnknownShape {
                             at: ptr(&at, "role"),

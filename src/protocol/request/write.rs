@@ -34,6 +34,15 @@ impl Request {
     /// For the vendor it was read from, it is the JSON it was read from.
     pub fn to_vendor(&self, vendor: Vendor) -> Converted<Value> {
         let mut losses = Losses::default();
+        if !crate::protocol::error::models_messages(vendor) {
+            losses.push(
+                "",
+                "request",
+                LossEffect::Dropped,
+                crate::protocol::loss::UNMODELLED,
+            );
+            return losses.finish(Value::Null);
+        }
         let same = self.shape.vendor == Some(vendor);
         let mut out: Vec<(String, Value)> = Vec::new();
         let mut put = |k: &str, v: Value| out.push((k.to_owned(), v));
@@ -72,6 +81,8 @@ impl Request {
         if let Some(p) = &system {
             p.native.report_dropped(vendor, "/system", &mut losses);
             match vendor {
+                // Refused at the top of the conversion (not modelled).
+                Vendor::Gemini | Vendor::Bedrock => {}
                 Vendor::Anthropic => {
                     if p.role == SystemRole::Developer {
                         losses.push(
@@ -160,12 +171,16 @@ impl Request {
                 }
             };
             match vendor {
+                // Refused at the top of the conversion (not modelled).
+                Vendor::Gemini | Vendor::Bedrock => {}
                 Vendor::Anthropic => anthropic_messages.extend(written),
                 Vendor::OpenAiChat => chat_messages.extend(written),
                 Vendor::OpenAiResponses => input.extend(written),
             }
         }
         match vendor {
+            // Refused at the top of the conversion (not modelled).
+            Vendor::Gemini | Vendor::Bedrock => {}
             Vendor::Anthropic => put("messages", Value::Array(anthropic_messages)),
             Vendor::OpenAiChat => put("messages", Value::Array(chat_messages)),
             Vendor::OpenAiResponses => {
@@ -186,7 +201,7 @@ impl Request {
 
         // Tools.
         if let Some(set) = &self.tools {
-            if let Value::Object(t) = set.to_request_json(vendor) {
+            if let Value::Object(t) = losses.absorb(set.to_request_json(vendor), "") {
                 let others: Vec<&Value> = set.other_tools().collect();
                 for (k, v) in t {
                     let v = match (k.as_str(), v) {
@@ -232,6 +247,8 @@ impl Request {
 
         // Limits, sampling, metadata, streaming.
         match (vendor, self.max_tokens) {
+            // Refused at the top of the conversion (not modelled).
+            (Vendor::Gemini | Vendor::Bedrock, _) => {}
             (Vendor::Anthropic, None) => losses.push(
                 "/max_tokens",
                 "max_tokens",
@@ -248,6 +265,8 @@ impl Request {
         }
         if let Some(stop) = &self.stop {
             match vendor {
+                // Refused at the top of the conversion (not modelled).
+                Vendor::Gemini | Vendor::Bedrock => {}
                 Vendor::Anthropic => put(
                     "stop_sequences",
                     Value::Array(stop.iter().map(|x| s(x)).collect()),
@@ -285,7 +304,12 @@ impl Request {
             if vendor == Vendor::Anthropic {
                 put("top_k", Value::from(k));
             } else {
-                losses.push("/top_k", "top_k", LossEffect::Dropped, "OpenAI has no top_k");
+                losses.push(
+                    "/top_k",
+                    "top_k",
+                    LossEffect::Dropped,
+                    "OpenAI has no top_k",
+                );
             }
         }
         if let Some((from, m)) = &self.metadata {
@@ -369,12 +393,15 @@ impl Request {
             Value::Object(o)
         };
         match (vendor, f) {
-            (Vendor::Anthropic, ResponseFormat::JsonSchema {
-                name,
-                description,
-                schema,
-                strict,
-            }) => {
+            (
+                Vendor::Anthropic,
+                ResponseFormat::JsonSchema {
+                    name,
+                    description,
+                    schema,
+                    strict,
+                },
+            ) => {
                 for (k, present) in [
                     ("name", name.is_some()),
                     ("description", description.is_some()),
@@ -403,12 +430,15 @@ impl Request {
                 );
                 None
             }
-            (_, ResponseFormat::JsonSchema {
-                name,
-                description,
-                schema,
-                strict,
-            }) => {
+            (
+                _,
+                ResponseFormat::JsonSchema {
+                    name,
+                    description,
+                    schema,
+                    strict,
+                },
+            ) => {
                 let mut o = Map::new();
                 if vendor == Vendor::OpenAiResponses {
                     o.insert("type".into(), s("json_schema"));
@@ -468,7 +498,13 @@ fn system_message(p: &SystemPrompt, vendor: Vendor, at: &str, losses: &mut Losse
     o.insert("role".into(), s(p.role.as_str()));
     o.insert(
         "content".into(),
-        content_value(&p.content, vendor, Place::System, &ptr(at, "content"), losses),
+        content_value(
+            &p.content,
+            vendor,
+            Place::System,
+            &ptr(at, "content"),
+            losses,
+        ),
     );
     Value::Object(o)
 }
