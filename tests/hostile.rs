@@ -1,6 +1,6 @@
 //! Hostile inputs: what the parser and the partial tree do with each, with
 //! peak heap memory (a counting global allocator) and time, printed as the
-//! README's table rows (`cargo test --release --test hostile -- --nocapture`)
+//! README's table rows (`cargo test --release --all-features --test main hostile:: -- --nocapture`)
 //! and asserted against bounds. Run in release mode; the file takes a few
 //! seconds there.
 //!

@@ -3,6 +3,8 @@
 #![allow(dead_code)]
 
 mod documents;
+// Not every bench reads the documents.
+#[allow(unused_imports)]
 pub use documents::*;
 
 /// Parses with tooljson in `chunk`-byte pieces and returns the value.

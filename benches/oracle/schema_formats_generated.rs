@@ -54,7 +54,7 @@
 //! first. The default case count ([`DEFAULT_CASES`] of [`STRINGS_PER_CASE`]
 //! strings) takes about 15 s in `cargo test --release`; `PROPTEST_CASES`
 //! sets it, e.g.
-//! `PROPTEST_CASES=100000 cargo test --release --test schema_formats_generated -- --nocapture`
+//! `PROPTEST_CASES=100000 cargo test --release -p tooljson-benches --test oracle schema_formats_generated:: -- --nocapture`
 //! (with `--nocapture`, the counts per class and the valid share per
 //! format, which must stay between 5% and 95%).
 

@@ -32,7 +32,7 @@
 //!
 //! The default case count ([`DEFAULT_CASES`]) keeps the file to about 15
 //! seconds in `cargo test --release`; `PROPTEST_CASES` sets it, e.g.
-//! `PROPTEST_CASES=20000 cargo test --release --test schema_generated -- --nocapture`
+//! `PROPTEST_CASES=20000 cargo test --release -p tooljson-benches --test oracle schema_generated:: -- --nocapture`
 //! (with `--nocapture`, the counts and the share of valid instances).
 //!
 //! What the generator leaves out, and why:
