@@ -74,18 +74,18 @@ fn workloads() -> [(&'static str, String, f64, f64); 5] {
             9.5,
         ),
         ("zeros", zeros, 18.5, 31.0),
-        ("write_file", generators::write_file_args(SIZE), 0.95, 2.2),
+        ("write_file", generators::write_file_args(SIZE), 1.0, 1.7),
         (
             "parallel_edits",
             generators::parallel_edits_args(SIZE),
-            2.4,
+            2.45,
             2.7,
         ),
         (
             "nested_config",
             generators::nested_config_args(SIZE),
-            4.9,
-            5.1,
+            6.0,
+            6.1,
         ),
     ]
 }

@@ -159,9 +159,13 @@ impl TokenSink for ValueBuilder {
             Token::Null => self.add(|| Value::Null),
             Token::ObjectEnd | Token::ArrayEnd => {
                 let v = match self.frames.pop() {
-                    Some(Frame::Array(start)) => Value::Array(take_from(&mut self.items, start)),
+                    // `split_off` moves the items out in one copy, into a
+                    // vector of their exact length.
+                    Some(Frame::Array(start)) => {
+                        Value::Array(self.items.split_off(start.min(self.items.len())))
+                    }
                     Some(Frame::Object(start)) => {
-                        let members = take_from(&mut self.members, start);
+                        let members = self.members.split_off(start.min(self.members.len()));
                         Value::Object(Map::from_members(members, self.first_wins))
                     }
                     None => return,
@@ -174,21 +178,6 @@ impl TokenSink for ValueBuilder {
     #[inline]
     fn string_bytes(&mut self) -> Option<&mut Vec<u8>> {
         Some(&mut self.bytes)
-    }
-}
-
-/// Moves the items of `v` from `start` on, in one copy, into a vector of
-/// their exact length. (`split_off(0)` would hand over the whole buffer,
-/// spare room and all, and allocate another as large for `v`.)
-#[inline]
-fn take_from<T>(v: &mut Vec<T>, start: usize) -> Vec<T> {
-    let start = start.min(v.len());
-    if start == 0 {
-        let mut out = Vec::with_capacity(v.len());
-        out.append(v);
-        out
-    } else {
-        v.split_off(start)
     }
 }
 

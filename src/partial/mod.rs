@@ -33,10 +33,11 @@
 //!
 //! A node is a [`Value`]'s size (32 bytes), an open object's member 56
 //! bytes and its key's text, a finished one 56 bytes with a key of up to 24
-//! bytes inline; strings hold their decoded text. Lists and strings double
+//! bytes inline; strings hold their decoded text (a string opens with room
+//! for 32 bytes). Lists and strings double
 //! up to 64 KiB and grow by half beyond, so one that moves holds 2.5 times
 //! its length for that moment at most; a finished one gives back the room
-//! it does not use when that is over an eighth of it. An array of one-digit
+//! it does not use when that is over an eighth of it and 4 KiB. An array of one-digit
 //! numbers (`[0,0,...]`) is the densest input: 16 bytes per byte of text,
 //! about 18 with its room. [`PartialParser::held_bytes`] is the estimate a
 //! memory budget compares against.

@@ -165,9 +165,11 @@ impl PartialTree {
                 if self.hold.as_ref().is_some_and(|h| h(path)) {
                     self.held = Some(String::new());
                 } else {
-                    // No room yet: the first piece sizes it, exactly
-                    // when the whole string comes in one piece.
-                    self.insert(PartialNode::String(String::new()));
+                    // Room for a short value's text at once, so a string
+                    // of a few dozen bytes streamed in deltas is not
+                    // reallocated two or three times as it grows.
+                    let text = String::with_capacity(FIRST_STRING_ROOM);
+                    self.insert(PartialNode::String(text));
                     events.event(ValueEvent::Opened {
                         path,
                         kind: OpenedKind::String,
@@ -245,6 +247,12 @@ pub(super) const SPARE_KEY_ROOM: usize = 64;
 const ITEM_BYTES: u64 = 2 * std::mem::size_of::<PartialNode>() as u64;
 const MEMBER_BYTES: u64 = 2 * std::mem::size_of::<(String, PartialNode)>() as u64;
 
+/// The room a string value of the partial tree gets when it opens. (Sized
+/// by its first piece instead, short strings would hold less, but one cut
+/// by a delta would then be moved once more, which costs more at 16-byte
+/// deltas than the bytes are worth.)
+const FIRST_STRING_ROOM: usize = 32;
+
 /// Lists and strings of the tree past this many bytes grow by half rather
 /// than double: moving one then holds 2.5 times its length for a moment
 /// rather than 3, and the room it leaves unused is a third at most.
@@ -287,8 +295,8 @@ fn grow_text(s: &mut String, more: usize) {
 
 /// Room unused by a finished list or string that is given back: more than
 /// an eighth of it, and at least this many bytes (below that a `realloc`
-/// per value costs more than the bytes are worth).
-const TRIM_FROM: usize = 64;
+/// per small value costs more than the bytes are worth).
+const TRIM_FROM: usize = 4 << 10;
 
 /// Gives back the room a finished list does not use, when it is worth it.
 #[inline]
