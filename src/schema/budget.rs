@@ -13,7 +13,7 @@
 //! | entry point | time | memory |
 //! |---|---|---|
 //! | compile | O(S) plus the patterns, plus one O(N + in-place edges) pass for the budget | O(S) plus the patterns, at most [`SchemaBuilder::max_pattern_memory`](super::SchemaBuilder::max_pattern_memory) together |
-//! | `is_valid` | O(n) for the keywords that read values, plus at most `min(B, N + E)` subschema visits per location (`E` the schema's subschema references; see "Across instance levels") | O(depth) on the stack, plus O(L) remembered verdicts when the schema has shared nodes |
+//! | `is_valid` | O(n) for the keywords that read values, plus at most `min(B, N + E)` subschema visits per location (`E` the schema's subschema references; see "Across instance levels") | O(depth) on the stack, plus at most one remembered verdict per (shared node, value) |
 //! | `validate` | as `is_valid`, plus, for each failed `anyOf` / `oneOf` / `propertyNames`, its reasons: at most 6 more passes over that subvalue | as `is_valid`, plus its violations |
 //! | stream check | O(n) over the bytes, plus at most `min(B, N + E)` applications per location; a subvalue that a buffering keyword keeps whole is validated once more at its close per enclosing buffering level | O(n) for a kept string, plus one copy of each buffered subvalue per buffering level open around it, plus the applications of the open locations |
 //!
