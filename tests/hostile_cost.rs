@@ -303,7 +303,7 @@ fn a_definition_applied_twice_per_level_costs_linear_work() {
 fn a_definition_applied_twice_reports_each_violation_once() {
     let schema = twice_per_level("allOf");
     let errs = schema.validate(&value(&nested_a(30, "1"))).unwrap_err();
-    let at_bottom = format!("{}", "/a".repeat(30));
+    let at_bottom = "/a".repeat(30);
     assert_eq!(errs.len(), 1, "{errs:?}");
     assert_eq!(errs[0].instance_path.to_string(), at_bottom);
     assert_eq!(errs[0].message, "expected object, found number 1");

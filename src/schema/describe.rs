@@ -11,7 +11,7 @@ pub(crate) fn show(v: &impl Instance) -> String {
     match v.view() {
         View::Null => "null".into(),
         View::Bool(b) => b.to_string(),
-        View::Number(n) => n.as_str().to_owned(),
+        View::Number(n) => n.text().as_str().to_owned(),
         View::String(s) => show_str(s),
         View::Array(a) => format!(
             "an array of {} item{}",
@@ -42,7 +42,7 @@ pub(crate) fn show_typed(v: &impl Instance) -> String {
     match v.view() {
         View::Null => "null".into(),
         View::Bool(b) => format!("boolean {b}"),
-        View::Number(n) => format!("number {}", n.as_str()),
+        View::Number(n) => format!("number {}", n.text().as_str()),
         View::String(s) => format!("string {}", show_str(s)),
         _ => show(v),
     }

@@ -5,6 +5,7 @@
 
 use super::instance::{Instance, Object as _, View};
 use super::number::lexemes_equal;
+use crate::Value;
 
 pub(crate) const T_NULL: u8 = 1;
 pub(crate) const T_BOOL: u8 = 2;
@@ -23,7 +24,7 @@ pub(crate) fn value_type(v: &impl Instance) -> u8 {
         View::Null => T_NULL,
         View::Bool(_) => T_BOOL,
         View::Number(n) => {
-            if super::number::lexeme_is_integer(n.as_str()) {
+            if super::number::lexeme_is_integer(n.text().as_str()) {
                 T_INT
             } else {
                 T_FRAC
@@ -59,17 +60,40 @@ pub(crate) fn same_name(a: &[u8], b: &[u8]) -> bool {
 
 /// JSON Schema equality: numbers by value (`1 == 1.0`), objects unordered.
 pub(crate) fn equal<A: Instance, B: Instance>(a: &A, b: &B) -> bool {
+    if let (Some(a), Some(b)) = (a.as_own(), b.as_own()) {
+        return equal_own(a, b);
+    }
     super::budget::tally(1);
     match (a.view(), b.view()) {
         (View::Null, View::Null) => true,
         (View::Bool(x), View::Bool(y)) => x == y,
-        (View::Number(x), View::Number(y)) => lexemes_equal(x.as_str(), y.as_str()),
+        (View::Number(x), View::Number(y)) => lexemes_equal(x.text().as_str(), y.text().as_str()),
         (View::String(x), View::String(y)) => x == y,
         (View::Array(x), View::Array(y)) => {
             x.len() == y.len() && x.iter().zip(y).all(|(p, q)| equal(p, q))
         }
         (View::Object(x), View::Object(y)) => {
             x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| equal(v, w)))
+        }
+        _ => false,
+    }
+}
+
+/// [`equal`] of two [`Value`]s.
+fn equal_own(a: &Value, b: &Value) -> bool {
+    super::budget::tally(1);
+    match (a, b) {
+        (Value::Null, Value::Null) => true,
+        (Value::Bool(x), Value::Bool(y)) => x == y,
+        (Value::Number(x), Value::Number(y)) => lexemes_equal(x.as_str(), y.as_str()),
+        (Value::String(x), Value::String(y)) => x == y,
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(p, q)| equal_own(p, q))
+        }
+        (Value::Object(x), Value::Object(y)) => {
+            x.len() == y.len()
+                && x.iter()
+                    .all(|(k, v)| y.get(k).is_some_and(|w| equal_own(v, w)))
         }
         _ => false,
     }

@@ -109,7 +109,7 @@ pub(crate) fn type_matches(mask: u8, v: &impl Instance) -> bool {
             if mask & T_INT == 0 {
                 return false;
             }
-            return lexeme_is_integer(n.as_str());
+            return lexeme_is_integer(n.text().as_str());
         }
         View::String(_) => T_STR,
         View::Array(_) => T_ARR,
@@ -315,6 +315,7 @@ impl<'p> Validator<'p> {
                 let View::Number(n) = v.view() else {
                     return true;
                 };
+                let n = n.text();
                 let Some(o) = cmp_lexeme(n.as_str(), b) else {
                     return true;
                 };
@@ -337,6 +338,7 @@ impl<'p> Validator<'p> {
                 let View::Number(n) = v.view() else {
                     return true;
                 };
+                let n = n.text();
                 let ok = match (super::number::quick_i64(n.as_str()), m.int) {
                     (Some(a), Some(b)) if b != 0 => a % b == 0,
                     _ => Dec::parse(n.as_str()).is_some_and(|d| d.is_multiple_of(&m.dec())),

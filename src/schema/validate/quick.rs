@@ -67,7 +67,7 @@ fn leaf_bounds(l: &Leaf, v: &impl Instance) -> Option<bool> {
     Some(match v.view() {
         View::String(s) => !too_short(s, l.min_len) && !too_long(s, l.max_len),
         View::Number(n) if l.bounded => {
-            let q = QuickNumber::read(n.as_str())?;
+            let q = QuickNumber::read(n.text().as_str())?;
             let (lo, hi) = (q.cmp_int(l.lo), q.cmp_int(l.hi));
             (if l.lo_open {
                 lo == Ordering::Greater
@@ -181,6 +181,7 @@ impl Validator<'_> {
                 }
             }
             View::Number(n) => {
+                let n = n.text();
                 let l = n.as_str();
                 // The lexeme, read on the first bound for all of them.
                 let mut q = None;

@@ -70,7 +70,7 @@ pub(crate) fn canonical_hash<V: Instance>(
         View::Bool(b) => (1u8, b).hash(&mut h),
         View::Number(n) => {
             2u8.hash(&mut h);
-            crate::schema::number::hash_number_value(n.as_str(), &mut h);
+            crate::schema::number::hash_number_value(n.text().as_str(), &mut h);
         }
         View::String(s) => (3u8, s).hash(&mut h),
         View::Array(items) => {
