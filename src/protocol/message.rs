@@ -406,6 +406,14 @@ impl ToolCall {
         let mut native = self.native.clone();
         native.members.remove("status");
         native.report_dropped(vendor, at, losses);
+        if self.item_id.is_some() && vendor != Vendor::OpenAiResponses {
+            losses.push(
+                &ptr(at, "id"),
+                "id",
+                super::loss::LossEffect::Dropped,
+                &format!("{vendor} has no item id beside the call id"),
+            );
+        }
     }
 
     /// The call as an Anthropic `tool_use` block.

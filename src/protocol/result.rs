@@ -674,7 +674,10 @@ impl ToolResults {
         } else {
             ptr_i("", n)
         };
-        self.native.report_dropped(vendor, &native_at, losses);
+        let mut native = self.native.clone();
+        // The Responses item type of a message is no content.
+        native.members.remove("type");
+        native.report_dropped(vendor, &native_at, losses);
         let trailing: Vec<Value> = self
             .trailing
             .iter()
