@@ -66,7 +66,11 @@ fn documented_exchanges_round_trip_exactly() {
         let turn = AssistantTurn::from_vendor(vendor, &turn_json).unwrap();
         assert_eq!(full(&turn, vendor), turn_json, "{name}: turn");
         let results = ToolResults::from_vendor(vendor, &results_json).unwrap();
-        assert_eq!(results.to_vendor(vendor).lossless().unwrap(), results_json, "{name}: results");
+        assert_eq!(
+            results.to_vendor(vendor).lossless().unwrap(),
+            results_json,
+            "{name}: results"
+        );
         turn.check_results(&results).unwrap();
         assert!(turn.calls().count() > 0, "{name}: the exchange has calls");
     }
@@ -164,7 +168,8 @@ fn anthropic_to_openai_to_anthropic_gives_the_original() {
             assert_eq!(back.to_anthropic(), expected, "{name} via {other}");
             let converted = results.to_vendor(other);
             // An image in a tool result has no place in a Chat tool message.
-            let image_in_results = r[0].pointer("/content/0/content/1/type") == Some(&json!("image"));
+            let image_in_results =
+                r[0].pointer("/content/0/content/1/type") == Some(&json!("image"));
             if other == Vendor::OpenAiChat && image_in_results {
                 assert_eq!(converted.losses()[0].part, "image", "{name}");
                 assert_eq!(converted.losses()[0].at, "/content/0/content/1", "{name}");
@@ -173,7 +178,11 @@ fn anthropic_to_openai_to_anthropic_gives_the_original() {
             let there = converted.lossless().unwrap();
             assert_eq!(there.len(), results.results.len(), "one message per result");
             let back = ToolResults::from_vendor(other, &there).unwrap();
-            assert_eq!(back.to_vendor(Vendor::Anthropic).lossless().unwrap(), r, "{name} via {other}");
+            assert_eq!(
+                back.to_vendor(Vendor::Anthropic).lossless().unwrap(),
+                r,
+                "{name} via {other}"
+            );
         }
     }
 }
@@ -224,7 +233,10 @@ fn anthropic_parallel_in_openai_shapes() {
         ]
     );
     assert_eq!(
-        results.to_vendor(Vendor::OpenAiResponses).lossless().unwrap()[1],
+        results
+            .to_vendor(Vendor::OpenAiResponses)
+            .lossless()
+            .unwrap()[1],
         json!({"type": "function_call_output", "call_id": "toolu_02",
                "output": "Error: Not executed: the preceding get_weather call failed."})
     );
@@ -247,8 +259,13 @@ fn openai_origin_crosses_and_comes_back() {
     for other in [Vendor::Anthropic, Vendor::OpenAiResponses] {
         let back = AssistantTurn::from_vendor(other, &full(&turn, other)).unwrap();
         assert_eq!(back.to_openai_chat(), expected, "via {other}");
-        let back = ToolResults::from_vendor(other, &results.to_vendor(other).lossless().unwrap()).unwrap();
-        assert_eq!(back.to_vendor(Vendor::OpenAiChat).lossless().unwrap(), r, "via {other}");
+        let back =
+            ToolResults::from_vendor(other, &results.to_vendor(other).lossless().unwrap()).unwrap();
+        assert_eq!(
+            back.to_vendor(Vendor::OpenAiChat).lossless().unwrap(),
+            r,
+            "via {other}"
+        );
     }
     // Responses: the item ids (fc_...) and status are Responses-only.
     let (_, t, r) = exchange("openai_responses_exchange_parallel.json");
@@ -270,8 +287,13 @@ fn openai_origin_crosses_and_comes_back() {
         back.stop_reason = None;
         assert_eq!(back.to_openai_responses(), expected, "via {other}");
         let results = ToolResults::from_vendor(Vendor::OpenAiResponses, &r).unwrap();
-        let back = ToolResults::from_vendor(other, &results.to_vendor(other).lossless().unwrap()).unwrap();
-        assert_eq!(back.to_vendor(Vendor::OpenAiResponses).lossless().unwrap(), r, "via {other}");
+        let back =
+            ToolResults::from_vendor(other, &results.to_vendor(other).lossless().unwrap()).unwrap();
+        assert_eq!(
+            back.to_vendor(Vendor::OpenAiResponses).lossless().unwrap(),
+            r,
+            "via {other}"
+        );
     }
 }
 
@@ -306,7 +328,8 @@ fn arguments_keep_their_text_and_invalid_text_is_wrapped() {
     let back = AssistantTurn::from_anthropic(&a).unwrap();
     let b: Vec<&ToolCall> = back.calls().collect();
     assert_eq!(b[0].arguments.value(), calls[0].arguments.value());
-    assert_eq!(b[0].arguments.text(), r#"{"a":2.5,"b":1}"#);
+    // Keys keep the order the model wrote them in.
+    assert_eq!(b[0].arguments.text(), r#"{"b":1,"a":2.5}"#);
     // Documented normalisation: empty text (no parameters) is `{}` in
     // Anthropic and comes back as "{}".
     assert_eq!(b[2].arguments.text(), "{}");
@@ -550,8 +573,8 @@ fn retry_results_say_path_expected_found() {
     assert_eq!(
         result.content.text(),
         "The tool input does not match the input schema of get_weather, so the tool was not run.\n\
-         - path /location: expected string, found an array of 1 item\n\
          - path /unit: expected one of \"celsius\", \"fahrenheit\", found \"kelvin\"\n\
+         - path /location: expected string, found an array of 1 item\n\
          Call the tool again with input that matches the schema."
     );
     assert_eq!(result.to_anthropic()["is_error"], json!(true));

@@ -194,10 +194,7 @@ pub(crate) fn read_part(vendor: Vendor, p: &Value) -> Option<super::ResultPart> 
             }))
         }
         (Vendor::OpenAiResponses, "input_file") => {
-            if !keys_are(
-                o,
-                &["type", "file_data", "file_id", "file_url", "filename"],
-            ) {
+            if !keys_are(o, &["type", "file_data", "file_id", "file_url", "filename"]) {
                 return None;
             }
             let source = match (o.get("file_data"), o.get("file_id"), o.get("file_url")) {
@@ -288,7 +285,11 @@ pub(crate) fn write_part(
                 );
             }
             if vendor == Vendor::OpenAiChat && place == Place::ToolResult {
-                return drop(losses, kind, "OpenAI Chat tool messages take text parts only");
+                return drop(
+                    losses,
+                    kind,
+                    "OpenAI Chat tool messages take text parts only",
+                );
             }
             if let MediaSource::FileId { vendor: issuer, .. } = &m.source
                 && *issuer != vendor

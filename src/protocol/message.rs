@@ -328,7 +328,10 @@ impl ToolCall {
         }
     }
 
-    pub(crate) fn from_anthropic(o: &Map<String, Value>, at: &str) -> Result<ToolCall, ProtocolError> {
+    pub(crate) fn from_anthropic(
+        o: &Map<String, Value>,
+        at: &str,
+    ) -> Result<ToolCall, ProtocolError> {
         let id = get_str(o, "id", at)?.to_owned();
         let name = get_str(o, "name", at)?.to_owned();
         let input = o.get("input").ok_or_else(|| ProtocolError::MissingField {
@@ -368,7 +371,10 @@ impl ToolCall {
         })
     }
 
-    pub(crate) fn from_openai_responses(o: &Map<String, Value>, at: &str) -> Result<ToolCall, ProtocolError> {
+    pub(crate) fn from_openai_responses(
+        o: &Map<String, Value>,
+        at: &str,
+    ) -> Result<ToolCall, ProtocolError> {
         let id = get_str(o, "call_id", at)?.to_owned();
         let name = get_str(o, "name", at)?.to_owned();
         let arguments = Arguments::from_text(get_str(o, "arguments", at)?);

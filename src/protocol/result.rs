@@ -353,9 +353,13 @@ impl ToolResult {
                 let mut o = self.native.start(vendor);
                 o.insert("type".into(), s("tool_result"));
                 o.insert("tool_use_id".into(), s(&self.call_id));
-                if let Some(c) =
-                    write_content(&self.content, vendor, Place::ToolResult, &content_at, losses)
-                {
+                if let Some(c) = write_content(
+                    &self.content,
+                    vendor,
+                    Place::ToolResult,
+                    &content_at,
+                    losses,
+                ) {
                     o.insert("content".into(), c);
                 }
                 let explicit = self.native.vendor == Some(vendor) && self.explicit_flag;
@@ -627,12 +631,13 @@ impl ToolResults {
                 });
             } else {
                 as_object(b, &at, "a content block object")?;
-                out.trailing.push(
-                    read_part(Vendor::Anthropic, b).unwrap_or_else(|| ResultPart::Native {
-                        vendor: Vendor::Anthropic,
-                        part: b.clone(),
-                    }),
-                );
+                out.trailing
+                    .push(
+                        read_part(Vendor::Anthropic, b).unwrap_or_else(|| ResultPart::Native {
+                            vendor: Vendor::Anthropic,
+                            part: b.clone(),
+                        }),
+                    );
             }
         }
         Ok(out)
@@ -678,6 +683,19 @@ impl ToolResults {
         // The Responses item type of a message is no content.
         native.members.remove("type");
         native.report_dropped(vendor, &native_at, losses);
+        let openai_source = !anthropic_source && self.native.vendor.is_some();
+        if openai_source
+            && self.native.vendor != Some(vendor)
+            && !self.trailing_string
+            && matches!(self.trailing.as_slice(), [ResultPart::Text(_)])
+        {
+            losses.push(
+                &trailing_at,
+                "content",
+                LossEffect::ReadsBackDifferently,
+                "one text part reads back as a string",
+            );
+        }
         let trailing: Vec<Value> = self
             .trailing
             .iter()
@@ -713,10 +731,9 @@ impl ToolResults {
                         o.insert("type".into(), s("message"));
                     }
                     o.insert("role".into(), s("user"));
-                    let content = match (self.trailing_string, self.trailing.as_slice()) {
-                        (true, [ResultPart::Text(t)]) if self.native.vendor == Some(vendor) => {
-                            s(t)
-                        }
+                    let same = self.native.vendor == Some(vendor);
+                    let content = match self.trailing.as_slice() {
+                        [ResultPart::Text(t)] if self.trailing_string || !same => s(t),
                         _ => Value::Array(trailing),
                     };
                     o.insert("content".into(), content);

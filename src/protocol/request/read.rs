@@ -169,7 +169,10 @@ fn is_assistant_item(item: &Value) -> bool {
 
 fn is_user_message(item: &Value) -> bool {
     item.get("role").and_then(Value::as_str) == Some("user")
-        && matches!(item.get("type").and_then(Value::as_str), None | Some("message"))
+        && matches!(
+            item.get("type").and_then(Value::as_str),
+            None | Some("message")
+        )
 }
 
 impl Request {
@@ -260,7 +263,10 @@ impl Request {
                     }
                     Some(s) => r.stop = Some(strings(s, "/stop")?),
                 }
-                match o.get("response_format").map(|f| read_chat_format(f, &mut shape)) {
+                match o
+                    .get("response_format")
+                    .map(|f| read_chat_format(f, &mut shape))
+                {
                     Some(Some(f)) => r.response_format = Some(f),
                     _ => known.retain(|k| *k != "response_format"),
                 }
@@ -295,7 +301,9 @@ impl Request {
                     Some(Value::String(t)) => {
                         shape.input_string = true;
                         r.messages
-                            .push(Message::User(UserMessage::new(ResultContent::Text(t.clone()))));
+                            .push(Message::User(UserMessage::new(ResultContent::Text(
+                                t.clone(),
+                            ))));
                     }
                     Some(Value::Array(items)) => read_responses_items(items, &mut r)?,
                     Some(other) => {
@@ -381,7 +389,12 @@ fn schema_members(o: &Map<String, Value>) -> Option<SchemaMembers> {
         Some(Value::Bool(b)) => Some(*b),
         Some(_) => return None,
     };
-    Some((s("name")?, s("description")?, o.get("schema")?.clone(), strict))
+    Some((
+        s("name")?,
+        s("description")?,
+        o.get("schema")?.clone(),
+        strict,
+    ))
 }
 
 fn read_responses_format(f: &Value) -> Option<ResponseFormat> {
@@ -390,8 +403,7 @@ fn read_responses_format(f: &Value) -> Option<ResponseFormat> {
         "text" if o.len() == 1 => Some(ResponseFormat::Text),
         "json_object" if o.len() == 1 => Some(ResponseFormat::JsonObject),
         "json_schema" => {
-            if o
-                .keys()
+            if o.keys()
                 .any(|k| !["type", "name", "description", "schema", "strict"].contains(&k.as_str()))
             {
                 return None;
@@ -408,10 +420,7 @@ fn read_responses_format(f: &Value) -> Option<ResponseFormat> {
     }
 }
 
-fn read_chat_messages(
-    messages: &[Value],
-    r: &mut Request,
-) -> Result<(), ProtocolError> {
+fn read_chat_messages(messages: &[Value], r: &mut Request) -> Result<(), ProtocolError> {
     let vendor = Vendor::OpenAiChat;
     let mut i = 0;
     while i < messages.len() {
@@ -493,8 +502,9 @@ fn read_responses_items(items: &[Value], r: &mut Request) -> Result<(), Protocol
             while i < items.len() && is_assistant_item(&items[i]) {
                 i += 1;
             }
-            let turn = AssistantTurn::from_openai_responses(&Value::Array(items[start..i].to_vec()))
-                .map_err(|e| prefixed(e, "/input"))?;
+            let turn =
+                AssistantTurn::from_openai_responses(&Value::Array(items[start..i].to_vec()))
+                    .map_err(|e| prefixed(e, "/input"))?;
             r.messages.push(Message::Assistant(turn));
             continue;
         }
@@ -510,10 +520,9 @@ fn read_responses_items(items: &[Value], r: &mut Request) -> Result<(), Protocol
                         content: c,
                         native,
                     })),
-                    None if rl == "user" => r.messages.push(Message::User(UserMessage {
-                        content: c,
-                        native,
-                    })),
+                    None if rl == "user" => r
+                        .messages
+                        .push(Message::User(UserMessage { content: c, native })),
                     None => {
                         return Err(ProtocolError::UnknownShape {
                             at: ptr(&at, "role"),

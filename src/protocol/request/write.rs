@@ -291,7 +291,12 @@ impl Request {
             if vendor == Vendor::Anthropic {
                 put("top_k", Value::from(k));
             } else {
-                losses.push("/top_k", "top_k", LossEffect::Dropped, "OpenAI has no top_k");
+                losses.push(
+                    "/top_k",
+                    "top_k",
+                    LossEffect::Dropped,
+                    "OpenAI has no top_k",
+                );
             }
         }
         if let Some((from, m)) = &self.metadata {
@@ -414,12 +419,15 @@ impl Request {
             Value::Object(o)
         };
         match (vendor, f) {
-            (Vendor::Anthropic, ResponseFormat::JsonSchema {
-                name,
-                description,
-                schema,
-                strict,
-            }) => {
+            (
+                Vendor::Anthropic,
+                ResponseFormat::JsonSchema {
+                    name,
+                    description,
+                    schema,
+                    strict,
+                },
+            ) => {
                 for (k, present) in [
                     ("name", name.is_some()),
                     ("description", description.is_some()),
@@ -448,12 +456,15 @@ impl Request {
                 );
                 None
             }
-            (_, ResponseFormat::JsonSchema {
-                name,
-                description,
-                schema,
-                strict,
-            }) => {
+            (
+                _,
+                ResponseFormat::JsonSchema {
+                    name,
+                    description,
+                    schema,
+                    strict,
+                },
+            ) => {
                 let mut o = Map::new();
                 if vendor == Vendor::OpenAiResponses {
                     o.insert("type".into(), s("json_schema"));
@@ -513,7 +524,13 @@ fn system_message(p: &SystemPrompt, vendor: Vendor, at: &str, losses: &mut Losse
     o.insert("role".into(), s(p.role.as_str()));
     o.insert(
         "content".into(),
-        content_value(&p.content, vendor, Place::System, &ptr(at, "content"), losses),
+        content_value(
+            &p.content,
+            vendor,
+            Place::System,
+            &ptr(at, "content"),
+            losses,
+        ),
     );
     Value::Object(o)
 }
