@@ -186,8 +186,10 @@ impl Request {
         }
 
         // Tools.
-        if let Some(set) = &self.tools {
-            if let Value::Object(t) = set.to_request_json(vendor) {
+        if let Some(set) = &self.tools
+            && let Value::Object(t) = set.to_request_json(vendor)
+        {
+            {
                 let others: Vec<&Value> = set.other_tools().collect();
                 for (k, v) in t {
                     let v = match (k.as_str(), v) {
@@ -314,10 +316,10 @@ impl Request {
         if let Some(b) = self.stream {
             put("stream", Value::Bool(b));
         }
-        if let Some(f) = &self.response_format {
-            if let Some((k, v)) = self.format(f, vendor, same, &mut losses) {
-                put(k, v);
-            }
+        if let Some(f) = &self.response_format
+            && let Some((k, v)) = self.format(f, vendor, same, &mut losses)
+        {
+            put(k, v);
         }
         for (k, v) in &self.shape.native {
             if same {
