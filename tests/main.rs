@@ -23,6 +23,10 @@ mod partial_alloc;
 mod partial_prefixes;
 
 // Framing and providers.
+#[cfg(feature = "cli")]
+mod cli_commands;
+#[cfg(feature = "cli")]
+mod cli_preview;
 #[cfg(feature = "providers")]
 mod corpus_replay;
 #[cfg(feature = "providers")]
@@ -35,10 +39,6 @@ mod partial_memory;
 mod partial_props;
 #[cfg(feature = "providers")]
 mod protocol_lenient_tools;
-#[cfg(feature = "cli")]
-mod cli_commands;
-#[cfg(feature = "cli")]
-mod cli_preview;
 #[cfg(feature = "cli")]
 mod providers_cli;
 #[cfg(feature = "providers")]
@@ -79,6 +79,8 @@ mod protocol_five_shapes;
 mod protocol_messages;
 #[cfg(feature = "protocol")]
 mod protocol_props;
+#[cfg(feature = "protocol")]
+mod protocol_requests;
 
 // The schema (the tests against the `jsonschema` crate are in
 // `benches/oracle/`, with the other peers).

@@ -329,7 +329,8 @@ fn arguments_keep_their_text_and_invalid_text_is_wrapped() {
     let back = AssistantTurn::from_anthropic(&a).unwrap();
     let b: Vec<&ToolCall> = back.calls().collect();
     assert_eq!(b[0].arguments.value(), calls[0].arguments.value());
-    assert_eq!(b[0].arguments.text(), r#"{"a":2.5,"b":1}"#);
+    // Keys keep the order the model wrote them in.
+    assert_eq!(b[0].arguments.text(), r#"{"b":1,"a":2.5}"#);
     // Documented normalisation: empty text (no parameters) is `{}` in
     // Anthropic and comes back as "{}".
     assert_eq!(b[2].arguments.text(), "{}");
@@ -573,8 +574,8 @@ fn retry_results_say_path_expected_found() {
     assert_eq!(
         result.content.text(),
         "The tool input does not match the input schema of get_weather, so the tool was not run.\n\
-         - path /location: expected string, found an array of 1 item\n\
          - path /unit: expected one of \"celsius\", \"fahrenheit\", found \"kelvin\"\n\
+         - path /location: expected string, found an array of 1 item\n\
          Call the tool again with input that matches the schema."
     );
     assert_eq!(result.to_anthropic()["is_error"], json!(true));

@@ -86,7 +86,7 @@
 //! let chat_turn = turn.to_openai_chat();
 //! assert_eq!(chat_turn["finish_reason"], "tool_calls");
 //! assert_eq!(chat_turn["message"]["tool_calls"][0]["function"]["arguments"], r#"{"location":7}"#);
-//! let chat_reply = reply.to_vendor(Vendor::OpenAiChat)?;
+//! let chat_reply = reply.to_vendor(Vendor::OpenAiChat).lossless().expect("text results cross");
 //! assert_eq!(chat_reply[0]["role"], "tool");
 //! assert_eq!(chat_reply[0]["tool_call_id"], "toolu_01");
 //! assert!(chat_reply[0]["content"].as_str().unwrap()

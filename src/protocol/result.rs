@@ -704,6 +704,19 @@ impl ToolResults {
         // The Responses item type of a message is no content.
         native.members.remove("type");
         native.report_dropped(vendor, &native_at, losses);
+        let openai_source = !anthropic_source && self.native.vendor.is_some();
+        if openai_source
+            && self.native.vendor != Some(vendor)
+            && !self.trailing_string
+            && matches!(self.trailing.as_slice(), [ResultPart::Text(_)])
+        {
+            losses.push(
+                &trailing_at,
+                "content",
+                LossEffect::ReadsBackDifferently,
+                "one text part reads back as a string",
+            );
+        }
         let trailing: Vec<Value> = self
             .trailing
             .iter()
@@ -739,8 +752,9 @@ impl ToolResults {
                         o.insert("type".into(), s("message"));
                     }
                     o.insert("role".into(), s("user"));
-                    let content = match (self.trailing_string, self.trailing.as_slice()) {
-                        (true, [ResultPart::Text(t)]) if self.native.vendor == Some(vendor) => s(t),
+                    let same = self.native.vendor == Some(vendor);
+                    let content = match self.trailing.as_slice() {
+                        [ResultPart::Text(t)] if self.trailing_string || !same => s(t),
                         _ => Value::Array(trailing),
                     };
                     o.insert("content".into(), content);

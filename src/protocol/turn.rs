@@ -236,6 +236,14 @@ impl AssistantTurn {
                 }
                 TurnPart::Text(t) => {
                     t.native.report_dropped(vendor, &at, losses);
+                    if let Some(item) = &t.item_start
+                        && t.native.vendor != Some(vendor)
+                    {
+                        let mut members = item.clone();
+                        members.remove("status");
+                        Native::of(Vendor::OpenAiResponses, members)
+                            .report_dropped(vendor, &at, losses);
+                    }
                     if seen_call && vendor == Vendor::OpenAiChat {
                         losses.push(
                             &at,

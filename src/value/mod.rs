@@ -11,10 +11,10 @@ use std::ops::Index;
 use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde::ser::{Serialize, SerializeSeq, Serializer};
 
-pub use map::{IntoIter, Map};
 pub(crate) use map::Key;
 #[cfg(feature = "schema")]
 pub(crate) use map::MapIter;
+pub use map::{IntoIter, Map};
 pub use number::Number;
 
 /// A finished JSON value.

@@ -184,7 +184,8 @@ impl Request {
             Vendor::Anthropic => put("messages", Value::Array(anthropic_messages)),
             Vendor::OpenAiChat => put("messages", Value::Array(chat_messages)),
             Vendor::OpenAiResponses => {
-                let single_text = match (self.shape.input_string && same, input.as_slice()) {
+                let as_string = !same || self.shape.input_string;
+                let single_text = match (as_string, input.as_slice()) {
                     (true, [one]) => one
                         .get("content")
                         .and_then(Value::as_str)
@@ -200,8 +201,10 @@ impl Request {
         }
 
         // Tools.
-        if let Some(set) = &self.tools {
-            if let Value::Object(t) = losses.absorb(set.to_request_json(vendor), "") {
+        if let Some(set) = &self.tools
+            && let Value::Object(t) = losses.absorb(set.to_request_json(vendor), "")
+        {
+            {
                 let others: Vec<&Value> = set.other_tools().collect();
                 for (k, v) in t {
                     let v = match (k.as_str(), v) {
@@ -243,6 +246,11 @@ impl Request {
                     put(&k, v);
                 }
             }
+        }
+
+        // Spellings of the source that another vendor writes its own way.
+        if !same {
+            self.report_spellings(vendor, &mut losses);
         }
 
         // Limits, sampling, metadata, streaming.
@@ -327,10 +335,10 @@ impl Request {
         if let Some(b) = self.stream {
             put("stream", Value::Bool(b));
         }
-        if let Some(f) = &self.response_format {
-            if let Some((k, v)) = self.format(f, vendor, same, &mut losses) {
-                put(k, v);
-            }
+        if let Some(f) = &self.response_format
+            && let Some((k, v)) = self.format(f, vendor, same, &mut losses)
+        {
+            put(k, v);
         }
         for (k, v) in &self.shape.native {
             if same {
@@ -361,6 +369,45 @@ impl Request {
             o.insert(k, v);
         }
         losses.finish(Value::Object(o))
+    }
+
+    /// Source spellings with the same meaning that come back spelled the
+    /// target's way: Chat `max_tokens` (comes back `max_completion_tokens`),
+    /// a Chat `stop` string (comes back a list), a Responses input list of
+    /// one user text (comes back the input string).
+    fn report_spellings(&self, vendor: Vendor, losses: &mut Losses) {
+        let shape = &self.shape;
+        if shape.vendor == Some(Vendor::OpenAiChat) {
+            if shape.chat_old_max_tokens {
+                losses.push(
+                    "/max_tokens",
+                    "max_tokens",
+                    LossEffect::ReadsBackDifferently,
+                    "reads back as max_completion_tokens",
+                );
+            }
+            if shape.stop_string {
+                losses.push(
+                    "/stop",
+                    "stop",
+                    LossEffect::ReadsBackDifferently,
+                    "a single stop string reads back as a list",
+                );
+            }
+        }
+        if shape.vendor == Some(Vendor::OpenAiResponses)
+            && !shape.input_string
+            && vendor != Vendor::OpenAiResponses
+            && matches!(self.messages.as_slice(),
+                [Message::User(u)] if matches!(u.content, ResultContent::Text(_)))
+        {
+            losses.push(
+                "/input",
+                "input",
+                LossEffect::ReadsBackDifferently,
+                "one user text reads back as the input string",
+            );
+        }
     }
 
     fn format(
