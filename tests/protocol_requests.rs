@@ -168,10 +168,10 @@ fn check_responses(v: &Value) -> Result<(), String> {
     if !v["model"].is_string() {
         return Err("model missing".into());
     }
-    if let Some(i) = v.get("instructions") {
-        if !i.is_string() {
-            return Err("instructions is no string".into());
-        }
+    if let Some(i) = v.get("instructions")
+        && !i.is_string()
+    {
+        return Err("instructions is no string".into());
     }
     let items = match &v["input"] {
         Value::String(_) => return Ok(()),
