@@ -341,16 +341,16 @@ impl ToolCallStream {
         }
     }
 
-    /// The provider's name, once known: a [`Vendor`]'s name, or `gemini`
-    /// or `bedrock`, whose streams are read but which have no [`Vendor`]
-    /// of the protocol layer (so no final message in the protocol's model).
+    /// The provider's name, once known: the [`Vendor`]'s name (`gemini`
+    /// and `bedrock` too, whose messages the protocol layer does not model:
+    /// their final message is in [`final_messages_json`](Self::final_messages_json) only).
     ///
     /// ```
     /// use tooljson::providers::ToolCallStream;
     /// let mut s = ToolCallStream::new();
     /// s.feed(b"data: {\"candidates\":[{\"content\":{\"parts\":[{\"text\":\"hi\"}]}}]}\r\n\r\n")?;
     /// assert_eq!(s.provider_name(), Some("gemini"));
-    /// assert_eq!(s.vendor(), None);
+    /// assert_eq!(s.vendor(), Some(tooljson::protocol::Vendor::Gemini));
     /// # Ok::<(), tooljson::providers::StreamError>(())
     /// ```
     pub fn provider_name(&self) -> Option<&'static str> {
