@@ -19,27 +19,6 @@ fn read(path: &FsPath) -> Option<serde_json::Value> {
     serde_json::from_slice(&bytes).ok()
 }
 
-fn walk(dir: &FsPath, rel: &str, out: &mut Vec<(String, std::path::PathBuf)>) {
-    let mut entries: Vec<_> = std::fs::read_dir(dir)
-        .unwrap_or_else(|e| panic!("cannot read {}: {e}", dir.display()))
-        .map(|e| e.unwrap().path())
-        .collect();
-    entries.sort();
-    for p in entries {
-        let name = p.file_name().unwrap().to_string_lossy().into_owned();
-        let r = if rel.is_empty() {
-            name
-        } else {
-            format!("{rel}/{name}")
-        };
-        if p.is_dir() {
-            walk(&p, &r, out);
-        } else {
-            out.push((r, p));
-        }
-    }
-}
-
 /// Both ways must agree on `instance`; returns whether it was valid.
 fn agree(schema: &CompiledSchema, instance: &serde_json::Value, what: &str) -> bool {
     let converted = Value::from(instance);
@@ -66,7 +45,7 @@ fn agree(schema: &CompiledSchema, instance: &serde_json::Value, what: &str) -> b
 fn the_suite_gives_the_same_violations_both_ways() {
     let suite = common::testdata().join("JSON-Schema-Test-Suite");
     let mut remote_files = Vec::new();
-    walk(&suite.join("remotes"), "", &mut remote_files);
+    common::walk(&suite.join("remotes"), "", &mut remote_files);
     let (mut cases, mut invalid, mut unreadable, mut refused) = (0usize, 0usize, 0usize, 0usize);
     for (folder, draft) in [
         ("draft2020-12", Draft::Draft202012),
@@ -92,7 +71,7 @@ fn the_suite_gives_the_same_violations_both_ways() {
             }
         }
         let mut files = Vec::new();
-        walk(&suite.join("tests").join(folder), "", &mut files);
+        common::walk(&suite.join("tests").join(folder), "", &mut files);
         for (rel, path) in files {
             let Some(groups) = read(&path) else {
                 // serde_json refuses numbers past f64 (`float-overflow`).

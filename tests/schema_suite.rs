@@ -110,33 +110,11 @@ fn read_json(path: &FsPath) -> Value {
     tooljson::from_slice(&bytes).unwrap_or_else(|e| panic!("{} is not JSON: {e}", path.display()))
 }
 
-/// Every file under `dir`, recursively, as (path relative to `dir`, file).
-fn walk(dir: &FsPath, rel: &str, out: &mut Vec<(String, std::path::PathBuf)>) {
-    let mut entries: Vec<_> = std::fs::read_dir(dir)
-        .unwrap_or_else(|e| panic!("cannot read {}: {e}", dir.display()))
-        .map(|e| e.unwrap().path())
-        .collect();
-    entries.sort();
-    for p in entries {
-        let name = p.file_name().unwrap().to_string_lossy().into_owned();
-        let r = if rel.is_empty() {
-            name
-        } else {
-            format!("{rel}/{name}")
-        };
-        if p.is_dir() {
-            walk(&p, &r, out);
-        } else {
-            out.push((r, p));
-        }
-    }
-}
-
 /// The remotes for one draft: files outside any per-draft folder, plus those
 /// of `draft_folder`, each as (`http://localhost:1234/<path>`, schema).
 fn remotes(draft_folder: &str) -> Vec<(String, Value)> {
     let mut files = Vec::new();
-    walk(&suite_dir().join("remotes"), "", &mut files);
+    common::walk(&suite_dir().join("remotes"), "", &mut files);
     let per_draft = [
         "draft3/",
         "draft4/",

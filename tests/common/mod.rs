@@ -53,6 +53,29 @@ pub fn files_in(dir: &std::path::Path) -> Vec<(String, Vec<u8>)> {
 }
 
 #[cfg(feature = "schema")]
+/// Every file under `dir`, recursively, as (path relative to `dir`, file).
+pub fn walk(dir: &std::path::Path, rel: &str, out: &mut Vec<(String, std::path::PathBuf)>) {
+    let mut entries: Vec<_> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", dir.display()))
+        .map(|e| e.unwrap().path())
+        .collect();
+    entries.sort();
+    for p in entries {
+        let name = p.file_name().unwrap().to_string_lossy().into_owned();
+        let r = if rel.is_empty() {
+            name
+        } else {
+            format!("{rel}/{name}")
+        };
+        if p.is_dir() {
+            walk(&p, &r, out);
+        } else {
+            out.push((r, p));
+        }
+    }
+}
+
+#[cfg(feature = "schema")]
 /// The schema tests' compile: the builder with format assertion on, the
 /// draft from `$schema`.
 pub fn compile_asserting_formats(
