@@ -62,7 +62,7 @@
 //! | event | when |
 //! |---|---|
 //! | [`CallEvent::CallStarted`] | a tool call block began: key, id, name, kind |
-//! | [`CallEvent::ArgumentsAppended`] | argument text arrived for a call (empty fragments are dropped) |
+//! | [`CallEvent::ArgumentsAppended`] | argument text arrived for a call (empty fragments are dropped): where it lies in [`StreamedCall::arguments_text`] |
 //! | [`CallEvent::ValueCompleted`] | a value inside the arguments is final (path; the value itself for a scalar, [`StreamedCall::value_at`] for any), the root last |
 //! | [`CallEvent::CallDoomed`] | the call can no longer be valid (a byte that is not JSON, or a schema violation that is already certain), reported once, as early as it is certain |
 //! | [`CallEvent::CallFinished`] | the call ended: its status |
