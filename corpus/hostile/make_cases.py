@@ -84,4 +84,33 @@ write(
     },
     '{"next": ' * 100 + "{}" + "}" * 100,
 )
+
+# 2. A 15 MiB string nested 120 deep in a tool call's arguments (an object
+# and 119 arrays), closed by one 121-byte delta: an Anthropic SSE stream for
+# `tooljson replay` (no schema; measured by measure.sh's replay rows).
+def sse(kind, data):
+    return f"event: {kind}\ndata: {json.dumps(data, separators=(',', ':'))}\n\n"
+
+
+def delta(text):
+    return sse(
+        "content_block_delta",
+        {"type": "content_block_delta", "index": 0,
+         "delta": {"type": "input_json_delta", "partial_json": text}},
+    )
+
+
+DEPTH = 120
+with open(os.path.join(OUT, "2-deep-string.sse"), "w") as f:
+    f.write(sse("message_start", {"type": "message_start", "message": {
+        "id": "msg_hostile", "type": "message", "role": "assistant", "model": "m",
+        "content": [], "stop_reason": None, "usage": {"input_tokens": 1, "output_tokens": 1}}}))
+    f.write(sse("content_block_start", {"type": "content_block_start", "index": 0,
+        "content_block": {"type": "tool_use", "id": "toolu_hostile", "name": "f", "input": {}}}))
+    f.write(delta('{"a":' + "[" * (DEPTH - 1) + '"' + "x" * (15 << 20)))
+    f.write(delta('"' + "]" * (DEPTH - 1) + "}"))
+    f.write(sse("content_block_stop", {"type": "content_block_stop", "index": 0}))
+    f.write(sse("message_delta", {"type": "message_delta",
+        "delta": {"stop_reason": "tool_use", "stop_sequence": None}, "usage": {"output_tokens": 9}}))
+    f.write(sse("message_stop", {"type": "message_stop"}))
 print(f"cases written to {OUT}")

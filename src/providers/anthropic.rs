@@ -238,7 +238,7 @@ impl State {
                         .input
                         .map(Value::from)
                         .unwrap_or(Value::Object(Default::default()));
-                    calls.append(n, &input.to_string());
+                    calls.append(n, input.to_string());
                     calls.end(n);
                 }
             }
@@ -344,7 +344,7 @@ impl State {
                     )));
                 };
                 if let Some(text) = delta.partial_json {
-                    calls.append(n, &text);
+                    calls.append(n, text);
                 }
             }
             "content_block_stop" => {

@@ -275,7 +275,7 @@ impl State {
                             "toolUse delta for block {index}, which is not an open tool block"
                         )));
                     };
-                    calls.append(n, tool.input.as_deref().unwrap_or_default());
+                    calls.append(n, tool.input.unwrap_or_default());
                 }
             }
             "contentBlockStop" => {

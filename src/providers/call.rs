@@ -18,7 +18,9 @@ pub struct StreamedCall {
     pub(super) status: CallStatus,
     pub(super) text: String,
     pub(super) parser: PartialParser,
-    pub(super) value: Option<Value>,
+    /// A custom call's final value (its free text as a JSON string); a
+    /// JSON call's is its parser's, read in place.
+    pub(super) custom_value: Option<Value>,
     pub(super) errors: Vec<CallError>,
     pub(super) doomed: bool,
     /// Anthropic's start `input`, used when no delta follows.
@@ -46,7 +48,7 @@ impl StreamedCall {
             status: CallStatus::Streaming,
             text: String::new(),
             parser: PartialParser::new(),
-            value: None,
+            custom_value: None,
             errors: Vec::new(),
             doomed: false,
             placeholder: None,
@@ -104,10 +106,12 @@ impl StreamedCall {
     /// [`CallStatus::Complete`]. For a custom call, the free text as a JSON
     /// string.
     pub fn value(&self) -> Option<&Value> {
-        if self.status == CallStatus::Complete {
-            self.value.as_ref()
-        } else {
-            None
+        if self.status != CallStatus::Complete {
+            return None;
+        }
+        match self.kind {
+            CallKind::Custom => self.custom_value.as_ref(),
+            _ => self.parser.value(),
         }
     }
 
@@ -260,8 +264,7 @@ impl StreamedCall {
         let id = self.id.as_deref().unwrap_or_default();
         let bad = |m: String| ToolResult::new(id, ToolOutcome::error(m));
         let value = self
-            .value
-            .as_ref()
+            .value()
             .ok_or_else(|| bad("The call has no arguments.".to_owned()))?;
         let json = value
             .to_serde_json()

@@ -2,6 +2,7 @@
 //! the event queue, the memory budgets and the stop reason. Each adapter
 //! turns its vendor's events into these operations.
 
+use std::borrow::Cow;
 use std::collections::VecDeque;
 use std::sync::Arc;
 
@@ -29,6 +30,9 @@ pub const DEFAULT_MAX_CALL_TREE_BYTES: u64 = 8 * (64 << 20);
 /// The default memory budget of the partial trees of all the calls of one
 /// response together (the same estimate, summed).
 pub const DEFAULT_MAX_RESPONSE_TREE_BYTES: u64 = 1 << 30;
+
+/// The length past which a call's text grows by a quarter of itself.
+const LONG_TEXT: usize = 1 << 20;
 
 /// The vendor-neutral state shared by the adapters: the calls and the event
 /// queue. Adapters translate vendor events into these operations.
@@ -140,7 +144,15 @@ impl Calls {
     }
 
     /// Appends argument text to an open call (empty text is a no-op).
-    pub(crate) fn append(&mut self, n: usize, text: &str) {
+    ///
+    /// The text is stored once, in the call's text: an owned first
+    /// fragment becomes that text, a later one is copied in and dropped
+    /// before the parser reads it from there, and the queued
+    /// [`CallEvent::ArgumentsAppended`] names its range rather than copying
+    /// it. So a large fragment is held by its decoded event, the call's text
+    /// and the tree, never more at once.
+    pub(crate) fn append<'t>(&mut self, n: usize, text: impl Into<Cow<'t, str>>) {
+        let text = text.into();
         if text.is_empty() {
             return;
         }
@@ -166,11 +178,22 @@ impl Calls {
             }
             return;
         }
-        c.text.push_str(text);
+        let start = c.text.len();
+        if c.text.capacity() - start < text.len() && start >= LONG_TEXT {
+            // A long text grows by a quarter rather than doubling: its room
+            // stays small beside what the tree holds, and the growth is
+            // still geometric, so appending stays linear.
+            c.text.reserve_exact(text.len().max(start / 4));
+        }
+        match text {
+            Cow::Owned(owned) if start == 0 => c.text = owned,
+            text => c.text.push_str(&text),
+        }
+        let range = start..c.text.len();
         let appended = self.events.len();
         self.events.push_back(CallEvent::ArgumentsAppended {
             call: n,
-            text: text.to_owned(),
+            range: range.clone(),
             preview_changed: c.kind == CallKind::Custom,
         });
         if c.kind == CallKind::Custom || c.parser_failed {
@@ -188,7 +211,10 @@ impl Calls {
             changed: false,
         };
         let held_before = c.parser.held_bytes();
-        let fed = c.parser.feed(text.as_bytes(), &mut sink);
+        let fed = match c.text.get(range) {
+            Some(text) => c.parser.feed(text.as_bytes(), &mut sink),
+            None => Ok(()),
+        };
         if sink.changed
             && let Some(CallEvent::ArgumentsAppended {
                 preview_changed, ..
@@ -248,13 +274,13 @@ impl Calls {
                 None if c.kind == CallKind::Custom => String::new(),
                 None => "{}".to_owned(),
             };
-            self.append(n, &text);
+            self.append(n, text);
         }
         let Some(c) = self.calls.get_mut(n) else {
             return;
         };
         if c.kind == CallKind::Custom {
-            c.value = Some(Value::String(c.text.clone()));
+            c.custom_value = Some(Value::String(c.text.clone()));
             self.finish_call(n, CallStatus::Complete);
             return;
         }
@@ -267,7 +293,8 @@ impl Calls {
             let finished = c.parser.finish(&mut sink);
             match finished {
                 Ok(()) => {
-                    c.value = c.parser.value().cloned();
+                    // The final value stays in the parser's tree, read in
+                    // place (a copy would double what a call holds).
                     let mut errors = tools::newly_certain(c);
                     errors.extend(tools::verdict(c));
                     for e in errors {

@@ -3,6 +3,7 @@
 //! ([`CallError`]) and of the stream ([`StreamError`]).
 
 use std::fmt;
+use std::ops::Range;
 
 use super::{StopReason, Usage};
 use crate::error::Error;
@@ -219,13 +220,32 @@ pub enum CallEvent {
         /// Who runs it.
         kind: CallKind,
     },
-    /// Raw argument text arrived (never empty).
+    /// Raw argument text arrived (never empty). The event says where the
+    /// text lies rather than carrying a copy of it (a delta can be as large
+    /// as the input): it is
+    /// `stream.calls()[call].arguments_text()[range]`, which stays valid,
+    /// since a call's text only grows.
+    ///
+    /// ```
+    /// use tooljson::providers::{CallEvent, ToolCallStream};
+    /// let mut s = ToolCallStream::new();
+    /// s.feed_event(None, r#"{"object":"chat.completion.chunk","choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"c","function":{"name":"f","arguments":"{\"a\": 1"}}]}}]}"#)?;
+    /// let mut arrived = Vec::new();
+    /// while let Some(e) = s.next_event() {
+    ///     if let CallEvent::ArgumentsAppended { call, range, .. } = e {
+    ///         arrived.push(s.calls()[call].arguments_text()[range].to_owned());
+    ///     }
+    /// }
+    /// assert_eq!(arrived, [r#"{"a": 1"#]);
+    /// # Ok::<(), tooljson::providers::StreamError>(())
+    /// ```
     ArgumentsAppended {
         /// The call.
         call: usize,
-        /// The text, as the vendor sent it (JSON text, or free text for
-        /// custom calls).
-        text: String,
+        /// The bytes of [`StreamedCall::arguments_text`] that arrived, as
+        /// the vendor sent them (JSON text, or free text for custom calls);
+        /// on `char` boundaries.
+        range: Range<usize>,
         /// Whether [`StreamedCall::partial`] changed with this text: a value
         /// opened, a string grew, a value completed (whitespace, half a key
         /// or a number not yet proven change nothing, so a UI need not

@@ -515,7 +515,7 @@ impl State {
             let writer = self.writers.entry(n).or_default();
             if writer.stack.is_empty() && !writer.whole {
                 writer.whole = true;
-                calls.append(n, &args.to_string());
+                calls.append(n, args.to_string());
             } else {
                 calls.malformed(format!("whole args for call {n}, whose args had begun"));
             }
@@ -525,7 +525,7 @@ impl State {
                 self.writers.entry(n).or_default().write(&segs, leaf, more)
             });
             match written {
-                Ok(text) => calls.append(n, &text),
+                Ok(text) => calls.append(n, text),
                 Err(why) => calls.malformed(format!("partialArgs of call {n}: {why}")),
             }
         }

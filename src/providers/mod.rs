@@ -29,8 +29,12 @@
 //! call's parser. A completed value is not copied into its event unless it
 //! is a scalar (each scalar once), so the events of one response cost
 //! O(its size) whatever the nesting; containers are read in place with
-//! [`StreamedCall::value_at`]. Two calls with one id make the second
-//! [`CallStatus::Invalid`] ([`CallError::DuplicateId`]).
+//! [`StreamedCall::value_at`]. Argument text is held once, by its call
+//! ([`CallEvent::ArgumentsAppended`] names its range there), and a call's
+//! final value is its partial tree, read in place: while a fragment is read,
+//! a long string in it is held by the event's data, the call's text and the
+//! tree, about three times its size at most. Two calls with one id make the
+//! second [`CallStatus::Invalid`] ([`CallError::DuplicateId`]).
 //!
 //! # The model
 //!
@@ -62,7 +66,7 @@
 //! | event | when |
 //! |---|---|
 //! | [`CallEvent::CallStarted`] | a tool call block began: key, id, name, kind |
-//! | [`CallEvent::ArgumentsAppended`] | argument text arrived for a call (empty fragments are dropped) |
+//! | [`CallEvent::ArgumentsAppended`] | argument text arrived for a call (empty fragments are dropped): where it lies in [`StreamedCall::arguments_text`] |
 //! | [`CallEvent::ValueCompleted`] | a value inside the arguments is final (path; the value itself for a scalar, [`StreamedCall::value_at`] for any), the root last |
 //! | [`CallEvent::CallDoomed`] | the call can no longer be valid (a byte that is not JSON, or a schema violation that is already certain), reported once, as early as it is certain |
 //! | [`CallEvent::CallFinished`] | the call ended: its status |

@@ -377,7 +377,7 @@ impl BedrockMessage {
 /// start event's placeholder when no text arrived.
 pub(super) fn tool_input(call: &StreamedCall) -> Option<J> {
     if call.status == CallStatus::Complete {
-        return call.value.as_ref().and_then(|v| v.to_serde_json().ok());
+        return call.value().and_then(|v| v.to_serde_json().ok());
     }
     if call.text.is_empty() {
         return None;

@@ -243,7 +243,7 @@ impl State {
             }
         };
         if let Some(a) = args {
-            calls.append(n, &a);
+            calls.append(n, a);
         }
         Ok(())
     }

@@ -253,13 +253,13 @@ impl State {
                 }
                 // Some servers put the whole text in the added item.
                 let text = item.arguments.or(item.input).unwrap_or_default();
-                calls.append(n, &text);
+                calls.append(n, text);
             }
             "response.function_call_arguments.delta"
             | "response.mcp_call_arguments.delta"
             | "response.custom_tool_call_input.delta" => {
                 let n = locate(calls, ev.output_index, ev.item_id.as_deref())?;
-                calls.append(n, ev.delta.as_deref().unwrap_or_default());
+                calls.append(n, ev.delta.unwrap_or_default());
             }
             "response.function_call_arguments.done"
             | "response.mcp_call_arguments.done"

@@ -175,11 +175,12 @@ pub fn line<'a>(stream: &'a ToolCallStream, e: &'a CallEvent) -> Line<'a> {
         }
         CallEvent::ArgumentsAppended {
             call: n,
-            text,
+            range,
             preview_changed,
         } => {
             let mut m = call_fields(call(*n), *n, "arguments_appended");
-            m.insert("text", text.as_str());
+            let text = call(*n).and_then(|c| c.arguments_text().get(range.clone()));
+            m.insert("text", text.unwrap_or_default());
             m.insert("preview_changed", *preview_changed);
             m
         }
