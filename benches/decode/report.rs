@@ -188,6 +188,35 @@ pub fn print(vocab: &str, cases: &[Case], runs: &[EngineRun], repeat: usize) {
     }
     println!();
     for r in runs {
+        // Where the slowest masks are (best of the passes, so not a
+        // preemption): the schemas by their slowest mask.
+        let mut worst: Vec<(f64, &str)> = cases
+            .iter()
+            .zip(&r.schemas)
+            .filter_map(|(c, s)| {
+                let m = s
+                    .instances
+                    .iter()
+                    .flatten()
+                    .flat_map(|t| t.best.iter().copied())
+                    .fold(None, |a: Option<f64>, t| Some(a.map_or(t, |a| a.max(t))))?;
+                Some((m, c.name.as_str()))
+            })
+            .collect();
+        worst.sort_by(|a, b| b.0.total_cmp(&a.0));
+        let list: Vec<String> = worst
+            .iter()
+            .take(3)
+            .map(|(t, n)| format!("{n} {:.2} ms", t / 1e3))
+            .collect();
+        println!(
+            "{} slowest mask (best of {repeat}) by schema: {}",
+            r.name,
+            list.join(", ")
+        );
+    }
+    println!();
+    for r in runs {
         let mut why: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
         for (c, s) in cases.iter().zip(&r.schemas) {
             if let Err(e) = &s.compile {
