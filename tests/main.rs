@@ -81,6 +81,8 @@ mod protocol_messages;
 mod protocol_props;
 #[cfg(feature = "protocol")]
 mod protocol_requests;
+#[cfg(feature = "protocol")]
+mod protocol_responses;
 
 // The schema (the tests against the `jsonschema` crate are in
 // `benches/oracle/`, with the other peers).

@@ -109,6 +109,12 @@ impl AssistantTurn {
         }
     }
 
+    /// The members of the source vendor's message that the parts do not
+    /// model (Chat `refusal`, `annotations`...), for loss reports.
+    pub(crate) fn native_members(&self) -> &Native {
+        &self.native
+    }
+
     /// The tool calls, in order.
     pub fn calls(&self) -> impl Iterator<Item = &ToolCall> {
         self.parts.iter().filter_map(|p| match p {

@@ -80,6 +80,8 @@
 mod read;
 mod write;
 
+pub(crate) use read::prefixed;
+
 use serde_json::{Map, Value};
 
 use super::message::Native;
