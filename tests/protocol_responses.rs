@@ -338,3 +338,163 @@ fn malformed_responses_are_typed_errors_with_pointers() {
     }
     assert!(Response::from_vendor(Vendor::Gemini, &json!({})).is_err());
 }
+
+/// A streamed response accumulated to its end equals the same response
+/// received whole.
+///
+/// "Equal" means: the same id, model and token counts ([`Usage`]); per
+/// choice, the same stop reason and the same turn: its parts in order
+/// (text, thinking, calls with ids, names and argument values) and the
+/// message as it goes into the next request. The whole Anthropic and Chat
+/// bodies are composed from the transcript's events by a separate reader
+/// (`corpus/protocol/responses/streamed/`, see the README there); the whole
+/// Responses body is the transcript's own `response.completed`. Members a
+/// stream does not carry (Chat `usage` when not asked for, `logprobs`) are
+/// not compared.
+#[cfg(feature = "providers")]
+mod streamed {
+    use super::*;
+    use tooljson::protocol::StopReason;
+    use tooljson::providers::ToolCallStream;
+
+    /// Transcripts with no whole counterpart, and why.
+    const NO_WHOLE: [(&str, &str); 5] = [
+        (
+            "anthropic/sdk-python-error-event-overloaded.sse",
+            "ends in an error event",
+        ),
+        (
+            "anthropic/sdk-python-max-tokens-truncated-tool-input.sse",
+            "the tool input is cut off: a whole body would hold the partial input, which the stream cannot be compared against as JSON",
+        ),
+        (
+            "anthropic/vercel-spliced-message-start-INVALID.sse",
+            "invalid on purpose",
+        ),
+        (
+            "openai-responses/vercel-error-event-then-response-failed.sse",
+            "ends in response.failed",
+        ),
+        (
+            "openai-responses/vercel-multi-tool-use-parallel-wrapper-SYNTHETIC.sse",
+            "its response.completed data is unparsable on purpose (SPEC.md section 0, rule 4)",
+        ),
+    ];
+
+    fn accumulate(bytes: &[u8]) -> ToolCallStream {
+        let mut s = ToolCallStream::new();
+        s.feed(bytes).unwrap();
+        s.finish().unwrap();
+        s
+    }
+
+    /// The data of the last `response.completed` event.
+    fn completed(bytes: &[u8]) -> Option<Value> {
+        let text = String::from_utf8_lossy(bytes).replace("\r\n", "\n");
+        text.split("\n\n")
+            .filter_map(|ev| {
+                let data: Vec<&str> = ev
+                    .lines()
+                    .filter_map(|l| l.strip_prefix("data:"))
+                    .map(|d| d.strip_prefix(' ').unwrap_or(d))
+                    .collect();
+                serde_json::from_str::<Value>(&data.join("\n")).ok()
+            })
+            .filter(|v| v["type"] == "response.completed")
+            .last()
+            .map(|v| v["response"].clone())
+    }
+
+    fn same(what: &str, vendor: Vendor, whole: &Response, streamed: &Response) {
+        assert_eq!(streamed.id, whole.id, "{what}: id");
+        assert_eq!(streamed.model, whole.model, "{what}: model");
+        if whole.usage().is_some() {
+            assert_eq!(streamed.usage(), whole.usage(), "{what}: usage");
+        }
+        assert_eq!(
+            streamed.choices.len(),
+            whole.choices.len(),
+            "{what}: choices"
+        );
+        for (i, (s, w)) in streamed.choices.iter().zip(&whole.choices).enumerate() {
+            assert_eq!(
+                s.stop_reason, w.stop_reason,
+                "{what}: choice {i} stop reason"
+            );
+            assert_eq!(s.parts, w.parts, "{what}: choice {i} parts");
+            let (sm, _) = s.to_vendor(vendor).accept_losses();
+            let (wm, _) = w.to_vendor(vendor).accept_losses();
+            assert_eq!(
+                text(&sm),
+                text(&wm),
+                "{what}: choice {i} as the next request's message"
+            );
+        }
+    }
+
+    #[test]
+    fn a_streamed_response_accumulated_equals_the_whole_response() {
+        let root = common::testdata().join("vendor-streams");
+        let whole_dir = common::project_root().join("corpus/protocol/responses/streamed");
+        let mut compared = 0;
+        for (dir, vendor) in [
+            ("anthropic", Vendor::Anthropic),
+            ("openai-chat", Vendor::OpenAiChat),
+            ("openai-responses", Vendor::OpenAiResponses),
+        ] {
+            for (name, bytes) in common::files_in(&root.join(dir)) {
+                let Some(stem) = name.strip_suffix(".sse") else {
+                    continue;
+                };
+                let what = format!("{dir}/{name}");
+                if NO_WHOLE.iter().any(|(n, _)| *n == what) {
+                    continue;
+                }
+                let s = accumulate(&bytes);
+                let whole_json = if vendor == Vendor::OpenAiResponses {
+                    completed(&bytes).unwrap_or_else(|| panic!("{what}: no response.completed"))
+                } else {
+                    let file = whole_dir.join(format!("{}__{stem}.json", dir.replace('-', "_")));
+                    let text = std::fs::read(&file).unwrap_or_else(|e| {
+                        panic!("{what}: no whole body {}: {e}", file.display())
+                    });
+                    serde_json::from_slice(&text).unwrap()
+                };
+                let whole = Response::from_vendor(vendor, &whole_json)
+                    .unwrap_or_else(|e| panic!("{what}: whole: {e}"));
+                // The accumulated response, in the vendor's body.
+                let messages = s.final_messages_json();
+                let mut body = match vendor {
+                    Vendor::Anthropic => messages[0].clone(),
+                    Vendor::OpenAiChat => json!({"object": "chat.completion", "choices": messages}),
+                    _ => {
+                        let mut o = messages[0].clone();
+                        let status = match s.stop_reason() {
+                            Some(StopReason::MaxTokens) => "incomplete",
+                            _ => "completed",
+                        };
+                        o["status"] = json!(status);
+                        o
+                    }
+                };
+                if let Some(id) = s.message_id() {
+                    body["id"] = json!(id);
+                }
+                if let Some(m) = s.model() {
+                    body["model"] = json!(m);
+                }
+                let mut streamed = Response::from_vendor(vendor, &body)
+                    .unwrap_or_else(|e| panic!("{what}: accumulated: {e}\n{body:#}"));
+                if vendor != Vendor::Anthropic
+                    && let Some(u) = s.usage()
+                {
+                    // The adapter keeps the counts, not the vendor's object.
+                    streamed.set_usage_json(Vendor::Anthropic, u.to_json());
+                }
+                same(&what, vendor, &whole, &streamed);
+                compared += 1;
+            }
+        }
+        assert!(compared >= 20, "only {compared} transcripts compared");
+    }
+}
