@@ -76,6 +76,8 @@ mod protocol_definitions;
 #[cfg(feature = "protocol")]
 mod protocol_five_shapes;
 #[cfg(feature = "protocol")]
+mod protocol_lossless;
+#[cfg(feature = "protocol")]
 mod protocol_messages;
 #[cfg(feature = "protocol")]
 mod protocol_props;

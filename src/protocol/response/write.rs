@@ -248,15 +248,26 @@ impl Response {
             }
             let mut turn_losses = Losses::default();
             turn.report(vendor, &mut turn_losses);
-            let msg_at = match from {
+            // The turn reports Chat message members itself; the others'
+            // (a Responses `status` it does not read) are the body's.
+            if from != Some(Vendor::OpenAiChat) {
+                turn.native_members()
+                    .report_dropped(vendor, "", &mut turn_losses);
+            }
+            // The turn's pointers are from its message (Chat) or its list of
+            // items (Responses).
+            let prefix = match from {
                 Some(Vendor::OpenAiChat) => ptr(&base, "message"),
-                _ => base.clone(),
+                Some(Vendor::OpenAiResponses) => base.clone(),
+                _ => String::new(),
             };
-            turn.native_members()
-                .report_dropped(vendor, &msg_at, &mut turn_losses);
             for mut l in turn_losses.0 {
-                if from != Some(Vendor::Anthropic) && !l.at.starts_with(&base) {
-                    l.at.insert_str(0, &base);
+                let item = from == Some(Vendor::OpenAiResponses)
+                    && l.at
+                        .strip_prefix('/')
+                        .is_some_and(|r| r.starts_with(|c: char| c.is_ascii_digit()));
+                if from == Some(Vendor::OpenAiChat) || item {
+                    l.at.insert_str(0, &prefix);
                 }
                 losses.0.push(l);
             }
