@@ -69,8 +69,7 @@ use order::KeyOrder;
 /// A whole non-streamed response body of one of the three APIs.
 ///
 /// Read with [`from_vendor`](Self::from_vendor), written with
-/// [`to_vendor`](Self::to_vendor). See the [module docs](self) for the
-/// terms and what cannot cross.
+/// [`to_vendor`](Self::to_vendor), which lists what cannot cross.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Response {
     /// The response id (`msg_…`, `chatcmpl-…`, `resp_…`).
