@@ -76,11 +76,15 @@ mod protocol_definitions;
 #[cfg(feature = "protocol")]
 mod protocol_five_shapes;
 #[cfg(feature = "protocol")]
+mod protocol_lossless;
+#[cfg(feature = "protocol")]
 mod protocol_messages;
 #[cfg(feature = "protocol")]
 mod protocol_props;
 #[cfg(feature = "protocol")]
 mod protocol_requests;
+#[cfg(feature = "protocol")]
+mod protocol_responses;
 
 // The schema (the tests against the `jsonschema` crate are in
 // `benches/oracle/`, with the other peers).

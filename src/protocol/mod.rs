@@ -147,6 +147,7 @@ mod loss;
 mod message;
 mod posture;
 mod request;
+mod response;
 mod result;
 mod retry;
 mod stop;
@@ -163,6 +164,7 @@ pub use loss::{Converted, Loss, LossEffect, LossReport};
 pub use message::{Arguments, INVALID_JSON_KEY, TextPart, ToolCall, TurnPart, invalid_json_input};
 pub use posture::ToolChoice;
 pub use request::{Message, Request, ResponseFormat, SystemPrompt, SystemRole, UserMessage};
+pub use response::{Response, Usage};
 pub use result::{ERROR_PREFIX, ResultContent, ResultPart, ToolOutcome, ToolResult, ToolResults};
 pub use retry::{
     CallProblem, MAX_ECHOED_INPUT, parse_error_message, parse_error_result, violations_message,

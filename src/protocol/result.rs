@@ -745,11 +745,12 @@ impl ToolResults {
                     .map(|(i, r)| r.write(vendor, &result_at(i), losses))
                     .collect();
                 if !self.trailing.is_empty() {
+                    // Written like any other user message (no Responses
+                    // `type: "message"`, which is optional), so a body reads
+                    // back the same whichever writer made its user messages.
                     let mut o = Map::new();
                     if self.native.vendor == Some(vendor) {
                         o = self.native.members.clone();
-                    } else if vendor == Vendor::OpenAiResponses {
-                        o.insert("type".into(), s("message"));
                     }
                     o.insert("role".into(), s("user"));
                     let same = self.native.vendor == Some(vendor);

@@ -109,6 +109,12 @@ impl AssistantTurn {
         }
     }
 
+    /// The members of the source vendor's message that the parts do not
+    /// model (Chat `refusal`, `annotations`...), for loss reports.
+    pub(crate) fn native_members(&self) -> &Native {
+        &self.native
+    }
+
     /// The tool calls, in order.
     pub fn calls(&self) -> impl Iterator<Item = &ToolCall> {
         self.parts.iter().filter_map(|p| match p {
@@ -218,7 +224,13 @@ impl AssistantTurn {
     /// Records what writing for `vendor` leaves out or changes.
     pub(crate) fn report(&self, vendor: Vendor, losses: &mut Losses) {
         let from = self.native.vendor;
+        // Chat keeps message members beside `content` and `tool_calls`
+        // (`refusal`, `audio`, `reasoning_content`): part of the message.
+        if from == Some(Vendor::OpenAiChat) {
+            self.native.report_dropped(vendor, "", losses);
+        }
         let mut seen_call = false;
+        let mut prev_text = false;
         for (i, p) in self.parts.iter().enumerate() {
             let at = match from {
                 Some(Vendor::Anthropic) => ptr_i("/content", i),
@@ -236,6 +248,20 @@ impl AssistantTurn {
                 }
                 TurnPart::Text(t) => {
                     t.native.report_dropped(vendor, &at, losses);
+                    // Written back for Responses, consecutive texts share one
+                    // message item: a second item's boundary is lost.
+                    if t.native.vendor == Some(Vendor::OpenAiResponses)
+                        && vendor != Vendor::OpenAiResponses
+                        && prev_text
+                        && t.item_start.is_some()
+                    {
+                        losses.push(
+                            &at,
+                            "message",
+                            LossEffect::ReadsBackDifferently,
+                            "consecutive Responses message items read back as one item",
+                        );
+                    }
                     if let Some(item) = &t.item_start
                         && t.native.vendor != Some(vendor)
                     {
@@ -260,6 +286,7 @@ impl AssistantTurn {
                 }
                 TurnPart::Native { .. } => {}
             }
+            prev_text = matches!(p, TurnPart::Text(_));
         }
     }
 

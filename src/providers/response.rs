@@ -14,6 +14,7 @@ use serde_json::{Map, Value as J};
 
 use super::native_message::{BedrockMessage, GeminiMessage, tool_input};
 use super::{CallKey, StreamedCall};
+pub use crate::protocol::Usage;
 use crate::protocol::{AssistantTurn, ProtocolError, Vendor};
 
 /// The five provider APIs a stream may be in.
@@ -46,61 +47,6 @@ impl Provider {
             Provider::Gemini => Some(Vendor::Gemini),
             Provider::Bedrock => Some(Vendor::Bedrock),
         }
-    }
-}
-
-/// Token counts, as the provider reports them (each `None` when not given).
-///
-/// Anthropic: `input_tokens`, `output_tokens`, `cache_creation_input_tokens`,
-/// `cache_read_input_tokens`. OpenAI Chat: `prompt_tokens`,
-/// `completion_tokens`, `prompt_tokens_details.cached_tokens`. Responses:
-/// `input_tokens`, `output_tokens`, `input_tokens_details.cached_tokens`.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-#[non_exhaustive]
-pub struct Usage {
-    /// Input (prompt) tokens.
-    pub input_tokens: Option<u64>,
-    /// Output (completion) tokens.
-    pub output_tokens: Option<u64>,
-    /// Input tokens written to the prompt cache (Anthropic).
-    pub cache_creation_input_tokens: Option<u64>,
-    /// Input tokens read from the prompt cache.
-    pub cache_read_input_tokens: Option<u64>,
-}
-
-impl Usage {
-    /// Reads a provider's `usage` object; `None` when it is not an object.
-    pub(crate) fn from_json(v: &J) -> Option<Usage> {
-        let o = v.as_object()?;
-        let n = |k: &str| o.get(k).and_then(J::as_u64);
-        let nested = |k: &str, m: &str| o.get(k).and_then(|d| d.get(m)).and_then(J::as_u64);
-        Some(Usage {
-            input_tokens: n("input_tokens").or_else(|| n("prompt_tokens")),
-            output_tokens: n("output_tokens").or_else(|| n("completion_tokens")),
-            cache_creation_input_tokens: n("cache_creation_input_tokens"),
-            cache_read_input_tokens: n("cache_read_input_tokens")
-                .or_else(|| nested("prompt_tokens_details", "cached_tokens"))
-                .or_else(|| nested("input_tokens_details", "cached_tokens")),
-        })
-    }
-
-    /// The counts as a JSON object (absent counts left out).
-    pub fn to_json(&self) -> J {
-        let mut o = Map::new();
-        for (k, v) in [
-            ("input_tokens", self.input_tokens),
-            ("output_tokens", self.output_tokens),
-            (
-                "cache_creation_input_tokens",
-                self.cache_creation_input_tokens,
-            ),
-            ("cache_read_input_tokens", self.cache_read_input_tokens),
-        ] {
-            if let Some(v) = v {
-                o.insert(k.into(), v.into());
-            }
-        }
-        J::Object(o)
     }
 }
 

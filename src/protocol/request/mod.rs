@@ -80,6 +80,8 @@
 mod read;
 mod write;
 
+pub(crate) use read::prefixed;
+
 use serde_json::{Map, Value};
 
 use super::message::Native;
@@ -190,8 +192,7 @@ pub enum ResponseFormat {
 /// A whole request body of one of the three APIs.
 ///
 /// Read with [`from_vendor`](Self::from_vendor), written with
-/// [`to_vendor`](Self::to_vendor). See the [module docs](self) for the
-/// terms and the policy on what cannot cross.
+/// [`to_vendor`](Self::to_vendor), which lists what cannot cross.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Request {
     /// The model name.

@@ -61,7 +61,7 @@ fn known(vendor: Vendor) -> &'static [&'static str] {
 
 /// The error with `prefix` put before its pointer (a message read on its
 /// own reports pointers from the message).
-fn prefixed(e: ProtocolError, prefix: &str) -> ProtocolError {
+pub(crate) fn prefixed(e: ProtocolError, prefix: &str) -> ProtocolError {
     use ProtocolError as E;
     let p = |at: String| format!("{prefix}{at}");
     match e {

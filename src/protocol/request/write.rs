@@ -30,7 +30,7 @@ fn same_family(a: Vendor, b: Vendor) -> bool {
 
 impl Request {
     /// Writes the request body for `vendor`, with every part that cannot
-    /// cross listed (see the [module docs](super::request) for the policy).
+    /// cross listed.
     /// For the vendor it was read from, it is the JSON it was read from.
     pub fn to_vendor(&self, vendor: Vendor) -> Converted<Value> {
         let mut losses = Losses::default();

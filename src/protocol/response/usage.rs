@@ -1,0 +1,317 @@
+//! Token counts ([`Usage`]) in each vendor's spelling, and the `usage`
+//! object of a whole response written for another vendor. Anthropic's
+//! `input_tokens` leaves out cached input; OpenAI's `prompt_tokens` /
+//! `input_tokens` include it: converting adds or subtracts the cache counts,
+//! so the total input means the same on both sides.
+
+use serde_json::{Map, Value};
+
+use super::super::Vendor;
+use super::super::error::ptr;
+use super::super::loss::{LossEffect, Losses};
+
+/// Token counts, as the provider reports them (each `None` when not given).
+///
+/// Anthropic: `input_tokens`, `output_tokens`, `cache_creation_input_tokens`,
+/// `cache_read_input_tokens`. OpenAI Chat: `prompt_tokens`,
+/// `completion_tokens`, `prompt_tokens_details.cached_tokens`. Responses:
+/// `input_tokens`, `output_tokens`, `input_tokens_details.cached_tokens`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Usage {
+    /// Input (prompt) tokens.
+    pub input_tokens: Option<u64>,
+    /// Output (completion) tokens.
+    pub output_tokens: Option<u64>,
+    /// Input tokens written to the prompt cache (Anthropic).
+    pub cache_creation_input_tokens: Option<u64>,
+    /// Input tokens read from the prompt cache.
+    pub cache_read_input_tokens: Option<u64>,
+}
+
+impl Usage {
+    /// Reads a provider's `usage` object; `None` when it is not an object.
+    pub(crate) fn from_json(v: &Value) -> Option<Usage> {
+        let o = v.as_object()?;
+        let n = |k: &str| o.get(k).and_then(Value::as_u64);
+        let nested = |k: &str, m: &str| o.get(k).and_then(|d| d.get(m)).and_then(Value::as_u64);
+        Some(Usage {
+            input_tokens: n("input_tokens").or_else(|| n("prompt_tokens")),
+            output_tokens: n("output_tokens").or_else(|| n("completion_tokens")),
+            cache_creation_input_tokens: n("cache_creation_input_tokens"),
+            cache_read_input_tokens: n("cache_read_input_tokens")
+                .or_else(|| nested("prompt_tokens_details", "cached_tokens"))
+                .or_else(|| nested("input_tokens_details", "cached_tokens")),
+        })
+    }
+
+    /// The counts as a JSON object (absent counts left out).
+    pub fn to_json(&self) -> Value {
+        let mut o = Map::new();
+        for (k, v) in [
+            ("input_tokens", self.input_tokens),
+            ("output_tokens", self.output_tokens),
+            (
+                "cache_creation_input_tokens",
+                self.cache_creation_input_tokens,
+            ),
+            ("cache_read_input_tokens", self.cache_read_input_tokens),
+        ] {
+            if let Some(v) = v {
+                o.insert(k.into(), v.into());
+            }
+        }
+        Value::Object(o)
+    }
+}
+
+/// The counts a conversion carries, whatever the source's spelling.
+#[derive(Default)]
+struct Counts {
+    /// All input tokens, cached ones included (OpenAI's meaning).
+    input: Option<u64>,
+    cache_read: Option<u64>,
+    cache_write: Option<u64>,
+    output: Option<u64>,
+    reasoning: Option<u64>,
+    total: Option<u64>,
+}
+
+fn num(o: &Map<String, Value>, k: &str) -> Option<u64> {
+    o.get(k).and_then(Value::as_u64)
+}
+
+fn nested(o: &Map<String, Value>, k: &str, m: &str) -> Option<u64> {
+    o.get(k).and_then(|d| d.get(m)).and_then(Value::as_u64)
+}
+
+/// What a member carries: a count of zero, `null`, `[]` and `{}` carry nothing.
+fn carries(v: &Value) -> bool {
+    match v {
+        Value::Null => false,
+        Value::Number(n) => n.as_f64() != Some(0.0),
+        Value::Array(a) => !a.is_empty(),
+        Value::Object(o) => o.values().any(carries),
+        _ => true,
+    }
+}
+
+/// Reads the counts of `o` in `from`'s spelling; the members and
+/// `(object, member)` pairs read are listed in `read`.
+fn counts(
+    from: Vendor,
+    o: &Map<String, Value>,
+) -> (Counts, &'static [(&'static str, &'static str)]) {
+    match from {
+        Vendor::Anthropic => {
+            let cache_read = num(o, "cache_read_input_tokens");
+            let cache_write = num(o, "cache_creation_input_tokens");
+            let input = num(o, "input_tokens").map(|n| {
+                n.saturating_add(cache_read.unwrap_or(0))
+                    .saturating_add(cache_write.unwrap_or(0))
+            });
+            (
+                Counts {
+                    input,
+                    cache_read,
+                    cache_write,
+                    output: num(o, "output_tokens"),
+                    reasoning: None,
+                    total: None,
+                },
+                &[
+                    ("input_tokens", ""),
+                    ("cache_read_input_tokens", ""),
+                    ("cache_creation_input_tokens", ""),
+                    ("output_tokens", ""),
+                ],
+            )
+        }
+        Vendor::OpenAiChat => (
+            Counts {
+                input: num(o, "prompt_tokens"),
+                cache_read: nested(o, "prompt_tokens_details", "cached_tokens"),
+                cache_write: None,
+                output: num(o, "completion_tokens"),
+                reasoning: nested(o, "completion_tokens_details", "reasoning_tokens"),
+                total: num(o, "total_tokens"),
+            },
+            &[
+                ("prompt_tokens", ""),
+                ("completion_tokens", ""),
+                ("total_tokens", ""),
+                ("prompt_tokens_details", "cached_tokens"),
+                ("completion_tokens_details", "reasoning_tokens"),
+            ],
+        ),
+        _ => (
+            Counts {
+                input: num(o, "input_tokens"),
+                cache_read: nested(o, "input_tokens_details", "cached_tokens"),
+                cache_write: None,
+                output: num(o, "output_tokens"),
+                reasoning: nested(o, "output_tokens_details", "reasoning_tokens"),
+                total: num(o, "total_tokens"),
+            },
+            &[
+                ("input_tokens", ""),
+                ("output_tokens", ""),
+                ("total_tokens", ""),
+                ("input_tokens_details", "cached_tokens"),
+                ("output_tokens_details", "reasoning_tokens"),
+            ],
+        ),
+    }
+}
+
+fn details(key: &str, n: Option<u64>) -> Option<Value> {
+    n.map(|n| {
+        let mut d = Map::new();
+        d.insert(key.into(), n.into());
+        Value::Object(d)
+    })
+}
+
+/// `usage` (in `from`'s spelling, at `at` in the source) written for `to`;
+/// counts `to` has no member for, and members this layer does not know, are
+/// losses when they carry anything.
+pub(crate) fn convert_usage(
+    from: Vendor,
+    usage: &Value,
+    to: Vendor,
+    at: &str,
+    losses: &mut Losses,
+) -> Value {
+    let Some(o) = usage.as_object() else {
+        if carries(usage) {
+            losses.push(at, "usage", LossEffect::Dropped, "not an object");
+        }
+        return Value::Null;
+    };
+    let (c, read) = counts(from, o);
+    // Members (and detail members) not read are the source's own.
+    for (k, v) in o {
+        let subs: Vec<&str> = read
+            .iter()
+            .filter(|(m, _)| m == k)
+            .map(|(_, s)| *s)
+            .collect();
+        if subs.contains(&"") {
+            continue;
+        }
+        match v {
+            Value::Object(d) if !subs.is_empty() => {
+                for (dk, dv) in d {
+                    if !subs.contains(&dk.as_str()) && carries(dv) {
+                        losses.push(
+                            &ptr(&ptr(at, k), dk),
+                            dk,
+                            LossEffect::Dropped,
+                            &format!("{to} reports no such count"),
+                        );
+                    }
+                }
+            }
+            _ if carries(v) => losses.push(
+                &ptr(at, k),
+                k,
+                LossEffect::Dropped,
+                &format!("{to} has no counterpart of this {from} usage member"),
+            ),
+            _ => {}
+        }
+    }
+    let mut out = Map::new();
+    fn put(out: &mut Map<String, Value>, k: &str, n: Option<u64>) {
+        if let Some(n) = n {
+            out.insert(k.into(), n.into());
+        }
+    }
+    match to {
+        Vendor::Anthropic => {
+            if c.reasoning.is_some_and(|n| n > 0) {
+                let key = if from == Vendor::OpenAiChat {
+                    "completion_tokens_details"
+                } else {
+                    "output_tokens_details"
+                };
+                losses.push(
+                    &ptr(&ptr(at, key), "reasoning_tokens"),
+                    "reasoning_tokens",
+                    LossEffect::Dropped,
+                    "Anthropic counts reasoning in output_tokens without a breakdown",
+                );
+            }
+            let uncached = c.input.map(|n| {
+                n.saturating_sub(c.cache_read.unwrap_or(0))
+                    .saturating_sub(c.cache_write.unwrap_or(0))
+            });
+            put(&mut out, "input_tokens", uncached);
+            put(&mut out, "cache_creation_input_tokens", c.cache_write);
+            put(&mut out, "cache_read_input_tokens", c.cache_read);
+            put(&mut out, "output_tokens", c.output);
+        }
+        Vendor::OpenAiChat | Vendor::OpenAiResponses => {
+            if c.cache_write.is_some_and(|n| n > 0) {
+                losses.push(
+                    &ptr(at, "cache_creation_input_tokens"),
+                    "cache_creation_input_tokens",
+                    LossEffect::Dropped,
+                    "counted in the input tokens: OpenAI reports no prompt-cache writes",
+                );
+            }
+            let total = match (c.input, c.output) {
+                (Some(i), Some(o)) => Some(i.saturating_add(o)),
+                _ => c.total,
+            };
+            if let (Some(given), Some(sum)) = (c.total, total)
+                && given != sum
+            {
+                losses.push(
+                    &ptr(at, "total_tokens"),
+                    "total_tokens",
+                    LossEffect::ReadsBackDifferently,
+                    "written as the sum of the input and output tokens",
+                );
+            }
+            let (i, o, idet, odet) = if to == Vendor::OpenAiChat {
+                (
+                    "prompt_tokens",
+                    "completion_tokens",
+                    "prompt_tokens_details",
+                    "completion_tokens_details",
+                )
+            } else {
+                (
+                    "input_tokens",
+                    "output_tokens",
+                    "input_tokens_details",
+                    "output_tokens_details",
+                )
+            };
+            put(&mut out, i, c.input);
+            if to == Vendor::OpenAiResponses
+                && let Some(d) = details("cached_tokens", c.cache_read)
+            {
+                out.insert(idet.into(), d);
+            }
+            put(&mut out, o, c.output);
+            if to == Vendor::OpenAiResponses
+                && let Some(d) = details("reasoning_tokens", c.reasoning)
+            {
+                out.insert(odet.into(), d);
+            }
+            put(&mut out, "total_tokens", total);
+            if to == Vendor::OpenAiChat {
+                if let Some(d) = details("cached_tokens", c.cache_read) {
+                    out.insert(idet.into(), d);
+                }
+                if let Some(d) = details("reasoning_tokens", c.reasoning) {
+                    out.insert(odet.into(), d);
+                }
+            }
+        }
+        Vendor::Gemini | Vendor::Bedrock => {}
+    }
+    Value::Object(out)
+}
