@@ -46,7 +46,7 @@
 //! (the usual case for vendor streams fed whole events at a time). Data that
 //! must outlive the chunk is copied into `data`. A long data line cut by the
 //! chunk end is already in `line`: its buffer becomes the data buffer instead
-//! of being copied again, and a buffer past [`KEEP_BUFFER_BYTES`] is released
+//! of being copied again, and a buffer past 64 KiB is released
 //! once its event is dispatched, so a single huge event is not held after it.
 //!
 //! # Examples

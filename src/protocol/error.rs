@@ -99,7 +99,7 @@ pub enum ProtocolError {
         found: &'static str,
     },
     /// A conversion could not carry these parts to the target vendor, and
-    /// the caller asked for a lossless one ([`Converted::lossless`]).
+    /// the caller asked for a lossless one ([`Converted::lossless`](crate::protocol::Converted::lossless)).
     Lossy {
         /// Every part left behind or changed, in document order.
         losses: Vec<super::Loss>,
