@@ -77,6 +77,7 @@
 
 mod bpe;
 mod hf;
+mod mask;
 mod matcher;
 mod sample;
 mod shape;
@@ -159,6 +160,8 @@ impl std::error::Error for DecodeError {}
 pub(crate) struct ConstraintInner {
     pub(crate) grammar: shape::Grammar,
     pub(crate) vocab: Vocabulary,
+    /// Masks already computed, for every matcher of this constraint.
+    pub(crate) masks: mask::MaskCache,
 }
 
 /// A schema compiled for decoding over one vocabulary: immutable, shared
@@ -196,6 +199,7 @@ impl Constraint {
             inner: Arc::new(ConstraintInner {
                 grammar,
                 vocab: vocab.clone(),
+                masks: mask::MaskCache::default(),
             }),
         })
     }

@@ -306,6 +306,12 @@ fn int_bounds(lo: Option<i128>, hi: Option<i128>) -> (Option<Bound>, Option<Boun
     )
 }
 
+/// Whether a number shape has a bound (else its value cannot matter).
+pub(crate) fn num_bounded(g: &Grammar, shape: ShapeId) -> bool {
+    let (lo, hi, _) = num_shape(g, shape);
+    lo.is_some() || hi.is_some()
+}
+
 /// The bounds of a number shape, and whether it is an integer.
 fn num_shape(g: &Grammar, shape: ShapeId) -> (Option<Bound>, Option<Bound>, bool) {
     match g.shape(shape) {
@@ -437,7 +443,7 @@ fn num_start(g: &Grammar, shape: ShapeId, b: u8, out: &mut SmallVec<[Frame; 2]>)
 /// A string byte under state `sx`: the new state and whether a code point
 /// was completed; `None` if the byte cannot come here. `canonical`: only
 /// the escapes `serde_json` writes (for keys, compared as written).
-fn str_byte(sx: Sx, b: u8, canonical: bool) -> Option<(Sx, bool)> {
+pub(crate) fn str_byte(sx: Sx, b: u8, canonical: bool) -> Option<(Sx, bool)> {
     Some(match sx {
         Sx::Normal => match b {
             b'\\' => (Sx::Esc, false),
@@ -602,6 +608,199 @@ pub(crate) fn step(g: &Grammar, cfg: &Config, b: u8, out: &mut Vec<Config>) {
     step_owned(g, &mut c, b, out, 0);
 }
 
+/// What byte `b` does to a configuration, judged from its top frame alone
+/// (and the object under a key): the mask walk's fast path, which needs no
+/// copy of the configuration.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Fast {
+    /// No successor.
+    No,
+    /// One successor: the same configuration with this top frame.
+    Stay(Frame),
+    /// Anything else (a value ends, a frame opens, `anyOf` branches):
+    /// take [`step`].
+    Slow,
+}
+
+/// Whether `b` can start some value (a byte [`start`] may accept).
+fn may_start(b: u8) -> bool {
+    matches!(
+        b,
+        b'{' | b'[' | b'"' | b'-' | b'0'..=b'9' | b't' | b'f' | b'n'
+    )
+}
+
+/// `b` on a configuration whose frames are `below` (the top one stale)
+/// with `top` on top. Agrees with [`step`]: `Stay(f)` exactly when `step`
+/// gives the one successor with `f` on top and nothing else changed, `No`
+/// exactly when it gives none.
+pub(crate) fn top_step(g: &Grammar, below: &[Frame], top: Frame, b: u8) -> Fast {
+    match top {
+        Frame::Root { done, inside } => {
+            if done || inside || !may_start(b) {
+                Fast::No
+            } else {
+                Fast::Slow
+            }
+        }
+        Frame::Lit { shape, lo, hi, pos } => {
+            let l = lits(g, shape);
+            let (nlo, nhi) = narrow(l, lo, hi, pos, b);
+            if nlo < nhi {
+                let first = &l[nlo as usize];
+                let is_num = matches!(first.first(), Some(b'-' | b'0'..=b'9'));
+                if nhi - nlo == 1 && first.len() == pos as usize + 1 && !is_num {
+                    return Fast::Slow;
+                }
+                Fast::Stay(Frame::Lit {
+                    shape,
+                    lo: nlo,
+                    hi: nhi,
+                    pos: pos + 1,
+                })
+            } else if l[lo as usize].len() == pos as usize {
+                Fast::Slow
+            } else {
+                Fast::No
+            }
+        }
+        Frame::Str { shape, chars, sx } => {
+            if sx == Sx::Normal && b == b'"' {
+                return Fast::Slow;
+            }
+            let max = match g.shape(shape) {
+                Shape::Str { max, .. } => *max,
+                _ => u64::MAX,
+            };
+            let Some((nsx, done)) = str_byte(sx, b, false) else {
+                return Fast::No;
+            };
+            let nchars = chars + u64::from(done);
+            if nchars + u64::from(pending(nsx)) > max {
+                return Fast::No;
+            }
+            Fast::Stay(Frame::Str {
+                shape,
+                chars: nchars,
+                sx: nsx,
+            })
+        }
+        Frame::Num {
+            shape,
+            nx,
+            neg,
+            mag,
+            frac_nz,
+        } => {
+            let (lo, hi, int) = num_shape(g, shape);
+            match num_next(nx, mag, frac_nz, b, int, lo.is_some() || hi.is_some()) {
+                Some((nx2, mag2, fnz2)) => {
+                    if num_ok(nx2, neg, mag2, fnz2, lo, hi, false) {
+                        Fast::Stay(Frame::Num {
+                            shape,
+                            nx: nx2,
+                            neg,
+                            mag: mag2,
+                            frac_nz: fnz2,
+                        })
+                    } else {
+                        Fast::No
+                    }
+                }
+                None => {
+                    if matches!(nx, Nx::Zero | Nx::Int | Nx::Frac | Nx::Exp)
+                        && num_ok(nx, neg, mag, frac_nz, lo, hi, true)
+                    {
+                        Fast::Slow
+                    } else {
+                        Fast::No
+                    }
+                }
+            }
+        }
+        Frame::Obj { ox, .. } => match (ox, b) {
+            (Ox::Key { open: true }, b'}' | b'"')
+            | (Ox::Key { open: false }, b'"')
+            | (Ox::After, b',' | b'}')
+            | (Ox::Colon, b':') => Fast::Slow,
+            (Ox::Value, _) if may_start(b) => Fast::Slow,
+            _ => Fast::No,
+        },
+        Frame::Arr { ax, .. } => match (ax, b) {
+            (Ax::Item { open: true }, b']') | (Ax::After, b',' | b']') => Fast::Slow,
+            (Ax::Item { .. }, _) if may_start(b) => Fast::Slow,
+            _ => Fast::No,
+        },
+        Frame::Key {
+            lo,
+            hi,
+            pos,
+            free,
+            sx,
+            hash,
+        } => {
+            if sx == Sx::Normal && b == b'"' {
+                return Fast::Slow;
+            }
+            let Some(&Frame::Obj {
+                shape, used, count, ..
+            }) = below.len().checked_sub(2).and_then(|i| below.get(i))
+            else {
+                return Fast::No;
+            };
+            let o = match g.shape(shape) {
+                Shape::Obj(o) => Some(o),
+                _ => None,
+            };
+            let Some((nsx, _)) = str_byte(sx, b, true) else {
+                return Fast::No;
+            };
+            let (nlo, nhi) = match o {
+                Some(o) if lo < hi => narrow(&o.keys, lo, hi, pos, b),
+                _ => (lo, lo),
+            };
+            let k = Frame::Key {
+                lo: nlo,
+                hi: nhi,
+                pos: pos + 1,
+                free,
+                sx: nsx,
+                hash: fnv(hash, b),
+            };
+            if key_viable(g, o, used, count, &k) {
+                Fast::Stay(k)
+            } else {
+                Fast::No
+            }
+        }
+    }
+}
+
+/// A number state after byte `b` (`None`: the byte is not part of it).
+fn num_next(
+    nx: Nx,
+    mag: u128,
+    frac_nz: bool,
+    b: u8,
+    int: bool,
+    bounded: bool,
+) -> Option<(Nx, u128, bool)> {
+    let d = b.wrapping_sub(b'0');
+    match (nx, b) {
+        (Nx::Minus, b'0') => Some((Nx::Zero, mag, frac_nz)),
+        (Nx::Minus, b'1'..=b'9') => Some((Nx::Int, u128::from(d), frac_nz)),
+        (Nx::Int, b'0'..=b'9') => Some((Nx::Int, (mag * 10 + u128::from(d)).min(MAG_CAP), frac_nz)),
+        (Nx::Zero | Nx::Int, b'.') if !int => Some((Nx::Dot, mag, frac_nz)),
+        (Nx::Dot | Nx::Frac, b'0'..=b'9') => Some((Nx::Frac, mag, frac_nz || d != 0)),
+        (Nx::Zero | Nx::Int | Nx::Frac, b'e' | b'E') if !int && !bounded => {
+            Some((Nx::E, mag, frac_nz))
+        }
+        (Nx::E, b'+' | b'-') => Some((Nx::ESign, mag, frac_nz)),
+        (Nx::E | Nx::ESign | Nx::Exp, b'0'..=b'9') => Some((Nx::Exp, mag, frac_nz)),
+        _ => None,
+    }
+}
+
 /// Pops a finished value and tells its parent. Returns false if the parent
 /// cannot take it (never, by construction, but kept total).
 fn value_done(g: &Grammar, c: &mut Config) {
@@ -698,22 +897,7 @@ fn step_owned(g: &Grammar, c: &mut Config, b: u8, out: &mut Vec<Config>, guard: 
         } => {
             let (lo, hi, int) = num_shape(g, shape);
             let bounded = lo.is_some() || hi.is_some();
-            let d = b.wrapping_sub(b'0');
-            let next = match (nx, b) {
-                (Nx::Minus, b'0') => Some((Nx::Zero, mag, frac_nz)),
-                (Nx::Minus, b'1'..=b'9') => Some((Nx::Int, u128::from(d), frac_nz)),
-                (Nx::Int, b'0'..=b'9') => {
-                    Some((Nx::Int, (mag * 10 + u128::from(d)).min(MAG_CAP), frac_nz))
-                }
-                (Nx::Zero | Nx::Int, b'.') if !int => Some((Nx::Dot, mag, frac_nz)),
-                (Nx::Dot | Nx::Frac, b'0'..=b'9') => Some((Nx::Frac, mag, frac_nz || d != 0)),
-                (Nx::Zero | Nx::Int | Nx::Frac, b'e' | b'E') if !int && !bounded => {
-                    Some((Nx::E, mag, frac_nz))
-                }
-                (Nx::E, b'+' | b'-') => Some((Nx::ESign, mag, frac_nz)),
-                (Nx::E | Nx::ESign | Nx::Exp, b'0'..=b'9') => Some((Nx::Exp, mag, frac_nz)),
-                _ => None,
-            };
+            let next = num_next(nx, mag, frac_nz, b, int, bounded);
             if let Some((nx2, mag2, fnz2)) = next {
                 if num_ok(nx2, neg, mag2, fnz2, lo, hi, false) {
                     *c.top() = Frame::Num {

@@ -6,6 +6,7 @@
 use std::sync::Arc;
 
 use super::DecodeError;
+use super::step::{Sx, str_byte};
 
 /// Plain tokens of at most this many code points get a bitset each (the
 /// tokens allowed in a string with that many code points left).
@@ -71,6 +72,71 @@ impl Trie {
     }
 }
 
+/// The tokens after a string in one lexical state, when the string has
+/// room for any token: those that stay inside it (context-independent, a
+/// bitset) and those that close it (a trie, walked in context).
+#[derive(Debug)]
+pub(crate) struct StrSets {
+    pub(crate) sx: Sx,
+    pub(crate) inside: Vec<u64>,
+    pub(crate) closing: Trie,
+}
+
+/// The string states that get [`StrSets`]: plain text, after `\`, inside
+/// a UTF-8 sequence, and between the halves of a surrogate pair.
+fn str_states() -> Vec<Sx> {
+    let mut v = vec![
+        Sx::Normal,
+        Sx::Esc,
+        Sx::NeedLow { slash: false },
+        Sx::NeedLow { slash: true },
+    ];
+    for (need, lo, hi) in [
+        (1, 0x80, 0xbf),
+        (2, 0xa0, 0xbf),
+        (2, 0x80, 0xbf),
+        (2, 0x80, 0x9f),
+        (3, 0x90, 0xbf),
+        (3, 0x80, 0xbf),
+        (3, 0x80, 0x8f),
+    ] {
+        v.push(Sx::Utf8 { need, lo, hi });
+    }
+    v
+}
+
+/// Where token `t` leaves a string in state `sx`: `Some(false)` inside,
+/// `Some(true)` at a closing quote, `None` refused first.
+fn str_run(t: &[u8], mut sx: Sx) -> Option<bool> {
+    for &b in t {
+        if sx == Sx::Normal && b == b'"' {
+            return Some(true);
+        }
+        sx = str_byte(sx, b, false)?.0;
+    }
+    Some(false)
+}
+
+fn str_sets(tokens: &[Box<[u8]>], sx: Sx) -> StrSets {
+    let mut inside = vec![0u64; tokens.len().div_ceil(64)];
+    let mut closing = Vec::new();
+    for (i, t) in tokens.iter().enumerate() {
+        if t.is_empty() {
+            continue;
+        }
+        match str_run(t, sx) {
+            Some(false) => inside[i / 64] |= 1 << (i % 64),
+            Some(true) => closing.push(i as u32),
+            None => {}
+        }
+    }
+    StrSets {
+        sx,
+        inside,
+        closing: Trie::build(tokens, closing.into_iter()),
+    }
+}
+
 #[derive(Debug)]
 pub(crate) struct VocabInner {
     pub(crate) tokens: Vec<Box<[u8]>>,
@@ -82,6 +148,17 @@ pub(crate) struct VocabInner {
     pub(crate) plain_upto: Vec<Vec<u64>>,
     /// Plain tokens longer than `PLAIN_BUCKETS` code points, with their length.
     pub(crate) plain_long: Vec<(u32, u32)>,
+    /// The longest token's length in bytes.
+    pub(crate) max_len: usize,
+    /// Per string state, see [`StrSets`].
+    pub(crate) strs: Vec<StrSets>,
+}
+
+impl VocabInner {
+    /// The [`StrSets`] of string state `sx`, if it has them.
+    pub(crate) fn str_sets(&self, sx: Sx) -> Option<&StrSets> {
+        self.strs.iter().find(|s| s.sx == sx)
+    }
 }
 
 /// A vocabulary: each token id's bytes and the end-of-sequence ids,
@@ -151,6 +228,11 @@ impl Vocabulary {
                 }
             }
         }
+        let max_len = tokens.iter().map(|t| t.len()).max().unwrap_or(0);
+        let strs = str_states()
+            .into_iter()
+            .map(|sx| str_sets(&tokens, sx))
+            .collect();
         let all = Trie::build(&tokens, 0..n as u32);
         let rest = Trie::build(&tokens, (0..n as u32).filter(|&i| !is_plain[i as usize]));
         Ok(Vocabulary {
@@ -161,6 +243,8 @@ impl Vocabulary {
                 rest,
                 plain_upto,
                 plain_long,
+                max_len,
+                strs,
             }),
         })
     }
