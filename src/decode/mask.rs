@@ -21,6 +21,8 @@ enum Base {
     Plain(u64),
     /// The tokens that stay inside a string in the state of `strs[i]`.
     Inside(usize),
+    /// The tokens that stay inside a free key in the state of `keys[i]`.
+    KeyInside(usize),
 }
 
 /// A finished mask: precomputed sets and a sorted list of other ids.
@@ -73,11 +75,8 @@ pub(crate) fn fill(
     for &b in &cached.bases {
         match b {
             Base::Plain(room) => or_plain(v, room, mask),
-            Base::Inside(i) => {
-                for (m, s) in mask.iter_mut().zip(&v.strs[i].inside) {
-                    *m |= s;
-                }
-            }
+            Base::Inside(i) => or_set(&v.strs[i].inside, mask),
+            Base::KeyInside(i) => or_set(&v.keys[i].inside, mask),
         }
     }
     for &t in cached.ids.iter() {
@@ -95,10 +94,15 @@ fn compute(g: &Grammar, v: &VocabInner, configs: &[Config]) -> Cached {
     for cfg in configs {
         let top = *cfg.frames.last().expect("a configuration has a root frame");
         let trie = match (str_room(g, top), plain_room(g, cfg)) {
-            (Some((room, sx)), _) if room >= cap && v.str_sets(sx).is_some() => {
-                let i = v.strs.iter().position(|s| s.sx == sx).unwrap_or(0);
+            (Some((room, sx)), _) if room >= cap && v.str_index(sx).is_some() => {
+                let i = v.str_index(sx).unwrap_or(0);
                 bases.push(Base::Inside(i));
                 &v.strs[i].closing
+            }
+            _ if free_key(top).is_some_and(|sx| v.str_index(sx).is_some()) => {
+                let i = free_key(top).and_then(|sx| v.str_index(sx)).unwrap_or(0);
+                bases.push(Base::KeyInside(i));
+                &v.keys[i].closing
             }
             (_, Some(room)) => {
                 bases.push(Base::Plain(room));
@@ -181,6 +185,20 @@ fn normalize(g: &Grammar, v: &VocabInner, configs: &[Config]) -> Box<[Config]> {
             c
         })
         .collect()
+}
+
+/// A key on top that may be one outside the named ones: its state.
+fn free_key(top: Frame) -> Option<Sx> {
+    match top {
+        Frame::Key { free: true, sx, .. } => Some(sx),
+        _ => None,
+    }
+}
+
+fn or_set(set: &[u64], mask: &mut [u64]) {
+    for (m, s) in mask.iter_mut().zip(set) {
+        *m |= s;
+    }
 }
 
 /// A string on top: the code points left to it, and its state.

@@ -1,7 +1,6 @@
 //! The per-sequence matcher: the configurations the text so far leads to,
-//! the mask (a walk of the token trie from each configuration, plain
-//! string tokens taken as whole sets), commits, rollback, forced bytes and
-//! a shortest completion.
+//! the mask (computed in `mask`), commits, rollback, forced bytes and a
+//! shortest completion.
 
 use std::sync::Arc;
 

@@ -69,11 +69,30 @@
 //!
 //! # Cost
 //!
-//! A mask walks the token trie from each configuration of the text (more
-//! than one only while `anyOf` branches agree), stepping a byte automaton
-//! per trie edge and stopping at the first refused byte; inside a string,
-//! the tokens that are plain text are added as a precomputed bitset and
-//! only the others are walked. A grammar has at most [`MAX_SHAPES`] shapes.
+//! A mask is a depth-first walk of the token trie from each configuration
+//! of the text (more than one only while `anyOf` branches agree). The walk
+//! carries the configuration's top frame by value: a byte that only moves
+//! the top frame (string text, a number's digits, a key's or a literal's
+//! bytes) costs a few comparisons and no copy; only a byte that ends or
+//! opens a value steps the whole configuration. A subtree is skipped at
+//! its first refused byte.
+//!
+//! Most tokens are decided by the lexical state alone. The vocabulary
+//! keeps, per string state (plain text, after `\`, inside a UTF-8
+//! sequence, between the halves of a surrogate pair), the set of tokens
+//! that stay inside the string as a bitset and those that close it as a
+//! small trie: a string with room for any token costs the bitset plus a
+//! walk of the closing trie; near a `maxLength`, the plain tokens are
+//! taken by their length in code points and only the others walked.
+//!
+//! Finished masks are cached in the [`Constraint`], shared by its
+//! matchers, keyed by the configurations with what cannot change the mask
+//! left out (a string's length beyond the longest token, an unbounded
+//! number's value, the text of a key that matches no named one). Tool
+//! schemas revisit the same positions, so most masks are a cache hit: a
+//! copy of the precomputed sets and a list of ids. The cache holds at most
+//! a few thousand masks and starts over past that. A grammar has at most
+//! [`MAX_SHAPES`] shapes.
 
 mod bpe;
 mod hf;

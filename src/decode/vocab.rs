@@ -1,7 +1,9 @@
 //! A model's vocabulary as the decoder needs it: each token's bytes, the
 //! end-of-sequence ids, and two tries over the token bytes (all tokens, and
-//! the tokens that are not plain string text), plus the plain tokens
-//! grouped by their length in code points. Built once, shared by `Arc`.
+//! the tokens that are not plain string text), the plain tokens grouped
+//! by their length in code points, and per string state the tokens that
+//! stay inside a string and those that close it. Built once, shared by
+//! `Arc`.
 
 use std::sync::Arc;
 
@@ -106,25 +108,26 @@ fn str_states() -> Vec<Sx> {
 }
 
 /// Where token `t` leaves a string in state `sx`: `Some(false)` inside,
-/// `Some(true)` at a closing quote, `None` refused first.
-fn str_run(t: &[u8], mut sx: Sx) -> Option<bool> {
+/// `Some(true)` at a closing quote, `None` refused first. `canonical`: a
+/// key, with only the escapes `serde_json` writes.
+fn str_run(t: &[u8], mut sx: Sx, canonical: bool) -> Option<bool> {
     for &b in t {
         if sx == Sx::Normal && b == b'"' {
             return Some(true);
         }
-        sx = str_byte(sx, b, false)?.0;
+        sx = str_byte(sx, b, canonical)?.0;
     }
     Some(false)
 }
 
-fn str_sets(tokens: &[Box<[u8]>], sx: Sx) -> StrSets {
+fn str_sets(tokens: &[Box<[u8]>], sx: Sx, canonical: bool) -> StrSets {
     let mut inside = vec![0u64; tokens.len().div_ceil(64)];
     let mut closing = Vec::new();
     for (i, t) in tokens.iter().enumerate() {
         if t.is_empty() {
             continue;
         }
-        match str_run(t, sx) {
+        match str_run(t, sx, canonical) {
             Some(false) => inside[i / 64] |= 1 << (i % 64),
             Some(true) => closing.push(i as u32),
             None => {}
@@ -152,12 +155,15 @@ pub(crate) struct VocabInner {
     pub(crate) max_len: usize,
     /// Per string state, see [`StrSets`].
     pub(crate) strs: Vec<StrSets>,
+    /// The same for a key that may be one outside the named ones.
+    pub(crate) keys: Vec<StrSets>,
 }
 
 impl VocabInner {
-    /// The [`StrSets`] of string state `sx`, if it has them.
-    pub(crate) fn str_sets(&self, sx: Sx) -> Option<&StrSets> {
-        self.strs.iter().find(|s| s.sx == sx)
+    /// The index in `strs` (and `keys`) of string state `sx`, if it has
+    /// [`StrSets`].
+    pub(crate) fn str_index(&self, sx: Sx) -> Option<usize> {
+        self.strs.iter().position(|s| s.sx == sx)
     }
 }
 
@@ -231,7 +237,11 @@ impl Vocabulary {
         let max_len = tokens.iter().map(|t| t.len()).max().unwrap_or(0);
         let strs = str_states()
             .into_iter()
-            .map(|sx| str_sets(&tokens, sx))
+            .map(|sx| str_sets(&tokens, sx, false))
+            .collect();
+        let keys = str_states()
+            .into_iter()
+            .map(|sx| str_sets(&tokens, sx, true))
             .collect();
         let all = Trie::build(&tokens, 0..n as u32);
         let rest = Trie::build(&tokens, (0..n as u32).filter(|&i| !is_plain[i as usize]));
@@ -245,6 +255,7 @@ impl Vocabulary {
                 plain_long,
                 max_len,
                 strs,
+                keys,
             }),
         })
     }
