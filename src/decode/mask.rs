@@ -140,7 +140,9 @@ fn normalize(g: &Grammar, v: &VocabInner, configs: &[Config]) -> Box<[Config]> {
                 match &mut c.frames[i] {
                     Frame::Str { shape, chars, .. } => {
                         let (min, max) = match g.shape(*shape) {
-                            Shape::Str { min, max } => (*min, *max),
+                            // A pattern's steps see the length: keep it.
+                            Shape::Str { pat: Some(_), .. } => continue,
+                            Shape::Str { min, max, .. } => (*min, *max),
                             _ => (0, u64::MAX),
                         };
                         let need = min.saturating_sub(*chars).min(cap);
@@ -204,10 +206,14 @@ fn or_set(set: &[u64], mask: &mut [u64]) {
 /// A string on top: the code points left to it, and its state.
 fn str_room(g: &Grammar, top: Frame) -> Option<(u64, Sx)> {
     match top {
-        Frame::Str { shape, chars, sx } => Some(match g.shape(shape) {
-            Shape::Str { max, .. } => (max.saturating_sub(chars), sx),
-            _ => (u64::MAX, sx),
-        }),
+        Frame::Str {
+            shape, chars, sx, ..
+        } => match g.shape(shape) {
+            // A pattern decides the characters: no set stands for it.
+            Shape::Str { pat: Some(_), .. } => None,
+            Shape::Str { max, .. } => Some((max.saturating_sub(chars), sx)),
+            _ => Some((u64::MAX, sx)),
+        },
         _ => None,
     }
 }
@@ -220,7 +226,16 @@ pub(crate) fn plain_room(g: &Grammar, cfg: &Config) -> Option<u64> {
             shape,
             chars,
             sx: Sx::Normal,
+            pat,
         } => match g.shape(shape) {
+            // A pattern decides each character (the whole trie is
+            // walked) until anything may follow.
+            Shape::Str {
+                pat: Some(p), max, ..
+            } => g
+                .pattern(*p)
+                .is_free(pat)
+                .then(|| max.saturating_sub(chars)),
             Shape::Str { max, .. } => Some(max.saturating_sub(chars)),
             _ => Some(u64::MAX),
         },

@@ -289,7 +289,21 @@ fn preferences(g: &Grammar, c: &Config) -> Next {
                 return Next::Whole(l[lo as usize][pos as usize..].to_vec());
             }
         }
-        Frame::Str { shape, chars, .. } => {
+        Frame::Str {
+            shape,
+            chars,
+            sx,
+            pat,
+        } => {
+            if let Shape::Str {
+                min,
+                max,
+                pat: Some(p),
+            } = g.shape(shape)
+            {
+                let rest = g.pattern(*p).finish(pat, sx.into(), chars, *min, *max);
+                return Next::Whole(rest.unwrap_or_default());
+            }
             let min = match g.shape(shape) {
                 Shape::Str { min, .. } => *min,
                 _ => 0,
@@ -345,11 +359,7 @@ fn preferences(g: &Grammar, c: &Config) -> Next {
             {
                 let best = (lo..hi)
                     .map(|i| i as usize)
-                    .filter(|&i| {
-                        used & (1 << i) == 0
-                            && g.sat(o.vals[i])
-                            && super::step::obj_can_finish(g, o, used | 1 << i, count + 1)
-                    })
+                    .filter(|&i| super::step::key_ok(g, o, used, count, i))
                     .min_by_key(|&i| (o.required & (1 << i) == 0, o.keys[i].len()));
                 if let Some(i) = best {
                     p.extend_from_slice(&o.keys[i][pos as usize..]);

@@ -7,6 +7,7 @@
 
 use smallvec::SmallVec;
 
+use super::pattern::{PatState, Text};
 use super::shape::{Bound, Grammar, ObjShape, Shape, ShapeId};
 
 /// The deepest nesting of arrays and objects written (the crate's parser
@@ -36,6 +37,18 @@ pub(crate) enum Sx {
         lo: u8,
         hi: u8,
     },
+}
+
+impl From<Sx> for Text {
+    fn from(sx: Sx) -> Text {
+        match sx {
+            Sx::Normal => Text::Normal,
+            Sx::Esc => Text::Esc,
+            Sx::Hex { n, val, low } => Text::Hex { n, val, low },
+            Sx::NeedLow { slash } => Text::NeedLow { slash },
+            Sx::Utf8 { need, .. } => Text::Utf8 { need },
+        }
+    }
 }
 
 /// Number states (see the JSON grammar).
@@ -91,6 +104,8 @@ pub(crate) enum Frame {
         shape: ShapeId,
         chars: u64,
         sx: Sx,
+        /// The state of the string's pattern, if its shape has one.
+        pat: PatState,
     },
     Num {
         shape: ShapeId,
@@ -135,6 +150,8 @@ const MAG_CAP: u128 = 10u128.pow(30);
 pub(crate) struct Config {
     pub(crate) frames: SmallVec<[Frame; 8]>,
     pub(crate) keys: SmallVec<[(u32, u64); 2]>,
+    /// Whitespace bytes in a row just written between tokens.
+    pub(crate) ws: u8,
 }
 
 impl Config {
@@ -147,6 +164,7 @@ impl Config {
         Config {
             frames,
             keys: SmallVec::new(),
+            ws: 0,
         }
     }
 
@@ -163,6 +181,11 @@ const FNV0: u64 = 0xcbf2_9ce4_8422_2325;
 
 /// Whether an object at (`used`, `count`) can still be closed validly.
 pub(crate) fn obj_can_finish(g: &Grammar, o: &ObjShape, used: u64, count: u64) -> bool {
+    let open = o.open_keys(used, count);
+    if o.required & !used & !open != 0 {
+        // A required key can no longer come (key order).
+        return false;
+    }
     let missing = u64::from((o.required & !used).count_ones());
     let need = o.min.max(count + missing);
     if need > o.max {
@@ -176,7 +199,7 @@ pub(crate) fn obj_can_finish(g: &Grammar, o: &ObjShape, used: u64, count: u64) -
         return true;
     }
     let avail = (0..o.keys.len())
-        .filter(|&i| (used | o.required) & (1 << i) == 0 && g.sat(o.vals[i]))
+        .filter(|&i| (open & !o.required) & (1 << i) != 0 && g.sat(o.vals[i]))
         .count() as u64;
     avail >= extra_needed
 }
@@ -186,9 +209,7 @@ fn obj_can_add(g: &Grammar, o: &ObjShape, used: u64, count: u64) -> bool {
     if o.additional.is_some_and(|a| g.sat(a)) && obj_can_finish(g, o, used, count + 1) {
         return true;
     }
-    (0..o.keys.len()).any(|i| {
-        used & (1 << i) == 0 && g.sat(o.vals[i]) && obj_can_finish(g, o, used | 1 << i, count + 1)
-    })
+    (0..o.keys.len()).any(|i| key_ok(g, o, used, count, i))
 }
 
 fn obj_can_close(o: &ObjShape, used: u64, count: u64) -> bool {
@@ -196,8 +217,10 @@ fn obj_can_close(o: &ObjShape, used: u64, count: u64) -> bool {
 }
 
 /// A named key `i` is a possible choice now.
-fn key_ok(g: &Grammar, o: &ObjShape, used: u64, count: u64, i: usize) -> bool {
-    used & (1 << i) == 0 && g.sat(o.vals[i]) && obj_can_finish(g, o, used | 1 << i, count + 1)
+pub(crate) fn key_ok(g: &Grammar, o: &ObjShape, used: u64, count: u64, i: usize) -> bool {
+    o.open_keys(used, count) & (1 << i) != 0
+        && g.sat(o.vals[i])
+        && obj_can_finish(g, o, used | 1 << i, count + 1)
 }
 
 /// The value of number `x`, as an interval `[a, b]` with open ends, holds
@@ -353,6 +376,7 @@ fn start(g: &Grammar, shape: ShapeId, b: u8, depth: usize, out: &mut SmallVec<[F
                 shape,
                 chars: 0,
                 sx: Sx::Normal,
+                pat: PatState::default(),
             }),
             b'-' | b'0'..=b'9' => num_start(g, shape, b, out),
             b't' | b'f' | b'n' => lit_start(g, g.any_lits, b, out),
@@ -365,6 +389,7 @@ fn start(g: &Grammar, shape: ShapeId, b: u8, depth: usize, out: &mut SmallVec<[F
                     shape,
                     chars: 0,
                     sx: Sx::Normal,
+                    pat: PatState::default(),
                 });
             }
         }
@@ -635,6 +660,9 @@ fn may_start(b: u8) -> bool {
 /// gives the one successor with `f` on top and nothing else changed, `No`
 /// exactly when it gives none.
 pub(crate) fn top_step(g: &Grammar, below: &[Frame], top: Frame, b: u8) -> Fast {
+    if g.ws_max > 0 && matches!(b, b' ' | b'\n' | b'\r' | b'\t') && between_tokens(top) {
+        return Fast::Slow;
+    }
     match top {
         Frame::Root { done, inside } => {
             if done || inside || !may_start(b) {
@@ -664,25 +692,42 @@ pub(crate) fn top_step(g: &Grammar, below: &[Frame], top: Frame, b: u8) -> Fast 
                 Fast::No
             }
         }
-        Frame::Str { shape, chars, sx } => {
+        Frame::Str {
+            shape,
+            chars,
+            sx,
+            pat,
+        } => {
             if sx == Sx::Normal && b == b'"' {
                 return Fast::Slow;
             }
-            let max = match g.shape(shape) {
-                Shape::Str { max, .. } => *max,
-                _ => u64::MAX,
+            let (min, max, p) = match g.shape(shape) {
+                Shape::Str { min, max, pat } => (*min, *max, *pat),
+                _ => (0, u64::MAX, None),
             };
             let Some((nsx, done)) = str_byte(sx, b, false) else {
                 return Fast::No;
             };
             let nchars = chars + u64::from(done);
-            if nchars + u64::from(pending(nsx)) > max {
+            let n = nchars + u64::from(pending(nsx));
+            if n > max {
                 return Fast::No;
             }
+            let pat = match p {
+                Some(p) => match g
+                    .pattern(p)
+                    .step(pat, sx.into(), b, nsx.into(), done, min, max, n)
+                {
+                    Some(s) => s,
+                    None => return Fast::No,
+                },
+                None => pat,
+            };
             Fast::Stay(Frame::Str {
                 shape,
                 chars: nchars,
                 sx: nsx,
+                pat,
             })
         }
         Frame::Num {
@@ -827,6 +872,16 @@ fn step_owned(g: &Grammar, c: &mut Config, b: u8, out: &mut Vec<Config>, guard: 
     }
     let depth = c.frames.len();
     let top = *c.frames.last().expect("a configuration has a root frame");
+    if g.ws_max > 0 {
+        if matches!(b, b' ' | b'\n' | b'\r' | b'\t') && between_tokens(top) {
+            if c.ws < g.ws_max {
+                c.ws += 1;
+                out.push(c.clone());
+            }
+            return;
+        }
+        c.ws = 0;
+    }
     match top {
         Frame::Root { done, inside } => {
             if done || inside {
@@ -862,13 +917,18 @@ fn step_owned(g: &Grammar, c: &mut Config, b: u8, out: &mut Vec<Config>, guard: 
                 step_owned(g, c, b, out, guard + 1);
             }
         }
-        Frame::Str { shape, chars, sx } => {
-            let (min, max) = match g.shape(shape) {
-                Shape::Str { min, max } => (*min, *max),
-                _ => (0, u64::MAX),
+        Frame::Str {
+            shape,
+            chars,
+            sx,
+            pat,
+        } => {
+            let (min, max, p) = match g.shape(shape) {
+                Shape::Str { min, max, pat } => (*min, *max, *pat),
+                _ => (0, u64::MAX, None),
             };
             if sx == Sx::Normal && b == b'"' {
-                if chars >= min {
+                if chars >= min && p.is_none_or(|p| g.pattern(p).accepts(pat)) {
                     value_done(g, c);
                     out.push(c.clone());
                 }
@@ -878,13 +938,25 @@ fn step_owned(g: &Grammar, c: &mut Config, b: u8, out: &mut Vec<Config>, guard: 
                 return;
             };
             let nchars = chars + u64::from(done);
-            if nchars + u64::from(pending(nsx)) > max {
+            let n = nchars + u64::from(pending(nsx));
+            if n > max {
                 return;
             }
+            let pat = match p {
+                Some(p) => match g
+                    .pattern(p)
+                    .step(pat, sx.into(), b, nsx.into(), done, min, max, n)
+                {
+                    Some(s) => s,
+                    None => return,
+                },
+                None => pat,
+            };
             *c.top() = Frame::Str {
                 shape,
                 chars: nchars,
                 sx: nsx,
+                pat,
             };
             out.push(c.clone());
         }
@@ -1112,6 +1184,19 @@ fn step_owned(g: &Grammar, c: &mut Config, b: u8, out: &mut Vec<Config>, guard: 
                 out.push(c.clone());
             }
         }
+    }
+}
+
+/// Whether the top frame is between two tokens, where whitespace may
+/// come: around the root value, after `{` `[` `,` `:` and a key, before
+/// `,` `:` `}` `]`. (A number on top ends at whitespace, and its parent
+/// takes the byte.)
+fn between_tokens(top: Frame) -> bool {
+    match top {
+        Frame::Root { inside, .. } => !inside,
+        Frame::Obj { ox, .. } => ox != Ox::Inside,
+        Frame::Arr { ax, .. } => ax != Ax::Inside,
+        _ => false,
     }
 }
 
