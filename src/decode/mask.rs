@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use super::shape::{Grammar, Shape};
-use super::step::{Config, Fast, Frame, Sx, can_end, num_bounded, step, top_step};
+use super::step::{Config, Fast, Frame, Ox, Sx, can_end, num_bounded, step, top_step};
 use super::vocab::{Trie, VocabInner};
 
 /// Cached masks at most; past it the cache starts over.
@@ -140,8 +140,18 @@ fn normalize(g: &Grammar, v: &VocabInner, configs: &[Config]) -> Box<[Config]> {
                 match &mut c.frames[i] {
                     Frame::Str { shape, chars, .. } => {
                         let (min, max) = match g.shape(*shape) {
-                            // A pattern's steps see the length: keep it.
-                            Shape::Str { pat: Some(_), .. } => continue,
+                            // A pattern's steps see the length, except
+                            // past `minLength` with no `maxLength`.
+                            Shape::Str {
+                                pat: Some(_),
+                                min,
+                                max,
+                            } => {
+                                if *max == u64::MAX && *chars >= *min {
+                                    *chars = u64::MAX;
+                                }
+                                continue;
+                            }
                             Shape::Str { min, max, .. } => (*min, *max),
                             _ => (0, u64::MAX),
                         };
@@ -176,10 +186,8 @@ fn normalize(g: &Grammar, v: &VocabInner, configs: &[Config]) -> Box<[Config]> {
                     }
                     Frame::Obj {
                         shape, ox, pending, ..
-                    } => {
-                        if !matches!(ox, super::step::Ox::Colon | super::step::Ox::Value) {
-                            *pending = *shape;
-                        }
+                    } if !matches!(ox, Ox::Colon | Ox::Value) => {
+                        *pending = *shape;
                     }
                     _ => {}
                 }
