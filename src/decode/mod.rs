@@ -123,8 +123,12 @@
 //! sequence, between the halves of a surrogate pair), the set of tokens
 //! that stay inside the string as a bitset and those that close it as a
 //! small trie: a string with room for any token costs the bitset plus a
-//! walk of the closing trie; near a `maxLength`, the plain tokens are
-//! taken by their length in code points and only the others walked.
+//! walk of the closing trie (a key outside the named ones likewise);
+//! near a `maxLength`, the plain tokens are taken by their length in code
+//! points and only the others walked. A string under a `pattern` walks
+//! the whole trie until the pattern lets anything follow, then takes the
+//! plain tokens as a set; this is the costly case (an unanchored pattern
+//! that is not yet matched walks every token).
 //!
 //! Finished masks are cached in the [`Constraint`], shared by its
 //! matchers, keyed by the configurations with what cannot change the mask
