@@ -63,6 +63,8 @@ mod sse_decoder;
 // Constrained decoding.
 #[cfg(feature = "decode")]
 mod decode_bench_data;
+#[cfg(feature = "decode")]
+mod decode_coverage;
 #[cfg(all(feature = "tiktoken", feature = "cli"))]
 mod decode_cli;
 #[cfg(feature = "decode")]

@@ -1,13 +1,12 @@
 //! The per-sequence matcher: the configurations the text so far leads to,
-//! the mask (a walk of the token trie from each configuration, plain
-//! string tokens taken as whole sets), commits, rollback, forced bytes and
-//! a shortest completion.
+//! the mask (computed in `mask`), commits, rollback, forced bytes and a
+//! shortest completion.
 
 use std::sync::Arc;
 
 use super::shape::{Grammar, Shape};
 use super::step::{Ax, Config, Frame, Nx, Ox, can_end, step};
-use super::vocab::{Trie, VocabInner};
+use super::vocab::VocabInner;
 use super::{Constraint, DecodeError};
 
 /// One sequence being decoded under a [`Constraint`]. Cloning forks the
@@ -93,30 +92,18 @@ impl Matcher {
     /// token allowed next, and clears the others: end-of-sequence ids when
     /// the text is complete, after an end of sequence nothing.
     pub fn fill_mask(&self, mask: &mut [u64]) {
-        mask.fill(0);
         if self.ended {
+            mask.fill(0);
             return;
         }
-        let g = self.g();
-        let v = self.v();
-        let mut bufs: Vec<Vec<Config>> = Vec::new();
-        for cfg in self.configs.iter() {
-            let trie = match plain_room(g, cfg) {
-                Some(room) => {
-                    or_plain(v, room, mask);
-                    &v.rest
-                }
-                None => &v.all,
-            };
-            walk(g, trie, 0, cfg, mask, &mut bufs, 0);
-        }
-        if self.is_complete() {
-            for &e in &v.eos {
-                if let Some(w) = mask.get_mut(e as usize / 64) {
-                    *w |= 1 << (e % 64);
-                }
-            }
-        }
+        let inner = &self.c.inner;
+        super::mask::fill(
+            &inner.grammar,
+            &inner.vocab.inner,
+            &inner.masks,
+            &self.configs,
+            mask,
+        );
     }
 
     /// Sets the logits of refused tokens to negative infinity.
@@ -283,75 +270,6 @@ pub fn apply_mask(mask: &[u64], logits: &mut [f32]) {
     }
 }
 
-/// When the configuration is in plain string text where any plain token
-/// fits, how many code points fit (`u64::MAX`: any number).
-fn plain_room(g: &Grammar, cfg: &Config) -> Option<u64> {
-    match *cfg.frames.last()? {
-        Frame::Str {
-            shape,
-            chars,
-            sx: super::step::Sx::Normal,
-        } => match g.shape(shape) {
-            Shape::Str { max, .. } => Some(max.saturating_sub(chars)),
-            _ => Some(u64::MAX),
-        },
-        Frame::Key {
-            free: true,
-            sx: super::step::Sx::Normal,
-            ..
-        } => Some(u64::MAX),
-        _ => None,
-    }
-}
-
-fn or_plain(v: &VocabInner, room: u64, mask: &mut [u64]) {
-    let top = v.plain_upto.len() - 1;
-    let set = &v.plain_upto[(room.min(top as u64)) as usize];
-    for (m, s) in mask.iter_mut().zip(set) {
-        *m |= s;
-    }
-    if room > top as u64 {
-        for &(id, c) in &v.plain_long {
-            if u64::from(c) <= room {
-                mask[id as usize / 64] |= 1 << (id % 64);
-            }
-        }
-    }
-}
-
-fn walk(
-    g: &Grammar,
-    trie: &Trie,
-    node: u32,
-    cfg: &Config,
-    mask: &mut [u64],
-    bufs: &mut Vec<Vec<Config>>,
-    depth: usize,
-) {
-    if bufs.len() <= depth {
-        bufs.push(Vec::new());
-    }
-    for &(b, child) in trie.children(node) {
-        let mut succ = std::mem::take(&mut bufs[depth]);
-        succ.clear();
-        step(g, cfg, b, &mut succ);
-        if !succ.is_empty() {
-            for &t in trie.tokens(child) {
-                mask[t as usize / 64] |= 1 << (t % 64);
-            }
-            if trie.children(child).is_empty() {
-                // A leaf: nothing below to walk.
-            } else {
-                dedup(&mut succ);
-                for s in &succ {
-                    walk(g, trie, child, s, mask, bufs, depth + 1);
-                }
-            }
-        }
-        bufs[depth] = succ;
-    }
-}
-
 /// What to write next when completing: a whole text, or one of some bytes.
 enum Next {
     Whole(Vec<u8>),
@@ -371,7 +289,21 @@ fn preferences(g: &Grammar, c: &Config) -> Next {
                 return Next::Whole(l[lo as usize][pos as usize..].to_vec());
             }
         }
-        Frame::Str { shape, chars, .. } => {
+        Frame::Str {
+            shape,
+            chars,
+            sx,
+            pat,
+        } => {
+            if let Shape::Str {
+                min,
+                max,
+                pat: Some(p),
+            } = g.shape(shape)
+            {
+                let rest = g.pattern(*p).finish(pat, sx.into(), chars, *min, *max);
+                return Next::Whole(rest.unwrap_or_default());
+            }
             let min = match g.shape(shape) {
                 Shape::Str { min, .. } => *min,
                 _ => 0,
@@ -427,11 +359,7 @@ fn preferences(g: &Grammar, c: &Config) -> Next {
             {
                 let best = (lo..hi)
                     .map(|i| i as usize)
-                    .filter(|&i| {
-                        used & (1 << i) == 0
-                            && g.sat(o.vals[i])
-                            && super::step::obj_can_finish(g, o, used | 1 << i, count + 1)
-                    })
+                    .filter(|&i| super::step::key_ok(g, o, used, count, i))
                     .min_by_key(|&i| (o.required & (1 << i) == 0, o.keys[i].len()));
                 if let Some(i) = best {
                     p.extend_from_slice(&o.keys[i][pos as usize..]);

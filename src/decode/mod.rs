@@ -38,9 +38,14 @@
 //! text that the crate's strict parser reads and [`CompiledSchema::validate`]
 //! accepts, written this way:
 //!
-//! - compact JSON: no whitespace outside strings;
-//! - object keys in any order, each at most once; every required key
-//!   before the object closes; a key is written as `serde_json` writes it
+//! - compact JSON: no whitespace outside strings (with
+//!   [`Whitespace::Bounded`]`(n)`, up to `n` bytes of space, tab, CR or LF
+//!   in a row between tokens: around the root value, after `{` `[` `,`
+//!   `:` and a key, before `,` `}` `]`);
+//! - object keys in any order, each at most once (with
+//!   [`KeyOrder::Properties`], the keys named in `properties` in the
+//!   order the schema lists them, any other key after them); every
+//!   required key before the object closes; a key is written as `serde_json` writes it
 //!   (escapes only for `"`, `\` and control characters), so that it is
 //!   compared as written; keys outside `properties` are told apart by a
 //!   64-bit hash of their text;
@@ -48,6 +53,28 @@
 //!   bound without an exponent;
 //! - an `enum` / `const` value exactly as the schema writes it (compact);
 //! - nesting at most [`MAX_DEPTH`] arrays and objects deep.
+//!
+//! [`DecodeOptions`] chooses the key order and the whitespace; the
+//! defaults are the ones above.
+//!
+//! ```
+//! use tooljson::CompiledSchema;
+//! use tooljson::decode::{Constraint, DecodeOptions, KeyOrder, Vocabulary, Whitespace};
+//! let schema = CompiledSchema::from_json_str(
+//!     r#"{"type": "object", "properties": {"b": {"type": "integer"}, "a": {"type": "integer"}}}"#,
+//! )?;
+//! let vocab = Vocabulary::from_bytes((0..=255u8).map(|b| vec![b]).chain([vec![]]).collect(), vec![256])?;
+//! let opts = DecodeOptions {
+//!     key_order: KeyOrder::Properties,
+//!     whitespace: Whitespace::Bounded(1),
+//! };
+//! let c = Constraint::with_options(&schema, &vocab, &opts)?;
+//! let mut m = c.matcher();
+//! assert!(m.clone().commit_bytes(br#"{"b": 1, "a": 2}"#).is_ok());
+//! assert!(m.clone().commit_bytes(br#"{"a": 2, "b": 1}"#).is_err()); // out of order
+//! assert!(m.commit_bytes(br#"{"b":  1}"#).is_err()); // two spaces
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 //!
 //! # What compiles
 //!
@@ -59,25 +86,64 @@
 //! exactly, since each option is checked by `validate`), integer bounds on
 //! integers and numbers, `allOf` and `$ref` (merged; recursion is a
 //! reference, unrolled on the matcher's stack), `anyOf` (distributed),
-//! `oneOf` when no two branches accept a value of the same type. Any other
-//! keyword that constrains a value (`pattern`, asserted `format`,
-//! `multipleOf`, non-integer bounds, `not`, `if`, `patternProperties`,
-//! `propertyNames`, `dependent*`, `uniqueItems`, `contains`,
-//! `unevaluated*`, `$dynamicRef`, overlapping `oneOf`) fails
-//! [`Constraint::new`] with [`DecodeError::Unsupported`] naming it; none is
-//! approximated.
+//! `oneOf` when no two branches accept a value of the same type.
+//!
+//! `pattern`, when the crate matches it without a regex (an anchored
+//! sequence of character classes, or classes with groups, alternation and
+//! quantifiers in up to 64 positions, 62 without `^` and `$`): the string
+//! is followed code point by code point as its escapes and UTF-8 decode,
+//! and a prefix is refused as soon as no continuation matches within
+//! `minLength` / `maxLength` (a code point still being written is allowed
+//! while one it may become keeps a match possible). A pattern left to the
+//! `regex` crate (look-around, back references, `\b`, `\u`, more
+//! positions) is refused, naming `pattern`; so is a second pattern or
+//! format on the same string. An asserted `format` of `date`, `ipv4` or
+//! `uuid` is the pattern of exactly the strings the format checker
+//! accepts; any other asserted format is refused, naming it. A `format`
+//! that is only an annotation (the default) constrains nothing.
+//!
+//! Any other keyword that constrains a value (`multipleOf`, non-integer
+//! bounds, `not`, `if`, `patternProperties`, `propertyNames`,
+//! `dependent*`, `uniqueItems`, `contains`, `unevaluated*`,
+//! `$dynamicRef`, overlapping `oneOf`) fails [`Constraint::new`] with
+//! [`DecodeError::Unsupported`] naming it; none is approximated.
 //!
 //! # Cost
 //!
-//! A mask walks the token trie from each configuration of the text (more
-//! than one only while `anyOf` branches agree), stepping a byte automaton
-//! per trie edge and stopping at the first refused byte; inside a string,
-//! the tokens that are plain text are added as a precomputed bitset and
-//! only the others are walked. A grammar has at most [`MAX_SHAPES`] shapes.
+//! A mask is a depth-first walk of the token trie from each configuration
+//! of the text (more than one only while `anyOf` branches agree). The walk
+//! carries the configuration's top frame by value: a byte that only moves
+//! the top frame (string text, a number's digits, a key's or a literal's
+//! bytes) costs a few comparisons and no copy; only a byte that ends or
+//! opens a value steps the whole configuration. A subtree is skipped at
+//! its first refused byte.
+//!
+//! Most tokens are decided by the lexical state alone. The vocabulary
+//! keeps, per string state (plain text, after `\`, inside a UTF-8
+//! sequence, between the halves of a surrogate pair), the set of tokens
+//! that stay inside the string as a bitset and those that close it as a
+//! small trie: a string with room for any token costs the bitset plus a
+//! walk of the closing trie (a key outside the named ones likewise);
+//! near a `maxLength`, the plain tokens are taken by their length in code
+//! points and only the others walked. A string under a `pattern` walks
+//! the whole trie until the pattern lets anything follow, then takes the
+//! plain tokens as a set; this is the costly case (an unanchored pattern
+//! that is not yet matched walks every token).
+//!
+//! Finished masks are cached in the [`Constraint`], shared by its
+//! matchers, keyed by the configurations with what cannot change the mask
+//! left out (a string's length beyond the longest token, an unbounded
+//! number's value, the text of a key that matches no named one). Tool
+//! schemas revisit the same positions, so most masks are a cache hit: a
+//! copy of the precomputed sets and a list of ids. The cache holds at most
+//! a few thousand masks and starts over past that. A grammar has at most
+//! [`MAX_SHAPES`] shapes.
 
 mod bpe;
 mod hf;
+mod mask;
 mod matcher;
+mod pattern;
 mod sample;
 mod shape;
 mod step;
@@ -155,10 +221,55 @@ impl fmt::Display for DecodeError {
 
 impl std::error::Error for DecodeError {}
 
+/// The order of object keys the decoder writes (see the output policy in
+/// the [module docs](self)).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum KeyOrder {
+    /// Any order, each key at most once.
+    #[default]
+    Any,
+    /// The keys named in `properties` in the order the schema lists them
+    /// (as compiled: declaration order when serde_json keeps it, with the
+    /// `protocol` feature; by name otherwise), any other key after them.
+    Properties,
+}
+
+/// Whitespace between tokens (see the output policy in the
+/// [module docs](self)).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Whitespace {
+    /// None: compact JSON.
+    #[default]
+    None,
+    /// Up to this many bytes of space, tab, CR or LF in a row between two
+    /// tokens.
+    Bounded(u8),
+}
+
+/// How a [`Constraint`] writes what the schema leaves open; the default
+/// is compact JSON with keys in any order.
+///
+/// # Examples
+///
+/// ```
+/// use tooljson::decode::{DecodeOptions, KeyOrder, Whitespace};
+/// let opts = DecodeOptions { key_order: KeyOrder::Properties, ..DecodeOptions::default() };
+/// assert_eq!(opts.whitespace, Whitespace::None);
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DecodeOptions {
+    /// The order of object keys.
+    pub key_order: KeyOrder,
+    /// The whitespace between tokens.
+    pub whitespace: Whitespace,
+}
+
 #[derive(Debug)]
 pub(crate) struct ConstraintInner {
     pub(crate) grammar: shape::Grammar,
     pub(crate) vocab: Vocabulary,
+    /// Masks already computed, for every matcher of this constraint.
+    pub(crate) masks: mask::MaskCache,
 }
 
 /// A schema compiled for decoding over one vocabulary: immutable, shared
@@ -170,7 +281,11 @@ pub(crate) struct ConstraintInner {
 /// use tooljson::CompiledSchema;
 /// use tooljson::decode::{Constraint, DecodeError, Vocabulary};
 /// let vocab = Vocabulary::from_bytes(vec![b"a".to_vec(), Vec::new()], vec![1])?;
+/// // A pattern the crate matches without a regex compiles...
 /// let s = CompiledSchema::from_json_str(r#"{"type": "string", "pattern": "^a+$"}"#)?;
+/// assert!(Constraint::new(&s, &vocab).is_ok());
+/// // ...one with a back reference does not.
+/// let s = CompiledSchema::from_json_str(r#"{"type": "string", "pattern": "^(a)\\1$"}"#)?;
 /// let err = Constraint::new(&s, &vocab).unwrap_err();
 /// assert_eq!(err.keyword(), Some("pattern"));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
@@ -181,10 +296,21 @@ pub struct Constraint {
 }
 
 impl Constraint {
-    /// Compiles `schema` for decoding with `vocab`.
+    /// Compiles `schema` for decoding with `vocab`, with the default
+    /// [`DecodeOptions`].
     pub fn new(schema: &CompiledSchema, vocab: &Vocabulary) -> Result<Constraint, DecodeError> {
+        Constraint::with_options(schema, vocab, &DecodeOptions::default())
+    }
+
+    /// Compiles `schema` for decoding with `vocab`, writing keys and
+    /// whitespace as `opts` says.
+    pub fn with_options(
+        schema: &CompiledSchema,
+        vocab: &Vocabulary,
+        opts: &DecodeOptions,
+    ) -> Result<Constraint, DecodeError> {
         let prog = crate::schema::decode_view::program(schema);
-        let grammar = shape::compile(prog)?;
+        let grammar = shape::compile(prog, opts)?;
         if !grammar.sat(grammar.root) {
             return Err(DecodeError::Unsupported {
                 keyword: "(schema)".into(),
@@ -196,6 +322,7 @@ impl Constraint {
             inner: Arc::new(ConstraintInner {
                 grammar,
                 vocab: vocab.clone(),
+                masks: mask::MaskCache::default(),
             }),
         })
     }

@@ -6,11 +6,12 @@
 
 use std::collections::HashMap;
 
-use super::DecodeError;
+use super::pattern::{StrPattern, format_form};
+use super::{DecodeError, DecodeOptions, KeyOrder, Whitespace};
 use crate::Value;
 use crate::schema::decode_view::{
-    EnumOptions, Kw, NodeId, Program, T_ALL, T_ARR, T_BOOL, T_FRAC, T_INT, T_NULL, T_OBJ, T_STR,
-    node_accepts,
+    EnumOptions, Format, Kw, NodeId, OwnedRegular, Program, T_ALL, T_ARR, T_BOOL, T_FRAC, T_INT,
+    T_NULL, T_OBJ, T_STR, node_accepts,
 };
 
 pub(crate) type ShapeId = u32;
@@ -40,6 +41,37 @@ pub(crate) struct ObjShape {
     pub(crate) additional: Option<ShapeId>,
     pub(crate) min: u64,
     pub(crate) max: u64,
+    /// Under [`KeyOrder::Properties`]: for each key, the keys that may
+    /// come after it (`None`: any order). A key outside them then comes
+    /// after every named one.
+    pub(crate) after: Option<Box<[u64]>>,
+}
+
+impl ObjShape {
+    /// The named keys that may still be written, with `used` written and
+    /// `count` keys in all.
+    #[inline]
+    pub(crate) fn open_keys(&self, used: u64, count: u64) -> u64 {
+        let all = if self.keys.len() >= 64 {
+            u64::MAX
+        } else {
+            (1u64 << self.keys.len()) - 1
+        };
+        let Some(after) = &self.after else {
+            return all & !used;
+        };
+        if count > u64::from(used.count_ones()) {
+            // A key outside the named ones was written: they are behind.
+            return 0;
+        }
+        let mut open = all & !used;
+        let mut rest = used;
+        while rest != 0 {
+            open &= after[rest.trailing_zeros() as usize];
+            rest &= rest - 1;
+        }
+        open
+    }
 }
 
 #[derive(Debug)]
@@ -59,10 +91,12 @@ pub(crate) enum Shape {
     Alt(Box<[ShapeId]>),
     /// Exactly one of these compact JSON texts, sorted by bytes.
     Lits(Box<[Box<[u8]>]>),
-    /// A string of `min..=max` code points.
+    /// A string of `min..=max` code points, matching pattern `pat` (an
+    /// index in [`Grammar::patterns`]) if any.
     Str {
         min: u64,
         max: u64,
+        pat: Option<u32>,
     },
     /// An integer, written in plain digits.
     Int {
@@ -89,6 +123,10 @@ pub(crate) struct Grammar {
     pub(crate) any_lits: ShapeId,
     /// The shortest text of each shape (`None`: no value fits).
     pub(crate) min_text: Vec<Option<Box<[u8]>>>,
+    /// The patterns strings must match (`pattern`, `format`).
+    pub(crate) patterns: Vec<StrPattern>,
+    /// The most whitespace bytes in a row between tokens (0: none).
+    pub(crate) ws_max: u8,
 }
 
 impl Grammar {
@@ -100,6 +138,11 @@ impl Grammar {
     #[inline]
     pub(crate) fn sat(&self, id: ShapeId) -> bool {
         self.min_text[id as usize].is_some()
+    }
+
+    #[inline]
+    pub(crate) fn pattern(&self, id: u32) -> &StrPattern {
+        &self.patterns[id as usize]
     }
 
     pub(crate) fn text(&self, id: ShapeId) -> &[u8] {
@@ -114,6 +157,8 @@ struct Builder<'p> {
     shapes: Vec<Shape>,
     memo: HashMap<Key, ShapeId>,
     any: Option<ShapeId>,
+    patterns: Vec<StrPattern>,
+    key_order: KeyOrder,
 }
 
 fn unsupported(prog: &Program, node: NodeId, kw: &str, why: &str) -> DecodeError {
@@ -126,12 +171,14 @@ fn unsupported(prog: &Program, node: NodeId, kw: &str, why: &str) -> DecodeError
 }
 
 /// Compiles `prog` into a grammar.
-pub(crate) fn compile(prog: &Program) -> Result<Grammar, DecodeError> {
+pub(crate) fn compile(prog: &Program, opts: &DecodeOptions) -> Result<Grammar, DecodeError> {
     let mut b = Builder {
         prog,
         shapes: Vec::new(),
         memo: HashMap::new(),
         any: None,
+        patterns: Vec::new(),
+        key_order: opts.key_order,
     };
     let root = b.conj(vec![prog.root], Vec::new())?;
     let any_lits = b.push(Shape::Lits(Box::new([
@@ -139,12 +186,17 @@ pub(crate) fn compile(prog: &Program) -> Result<Grammar, DecodeError> {
         b"null".as_slice().into(),
         b"true".as_slice().into(),
     ])))?;
-    let min_text = shortest_texts(&b.shapes);
+    let min_text = shortest_texts(&b.shapes, &b.patterns);
     Ok(Grammar {
         shapes: b.shapes,
         root,
         any_lits,
         min_text,
+        patterns: b.patterns,
+        ws_max: match opts.whitespace {
+            Whitespace::None => 0,
+            Whitespace::Bounded(n) => n,
+        },
     })
 }
 
@@ -215,6 +267,8 @@ impl Builder<'_> {
         let mut required: Vec<&str> = Vec::new();
         let mut items = Vec::new();
         let mut disjunction: Option<(u32, &[NodeId], bool)> = None;
+        // `pattern` / asserted `format` on strings, with where they are.
+        let mut patterns: Vec<(NodeId, PatternKw)> = Vec::new();
         for &n in set {
             let node = prog.node(n);
             for (i, kw) in prog.kws(node).iter().enumerate() {
@@ -298,9 +352,9 @@ impl Builder<'_> {
                             disjunction = Some((pos, a, matches!(kw, Kw::OneOf(_))));
                         }
                     }
-                    Kw::Pattern(_)
-                    | Kw::Format(_)
-                    | Kw::MultipleOf(_)
+                    Kw::Pattern(p) => patterns.push((n, PatternKw::Pattern(p))),
+                    Kw::Format(f) => patterns.push((n, PatternKw::Format(*f))),
+                    Kw::MultipleOf(_)
                     | Kw::PropertyNames(_)
                     | Kw::DependentRequired(_)
                     | Kw::DependentSchemas(_)
@@ -379,9 +433,11 @@ impl Builder<'_> {
             alts.push(self.push(Shape::Int { lo, hi })?);
         }
         if types & T_STR != 0 {
+            let pat = self.string_pattern(&patterns)?;
             alts.push(self.push(Shape::Str {
                 min: min_len,
                 max: max_len,
+                pat,
             })?);
         }
         if types & T_ARR != 0 {
@@ -409,6 +465,57 @@ impl Builder<'_> {
             1 => std::mem::replace(&mut self.shapes[alts[0] as usize], Shape::Never),
             _ => Shape::Alt(alts.into()),
         })
+    }
+
+    /// The pattern a string must match, from its `pattern` and asserted
+    /// `format` keywords; a pattern the decoder cannot follow exactly is
+    /// refused, naming it.
+    fn string_pattern(
+        &mut self,
+        kws: &[(NodeId, PatternKw<'_>)],
+    ) -> Result<Option<u32>, DecodeError> {
+        let prog = self.prog;
+        let Some((n, kw)) = kws.first() else {
+            return Ok(None);
+        };
+        if let Some((n2, k2)) = kws.get(1) {
+            return Err(unsupported(
+                prog,
+                *n2,
+                k2.name(),
+                "a second pattern or format on the same string (only one is followed)",
+            ));
+        }
+        let form = match kw {
+            PatternKw::Pattern(p) => match p.regular() {
+                Some(r) => StrPattern::new(r),
+                None => {
+                    return Err(unsupported(
+                        prog,
+                        *n,
+                        "pattern",
+                        "a pattern outside the class sequences and position automata the crate matches without a regex",
+                    ));
+                }
+            },
+            PatternKw::Format(f) => {
+                let owned = format_form(*f).and_then(OwnedRegular::parse);
+                match owned {
+                    Some(o) => StrPattern::new(o.as_regular()),
+                    None => {
+                        return Err(unsupported(
+                            prog,
+                            *n,
+                            "format",
+                            &format!("the `{}` format has no exact regular form here", f.name()),
+                        ));
+                    }
+                }
+            }
+        };
+        let form = form.map_err(|why| unsupported(prog, *n, kw.name(), why))?;
+        self.patterns.push(form);
+        Ok(Some((self.patterns.len() - 1) as u32))
     }
 
     /// The shape of exactly these values: scalars as texts, objects with
@@ -449,6 +556,7 @@ impl Builder<'_> {
                         additional: None,
                         min: 0,
                         max: u64::MAX,
+                        after: None,
                     });
                     alts.push(self.push(shape)?);
                 }
@@ -500,7 +608,20 @@ impl Builder<'_> {
         names.sort_unstable();
         names.dedup();
         let additional_allowed = objects.iter().all(|o| !o.additional_false);
-        let mut entries: Vec<(Box<[u8]>, ShapeId, bool)> = Vec::new();
+        // Each name's place in `properties`: its subschema's node id, as
+        // nodes are numbered in the order the schema's map lists them
+        // (declaration order with serde_json's `preserve_order`, which the
+        // `protocol` feature turns on; by name without it). Names only in
+        // `required` come after them.
+        let rank = |name: &str| -> (u32, u32) {
+            objects
+                .iter()
+                .filter_map(|o| o.prop(name))
+                .min()
+                .map_or((1, 0), |n| (0, n))
+        };
+        // (key text, value shape, required, place in `properties`)
+        let mut entries: Vec<Entry> = Vec::new();
         for name in names {
             let mut nodes = Vec::new();
             let mut allowed = true;
@@ -521,7 +642,7 @@ impl Builder<'_> {
             let text = serde_json::to_string(name).unwrap_or_default();
             let text = text.as_bytes();
             let inner = &text[1..text.len().saturating_sub(1).max(1)];
-            entries.push((inner.into(), val, required.contains(&name)));
+            entries.push((inner.into(), val, required.contains(&name), rank(name)));
         }
         if entries.len() > MAX_KEYS {
             return Err(unsupported(
@@ -544,6 +665,18 @@ impl Builder<'_> {
                 req |= 1 << i;
             }
         }
+        let after = (self.key_order == KeyOrder::Properties).then(|| {
+            entries
+                .iter()
+                .map(|e| {
+                    entries
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, f)| (f.3, &f.0) > (e.3, &e.0))
+                        .fold(0u64, |m, (j, _)| m | 1 << j)
+                })
+                .collect()
+        });
         Ok(Shape::Obj(ObjShape {
             keys: entries.iter().map(|e| e.0.clone()).collect(),
             vals: entries.iter().map(|e| e.1).collect(),
@@ -551,6 +684,7 @@ impl Builder<'_> {
             additional,
             min,
             max,
+            after,
         }))
     }
 
@@ -577,6 +711,25 @@ impl Builder<'_> {
             Shape::Obj(_) => T_OBJ,
             Shape::Arr(_) => T_ARR,
             Shape::Never => 0,
+        }
+    }
+}
+
+/// A named key of an object shape being built: its text, its value's
+/// shape, whether it is required, and its place in `properties`.
+type Entry = (Box<[u8]>, ShapeId, bool, (u32, u32));
+
+/// A `pattern` or asserted `format` keyword.
+enum PatternKw<'a> {
+    Pattern(&'a crate::schema::decode_view::Pattern),
+    Format(Format),
+}
+
+impl PatternKw<'_> {
+    fn name(&self) -> &'static str {
+        match self {
+            PatternKw::Pattern(_) => "pattern",
+            PatternKw::Format(_) => "format",
         }
     }
 }
@@ -624,12 +777,12 @@ fn shortest_num(lo: Option<Bound>, hi: Option<Bound>) -> Option<String> {
 
 /// The shortest text of every shape, by fixpoint (recursive shapes refer
 /// to each other; a shape no text fits stays `None`).
-fn shortest_texts(shapes: &[Shape]) -> Vec<Option<Box<[u8]>>> {
+fn shortest_texts(shapes: &[Shape], patterns: &[StrPattern]) -> Vec<Option<Box<[u8]>>> {
     let mut best: Vec<Option<Box<[u8]>>> = vec![None; shapes.len()];
     loop {
         let mut changed = false;
         for (i, s) in shapes.iter().enumerate() {
-            let t = shortest_of(s, &best);
+            let t = shortest_of(s, &best, patterns);
             if let Some(t) = t
                 && best[i].as_ref().is_none_or(|b| t.len() < b.len())
             {
@@ -643,13 +796,18 @@ fn shortest_texts(shapes: &[Shape]) -> Vec<Option<Box<[u8]>>> {
     }
 }
 
-fn shortest_of(s: &Shape, best: &[Option<Box<[u8]>>]) -> Option<Vec<u8>> {
+fn shortest_of(s: &Shape, best: &[Option<Box<[u8]>>], patterns: &[StrPattern]) -> Option<Vec<u8>> {
     let get = |id: ShapeId| best[id as usize].as_deref();
     match s {
         Shape::Any => Some(b"0".to_vec()),
         Shape::Never => None,
         Shape::Lits(l) => l.iter().min_by_key(|t| t.len()).map(|t| t.to_vec()),
-        Shape::Str { min, max } => (min <= max && *min < 1 << 20).then(|| {
+        Shape::Str {
+            min,
+            max,
+            pat: Some(p),
+        } => patterns.get(*p as usize)?.shortest_text(*min, *max),
+        Shape::Str { min, max, .. } => (min <= max && *min < 1 << 20).then(|| {
             let mut v = vec![b'"'];
             v.extend(std::iter::repeat_n(b'a', *min as usize));
             v.push(b'"');
@@ -677,6 +835,7 @@ fn shortest_of(s: &Shape, best: &[Option<Box<[u8]>>]) -> Option<Vec<u8>> {
             v.push(b']');
             Some(v)
         }
+        Shape::Obj(o) if o.after.is_some() => shortest_ordered(o, best),
         Shape::Obj(o) => {
             let mut v = vec![b'{'];
             let mut count = 0u64;
@@ -711,6 +870,54 @@ fn shortest_of(s: &Shape, best: &[Option<Box<[u8]>>]) -> Option<Vec<u8>> {
             Some(v)
         }
     }
+}
+
+/// The shortest text of an object whose keys come in order: the required
+/// keys, and for `minProperties` the shortest optional ones, written in
+/// that order; then made-up keys.
+fn shortest_ordered(o: &ObjShape, best: &[Option<Box<[u8]>>]) -> Option<Vec<u8>> {
+    let get = |id: ShapeId| best[id as usize].as_deref();
+    let after = o.after.as_deref()?;
+    let n = o.keys.len();
+    let mut chosen = o.required;
+    for i in 0..n {
+        if chosen & (1 << i) != 0 {
+            get(o.vals[i])?;
+        }
+    }
+    let mut extra: Vec<usize> = (0..n)
+        .filter(|&i| chosen & (1 << i) == 0 && get(o.vals[i]).is_some())
+        .collect();
+    extra.sort_by_key(|&i| o.keys[i].len() + get(o.vals[i]).map_or(0, <[u8]>::len));
+    let mut extra = extra.into_iter();
+    let mut count = u64::from(chosen.count_ones());
+    while count < o.min {
+        let Some(i) = extra.next() else { break };
+        chosen |= 1 << i;
+        count += 1;
+    }
+    // In order: each chosen key before the ones that come after it.
+    let mut order: Vec<usize> = (0..n).filter(|&i| chosen & (1 << i) != 0).collect();
+    order.sort_by_key(|&i| (chosen & after[i]).count_ones());
+    order.reverse();
+    let mut v = vec![b'{'];
+    let mut written = 0u64;
+    for i in order {
+        obj_member(&mut v, &o.keys[i], get(o.vals[i])?, written);
+        written += 1;
+    }
+    let mut made = 0u64;
+    while written < o.min {
+        let t = get(o.additional?)?;
+        let k = made_up_key(&o.keys, &mut made);
+        obj_member(&mut v, &k, t, written);
+        written += 1;
+    }
+    if written > o.max {
+        return None;
+    }
+    v.push(b'}');
+    Some(v)
 }
 
 fn obj_member(v: &mut Vec<u8>, key: &[u8], val: &[u8], count: u64) {

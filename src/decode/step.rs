@@ -7,6 +7,7 @@
 
 use smallvec::SmallVec;
 
+use super::pattern::{PatState, Text};
 use super::shape::{Bound, Grammar, ObjShape, Shape, ShapeId};
 
 /// The deepest nesting of arrays and objects written (the crate's parser
@@ -36,6 +37,18 @@ pub(crate) enum Sx {
         lo: u8,
         hi: u8,
     },
+}
+
+impl From<Sx> for Text {
+    fn from(sx: Sx) -> Text {
+        match sx {
+            Sx::Normal => Text::Normal,
+            Sx::Esc => Text::Esc,
+            Sx::Hex { n, val, low } => Text::Hex { n, val, low },
+            Sx::NeedLow { slash } => Text::NeedLow { slash },
+            Sx::Utf8 { need, .. } => Text::Utf8 { need },
+        }
+    }
 }
 
 /// Number states (see the JSON grammar).
@@ -91,6 +104,8 @@ pub(crate) enum Frame {
         shape: ShapeId,
         chars: u64,
         sx: Sx,
+        /// The state of the string's pattern, if its shape has one.
+        pat: PatState,
     },
     Num {
         shape: ShapeId,
@@ -135,6 +150,8 @@ const MAG_CAP: u128 = 10u128.pow(30);
 pub(crate) struct Config {
     pub(crate) frames: SmallVec<[Frame; 8]>,
     pub(crate) keys: SmallVec<[(u32, u64); 2]>,
+    /// Whitespace bytes in a row just written between tokens.
+    pub(crate) ws: u8,
 }
 
 impl Config {
@@ -147,6 +164,7 @@ impl Config {
         Config {
             frames,
             keys: SmallVec::new(),
+            ws: 0,
         }
     }
 
@@ -163,6 +181,11 @@ const FNV0: u64 = 0xcbf2_9ce4_8422_2325;
 
 /// Whether an object at (`used`, `count`) can still be closed validly.
 pub(crate) fn obj_can_finish(g: &Grammar, o: &ObjShape, used: u64, count: u64) -> bool {
+    let open = o.open_keys(used, count);
+    if o.required & !used & !open != 0 {
+        // A required key can no longer come (key order).
+        return false;
+    }
     let missing = u64::from((o.required & !used).count_ones());
     let need = o.min.max(count + missing);
     if need > o.max {
@@ -176,7 +199,7 @@ pub(crate) fn obj_can_finish(g: &Grammar, o: &ObjShape, used: u64, count: u64) -
         return true;
     }
     let avail = (0..o.keys.len())
-        .filter(|&i| (used | o.required) & (1 << i) == 0 && g.sat(o.vals[i]))
+        .filter(|&i| (open & !o.required) & (1 << i) != 0 && g.sat(o.vals[i]))
         .count() as u64;
     avail >= extra_needed
 }
@@ -186,9 +209,7 @@ fn obj_can_add(g: &Grammar, o: &ObjShape, used: u64, count: u64) -> bool {
     if o.additional.is_some_and(|a| g.sat(a)) && obj_can_finish(g, o, used, count + 1) {
         return true;
     }
-    (0..o.keys.len()).any(|i| {
-        used & (1 << i) == 0 && g.sat(o.vals[i]) && obj_can_finish(g, o, used | 1 << i, count + 1)
-    })
+    (0..o.keys.len()).any(|i| key_ok(g, o, used, count, i))
 }
 
 fn obj_can_close(o: &ObjShape, used: u64, count: u64) -> bool {
@@ -196,8 +217,10 @@ fn obj_can_close(o: &ObjShape, used: u64, count: u64) -> bool {
 }
 
 /// A named key `i` is a possible choice now.
-fn key_ok(g: &Grammar, o: &ObjShape, used: u64, count: u64, i: usize) -> bool {
-    used & (1 << i) == 0 && g.sat(o.vals[i]) && obj_can_finish(g, o, used | 1 << i, count + 1)
+pub(crate) fn key_ok(g: &Grammar, o: &ObjShape, used: u64, count: u64, i: usize) -> bool {
+    o.open_keys(used, count) & (1 << i) != 0
+        && g.sat(o.vals[i])
+        && obj_can_finish(g, o, used | 1 << i, count + 1)
 }
 
 /// The value of number `x`, as an interval `[a, b]` with open ends, holds
@@ -306,6 +329,12 @@ fn int_bounds(lo: Option<i128>, hi: Option<i128>) -> (Option<Bound>, Option<Boun
     )
 }
 
+/// Whether a number shape has a bound (else its value cannot matter).
+pub(crate) fn num_bounded(g: &Grammar, shape: ShapeId) -> bool {
+    let (lo, hi, _) = num_shape(g, shape);
+    lo.is_some() || hi.is_some()
+}
+
 /// The bounds of a number shape, and whether it is an integer.
 fn num_shape(g: &Grammar, shape: ShapeId) -> (Option<Bound>, Option<Bound>, bool) {
     match g.shape(shape) {
@@ -347,6 +376,7 @@ fn start(g: &Grammar, shape: ShapeId, b: u8, depth: usize, out: &mut SmallVec<[F
                 shape,
                 chars: 0,
                 sx: Sx::Normal,
+                pat: PatState::default(),
             }),
             b'-' | b'0'..=b'9' => num_start(g, shape, b, out),
             b't' | b'f' | b'n' => lit_start(g, g.any_lits, b, out),
@@ -359,6 +389,7 @@ fn start(g: &Grammar, shape: ShapeId, b: u8, depth: usize, out: &mut SmallVec<[F
                     shape,
                     chars: 0,
                     sx: Sx::Normal,
+                    pat: PatState::default(),
                 });
             }
         }
@@ -437,7 +468,7 @@ fn num_start(g: &Grammar, shape: ShapeId, b: u8, out: &mut SmallVec<[Frame; 2]>)
 /// A string byte under state `sx`: the new state and whether a code point
 /// was completed; `None` if the byte cannot come here. `canonical`: only
 /// the escapes `serde_json` writes (for keys, compared as written).
-fn str_byte(sx: Sx, b: u8, canonical: bool) -> Option<(Sx, bool)> {
+pub(crate) fn str_byte(sx: Sx, b: u8, canonical: bool) -> Option<(Sx, bool)> {
     Some(match sx {
         Sx::Normal => match b {
             b'\\' => (Sx::Esc, false),
@@ -602,6 +633,219 @@ pub(crate) fn step(g: &Grammar, cfg: &Config, b: u8, out: &mut Vec<Config>) {
     step_owned(g, &mut c, b, out, 0);
 }
 
+/// What byte `b` does to a configuration, judged from its top frame alone
+/// (and the object under a key): the mask walk's fast path, which needs no
+/// copy of the configuration.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Fast {
+    /// No successor.
+    No,
+    /// One successor: the same configuration with this top frame.
+    Stay(Frame),
+    /// Anything else (a value ends, a frame opens, `anyOf` branches):
+    /// take [`step`].
+    Slow,
+}
+
+/// Whether `b` can start some value (a byte [`start`] may accept).
+fn may_start(b: u8) -> bool {
+    matches!(
+        b,
+        b'{' | b'[' | b'"' | b'-' | b'0'..=b'9' | b't' | b'f' | b'n'
+    )
+}
+
+/// `b` on a configuration whose frames are `below` (the top one stale)
+/// with `top` on top. Agrees with [`step`]: `Stay(f)` exactly when `step`
+/// gives the one successor with `f` on top and nothing else changed, `No`
+/// exactly when it gives none.
+pub(crate) fn top_step(g: &Grammar, below: &[Frame], top: Frame, b: u8) -> Fast {
+    if g.ws_max > 0 && matches!(b, b' ' | b'\n' | b'\r' | b'\t') && between_tokens(top) {
+        return Fast::Slow;
+    }
+    match top {
+        Frame::Root { done, inside } => {
+            if done || inside || !may_start(b) {
+                Fast::No
+            } else {
+                Fast::Slow
+            }
+        }
+        Frame::Lit { shape, lo, hi, pos } => {
+            let l = lits(g, shape);
+            let (nlo, nhi) = narrow(l, lo, hi, pos, b);
+            if nlo < nhi {
+                let first = &l[nlo as usize];
+                let is_num = matches!(first.first(), Some(b'-' | b'0'..=b'9'));
+                if nhi - nlo == 1 && first.len() == pos as usize + 1 && !is_num {
+                    return Fast::Slow;
+                }
+                Fast::Stay(Frame::Lit {
+                    shape,
+                    lo: nlo,
+                    hi: nhi,
+                    pos: pos + 1,
+                })
+            } else if l[lo as usize].len() == pos as usize {
+                Fast::Slow
+            } else {
+                Fast::No
+            }
+        }
+        Frame::Str {
+            shape,
+            chars,
+            sx,
+            pat,
+        } => {
+            if sx == Sx::Normal && b == b'"' {
+                return Fast::Slow;
+            }
+            let (min, max, p) = match g.shape(shape) {
+                Shape::Str { min, max, pat } => (*min, *max, *pat),
+                _ => (0, u64::MAX, None),
+            };
+            let Some((nsx, done)) = str_byte(sx, b, false) else {
+                return Fast::No;
+            };
+            let nchars = chars + u64::from(done);
+            let n = nchars + u64::from(pending(nsx));
+            if n > max {
+                return Fast::No;
+            }
+            let pat = match p {
+                Some(p) => match g
+                    .pattern(p)
+                    .step(pat, sx.into(), b, nsx.into(), done, min, max, n)
+                {
+                    Some(s) => s,
+                    None => return Fast::No,
+                },
+                None => pat,
+            };
+            Fast::Stay(Frame::Str {
+                shape,
+                chars: nchars,
+                sx: nsx,
+                pat,
+            })
+        }
+        Frame::Num {
+            shape,
+            nx,
+            neg,
+            mag,
+            frac_nz,
+        } => {
+            let (lo, hi, int) = num_shape(g, shape);
+            match num_next(nx, mag, frac_nz, b, int, lo.is_some() || hi.is_some()) {
+                Some((nx2, mag2, fnz2)) => {
+                    if num_ok(nx2, neg, mag2, fnz2, lo, hi, false) {
+                        Fast::Stay(Frame::Num {
+                            shape,
+                            nx: nx2,
+                            neg,
+                            mag: mag2,
+                            frac_nz: fnz2,
+                        })
+                    } else {
+                        Fast::No
+                    }
+                }
+                None => {
+                    if matches!(nx, Nx::Zero | Nx::Int | Nx::Frac | Nx::Exp)
+                        && num_ok(nx, neg, mag, frac_nz, lo, hi, true)
+                    {
+                        Fast::Slow
+                    } else {
+                        Fast::No
+                    }
+                }
+            }
+        }
+        Frame::Obj { ox, .. } => match (ox, b) {
+            (Ox::Key { open: true }, b'}' | b'"')
+            | (Ox::Key { open: false }, b'"')
+            | (Ox::After, b',' | b'}')
+            | (Ox::Colon, b':') => Fast::Slow,
+            (Ox::Value, _) if may_start(b) => Fast::Slow,
+            _ => Fast::No,
+        },
+        Frame::Arr { ax, .. } => match (ax, b) {
+            (Ax::Item { open: true }, b']') | (Ax::After, b',' | b']') => Fast::Slow,
+            (Ax::Item { .. }, _) if may_start(b) => Fast::Slow,
+            _ => Fast::No,
+        },
+        Frame::Key {
+            lo,
+            hi,
+            pos,
+            free,
+            sx,
+            hash,
+        } => {
+            if sx == Sx::Normal && b == b'"' {
+                return Fast::Slow;
+            }
+            let Some(&Frame::Obj {
+                shape, used, count, ..
+            }) = below.len().checked_sub(2).and_then(|i| below.get(i))
+            else {
+                return Fast::No;
+            };
+            let o = match g.shape(shape) {
+                Shape::Obj(o) => Some(o),
+                _ => None,
+            };
+            let Some((nsx, _)) = str_byte(sx, b, true) else {
+                return Fast::No;
+            };
+            let (nlo, nhi) = match o {
+                Some(o) if lo < hi => narrow(&o.keys, lo, hi, pos, b),
+                _ => (lo, lo),
+            };
+            let k = Frame::Key {
+                lo: nlo,
+                hi: nhi,
+                pos: pos + 1,
+                free,
+                sx: nsx,
+                hash: fnv(hash, b),
+            };
+            if key_viable(g, o, used, count, &k) {
+                Fast::Stay(k)
+            } else {
+                Fast::No
+            }
+        }
+    }
+}
+
+/// A number state after byte `b` (`None`: the byte is not part of it).
+fn num_next(
+    nx: Nx,
+    mag: u128,
+    frac_nz: bool,
+    b: u8,
+    int: bool,
+    bounded: bool,
+) -> Option<(Nx, u128, bool)> {
+    let d = b.wrapping_sub(b'0');
+    match (nx, b) {
+        (Nx::Minus, b'0') => Some((Nx::Zero, mag, frac_nz)),
+        (Nx::Minus, b'1'..=b'9') => Some((Nx::Int, u128::from(d), frac_nz)),
+        (Nx::Int, b'0'..=b'9') => Some((Nx::Int, (mag * 10 + u128::from(d)).min(MAG_CAP), frac_nz)),
+        (Nx::Zero | Nx::Int, b'.') if !int => Some((Nx::Dot, mag, frac_nz)),
+        (Nx::Dot | Nx::Frac, b'0'..=b'9') => Some((Nx::Frac, mag, frac_nz || d != 0)),
+        (Nx::Zero | Nx::Int | Nx::Frac, b'e' | b'E') if !int && !bounded => {
+            Some((Nx::E, mag, frac_nz))
+        }
+        (Nx::E, b'+' | b'-') => Some((Nx::ESign, mag, frac_nz)),
+        (Nx::E | Nx::ESign | Nx::Exp, b'0'..=b'9') => Some((Nx::Exp, mag, frac_nz)),
+        _ => None,
+    }
+}
+
 /// Pops a finished value and tells its parent. Returns false if the parent
 /// cannot take it (never, by construction, but kept total).
 fn value_done(g: &Grammar, c: &mut Config) {
@@ -628,6 +872,16 @@ fn step_owned(g: &Grammar, c: &mut Config, b: u8, out: &mut Vec<Config>, guard: 
     }
     let depth = c.frames.len();
     let top = *c.frames.last().expect("a configuration has a root frame");
+    if g.ws_max > 0 {
+        if matches!(b, b' ' | b'\n' | b'\r' | b'\t') && between_tokens(top) {
+            if c.ws < g.ws_max {
+                c.ws += 1;
+                out.push(c.clone());
+            }
+            return;
+        }
+        c.ws = 0;
+    }
     match top {
         Frame::Root { done, inside } => {
             if done || inside {
@@ -663,13 +917,18 @@ fn step_owned(g: &Grammar, c: &mut Config, b: u8, out: &mut Vec<Config>, guard: 
                 step_owned(g, c, b, out, guard + 1);
             }
         }
-        Frame::Str { shape, chars, sx } => {
-            let (min, max) = match g.shape(shape) {
-                Shape::Str { min, max } => (*min, *max),
-                _ => (0, u64::MAX),
+        Frame::Str {
+            shape,
+            chars,
+            sx,
+            pat,
+        } => {
+            let (min, max, p) = match g.shape(shape) {
+                Shape::Str { min, max, pat } => (*min, *max, *pat),
+                _ => (0, u64::MAX, None),
             };
             if sx == Sx::Normal && b == b'"' {
-                if chars >= min {
+                if chars >= min && p.is_none_or(|p| g.pattern(p).accepts(pat)) {
                     value_done(g, c);
                     out.push(c.clone());
                 }
@@ -679,13 +938,25 @@ fn step_owned(g: &Grammar, c: &mut Config, b: u8, out: &mut Vec<Config>, guard: 
                 return;
             };
             let nchars = chars + u64::from(done);
-            if nchars + u64::from(pending(nsx)) > max {
+            let n = nchars + u64::from(pending(nsx));
+            if n > max {
                 return;
             }
+            let pat = match p {
+                Some(p) => match g
+                    .pattern(p)
+                    .step(pat, sx.into(), b, nsx.into(), done, min, max, n)
+                {
+                    Some(s) => s,
+                    None => return,
+                },
+                None => pat,
+            };
             *c.top() = Frame::Str {
                 shape,
                 chars: nchars,
                 sx: nsx,
+                pat,
             };
             out.push(c.clone());
         }
@@ -698,22 +969,7 @@ fn step_owned(g: &Grammar, c: &mut Config, b: u8, out: &mut Vec<Config>, guard: 
         } => {
             let (lo, hi, int) = num_shape(g, shape);
             let bounded = lo.is_some() || hi.is_some();
-            let d = b.wrapping_sub(b'0');
-            let next = match (nx, b) {
-                (Nx::Minus, b'0') => Some((Nx::Zero, mag, frac_nz)),
-                (Nx::Minus, b'1'..=b'9') => Some((Nx::Int, u128::from(d), frac_nz)),
-                (Nx::Int, b'0'..=b'9') => {
-                    Some((Nx::Int, (mag * 10 + u128::from(d)).min(MAG_CAP), frac_nz))
-                }
-                (Nx::Zero | Nx::Int, b'.') if !int => Some((Nx::Dot, mag, frac_nz)),
-                (Nx::Dot | Nx::Frac, b'0'..=b'9') => Some((Nx::Frac, mag, frac_nz || d != 0)),
-                (Nx::Zero | Nx::Int | Nx::Frac, b'e' | b'E') if !int && !bounded => {
-                    Some((Nx::E, mag, frac_nz))
-                }
-                (Nx::E, b'+' | b'-') => Some((Nx::ESign, mag, frac_nz)),
-                (Nx::E | Nx::ESign | Nx::Exp, b'0'..=b'9') => Some((Nx::Exp, mag, frac_nz)),
-                _ => None,
-            };
+            let next = num_next(nx, mag, frac_nz, b, int, bounded);
             if let Some((nx2, mag2, fnz2)) = next {
                 if num_ok(nx2, neg, mag2, fnz2, lo, hi, false) {
                     *c.top() = Frame::Num {
@@ -928,6 +1184,19 @@ fn step_owned(g: &Grammar, c: &mut Config, b: u8, out: &mut Vec<Config>, guard: 
                 out.push(c.clone());
             }
         }
+    }
+}
+
+/// Whether the top frame is between two tokens, where whitespace may
+/// come: around the root value, after `{` `[` `,` `:` and a key, before
+/// `,` `:` `}` `]`. (A number on top ends at whitespace, and its parent
+/// takes the byte.)
+fn between_tokens(top: Frame) -> bool {
+    match top {
+        Frame::Root { inside, .. } => !inside,
+        Frame::Obj { ox, .. } => ox != Ox::Inside,
+        Frame::Arr { ax, .. } => ax != Ax::Inside,
+        _ => false,
     }
 }
 

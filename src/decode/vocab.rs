@@ -1,11 +1,14 @@
 //! A model's vocabulary as the decoder needs it: each token's bytes, the
 //! end-of-sequence ids, and two tries over the token bytes (all tokens, and
-//! the tokens that are not plain string text), plus the plain tokens
-//! grouped by their length in code points. Built once, shared by `Arc`.
+//! the tokens that are not plain string text), the plain tokens grouped
+//! by their length in code points, and per string state the tokens that
+//! stay inside a string and those that close it. Built once, shared by
+//! `Arc`.
 
 use std::sync::Arc;
 
 use super::DecodeError;
+use super::step::{Sx, str_byte};
 
 /// Plain tokens of at most this many code points get a bitset each (the
 /// tokens allowed in a string with that many code points left).
@@ -71,6 +74,72 @@ impl Trie {
     }
 }
 
+/// The tokens after a string in one lexical state, when the string has
+/// room for any token: those that stay inside it (context-independent, a
+/// bitset) and those that close it (a trie, walked in context).
+#[derive(Debug)]
+pub(crate) struct StrSets {
+    pub(crate) sx: Sx,
+    pub(crate) inside: Vec<u64>,
+    pub(crate) closing: Trie,
+}
+
+/// The string states that get [`StrSets`]: plain text, after `\`, inside
+/// a UTF-8 sequence, and between the halves of a surrogate pair.
+fn str_states() -> Vec<Sx> {
+    let mut v = vec![
+        Sx::Normal,
+        Sx::Esc,
+        Sx::NeedLow { slash: false },
+        Sx::NeedLow { slash: true },
+    ];
+    for (need, lo, hi) in [
+        (1, 0x80, 0xbf),
+        (2, 0xa0, 0xbf),
+        (2, 0x80, 0xbf),
+        (2, 0x80, 0x9f),
+        (3, 0x90, 0xbf),
+        (3, 0x80, 0xbf),
+        (3, 0x80, 0x8f),
+    ] {
+        v.push(Sx::Utf8 { need, lo, hi });
+    }
+    v
+}
+
+/// Where token `t` leaves a string in state `sx`: `Some(false)` inside,
+/// `Some(true)` at a closing quote, `None` refused first. `canonical`: a
+/// key, with only the escapes `serde_json` writes.
+fn str_run(t: &[u8], mut sx: Sx, canonical: bool) -> Option<bool> {
+    for &b in t {
+        if sx == Sx::Normal && b == b'"' {
+            return Some(true);
+        }
+        sx = str_byte(sx, b, canonical)?.0;
+    }
+    Some(false)
+}
+
+fn str_sets(tokens: &[Box<[u8]>], sx: Sx, canonical: bool) -> StrSets {
+    let mut inside = vec![0u64; tokens.len().div_ceil(64)];
+    let mut closing = Vec::new();
+    for (i, t) in tokens.iter().enumerate() {
+        if t.is_empty() {
+            continue;
+        }
+        match str_run(t, sx, canonical) {
+            Some(false) => inside[i / 64] |= 1 << (i % 64),
+            Some(true) => closing.push(i as u32),
+            None => {}
+        }
+    }
+    StrSets {
+        sx,
+        inside,
+        closing: Trie::build(tokens, closing.into_iter()),
+    }
+}
+
 #[derive(Debug)]
 pub(crate) struct VocabInner {
     pub(crate) tokens: Vec<Box<[u8]>>,
@@ -82,6 +151,20 @@ pub(crate) struct VocabInner {
     pub(crate) plain_upto: Vec<Vec<u64>>,
     /// Plain tokens longer than `PLAIN_BUCKETS` code points, with their length.
     pub(crate) plain_long: Vec<(u32, u32)>,
+    /// The longest token's length in bytes.
+    pub(crate) max_len: usize,
+    /// Per string state, see [`StrSets`].
+    pub(crate) strs: Vec<StrSets>,
+    /// The same for a key that may be one outside the named ones.
+    pub(crate) keys: Vec<StrSets>,
+}
+
+impl VocabInner {
+    /// The index in `strs` (and `keys`) of string state `sx`, if it has
+    /// [`StrSets`].
+    pub(crate) fn str_index(&self, sx: Sx) -> Option<usize> {
+        self.strs.iter().position(|s| s.sx == sx)
+    }
 }
 
 /// A vocabulary: each token id's bytes and the end-of-sequence ids,
@@ -151,6 +234,15 @@ impl Vocabulary {
                 }
             }
         }
+        let max_len = tokens.iter().map(|t| t.len()).max().unwrap_or(0);
+        let strs = str_states()
+            .into_iter()
+            .map(|sx| str_sets(&tokens, sx, false))
+            .collect();
+        let keys = str_states()
+            .into_iter()
+            .map(|sx| str_sets(&tokens, sx, true))
+            .collect();
         let all = Trie::build(&tokens, 0..n as u32);
         let rest = Trie::build(&tokens, (0..n as u32).filter(|&i| !is_plain[i as usize]));
         Ok(Vocabulary {
@@ -161,6 +253,9 @@ impl Vocabulary {
                 rest,
                 plain_upto,
                 plain_long,
+                max_len,
+                strs,
+                keys,
             }),
         })
     }

@@ -2,7 +2,11 @@
 //! (`crate::decode`): the decoder translates the program's nodes into its
 //! own grammar and checks literal options against single nodes.
 
+pub(crate) use super::format::Format;
 pub(crate) use super::options::EnumOptions;
+pub(crate) use super::pattern::{
+    Class, ClassSequence, OwnedRegular, Pattern, PositionAutomaton, Regular,
+};
 pub(crate) use super::program::{Kw, NodeId, ObjectKw, Program};
 pub(crate) use super::types::{T_ALL, T_ARR, T_BOOL, T_FRAC, T_INT, T_NULL, T_OBJ, T_STR};
 

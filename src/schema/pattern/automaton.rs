@@ -342,7 +342,33 @@ fn positions(ast: &Ast) -> u64 {
     size(ast)
 }
 
+/// A position automaton's parts, for constrained decoding: the class of
+/// each position, what may follow each, the first and last positions,
+/// whether the empty string matches the body, and the anchors.
+pub(crate) struct Parts<'a> {
+    pub(crate) classes: &'a [Class],
+    pub(crate) follow: &'a [u64],
+    pub(crate) first: u64,
+    pub(crate) last: u64,
+    pub(crate) nullable: bool,
+    pub(crate) anchored_start: bool,
+    pub(crate) anchored_end: bool,
+}
+
 impl PositionAutomaton {
+    /// Its parts (see [`Parts`]).
+    pub(crate) fn parts(&self) -> Parts<'_> {
+        Parts {
+            classes: &self.classes,
+            follow: &self.follow,
+            first: self.first,
+            last: self.last,
+            nullable: self.nullable,
+            anchored_start: self.anchored_start,
+            anchored_end: self.anchored_end,
+        }
+    }
+
     /// The bytes its tables and classes take (for the schema's pattern
     /// budget).
     pub(crate) fn heap_bytes(&self) -> u64 {

@@ -13,8 +13,8 @@ pub(crate) mod sequence;
 
 use smallvec::SmallVec;
 
-use automaton::PositionAutomaton;
-use sequence::ClassSequence;
+pub(crate) use automaton::PositionAutomaton;
+pub(crate) use sequence::{Class, ClassSequence};
 
 /// A compiled `pattern` / `patternProperties` regular expression.
 ///
@@ -70,7 +70,48 @@ impl OverBudget {
     }
 }
 
+/// A pattern's regular form, for constrained decoding: a class sequence
+/// or a position automaton (a pattern left to the `regex` crate has none).
+pub(crate) enum Regular<'a> {
+    Sequence(&'a ClassSequence),
+    Automaton(&'a PositionAutomaton),
+}
+
+/// An owned [`Regular`], read from a pattern text of the crate's own (a
+/// format's form).
+pub(crate) enum OwnedRegular {
+    Sequence(ClassSequence),
+    Automaton(PositionAutomaton),
+}
+
+impl OwnedRegular {
+    /// Reads `src` (ECMA-262) if it has a regular form.
+    pub(crate) fn parse(src: &str) -> Option<OwnedRegular> {
+        let chars: SmallVec<[char; 64]> = src.chars().collect();
+        if let Some(seq) = ClassSequence::parse_chars(&chars) {
+            return Some(OwnedRegular::Sequence(seq));
+        }
+        PositionAutomaton::parse_chars(&chars, &mut 0).map(OwnedRegular::Automaton)
+    }
+
+    pub(crate) fn as_regular(&self) -> Regular<'_> {
+        match self {
+            OwnedRegular::Sequence(s) => Regular::Sequence(s),
+            OwnedRegular::Automaton(a) => Regular::Automaton(a),
+        }
+    }
+}
+
 impl Pattern {
+    /// Its regular form, if it is matched without a regex.
+    pub(crate) fn regular(&self) -> Option<Regular<'_>> {
+        match &self.matcher {
+            Matcher::Sequence(s) => Some(Regular::Sequence(s)),
+            Matcher::Automaton(a) => Some(Regular::Automaton(a)),
+            _ => None,
+        }
+    }
+
     /// Whether `s` matches; a match past the backtrack budget is no match
     /// (see [`Pattern::test`] for the callers that report it). A build
     /// that fails on first use (which the compile-time checks leave no

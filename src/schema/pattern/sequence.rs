@@ -27,7 +27,7 @@ pub(super) type Ranges = smallvec::SmallVec<[(u32, u32); 12]>;
 
 /// A set of characters: a bitmap for ASCII, sorted disjoint ranges above.
 #[derive(Clone, Debug, PartialEq)]
-pub(super) struct Class {
+pub(crate) struct Class {
     ascii: [u64; 2],
     /// Ranges of code points from 0x80 up, sorted and disjoint.
     high: Box<[(u32, u32)]>,
@@ -70,6 +70,11 @@ impl Class {
         }
     }
 
+    /// Every code point.
+    pub(crate) fn any() -> Class {
+        Class::new(smallvec::smallvec![(0, 0x10FFFF)], false)
+    }
+
     pub(super) fn one(c: char) -> Class {
         Class::new(smallvec::smallvec![(c as u32, c as u32)], false)
     }
@@ -85,13 +90,56 @@ impl Class {
     }
 
     #[inline]
-    pub(super) fn contains(&self, c: char) -> bool {
+    pub(crate) fn contains(&self, c: char) -> bool {
         let u = c as u32;
         if u < 0x80 {
             return self.contains_ascii(u as u8);
         }
         let i = self.high.partition_point(|&(_, hi)| hi < u);
         self.high.get(i).is_some_and(|&(lo, _)| lo <= u)
+    }
+
+    /// Its first character (not a surrogate) in `lo..=hi`.
+    pub(crate) fn first_in(&self, lo: u32, hi: u32) -> Option<char> {
+        for c in lo..=hi.min(0x7F) {
+            if self.contains_ascii(c as u8) {
+                return char::from_u32(c);
+            }
+        }
+        let lo = lo.max(0x80);
+        let i = self.high.partition_point(|&(_, h)| h < lo);
+        for &(a, b) in self.high.get(i..).unwrap_or(&[]) {
+            let a = a.max(lo);
+            if a > hi {
+                break;
+            }
+            // Past the surrogates when the range starts among them.
+            let a = if (0xD800..0xE000).contains(&a) {
+                0xE000
+            } else {
+                a
+            };
+            if a <= b.min(hi) {
+                return char::from_u32(a);
+            }
+        }
+        None
+    }
+
+    /// A character it holds, the plainest in JSON text first (a letter, a
+    /// digit, printable ASCII, an escaped one, then any other), if any.
+    pub(crate) fn sample(&self) -> Option<char> {
+        [
+            (u32::from(b'a'), u32::from(b'z')),
+            (u32::from(b'A'), u32::from(b'Z')),
+            (u32::from(b'0'), u32::from(b'9')),
+            (0x20, 0x21),
+            (0x23, 0x5B),
+            (0x5D, 0x7E),
+            (0, 0x10FFFF),
+        ]
+        .into_iter()
+        .find_map(|(lo, hi)| self.first_in(lo, hi))
     }
 
     fn is_disjoint(&self, other: &Class) -> bool {
@@ -230,6 +278,15 @@ pub(crate) struct ClassSequence {
 }
 
 impl ClassSequence {
+    /// Its items, each a class and its `min` and `max` counts (`max`
+    /// `u32::MAX` when unbounded), and whether it ends in `$`.
+    pub(crate) fn items(&self) -> (impl Iterator<Item = (&Class, u32, u32)>, bool) {
+        (
+            self.items.iter().map(|i| (&i.class, i.min, i.max)),
+            self.to_end,
+        )
+    }
+
     /// The bytes its items take (for the schema's pattern budget).
     pub(crate) fn heap_bytes(&self) -> u64 {
         let fixed = (std::mem::size_of::<Item>() - std::mem::size_of::<Class>()) as u64;
