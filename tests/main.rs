@@ -63,10 +63,10 @@ mod sse_decoder;
 // Constrained decoding.
 #[cfg(feature = "decode")]
 mod decode_bench_data;
-#[cfg(feature = "decode")]
-mod decode_coverage;
 #[cfg(all(feature = "tiktoken", feature = "cli"))]
 mod decode_cli;
+#[cfg(feature = "decode")]
+mod decode_coverage;
 #[cfg(feature = "decode")]
 mod decode_props;
 #[cfg(feature = "decode")]
