@@ -7,8 +7,10 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
+use super::fast::{Fast, top_step};
 use super::shape::{Grammar, Shape};
-use super::step::{Config, Fast, Frame, Ox, Sx, can_end, num_bounded, step, top_step};
+use super::step::{Config, Frame, Ox, can_end, num_bounded, step};
+use super::string::Sx;
 use super::vocab::{Trie, VocabInner};
 
 /// Cached masks at most; past it the cache starts over.

@@ -140,6 +140,7 @@
 //! [`MAX_SHAPES`] shapes.
 
 mod bpe;
+mod fast;
 mod hf;
 mod mask;
 mod matcher;
@@ -147,6 +148,7 @@ mod pattern;
 mod sample;
 mod shape;
 mod step;
+mod string;
 mod vocab;
 
 use std::fmt;

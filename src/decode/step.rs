@@ -7,49 +7,13 @@
 
 use smallvec::SmallVec;
 
-use super::pattern::{PatState, Text};
+use super::pattern::PatState;
 use super::shape::{Bound, Grammar, ObjShape, Shape, ShapeId};
+use super::string::{Sx, pending, str_byte};
 
 /// The deepest nesting of arrays and objects written (the crate's parser
 /// refuses past 128).
 pub const MAX_DEPTH: usize = 120;
-
-/// Where a string is: plain text, after `\`, inside `\uXXXX`, waiting for
-/// the low half of a surrogate pair, or inside a UTF-8 sequence.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub(crate) enum Sx {
-    Normal,
-    Esc,
-    /// Reading hex digit `n` (0..4) of `\u`; `val` so far; `low`: this is the
-    /// second escape of a surrogate pair.
-    Hex {
-        n: u8,
-        val: u16,
-        low: bool,
-    },
-    /// After a high surrogate: expecting `\` (`u` when `slash`).
-    NeedLow {
-        slash: bool,
-    },
-    /// `need` continuation bytes left, the next within `lo..=hi`.
-    Utf8 {
-        need: u8,
-        lo: u8,
-        hi: u8,
-    },
-}
-
-impl From<Sx> for Text {
-    fn from(sx: Sx) -> Text {
-        match sx {
-            Sx::Normal => Text::Normal,
-            Sx::Esc => Text::Esc,
-            Sx::Hex { n, val, low } => Text::Hex { n, val, low },
-            Sx::NeedLow { slash } => Text::NeedLow { slash },
-            Sx::Utf8 { need, .. } => Text::Utf8 { need },
-        }
-    }
-}
 
 /// Number states (see the JSON grammar).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -174,7 +138,7 @@ impl Config {
     }
 }
 
-fn fnv(h: u64, b: u8) -> u64 {
+pub(crate) fn fnv(h: u64, b: u8) -> u64 {
     (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
 }
 const FNV0: u64 = 0xcbf2_9ce4_8422_2325;
@@ -274,7 +238,7 @@ fn meets(
 
 /// Whether a number frame can still become (or is, when `end`) a number
 /// within its bounds.
-fn num_ok(
+pub(crate) fn num_ok(
     nx: Nx,
     neg: bool,
     mag: u128,
@@ -336,7 +300,7 @@ pub(crate) fn num_bounded(g: &Grammar, shape: ShapeId) -> bool {
 }
 
 /// The bounds of a number shape, and whether it is an integer.
-fn num_shape(g: &Grammar, shape: ShapeId) -> (Option<Bound>, Option<Bound>, bool) {
+pub(crate) fn num_shape(g: &Grammar, shape: ShapeId) -> (Option<Bound>, Option<Bound>, bool) {
     match g.shape(shape) {
         Shape::Int { lo, hi } => {
             let (l, h) = int_bounds(*lo, *hi);
@@ -417,7 +381,7 @@ fn start(g: &Grammar, shape: ShapeId, b: u8, depth: usize, out: &mut SmallVec<[F
     }
 }
 
-fn lits(g: &Grammar, shape: ShapeId) -> &[Box<[u8]>] {
+pub(crate) fn lits(g: &Grammar, shape: ShapeId) -> &[Box<[u8]>] {
     match g.shape(shape) {
         Shape::Lits(l) => l,
         _ => &[],
@@ -425,7 +389,7 @@ fn lits(g: &Grammar, shape: ShapeId) -> &[Box<[u8]>] {
 }
 
 /// The range of `l[lo..hi]` whose byte at `pos` is `b`.
-fn narrow(l: &[Box<[u8]>], lo: u32, hi: u32, pos: u32, b: u8) -> (u32, u32) {
+pub(crate) fn narrow(l: &[Box<[u8]>], lo: u32, hi: u32, pos: u32, b: u8) -> (u32, u32) {
     let s = &l[lo as usize..hi as usize];
     let at = |t: &[u8]| t.get(pos as usize).copied();
     let a = s.partition_point(|t| at(t) < Some(b));
@@ -465,364 +429,14 @@ fn num_start(g: &Grammar, shape: ShapeId, b: u8, out: &mut SmallVec<[Frame; 2]>)
     }
 }
 
-/// A string byte under state `sx`: the new state and whether a code point
-/// was completed; `None` if the byte cannot come here. `canonical`: only
-/// the escapes `serde_json` writes (for keys, compared as written).
-pub(crate) fn str_byte(sx: Sx, b: u8, canonical: bool) -> Option<(Sx, bool)> {
-    Some(match sx {
-        Sx::Normal => match b {
-            b'\\' => (Sx::Esc, false),
-            0..=0x1f => return None,
-            0x20..=0x7f => (Sx::Normal, true),
-            0xc2..=0xdf => (
-                Sx::Utf8 {
-                    need: 1,
-                    lo: 0x80,
-                    hi: 0xbf,
-                },
-                false,
-            ),
-            0xe0 => (
-                Sx::Utf8 {
-                    need: 2,
-                    lo: 0xa0,
-                    hi: 0xbf,
-                },
-                false,
-            ),
-            0xe1..=0xec | 0xee..=0xef => (
-                Sx::Utf8 {
-                    need: 2,
-                    lo: 0x80,
-                    hi: 0xbf,
-                },
-                false,
-            ),
-            0xed => (
-                Sx::Utf8 {
-                    need: 2,
-                    lo: 0x80,
-                    hi: 0x9f,
-                },
-                false,
-            ),
-            0xf0 => (
-                Sx::Utf8 {
-                    need: 3,
-                    lo: 0x90,
-                    hi: 0xbf,
-                },
-                false,
-            ),
-            0xf1..=0xf3 => (
-                Sx::Utf8 {
-                    need: 3,
-                    lo: 0x80,
-                    hi: 0xbf,
-                },
-                false,
-            ),
-            0xf4 => (
-                Sx::Utf8 {
-                    need: 3,
-                    lo: 0x80,
-                    hi: 0x8f,
-                },
-                false,
-            ),
-            _ => return None,
-        },
-        Sx::Utf8 { need, lo, hi } => {
-            if b < lo || b > hi {
-                return None;
-            }
-            if need == 1 {
-                (Sx::Normal, true)
-            } else {
-                (
-                    Sx::Utf8 {
-                        need: need - 1,
-                        lo: 0x80,
-                        hi: 0xbf,
-                    },
-                    false,
-                )
-            }
-        }
-        Sx::Esc => match b {
-            b'"' | b'\\' | b'b' | b'f' | b'n' | b'r' | b't' => (Sx::Normal, true),
-            b'/' if !canonical => (Sx::Normal, true),
-            b'u' => (
-                Sx::Hex {
-                    n: 0,
-                    val: 0,
-                    low: false,
-                },
-                false,
-            ),
-            _ => return None,
-        },
-        Sx::NeedLow { slash: false } => match b {
-            b'\\' => (Sx::NeedLow { slash: true }, false),
-            _ => return None,
-        },
-        Sx::NeedLow { slash: true } => match b {
-            b'u' => (
-                Sx::Hex {
-                    n: 0,
-                    val: 0,
-                    low: true,
-                },
-                false,
-            ),
-            _ => return None,
-        },
-        Sx::Hex { n, val, low } => {
-            let d = match b {
-                b'0'..=b'9' => b - b'0',
-                b'a'..=b'f' => b - b'a' + 10,
-                b'A'..=b'F' if !canonical => b - b'A' + 10,
-                _ => return None,
-            };
-            let val = val << 4 | u16::from(d);
-            if canonical {
-                // serde_json writes `\u00XX` only for control characters
-                // without a short escape.
-                let ok = match n {
-                    0 | 1 => d == 0,
-                    2 => d <= 1,
-                    _ => !matches!(val, 0x08 | 0x09 | 0x0a | 0x0c | 0x0d),
-                };
-                if !ok {
-                    return None;
-                }
-            }
-            // Prefix checks on the surrogate ranges.
-            // After two digits the kind of code unit is known: a low
-            // surrogate must come second in a pair, and only there.
-            let ok = match (n, low) {
-                (0, true) => d == 0xd,
-                (1, true) => (0xdc..=0xdf).contains(&val),
-                (1, false) => !(0xdc..=0xdf).contains(&val),
-                _ => true,
-            };
-            if !ok {
-                return None;
-            }
-            if n < 3 {
-                (Sx::Hex { n: n + 1, val, low }, false)
-            } else if low {
-                (Sx::Normal, true)
-            } else if (0xd800..0xdc00).contains(&val) {
-                (Sx::NeedLow { slash: false }, false)
-            } else {
-                (Sx::Normal, true)
-            }
-        }
-    })
-}
-
-/// Whether a pending code point in state `sx` still needs one more char slot.
-fn pending(sx: Sx) -> bool {
-    sx != Sx::Normal
-}
-
 /// The successors of `cfg` after byte `b`, pushed to `out`.
 pub(crate) fn step(g: &Grammar, cfg: &Config, b: u8, out: &mut Vec<Config>) {
     let mut c = cfg.clone();
     step_owned(g, &mut c, b, out, 0);
 }
 
-/// What byte `b` does to a configuration, judged from its top frame alone
-/// (and the object under a key): the mask walk's fast path, which needs no
-/// copy of the configuration.
-#[derive(Clone, Copy, Debug)]
-pub(crate) enum Fast {
-    /// No successor.
-    No,
-    /// One successor: the same configuration with this top frame.
-    Stay(Frame),
-    /// Anything else (a value ends, a frame opens, `anyOf` branches):
-    /// take [`step`].
-    Slow,
-}
-
-/// Whether `b` can start some value (a byte [`start`] may accept).
-fn may_start(b: u8) -> bool {
-    matches!(
-        b,
-        b'{' | b'[' | b'"' | b'-' | b'0'..=b'9' | b't' | b'f' | b'n'
-    )
-}
-
-/// `b` on a configuration whose frames are `below` (the top one stale)
-/// with `top` on top. Agrees with [`step`]: `Stay(f)` exactly when `step`
-/// gives the one successor with `f` on top and nothing else changed, `No`
-/// exactly when it gives none.
-pub(crate) fn top_step(g: &Grammar, below: &[Frame], top: Frame, b: u8) -> Fast {
-    if g.ws_max > 0 && matches!(b, b' ' | b'\n' | b'\r' | b'\t') && between_tokens(top) {
-        return Fast::Slow;
-    }
-    match top {
-        Frame::Root { done, inside } => {
-            if done || inside || !may_start(b) {
-                Fast::No
-            } else {
-                Fast::Slow
-            }
-        }
-        Frame::Lit { shape, lo, hi, pos } => {
-            let l = lits(g, shape);
-            let (nlo, nhi) = narrow(l, lo, hi, pos, b);
-            if nlo < nhi {
-                let first = &l[nlo as usize];
-                let is_num = matches!(first.first(), Some(b'-' | b'0'..=b'9'));
-                if nhi - nlo == 1 && first.len() == pos as usize + 1 && !is_num {
-                    return Fast::Slow;
-                }
-                Fast::Stay(Frame::Lit {
-                    shape,
-                    lo: nlo,
-                    hi: nhi,
-                    pos: pos + 1,
-                })
-            } else if l[lo as usize].len() == pos as usize {
-                Fast::Slow
-            } else {
-                Fast::No
-            }
-        }
-        Frame::Str {
-            shape,
-            chars,
-            sx,
-            pat,
-        } => {
-            if sx == Sx::Normal && b == b'"' {
-                return Fast::Slow;
-            }
-            let (min, max, p) = match g.shape(shape) {
-                Shape::Str { min, max, pat } => (*min, *max, *pat),
-                _ => (0, u64::MAX, None),
-            };
-            let Some((nsx, done)) = str_byte(sx, b, false) else {
-                return Fast::No;
-            };
-            let nchars = chars + u64::from(done);
-            let n = nchars + u64::from(pending(nsx));
-            if n > max {
-                return Fast::No;
-            }
-            let pat = match p {
-                Some(p) => match g
-                    .pattern(p)
-                    .step(pat, sx.into(), b, nsx.into(), done, min, max, n)
-                {
-                    Some(s) => s,
-                    None => return Fast::No,
-                },
-                None => pat,
-            };
-            Fast::Stay(Frame::Str {
-                shape,
-                chars: nchars,
-                sx: nsx,
-                pat,
-            })
-        }
-        Frame::Num {
-            shape,
-            nx,
-            neg,
-            mag,
-            frac_nz,
-        } => {
-            let (lo, hi, int) = num_shape(g, shape);
-            match num_next(nx, mag, frac_nz, b, int, lo.is_some() || hi.is_some()) {
-                Some((nx2, mag2, fnz2)) => {
-                    if num_ok(nx2, neg, mag2, fnz2, lo, hi, false) {
-                        Fast::Stay(Frame::Num {
-                            shape,
-                            nx: nx2,
-                            neg,
-                            mag: mag2,
-                            frac_nz: fnz2,
-                        })
-                    } else {
-                        Fast::No
-                    }
-                }
-                None => {
-                    if matches!(nx, Nx::Zero | Nx::Int | Nx::Frac | Nx::Exp)
-                        && num_ok(nx, neg, mag, frac_nz, lo, hi, true)
-                    {
-                        Fast::Slow
-                    } else {
-                        Fast::No
-                    }
-                }
-            }
-        }
-        Frame::Obj { ox, .. } => match (ox, b) {
-            (Ox::Key { open: true }, b'}' | b'"')
-            | (Ox::Key { open: false }, b'"')
-            | (Ox::After, b',' | b'}')
-            | (Ox::Colon, b':') => Fast::Slow,
-            (Ox::Value, _) if may_start(b) => Fast::Slow,
-            _ => Fast::No,
-        },
-        Frame::Arr { ax, .. } => match (ax, b) {
-            (Ax::Item { open: true }, b']') | (Ax::After, b',' | b']') => Fast::Slow,
-            (Ax::Item { .. }, _) if may_start(b) => Fast::Slow,
-            _ => Fast::No,
-        },
-        Frame::Key {
-            lo,
-            hi,
-            pos,
-            free,
-            sx,
-            hash,
-        } => {
-            if sx == Sx::Normal && b == b'"' {
-                return Fast::Slow;
-            }
-            let Some(&Frame::Obj {
-                shape, used, count, ..
-            }) = below.len().checked_sub(2).and_then(|i| below.get(i))
-            else {
-                return Fast::No;
-            };
-            let o = match g.shape(shape) {
-                Shape::Obj(o) => Some(o),
-                _ => None,
-            };
-            let Some((nsx, _)) = str_byte(sx, b, true) else {
-                return Fast::No;
-            };
-            let (nlo, nhi) = match o {
-                Some(o) if lo < hi => narrow(&o.keys, lo, hi, pos, b),
-                _ => (lo, lo),
-            };
-            let k = Frame::Key {
-                lo: nlo,
-                hi: nhi,
-                pos: pos + 1,
-                free,
-                sx: nsx,
-                hash: fnv(hash, b),
-            };
-            if key_viable(g, o, used, count, &k) {
-                Fast::Stay(k)
-            } else {
-                Fast::No
-            }
-        }
-    }
-}
-
 /// A number state after byte `b` (`None`: the byte is not part of it).
-fn num_next(
+pub(crate) fn num_next(
     nx: Nx,
     mag: u128,
     frac_nz: bool,
@@ -1191,7 +805,7 @@ fn step_owned(g: &Grammar, c: &mut Config, b: u8, out: &mut Vec<Config>, guard: 
 /// come: around the root value, after `{` `[` `,` `:` and a key, before
 /// `,` `:` `}` `]`. (A number on top ends at whitespace, and its parent
 /// takes the byte.)
-fn between_tokens(top: Frame) -> bool {
+pub(crate) fn between_tokens(top: Frame) -> bool {
     match top {
         Frame::Root { inside, .. } => !inside,
         Frame::Obj { ox, .. } => ox != Ox::Inside,
@@ -1200,7 +814,13 @@ fn between_tokens(top: Frame) -> bool {
     }
 }
 
-fn key_viable(g: &Grammar, o: Option<&ObjShape>, used: u64, count: u64, k: &Frame) -> bool {
+pub(crate) fn key_viable(
+    g: &Grammar,
+    o: Option<&ObjShape>,
+    used: u64,
+    count: u64,
+    k: &Frame,
+) -> bool {
     let Frame::Key { lo, hi, free, .. } = *k else {
         return false;
     };

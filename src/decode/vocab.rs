@@ -8,7 +8,7 @@
 use std::sync::Arc;
 
 use super::DecodeError;
-use super::step::{Sx, str_byte};
+use super::string::{Sx, str_byte};
 
 /// Plain tokens of at most this many code points get a bitset each (the
 /// tokens allowed in a string with that many code points left).
