@@ -288,8 +288,8 @@ fn run(
 }
 
 /// Samples per schema: `TOOLJSON_DECODE_SAMPLES`, else `default` (kept
-/// small for CI; the 1,000 per schema is
-/// `TOOLJSON_DECODE_SAMPLES=1000 cargo test --release --features tiktoken --test decode_bench_data`).
+/// small for CI; 1,000 per schema is
+/// `TOOLJSON_DECODE_SAMPLES=1000 cargo test --release --all-features --test main decode_bench_data`).
 fn samples(default: usize) -> usize {
     std::env::var("TOOLJSON_DECODE_SAMPLES")
         .ok()
