@@ -342,6 +342,7 @@ fn positions(ast: &Ast) -> u64 {
     size(ast)
 }
 
+#[cfg(feature = "decode")]
 /// A position automaton's parts, for constrained decoding: the class of
 /// each position, what may follow each, the first and last positions,
 /// whether the empty string matches the body, and the anchors.
@@ -356,6 +357,7 @@ pub(crate) struct Parts<'a> {
 }
 
 impl PositionAutomaton {
+    #[cfg(feature = "decode")]
     /// Its parts (see [`Parts`]).
     pub(crate) fn parts(&self) -> Parts<'_> {
         Parts {

@@ -14,7 +14,9 @@ pub(crate) mod sequence;
 use smallvec::SmallVec;
 
 pub(crate) use automaton::PositionAutomaton;
-pub(crate) use sequence::{Class, ClassSequence};
+#[cfg(feature = "decode")]
+pub(crate) use sequence::Class;
+pub(crate) use sequence::ClassSequence;
 
 /// A compiled `pattern` / `patternProperties` regular expression.
 ///
@@ -70,6 +72,7 @@ impl OverBudget {
     }
 }
 
+#[cfg(feature = "decode")]
 /// A pattern's regular form, for constrained decoding: a class sequence
 /// or a position automaton (a pattern left to the `regex` crate has none).
 pub(crate) enum Regular<'a> {
@@ -77,6 +80,7 @@ pub(crate) enum Regular<'a> {
     Automaton(&'a PositionAutomaton),
 }
 
+#[cfg(feature = "decode")]
 /// An owned [`Regular`], read from a pattern text of the crate's own (a
 /// format's form).
 pub(crate) enum OwnedRegular {
@@ -84,6 +88,7 @@ pub(crate) enum OwnedRegular {
     Automaton(PositionAutomaton),
 }
 
+#[cfg(feature = "decode")]
 impl OwnedRegular {
     /// Reads `src` (ECMA-262) if it has a regular form.
     pub(crate) fn parse(src: &str) -> Option<OwnedRegular> {
@@ -103,6 +108,7 @@ impl OwnedRegular {
 }
 
 impl Pattern {
+    #[cfg(feature = "decode")]
     /// Its regular form, if it is matched without a regex.
     pub(crate) fn regular(&self) -> Option<Regular<'_>> {
         match &self.matcher {

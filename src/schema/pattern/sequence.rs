@@ -70,6 +70,7 @@ impl Class {
         }
     }
 
+    #[cfg(feature = "decode")]
     /// Every code point.
     pub(crate) fn any() -> Class {
         Class::new(smallvec::smallvec![(0, 0x10FFFF)], false)
@@ -99,6 +100,7 @@ impl Class {
         self.high.get(i).is_some_and(|&(lo, _)| lo <= u)
     }
 
+    #[cfg(feature = "decode")]
     /// Its first character (not a surrogate) in `lo..=hi`.
     pub(crate) fn first_in(&self, lo: u32, hi: u32) -> Option<char> {
         for c in lo..=hi.min(0x7F) {
@@ -126,6 +128,7 @@ impl Class {
         None
     }
 
+    #[cfg(feature = "decode")]
     /// A character it holds, the plainest in JSON text first (a letter, a
     /// digit, printable ASCII, an escaped one, then any other), if any.
     pub(crate) fn sample(&self) -> Option<char> {
@@ -278,6 +281,7 @@ pub(crate) struct ClassSequence {
 }
 
 impl ClassSequence {
+    #[cfg(feature = "decode")]
     /// Its items, each a class and its `min` and `max` counts (`max`
     /// `u32::MAX` when unbounded), and whether it ends in `$`.
     pub(crate) fn items(&self) -> (impl Iterator<Item = (&Class, u32, u32)>, bool) {
