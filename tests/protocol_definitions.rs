@@ -471,3 +471,36 @@ fn tool_choice_errors() {
     let e = ToolSet::from_request_json(&json!({"tools": {}})).unwrap_err();
     assert!(matches!(e, ProtocolError::WrongType { .. }));
 }
+
+/// A choice that names a hosted tool left out for the target cannot be
+/// written (the provider refuses a name not in `tools`): it is reported,
+/// the vendor's default is written, and the output reads back (found by
+/// the `protocol` fuzz target).
+#[test]
+fn a_choice_naming_a_tool_left_out_is_a_loss_and_the_output_reads_back() {
+    let body = json!({
+        "tools": [{"type": "fu0ction", "name": "get_weather"}],
+        "tool_choice": {"type": "function", "function": {"name": "get_weather"}},
+        "parallel_tool_calls": false
+    });
+    let set = ToolSet::from_request_json(&body).unwrap();
+    for vendor in [Vendor::Anthropic, Vendor::Gemini, Vendor::Bedrock] {
+        let converted = set.to_request_json(vendor);
+        let (out, losses) = converted.accept_losses();
+        assert!(
+            losses.iter().any(|l| l.part == "tool_choice"),
+            "{vendor:?}: no tool_choice loss in {losses:?}"
+        );
+        let again = ToolSet::from_request_json(&out)
+            .unwrap_or_else(|e| panic!("{vendor:?} output does not read back: {e}\n{out}"));
+        assert_ne!(
+            again.choice(),
+            &ToolChoice::Tool("get_weather".into()),
+            "{vendor:?}"
+        );
+    }
+    // Written back for its own vendor, the hosted tool and the choice stay.
+    let (same, losses) = set.to_request_json(Vendor::OpenAiChat).accept_losses();
+    assert!(losses.is_empty(), "{losses:?}");
+    assert_eq!(same["tool_choice"]["function"]["name"], "get_weather");
+}

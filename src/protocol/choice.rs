@@ -601,6 +601,9 @@ impl ToolSet {
     fn write(&self, vendor: Vendor, gemini: GeminiSchema) -> Converted<Value> {
         let mut losses = Vec::new();
         let mut entries: Vec<Value> = Vec::new();
+        // Names of server or hosted tools left out: a choice naming one
+        // cannot be written (the provider refuses an undeclared name).
+        let mut dropped_names: Vec<&str> = Vec::new();
         // Gemini: client tools not from a Gemini entry, gathered into one.
         let mut run: Vec<Value> = Vec::new();
         let flush = |run: &mut Vec<Value>, entries: &mut Vec<Value>| {
@@ -671,6 +674,9 @@ impl ToolSet {
                         }
                         entries.push(v.clone());
                     } else {
+                        if let Some(n) = other_name(v) {
+                            dropped_names.push(n);
+                        }
                         let from = from.map_or("another vendor's".to_owned(), |f| format!("a {f}"));
                         losses.push(Loss::dropped(
                             at.clone(),
@@ -691,9 +697,20 @@ impl ToolSet {
             Vendor::Bedrock => ("/toolConfig/toolChoice", "/parallel_tool_calls"),
             _ => ("/tool_choice", "/parallel_tool_calls"),
         };
-        let needs_choice = self.choice_given || self.allowed.is_some();
-        let (choice, lost) =
+        let mut needs_choice = self.choice_given || self.allowed.is_some();
+        let (mut choice, lost) =
             choice_json(&self.choice, vendor, self.parallel, self.allowed.as_deref());
+        if let ToolChoice::Tool(n) = &self.choice
+            && dropped_names.contains(&n.as_str())
+        {
+            losses.push(Loss::dropped(
+                choice_at,
+                "tool_choice",
+                format!("names {n:?}, a tool left out for {vendor}; the vendor's default choice is written instead"),
+            ));
+            needs_choice = false;
+            choice = choice_json(&ToolChoice::Auto, vendor, self.parallel, None).0;
+        }
         for (part, why) in lost {
             let at = match part {
                 "parallel_tool_calls" => parallel_at.to_owned(),
@@ -790,4 +807,11 @@ fn array_at<'a>(
             found: json_type(other),
         }),
     }
+}
+
+/// The name a server or hosted tool entry declares (as [`ToolSet`] reads it).
+fn other_name(v: &Value) -> Option<&str> {
+    v.get("name")
+        .or_else(|| v.get("systemTool").and_then(|s| s.get("name")))
+        .and_then(Value::as_str)
 }
