@@ -480,6 +480,16 @@ impl TextPart {
             item_start: None,
         }
     }
+
+    /// The `{"type": "text", "text": ...}` block of Anthropic content and
+    /// Chat parts, with the members it was read with when written back for
+    /// the same vendor.
+    pub(crate) fn text_block(&self, vendor: Vendor) -> Value {
+        let mut b = self.native.start(vendor);
+        b.insert("type".into(), Value::String("text".into()));
+        b.insert("text".into(), Value::String(self.text.clone()));
+        Value::Object(b)
+    }
 }
 
 /// One element of an assistant turn, in order.

@@ -375,12 +375,7 @@ impl AssistantTurn {
                 .parts
                 .iter()
                 .filter_map(|p| match p {
-                    TurnPart::Text(t) => {
-                        let mut b = t.native.start(v);
-                        b.insert("type".into(), s("text"));
-                        b.insert("text".into(), s(&t.text));
-                        Some(Value::Object(b))
-                    }
+                    TurnPart::Text(t) => Some(t.text_block(v)),
                     TurnPart::Call(c) => Some(c.to_anthropic()),
                     TurnPart::Native { vendor, item } => (*vendor == v).then(|| item.clone()),
                 })
@@ -540,12 +535,7 @@ impl AssistantTurn {
                     .parts
                     .iter()
                     .filter_map(|p| match p {
-                        TurnPart::Text(t) => {
-                            let mut b = t.native.start(v);
-                            b.insert("type".into(), s("text"));
-                            b.insert("text".into(), s(&t.text));
-                            Some(Value::Object(b))
-                        }
+                        TurnPart::Text(t) => Some(t.text_block(v)),
                         TurnPart::Native { vendor, item } if *vendor == v => Some(item.clone()),
                         _ => None,
                     })
