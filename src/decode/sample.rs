@@ -76,19 +76,11 @@ impl Sampler {
         let mut mask = vec![0u64; vocab.mask_words()];
         let mut tokens = Vec::new();
         let mut text = Vec::new();
-        let mut allowed = Vec::new();
         let cap = self.max_tokens.saturating_mul(8).saturating_add(100_000);
         while tokens.len() < cap {
             fill(&m, &mut mask);
-            allowed.clear();
-            for (w, &bits) in mask.iter().enumerate() {
-                let mut b = bits;
-                while b != 0 {
-                    allowed.push((w * 64) as u32 + b.trailing_zeros());
-                    b &= b - 1;
-                }
-            }
-            if allowed.is_empty() {
+            let total: u64 = mask.iter().map(|w| u64::from(w.count_ones())).sum();
+            if total == 0 {
                 return Err(DecodeError::Refused {
                     token: None,
                     why: format!(
@@ -102,10 +94,11 @@ impl Sampler {
                 let rest = m.shortest_completion();
                 if tokens.len() + rest.len() >= self.max_tokens {
                     pick = if rest.is_empty() {
-                        allowed
+                        vocab
+                            .eos_ids()
                             .iter()
                             .copied()
-                            .find(|t| vocab.eos_ids().contains(t))
+                            .find(|&t| mask[t as usize / 64] >> (t % 64) & 1 == 1)
                     } else {
                         longest_prefix_token(&vocab, &rest, &mask)
                     };
@@ -113,7 +106,7 @@ impl Sampler {
             }
             let t = match pick {
                 Some(t) => t,
-                None => allowed[(self.next() % allowed.len() as u64) as usize],
+                None => nth_allowed(&mask, self.next() % total),
             };
             m.commit_token(t)?;
             if m.is_ended() {
@@ -126,6 +119,24 @@ impl Sampler {
             what: format!("no end after {cap} tokens"),
         })
     }
+}
+
+/// The `k`-th allowed token in id order (`k` below the number allowed):
+/// a uniform pick without listing the allowed ids, which in a string are
+/// most of the vocabulary.
+fn nth_allowed(mask: &[u64], mut k: u64) -> u32 {
+    for (w, &bits) in mask.iter().enumerate() {
+        let n = u64::from(bits.count_ones());
+        if k < n {
+            let mut b = bits;
+            for _ in 0..k {
+                b &= b - 1;
+            }
+            return (w * 64) as u32 + b.trailing_zeros();
+        }
+        k -= n;
+    }
+    0
 }
 
 /// The longest allowed token that `text` starts with.

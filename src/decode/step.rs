@@ -110,12 +110,24 @@ const MAG_CAP: u128 = 10u128.pow(30);
 /// One configuration: the open frames, and the keys outside the named
 /// ones already written in each open object (depth, hash), so that no key
 /// repeats.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Debug, PartialEq, Eq, Hash)]
 pub(crate) struct Config {
     pub(crate) frames: SmallVec<[Frame; 8]>,
     pub(crate) keys: SmallVec<[(u32, u64); 2]>,
     /// Whitespace bytes in a row just written between tokens.
     pub(crate) ws: u8,
+}
+
+// By hand: the derived clone copies the frames one by one; they are
+// `Copy`, and the mask walk clones a configuration at every structural byte.
+impl Clone for Config {
+    fn clone(&self) -> Config {
+        Config {
+            frames: SmallVec::from_slice(&self.frames),
+            keys: SmallVec::from_slice(&self.keys),
+            ws: self.ws,
+        }
+    }
 }
 
 impl Config {
