@@ -99,8 +99,11 @@
 //! positions) is refused, naming `pattern`; so is a second pattern or
 //! format on the same string. An asserted `format` of `date`, `ipv4` or
 //! `uuid` is the pattern of exactly the strings the format checker
-//! accepts; any other asserted format is refused, naming it. A `format`
-//! that is only an annotation (the default) constrains nothing.
+//! accepts; `date-time`, `time`, `uri` and `uri-reference` are followed
+//! by hand-built automata equal to the checker, `minLength` / `maxLength`
+//! exact with them; any other asserted format (`email`, `hostname`,
+//! `ipv6`, `uri-template`, ...) is refused, naming it. A `format` that is
+//! only an annotation (the default) constrains nothing.
 //!
 //! Any other keyword that constrains a value (`multipleOf`, non-integer
 //! bounds, `not`, `if`, `patternProperties`, `propertyNames`,
@@ -141,6 +144,7 @@
 
 mod bpe;
 mod fast;
+mod forms;
 mod hf;
 mod mask;
 mod matcher;
