@@ -52,7 +52,7 @@ impl Lens {
         }
     }
 
-    fn from(min: u64) -> Lens {
+    fn at_least(min: u64) -> Lens {
         Lens {
             min,
             open: true,
@@ -373,8 +373,8 @@ impl Dt {
             p @ 0..=17 => Lens::gapped(u64::from(19 - p) + 1),
             18 => Lens::gapped(1 + end(self.second == 6)),
             19 => Lens::gapped(end(self.second == 60)),
-            20 => Lens::from(1 + end(self.second == 60)),
-            21 => Lens::from(end(self.second == 60)),
+            20 => Lens::at_least(1 + end(self.second == 60)),
+            21 => Lens::at_least(end(self.second == 60)),
             22 | 28 => Lens::exactly(0),
             p => Lens::exactly(u64::from(28 - p)),
         }
@@ -505,7 +505,7 @@ impl Ur {
         // (`a` in a path or host, `0` in a port, `:` after `]`), so every
         // length past the shortest is a completion too.
         let pct = u64::from(self.pct);
-        Lens::from(match self.part {
+        Lens::at_least(match self.part {
             Part::Start if h == Hand::Uri => 2,
             Part::Scheme => 1,
             Part::Ip => self.ip.dist() + 1,

@@ -1,9 +1,9 @@
-//! `pattern` (and `format`s with a regular form) on a string being
-//! decoded: the crate's class sequence or position automaton, stepped one
-//! code point at a time as the JSON text decodes (escapes and UTF-8
-//! sequences first), with the lengths a match can still have worked out
-//! once, so that a prefix is refused as soon as no continuation matches
-//! within `minLength` / `maxLength`.
+//! `pattern` (and asserted `format`s) on a string being decoded: the
+//! crate's class sequence or position automaton, or a format's hand-built
+//! automaton (`super::forms`), stepped one code point at a time as the
+//! JSON text decodes (escapes and UTF-8 sequences first), with the lengths
+//! a match can still have worked out once, so that a prefix is refused as
+//! soon as no continuation matches within `minLength` / `maxLength`.
 //!
 //! A class sequence (`^[a-z]{2,8}-\d+$`) is followed item by item: the
 //! state is the item and how many characters it has taken (its greedy
