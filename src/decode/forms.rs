@@ -126,7 +126,8 @@ impl Hand {
     /// Whether from state `at` a valid completion of `a..=b` characters
     /// exists.
     pub(crate) fn viable(self, at: u64, a: u64, b: u64) -> bool {
-        self.lens(at).first_in(a, b).is_some()
+        // Every state is live: without bounds there is nothing to work out.
+        (a == 0 && b == u64::MAX) || self.lens(at).first_in(a, b).is_some()
     }
 
     /// A character in `ranges` (a code point still being written) after
@@ -358,6 +359,16 @@ impl Dt {
             _ => return None,
         }
         self.phase = next;
+        // Fields no later step reads are cleared, so that equal futures
+        // are equal states (the mask cache is keyed by them): the date
+        // once the day is read, the time once the seconds are, unless they
+        // are a leap second.
+        if next == 10 {
+            (self.year, self.month, self.day) = (0, 0, 0);
+        }
+        if next > 19 && self.second != 60 {
+            (self.hour, self.minute, self.second) = (0, 0, 0);
+        }
         Some(self)
     }
 
@@ -585,7 +596,8 @@ impl Ur {
                 b'[' if self.part == Part::Auth => Some(Ur::to(Part::Ip)),
                 b'@' => Some(Ur::to(Part::At)),
                 b':' => {
-                    self.flag = self.colons == 0 || self.flag;
+                    // Past two, neither userinfo nor a port reads it.
+                    self.flag = self.colons == 0;
                     self.colons = (self.colons + 1).min(2);
                     self.part = Part::Pre;
                     Some(self)
