@@ -131,7 +131,11 @@
 //! points and only the others walked. A string under a `pattern` walks
 //! the whole trie until the pattern lets anything follow, then takes the
 //! plain tokens as a set; this is the costly case (an unanchored pattern
-//! that is not yet matched walks every token).
+//! that is not yet matched walks every token). An asserted format with a
+//! form always walks the whole trie (no format lets anything follow); a
+//! URI's path, query and fragment take most tokens, so each of its parts
+//! (scheme, authority, path, ...) costs a whole walk the first time, and a
+//! cache hit after.
 //!
 //! Finished masks are cached in the [`Constraint`], shared by its
 //! matchers, keyed by the configurations with what cannot change the mask
