@@ -68,6 +68,8 @@ mod decode_cli;
 #[cfg(feature = "decode")]
 mod decode_coverage;
 #[cfg(feature = "decode")]
+mod decode_forms;
+#[cfg(feature = "decode")]
 mod decode_props;
 #[cfg(feature = "decode")]
 mod decode_unit;

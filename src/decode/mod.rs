@@ -99,8 +99,11 @@
 //! positions) is refused, naming `pattern`; so is a second pattern or
 //! format on the same string. An asserted `format` of `date`, `ipv4` or
 //! `uuid` is the pattern of exactly the strings the format checker
-//! accepts; any other asserted format is refused, naming it. A `format`
-//! that is only an annotation (the default) constrains nothing.
+//! accepts; `date-time`, `time`, `uri` and `uri-reference` are followed
+//! by hand-built automata equal to the checker, `minLength` / `maxLength`
+//! exact with them; any other asserted format (`email`, `hostname`,
+//! `ipv6`, `uri-template`, ...) is refused, naming it. A `format` that is
+//! only an annotation (the default) constrains nothing.
 //!
 //! Any other keyword that constrains a value (`multipleOf`, non-integer
 //! bounds, `not`, `if`, `patternProperties`, `propertyNames`,
@@ -128,7 +131,11 @@
 //! points and only the others walked. A string under a `pattern` walks
 //! the whole trie until the pattern lets anything follow, then takes the
 //! plain tokens as a set; this is the costly case (an unanchored pattern
-//! that is not yet matched walks every token).
+//! that is not yet matched walks every token). An asserted format with a
+//! form always walks the whole trie (no format lets anything follow); a
+//! URI's path, query and fragment take most tokens, so each of its parts
+//! (scheme, authority, path, ...) costs a whole walk the first time, and a
+//! cache hit after.
 //!
 //! Finished masks are cached in the [`Constraint`], shared by its
 //! matchers, keyed by the configurations with what cannot change the mask
@@ -141,6 +148,7 @@
 
 mod bpe;
 mod fast;
+mod forms;
 mod hf;
 mod mask;
 mod matcher;

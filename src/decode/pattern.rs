@@ -1,9 +1,9 @@
-//! `pattern` (and `format`s with a regular form) on a string being
-//! decoded: the crate's class sequence or position automaton, stepped one
-//! code point at a time as the JSON text decodes (escapes and UTF-8
-//! sequences first), with the lengths a match can still have worked out
-//! once, so that a prefix is refused as soon as no continuation matches
-//! within `minLength` / `maxLength`.
+//! `pattern` (and asserted `format`s) on a string being decoded: the
+//! crate's class sequence or position automaton, or a format's hand-built
+//! automaton (`super::forms`), stepped one code point at a time as the
+//! JSON text decodes (escapes and UTF-8 sequences first), with the lengths
+//! a match can still have worked out once, so that a prefix is refused as
+//! soon as no continuation matches within `minLength` / `maxLength`.
 //!
 //! A class sequence (`^[a-z]{2,8}-\d+$`) is followed item by item: the
 //! state is the item and how many characters it has taken (its greedy
@@ -17,6 +17,7 @@
 
 use std::collections::HashMap;
 
+use super::forms::Hand;
 use crate::schema::decode_view::{Class, ClassSequence, Format, PositionAutomaton, Regular};
 
 /// The most steps taken to find the lengths of a pattern's matches.
@@ -121,6 +122,8 @@ struct Auto {
 enum Form {
     Seq(Seq),
     Auto(Auto),
+    /// A format no pattern here states (`date-time`, `uri`, ...).
+    Hand(Hand),
 }
 
 /// A pattern a string must match while it is decoded.
@@ -161,9 +164,17 @@ impl StrPattern {
         })
     }
 
+    /// The hand-built form of an asserted format, if it has one.
+    pub(crate) fn hand_built(f: Format) -> Option<StrPattern> {
+        Hand::of(f).map(|h| StrPattern {
+            form: Form::Hand(h),
+        })
+    }
+
     /// Whether the string may end in state `st` (a whole code point read).
     pub(crate) fn accepts(&self, st: PatState) -> bool {
         match &self.form {
+            Form::Hand(h) => h.accepts(st.at),
             Form::Seq(s) => {
                 let (k, n) = s.norm(st.at);
                 s.accepting(k, n)
@@ -184,6 +195,34 @@ impl StrPattern {
         match &self.form {
             Form::Seq(s) => !s.to_end && s.norm(st.at).0 == s.items.len(),
             Form::Auto(a) => st.at & a.free != 0,
+            Form::Hand(_) => false,
+        }
+    }
+
+    fn step_char(&self, at: u64, c: char) -> Option<u64> {
+        match &self.form {
+            Form::Seq(s) => s.step(at, c),
+            Form::Auto(a) => a.step(at, c),
+            Form::Hand(h) => h.step(at, c),
+        }
+    }
+
+    /// Whether from state `at` a match ends after `a..=b` more characters.
+    fn viable(&self, at: u64, a: u64, b: u64) -> bool {
+        match &self.form {
+            Form::Seq(s) => s.viable(at, a, b),
+            Form::Auto(q) => q.viable(at, a, b),
+            Form::Hand(h) => h.viable(at, a, b),
+        }
+    }
+
+    /// A code point in `ranges` after which a match ends after `a..=b`
+    /// more characters.
+    fn pick_pending(&self, at: u64, ranges: &[(u32, u32)], a: u64, b: u64) -> Option<char> {
+        match &self.form {
+            Form::Seq(s) => s.pick_pending(at, ranges, a, b),
+            Form::Auto(q) => q.pick_pending(at, ranges, a, b),
+            Form::Hand(h) => h.pick_pending(at, ranges, a, b),
         }
     }
 
@@ -211,23 +250,13 @@ impl StrPattern {
         };
         if done {
             let c = completed(st, sx, b)?;
-            let at = match &self.form {
-                Form::Seq(s) => s.step(st.at, c)?,
-                Form::Auto(a) => a.step(st.at, c)?,
-            };
-            let ok = match &self.form {
-                Form::Seq(s) => s.viable(at, lo, hi),
-                Form::Auto(a) => a.viable(at, lo, hi),
-            };
-            return ok.then_some(PatState { at, acc: 0 });
+            let at = self.step_char(st.at, c)?;
+            return self.viable(at, lo, hi).then_some(PatState { at, acc: 0 });
         }
         let acc = pending_acc(st, sx, b, nsx);
         let next = PatState { at: st.at, acc };
         let ranges = pending_ranges(next, nsx);
-        let ok = match &self.form {
-            Form::Seq(s) => s.viable_pending(st.at, &ranges, lo, hi),
-            Form::Auto(a) => a.viable_pending(st.at, &ranges, lo, hi),
-        };
+        let ok = self.pick_pending(st.at, &ranges, lo, hi).is_some();
         ok.then_some(next)
     }
 
@@ -243,6 +272,7 @@ impl StrPattern {
         match &self.form {
             Form::Seq(s) => s.rest(at, lo, hi),
             Form::Auto(a) => a.rest(at, lo, hi),
+            Form::Hand(h) => h.rest(at, lo, hi.min(MAX_REST)),
         }
     }
 
@@ -283,15 +313,9 @@ impl StrPattern {
             } else {
                 max.checked_sub(n)?
             };
-            let c = match &self.form {
-                Form::Seq(s) => s.pick_pending(at, &ranges, lo, hi)?,
-                Form::Auto(a) => a.pick_pending(at, &ranges, lo, hi)?,
-            };
+            let c = self.pick_pending(at, &ranges, lo, hi)?;
             finish_code_point(&mut out, st, sx, c);
-            at = match &self.form {
-                Form::Seq(s) => s.step(at, c)?,
-                Form::Auto(a) => a.step(at, c)?,
-            };
+            at = self.step_char(at, c)?;
         }
         for c in self.rest(at, min, max, n)? {
             push_json_char(&mut out, c);
@@ -607,10 +631,6 @@ impl Seq {
         }
     }
 
-    fn viable_pending(&self, at: u64, ranges: &[(u32, u32)], a: u64, b: u64) -> bool {
-        self.pick_pending(at, ranges, a, b).is_some()
-    }
-
     fn rest(&self, at: u64, a: u64, b: u64) -> Option<Vec<char>> {
         let (k, n) = self.norm(at);
         let (lo, hi) = self.lengths(k, n);
@@ -826,10 +846,6 @@ impl Auto {
         })
     }
 
-    fn viable_pending(&self, at: u64, ranges: &[(u32, u32)], a: u64, b: u64) -> bool {
-        self.pick_pending(at, ranges, a, b).is_some()
-    }
-
     /// Whether a match ends exactly `l` characters from `at`.
     fn ends_after(&self, at: u64, l: u64) -> bool {
         if at != 0 {
@@ -867,106 +883,11 @@ impl StrPattern {
     pub(crate) fn matches(&self, s: &str) -> bool {
         let mut at = 0u64;
         for c in s.chars() {
-            let next = match &self.form {
-                Form::Seq(q) => q.step(at, c),
-                Form::Auto(a) => a.step(at, c),
-            };
-            match next {
+            match self.step_char(at, c) {
                 Some(n) => at = n,
                 None => return false,
             }
         }
         self.accepts(PatState { at, acc: 0 })
-    }
-}
-
-#[cfg(test)]
-mod format_tests {
-    use super::{StrPattern, format_form};
-    use crate::schema::decode_view::{Format, OwnedRegular};
-
-    fn form(f: Format) -> StrPattern {
-        let text = format_form(f).expect("a regular form");
-        let owned = OwnedRegular::parse(text).expect("read without a regex");
-        StrPattern::new(owned.as_regular()).expect("decodable")
-    }
-
-    fn agree(f: Format, p: &StrPattern, s: &str) {
-        assert_eq!(p.matches(s), f.check(s), "{} on {s:?}", f.name());
-    }
-
-    #[test]
-    fn the_date_form_is_the_format_checker() {
-        let f = Format::Date;
-        let p = form(f);
-        let mut valid = 0;
-        for y in 0..10000 {
-            for m in 0..=13 {
-                for d in 0..=32 {
-                    let s = format!("{y:04}-{m:02}-{d:02}");
-                    agree(f, &p, &s);
-                    valid += usize::from(f.check(&s));
-                }
-            }
-        }
-        // 2425 leap years in 0000..=9999.
-        assert_eq!(valid, 10000 * 365 + 2425);
-        for s in [
-            "",
-            "2024-1-01",
-            "2024-01-1",
-            "20240101",
-            "2024-01-01 ",
-            "x024-01-01",
-            "2024/01/01",
-        ] {
-            agree(f, &p, s);
-        }
-    }
-
-    #[test]
-    fn the_ipv4_form_is_the_format_checker() {
-        let f = Format::Ipv4;
-        let p = form(f);
-        let mut octets: Vec<String> = (0..=300).map(|i| i.to_string()).collect();
-        for o in [
-            "00", "01", "001", "010", "0255", "1000", "", "a", "-1", "1 ",
-        ] {
-            octets.push(o.to_string());
-        }
-        for o in &octets {
-            for at in 0..4 {
-                let mut parts = ["1", "22", "255", "0"].map(String::from);
-                parts[at] = o.clone();
-                agree(f, &p, &parts.join("."));
-            }
-        }
-        for s in [
-            "1.2.3",
-            "1.2.3.4.5",
-            "1..2.3",
-            ".1.2.3",
-            "1.2.3.4.",
-            "1.2.3.4",
-        ] {
-            agree(f, &p, s);
-        }
-    }
-
-    #[test]
-    fn the_uuid_form_is_the_format_checker() {
-        let f = Format::Uuid;
-        let p = form(f);
-        let good = "0f3A9c2e-1b4d-4e5f-8a7b-6c5d4e3f2a1B";
-        agree(f, &p, good);
-        for i in 0..good.len() {
-            for c in ['g', '-', '0', 'F', 'é'] {
-                let mut s = good.to_string();
-                s.replace_range(i..i + 1, &c.to_string());
-                agree(f, &p, &s);
-            }
-            agree(f, &p, &good[..i]);
-        }
-        agree(f, &p, &format!("{good}0"));
     }
 }

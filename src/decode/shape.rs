@@ -498,9 +498,10 @@ impl Builder<'_> {
                     ));
                 }
             },
-            PatternKw::Format(f) => {
-                let owned = format_form(*f).and_then(OwnedRegular::parse);
-                match owned {
+            // The formats no pattern states have a hand-built form.
+            PatternKw::Format(f) => match StrPattern::hand_built(*f) {
+                Some(hand) => Ok(hand),
+                None => match format_form(*f).and_then(OwnedRegular::parse) {
                     Some(o) => StrPattern::new(o.as_regular()),
                     None => {
                         return Err(unsupported(
@@ -510,8 +511,8 @@ impl Builder<'_> {
                             &format!("the `{}` format has no exact regular form here", f.name()),
                         ));
                     }
-                }
-            }
+                },
+            },
         };
         let form = form.map_err(|why| unsupported(prog, *n, kw.name(), why))?;
         self.patterns.push(form);
