@@ -28,7 +28,7 @@ use crate::schema::decode_view::{Kw, NodeId, Program};
 /// let c = Constraint::with_options(&schema, &vocab, &opts)?;
 /// let a = &c.approximations()[0];
 /// assert_eq!(a.keyword(), "uniqueItems");
-/// assert_eq!(a.schema_path(), "#/uniqueItems");
+/// assert_eq!(a.schema_path(), "/uniqueItems");
 /// assert!(c.matcher().commit_bytes(b"[1,1]").is_ok()); // not unique, allowed
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```

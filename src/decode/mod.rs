@@ -148,7 +148,7 @@
 //! assert_eq!(Constraint::new(&schema, &vocab).unwrap_err().keyword(), Some("multipleOf"));
 //! let opts = DecodeOptions { approximate: true, ..DecodeOptions::default() };
 //! let c = Constraint::with_options(&schema, &vocab, &opts)?;
-//! assert_eq!(c.approximations()[0].to_string(), "multipleOf at #/multipleOf: not enforced (not decidable on a prefix by this decoder)");
+//! assert_eq!(c.approximations()[0].to_string(), "multipleOf at /multipleOf: not enforced (not decidable on a prefix by this decoder)");
 //! assert!(c.matcher().commit_bytes(b"7").is_ok());
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
