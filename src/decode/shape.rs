@@ -264,7 +264,8 @@ impl Builder<'_> {
         let mut objects = Vec::new();
         let mut required: Vec<&str> = Vec::new();
         let mut items = Vec::new();
-        let mut disjunction: Option<(u32, &[NodeId], bool)> = None;
+        // (position, branches, the node of a `oneOf`)
+        let mut disjunction: Option<(u32, &[NodeId], Option<NodeId>)> = None;
         // `pattern` / asserted `format` on strings, with where they are.
         let mut patterns: Vec<(NodeId, PatternKw)> = Vec::new();
         // Literal options are checked against whole nodes, so any keyword
@@ -353,7 +354,7 @@ impl Builder<'_> {
                     Kw::Items(it) => items.push(&**it),
                     Kw::AnyOf(a) | Kw::OneOf(a) => {
                         if !done.contains(&pos) && disjunction.is_none() {
-                            disjunction = Some((pos, a, matches!(kw, Kw::OneOf(_))));
+                            disjunction = Some((pos, a, matches!(kw, Kw::OneOf(_)).then_some(n)));
                         }
                     }
                     Kw::Pattern(p) => patterns.push((n, PatternKw::Pattern(p))),
@@ -399,14 +400,14 @@ impl Builder<'_> {
                 nodes.push(b);
                 alts.push(self.conj(nodes, done2.clone())?);
             }
-            if one_of {
+            if let Some(at) = one_of {
                 // Exact only when no value can match two branches.
                 let ts: Vec<u8> = alts.iter().map(|&a| self.types_of(a, 0)).collect();
                 let overlap = (0..ts.len()).any(|i| (i + 1..ts.len()).any(|j| ts[i] & ts[j] != 0));
                 if overlap {
                     let e = unsupported(
                         prog,
-                        set[0],
+                        at,
                         "oneOf",
                         "two branches accept values of the same type, so one value could match both",
                     );
