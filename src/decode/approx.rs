@@ -160,7 +160,7 @@ pub(crate) fn unsupported(prog: &Program, node: NodeId, kw: &str, why: &str) -> 
 /// integer. `None` past 2^53, where `f64` no longer holds every integer.
 fn int_below(lexeme: &str) -> Option<i128> {
     let f: f64 = lexeme.parse().ok()?;
-    if !(f.abs() < 9.0e15) {
+    if f.is_nan() || f.abs() >= 9.0e15 {
         return None;
     }
     // Reading rounds monotonically and every integer here is exact, so a
@@ -173,7 +173,7 @@ fn int_below(lexeme: &str) -> Option<i128> {
 /// [`int_below`].
 fn int_above(lexeme: &str) -> Option<i128> {
     let f: f64 = lexeme.parse().ok()?;
-    if !(f.abs() < 9.0e15) {
+    if f.is_nan() || f.abs() >= 9.0e15 {
         return None;
     }
     let k = if f.fract() == 0.0 { f + 1.0 } else { f.ceil() };

@@ -333,9 +333,10 @@ impl Builder<'_> {
                     Kw::MinProperties(m) => min_props = min_props.max(*m),
                     Kw::MaxProperties(m) => max_props = max_props.min(*m),
                     Kw::Object(o) => {
-                        if !o.patterns.is_empty() && !(has_lit && self.approx.allowed()) {
-                            // Approximated, `object` leaves such an object
-                            // open to any other key.
+                        // Exact under a literal; approximated, `object`
+                        // leaves such an object open to any other key.
+                        let exact = has_lit && self.approx.allowed();
+                        if !o.patterns.is_empty() && !exact {
                             let e = unsupported(
                                 prog,
                                 n,
