@@ -106,3 +106,41 @@ fn an_undecidable_schema_exits_2_naming_the_keyword() {
     assert_eq!(code, 2, "{out}");
     assert!(err.contains("`pattern`"), "{err}");
 }
+
+#[test]
+fn approximate_lists_what_it_does_not_enforce() {
+    let (code, out, err) = run(&[
+        "--schema",
+        "tags.schema.json",
+        "--approximate",
+        "--check",
+        "tags.valid.json",
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(lines.len(), 1, "{err}");
+    assert!(
+        lines[0].starts_with("approximated: uniqueItems at /properties/tags/uniqueItems: "),
+        "{err}"
+    );
+    last_line_has_mask_times(&out);
+    // Without the flag the keyword is refused, as before.
+    let (code, out, err) = run(&["--schema", "tags.schema.json", "--check", "tags.valid.json"]);
+    assert_eq!(code, 2, "{out}");
+    assert!(err.contains("`uniqueItems`"), "{err}");
+    assert!(!err.contains("approximated"), "{err}");
+}
+
+#[test]
+fn approximate_on_an_exact_schema_prints_nothing_more() {
+    let (code, out, err) = run(&[
+        "--schema",
+        "weather.schema.json",
+        "--approximate",
+        "--check",
+        "weather.valid.json",
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(err.is_empty(), "{err}");
+    assert_eq!(out.lines().count(), 1);
+}

@@ -514,6 +514,7 @@ mod options {
         let ordered = DecodeOptions {
             key_order: KeyOrder::Properties,
             whitespace: Whitespace::Bounded(2),
+            ..DecodeOptions::default()
         };
         let (mut instances, mut compiled) = (0, 0);
         let mut problems = Vec::new();

@@ -62,6 +62,8 @@ mod sse_decoder;
 
 // Constrained decoding.
 #[cfg(feature = "decode")]
+mod decode_approx;
+#[cfg(feature = "decode")]
 mod decode_bench_data;
 #[cfg(all(feature = "tiktoken", feature = "cli"))]
 mod decode_cli;

@@ -67,6 +67,7 @@
 //! let opts = DecodeOptions {
 //!     key_order: KeyOrder::Properties,
 //!     whitespace: Whitespace::Bounded(1),
+//!     ..DecodeOptions::default()
 //! };
 //! let c = Constraint::with_options(&schema, &vocab, &opts)?;
 //! let mut m = c.matcher();
@@ -109,7 +110,51 @@
 //! bounds, `not`, `if`, `patternProperties`, `propertyNames`,
 //! `dependent*`, `uniqueItems`, `contains`, `unevaluated*`,
 //! `$dynamicRef`, overlapping `oneOf`) fails [`Constraint::new`] with
-//! [`DecodeError::Unsupported`] naming it; none is approximated.
+//! [`DecodeError::Unsupported`] naming it, unless the caller opts into
+//! approximations.
+//!
+//! # Approximations
+//!
+//! By default a constraint is exact or refused: never a silent
+//! approximation. With [`DecodeOptions::approximate`] on, each refused
+//! keyword that can be widened is approximated instead, and listed by
+//! [`Constraint::approximations`] as an [`Approximation`] naming the
+//! keyword, its schema path and what the mask allows in its place. The
+//! mask then allows a superset of the schema's texts: no valid instance
+//! is refused, but a text it allows may fail [`CompiledSchema::validate`],
+//! so validate the finished value. What each becomes:
+//!
+//! - `multipleOf`, `not`, `if` / `then` / `else`, `propertyNames`,
+//!   `dependentRequired`, `dependentSchemas`, `uniqueItems`, `contains`,
+//!   `unevaluatedProperties`, `unevaluatedItems`, `$dynamicRef`: not
+//!   enforced;
+//! - a `oneOf` whose branches overlap: read as `anyOf`;
+//! - a `minimum` / `maximum` (or exclusive) that is not an integer within
+//!   64 bits: widened outward to an integer (inclusive), or dropped past
+//!   2^53;
+//! - `patternProperties`: a key outside `properties` takes any value, its
+//!   pattern's schema and a restrictive `additionalProperties` both
+//!   unchecked (a key in `properties` keeps its schema);
+//! - a `pattern` or asserted `format` the decoder cannot follow, or a
+//!   second one on the same string: not enforced (any string, or the one
+//!   that is followed).
+//!
+//! Still refused with the option on: an object with more than 64 named
+//! keys (or an `enum` object option with more than 64), a schema that no
+//! value satisfies, and a budget exceeded.
+//!
+//! ```
+//! use tooljson::CompiledSchema;
+//! use tooljson::decode::{Constraint, DecodeOptions, Vocabulary};
+//! let vocab = Vocabulary::from_bytes((0..=255u8).map(|b| vec![b]).chain([vec![]]).collect(), vec![256])?;
+//! let schema = CompiledSchema::from_json_str(r#"{"type": "integer", "multipleOf": 5}"#)?;
+//! assert_eq!(Constraint::new(&schema, &vocab).unwrap_err().keyword(), Some("multipleOf"));
+//! let opts = DecodeOptions { approximate: true, ..DecodeOptions::default() };
+//! let c = Constraint::with_options(&schema, &vocab, &opts)?;
+//! assert_eq!(c.approximations()[0].to_string(), "multipleOf at /multipleOf: not enforced (not decidable on a prefix by this decoder)");
+//! assert!(c.matcher().commit_bytes(b"7").is_ok());
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 //!
 //! # Cost
 //!
@@ -146,6 +191,7 @@
 //! a few thousand masks and starts over past that. A grammar has at most
 //! [`MAX_SHAPES`] shapes.
 
+mod approx;
 mod bpe;
 mod fast;
 mod forms;
@@ -162,6 +208,7 @@ mod vocab;
 use std::fmt;
 use std::sync::Arc;
 
+pub use approx::Approximation;
 pub use bpe::Tokenizer;
 pub use matcher::{Matcher, apply_mask};
 pub use sample::{Sample, Sampler};
@@ -272,6 +319,10 @@ pub struct DecodeOptions {
     pub key_order: KeyOrder,
     /// The whitespace between tokens.
     pub whitespace: Whitespace,
+    /// Approximate the keywords that cannot be decided exactly, listing
+    /// each on the constraint, instead of refusing them (see
+    /// [Approximations](self#approximations)); off by default.
+    pub approximate: bool,
 }
 
 #[derive(Debug)]
@@ -280,6 +331,8 @@ pub(crate) struct ConstraintInner {
     pub(crate) vocab: Vocabulary,
     /// Masks already computed, for every matcher of this constraint.
     pub(crate) masks: mask::MaskCache,
+    /// The keywords not enforced exactly (with the opt-in).
+    pub(crate) approximations: Box<[Approximation]>,
 }
 
 /// A schema compiled for decoding over one vocabulary: immutable, shared
@@ -313,14 +366,14 @@ impl Constraint {
     }
 
     /// Compiles `schema` for decoding with `vocab`, writing keys and
-    /// whitespace as `opts` says.
+    /// whitespace as `opts` says, and approximating if it allows.
     pub fn with_options(
         schema: &CompiledSchema,
         vocab: &Vocabulary,
         opts: &DecodeOptions,
     ) -> Result<Constraint, DecodeError> {
         let prog = crate::schema::decode_view::program(schema);
-        let grammar = shape::compile(prog, opts)?;
+        let (grammar, approximations) = shape::compile(prog, opts)?;
         if !grammar.sat(grammar.root) {
             return Err(DecodeError::Unsupported {
                 keyword: "(schema)".into(),
@@ -333,6 +386,7 @@ impl Constraint {
                 grammar,
                 vocab: vocab.clone(),
                 masks: mask::MaskCache::default(),
+                approximations,
             }),
         })
     }
@@ -347,9 +401,23 @@ impl Constraint {
         &self.inner.vocab
     }
 
-    /// The approximations this constraint makes (none: every keyword it
-    /// compiles is decided exactly; the others are refused).
-    pub fn approximations(&self) -> &[String] {
-        &[]
+    /// The keywords this constraint does not enforce exactly, once per
+    /// keyword and schema path, in the order they were met; empty unless
+    /// [`DecodeOptions::approximate`] is on (and then empty when every
+    /// keyword is decided exactly).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use tooljson::CompiledSchema;
+    /// use tooljson::decode::{Constraint, DecodeOptions, Vocabulary};
+    /// let vocab = Vocabulary::from_bytes(vec![b"1".to_vec(), Vec::new()], vec![1])?;
+    /// let schema = CompiledSchema::from_json_str(r#"{"type": "integer", "maximum": 9}"#)?;
+    /// let opts = DecodeOptions { approximate: true, ..DecodeOptions::default() };
+    /// assert!(Constraint::with_options(&schema, &vocab, &opts)?.approximations().is_empty());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn approximations(&self) -> &[Approximation] {
+        &self.inner.approximations
     }
 }

@@ -6,6 +6,7 @@
 
 use std::collections::HashMap;
 
+use super::approx::{Approximation, Approximations, unsupported};
 use super::pattern::{StrPattern, format_form};
 use super::{DecodeError, DecodeOptions, KeyOrder, Whitespace};
 use crate::Value;
@@ -159,19 +160,14 @@ struct Builder<'p> {
     any: Option<ShapeId>,
     patterns: Vec<StrPattern>,
     key_order: KeyOrder,
+    approx: Approximations,
 }
 
-fn unsupported(prog: &Program, node: NodeId, kw: &str, why: &str) -> DecodeError {
-    let loc = prog.loc(prog.node(node));
-    DecodeError::Unsupported {
-        keyword: kw.to_owned(),
-        schema_path: format!("{loc}/{kw}"),
-        why: why.to_owned(),
-    }
-}
-
-/// Compiles `prog` into a grammar.
-pub(crate) fn compile(prog: &Program, opts: &DecodeOptions) -> Result<Grammar, DecodeError> {
+/// Compiles `prog` into a grammar, with the keywords it approximates.
+pub(crate) fn compile(
+    prog: &Program,
+    opts: &DecodeOptions,
+) -> Result<(Grammar, Box<[Approximation]>), DecodeError> {
     let mut b = Builder {
         prog,
         shapes: Vec::new(),
@@ -179,6 +175,7 @@ pub(crate) fn compile(prog: &Program, opts: &DecodeOptions) -> Result<Grammar, D
         any: None,
         patterns: Vec::new(),
         key_order: opts.key_order,
+        approx: Approximations::new(opts.approximate),
     };
     let root = b.conj(vec![prog.root], Vec::new())?;
     let any_lits = b.push(Shape::Lits(Box::new([
@@ -187,7 +184,7 @@ pub(crate) fn compile(prog: &Program, opts: &DecodeOptions) -> Result<Grammar, D
         b"true".as_slice().into(),
     ])))?;
     let min_text = shortest_texts(&b.shapes, &b.patterns);
-    Ok(Grammar {
+    let grammar = Grammar {
         shapes: b.shapes,
         root,
         any_lits,
@@ -197,7 +194,8 @@ pub(crate) fn compile(prog: &Program, opts: &DecodeOptions) -> Result<Grammar, D
             Whitespace::None => 0,
             Whitespace::Bounded(n) => n,
         },
-    })
+    };
+    Ok((grammar, b.approx.into_list()))
 }
 
 impl Builder<'_> {
@@ -266,9 +264,13 @@ impl Builder<'_> {
         let mut objects = Vec::new();
         let mut required: Vec<&str> = Vec::new();
         let mut items = Vec::new();
-        let mut disjunction: Option<(u32, &[NodeId], bool)> = None;
+        // (position, branches, the node of a `oneOf`)
+        let mut disjunction: Option<(u32, &[NodeId], Option<NodeId>)> = None;
         // `pattern` / asserted `format` on strings, with where they are.
         let mut patterns: Vec<(NodeId, PatternKw)> = Vec::new();
+        // Literal options are checked against whole nodes, so any keyword
+        // is exact under `enum` / `const`.
+        let has_lit = set_has_literal(prog, set);
         for &n in set {
             let node = prog.node(n);
             for (i, kw) in prog.kws(node).iter().enumerate() {
@@ -292,17 +294,15 @@ impl Builder<'_> {
                     }
                     Kw::Minimum(b) | Kw::ExclusiveMinimum(b) => {
                         let open = matches!(kw, Kw::ExclusiveMinimum(_));
-                        let Some(at) = b.int else {
-                            return Err(unsupported(
-                                prog,
-                                n,
-                                kw.name(),
-                                "a bound that is not an integer within 64 bits",
-                            ));
-                        };
-                        let nb = Bound {
-                            at: at.into(),
-                            open,
+                        let nb = match b.int {
+                            Some(at) => Bound {
+                                at: at.into(),
+                                open,
+                            },
+                            None => match self.approx.inexact_bound(prog, n, kw, has_lit)? {
+                                Some(at) => Bound { at, open: false },
+                                None => continue,
+                            },
                         };
                         lo = Some(match lo {
                             Some(o) if (o.at, o.open) > (nb.at, nb.open) => o,
@@ -311,17 +311,15 @@ impl Builder<'_> {
                     }
                     Kw::Maximum(b) | Kw::ExclusiveMaximum(b) => {
                         let open = matches!(kw, Kw::ExclusiveMaximum(_));
-                        let Some(at) = b.int else {
-                            return Err(unsupported(
-                                prog,
-                                n,
-                                kw.name(),
-                                "a bound that is not an integer within 64 bits",
-                            ));
-                        };
-                        let nb = Bound {
-                            at: at.into(),
-                            open,
+                        let nb = match b.int {
+                            Some(at) => Bound {
+                                at: at.into(),
+                                open,
+                            },
+                            None => match self.approx.inexact_bound(prog, n, kw, has_lit)? {
+                                Some(at) => Bound { at, open: false },
+                                None => continue,
+                            },
                         };
                         hi = Some(match hi {
                             Some(o) if (o.at, !o.open) < (nb.at, !nb.open) => o,
@@ -335,13 +333,21 @@ impl Builder<'_> {
                     Kw::MinProperties(m) => min_props = min_props.max(*m),
                     Kw::MaxProperties(m) => max_props = max_props.min(*m),
                     Kw::Object(o) => {
-                        if !o.patterns.is_empty() {
-                            return Err(unsupported(
+                        // Exact under a literal; approximated, `object`
+                        // leaves such an object open to any other key.
+                        let exact = has_lit && self.approx.allowed();
+                        if !o.patterns.is_empty() && !exact {
+                            let e = unsupported(
                                 prog,
                                 n,
                                 "patternProperties",
                                 "a key's schema depends on a pattern over the key's text",
-                            ));
+                            );
+                            self.approx.record(
+                                e,
+                                "not enforced: a key outside `properties` takes any value, \
+                                 its pattern's schema and `additionalProperties` both unchecked",
+                            )?;
                         }
                         objects.push(&**o);
                     }
@@ -349,7 +355,7 @@ impl Builder<'_> {
                     Kw::Items(it) => items.push(&**it),
                     Kw::AnyOf(a) | Kw::OneOf(a) => {
                         if !done.contains(&pos) && disjunction.is_none() {
-                            disjunction = Some((pos, a, matches!(kw, Kw::OneOf(_))));
+                            disjunction = Some((pos, a, matches!(kw, Kw::OneOf(_)).then_some(n)));
                         }
                     }
                     Kw::Pattern(p) => patterns.push((n, PatternKw::Pattern(p))),
@@ -365,15 +371,14 @@ impl Builder<'_> {
                     | Kw::DynamicRef(_)
                     | Kw::UnevaluatedProperties(_)
                     | Kw::UnevaluatedItems(_) => {
-                        // Literal options are checked against whole nodes,
-                        // so any keyword is exact under `enum` / `const`.
-                        if literal.is_none() && !set_has_literal(prog, set) {
-                            return Err(unsupported(
+                        if !has_lit {
+                            let e = unsupported(
                                 prog,
                                 n,
                                 kw.name(),
                                 "not decidable on a prefix by this decoder",
-                            ));
+                            );
+                            self.approx.record(e, "not enforced")?;
                         }
                     }
                 }
@@ -396,21 +401,21 @@ impl Builder<'_> {
                 nodes.push(b);
                 alts.push(self.conj(nodes, done2.clone())?);
             }
-            if one_of {
+            if let Some(at) = one_of {
                 // Exact only when no value can match two branches.
                 let ts: Vec<u8> = alts.iter().map(|&a| self.types_of(a, 0)).collect();
-                for i in 0..ts.len() {
-                    for j in i + 1..ts.len() {
-                        if ts[i] & ts[j] != 0 {
-                            let n = set[0];
-                            return Err(unsupported(
-                                prog,
-                                n,
-                                "oneOf",
-                                "two branches accept values of the same type, so one value could match both",
-                            ));
-                        }
-                    }
+                let overlap = (0..ts.len()).any(|i| (i + 1..ts.len()).any(|j| ts[i] & ts[j] != 0));
+                if overlap {
+                    let e = unsupported(
+                        prog,
+                        at,
+                        "oneOf",
+                        "two branches accept values of the same type, so one value could match both",
+                    );
+                    self.approx.record(
+                        e,
+                        "read as `anyOf`: a value matching two branches is allowed",
+                    )?;
                 }
             }
             return Ok(Shape::Alt(alts.into()));
@@ -433,7 +438,13 @@ impl Builder<'_> {
             alts.push(self.push(Shape::Int { lo, hi })?);
         }
         if types & T_STR != 0 {
-            let pat = self.string_pattern(&patterns)?;
+            let pat = match self.string_pattern(&patterns) {
+                Ok(p) => p,
+                Err(e) if e.keyword().is_some() && self.approx.allowed() => {
+                    self.some_pattern(&patterns)?
+                }
+                Err(e) => return Err(e),
+            };
             alts.push(self.push(Shape::Str {
                 min: min_len,
                 max: max_len,
@@ -465,6 +476,33 @@ impl Builder<'_> {
             1 => std::mem::replace(&mut self.shapes[alts[0] as usize], Shape::Never),
             _ => Shape::Alt(alts.into()),
         })
+    }
+
+    /// With approximations allowed, the first of a string's `pattern` and
+    /// `format` keywords that the decoder follows; each other one is
+    /// recorded as not enforced.
+    fn some_pattern(
+        &mut self,
+        kws: &[(NodeId, PatternKw<'_>)],
+    ) -> Result<Option<u32>, DecodeError> {
+        let mut chosen = None;
+        for kw in kws {
+            if chosen.is_some() {
+                let e = unsupported(
+                    self.prog,
+                    kw.0,
+                    kw.1.name(),
+                    "a second pattern or format on the same string (only one is followed)",
+                );
+                self.approx.record(e, "not enforced")?;
+                continue;
+            }
+            match self.string_pattern(std::slice::from_ref(kw)) {
+                Ok(p) => chosen = p,
+                Err(e) => self.approx.record(e, "not enforced: any string")?,
+            }
+        }
+        Ok(chosen)
     }
 
     /// The pattern a string must match, from its `pattern` and asserted
@@ -608,7 +646,10 @@ impl Builder<'_> {
             .collect();
         names.sort_unstable();
         names.dedup();
-        let additional_allowed = objects.iter().all(|o| !o.additional_false);
+        // An object with `patternProperties` (only here approximated) lets
+        // any key outside its `properties` take any value.
+        let open = |o: &crate::schema::decode_view::ObjectKw| !o.patterns.is_empty();
+        let additional_allowed = objects.iter().all(|o| open(o) || !o.additional_false);
         // Each name's place in `properties`: its subschema's node id, as
         // nodes are numbered in the order the schema's map lists them
         // (declaration order with serde_json's `preserve_order`, which the
@@ -629,6 +670,7 @@ impl Builder<'_> {
             for o in objects {
                 match o.prop(name) {
                     Some(n) => nodes.push(n),
+                    None if open(o) => {}
                     None if o.additional_false => allowed = false,
                     None => nodes.extend(o.additional),
                 }
@@ -655,7 +697,11 @@ impl Builder<'_> {
         }
         entries.sort_by(|a, b| a.0.cmp(&b.0));
         let additional = if additional_allowed {
-            let nodes = objects.iter().filter_map(|o| o.additional).collect();
+            let nodes = objects
+                .iter()
+                .filter(|o| !open(o))
+                .filter_map(|o| o.additional)
+                .collect();
             Some(self.conj(nodes, Vec::new())?)
         } else {
             None

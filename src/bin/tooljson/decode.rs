@@ -1,8 +1,12 @@
 //! `tooljson decode --schema SCHEMA.json [--vocab o200k|cl100k|tokenizer.json]
-//! [--assert-formats] (--check FILE | --sample N [--seed S] [--max-tokens M])`:
+//! [--assert-formats] [--approximate] (--check FILE | --sample N [--seed S] [--max-tokens M])`:
 //! constrained decoding from the command line.
 //!
 //! Output contract:
+//! - `--approximate`: a keyword the decoder cannot decide exactly is
+//!   approximated (the mask allows more) instead of refused; each
+//!   approximation is first written to stderr as one line
+//!   `approximated: <keyword> at <schema path>: <what>`;
 //! - `--check FILE`: FILE's text is tokenized (canonical BPE) and each token
 //!   checked against the mask, then the end against the end-of-sequence
 //!   mask. All allowed: exit 0. One refused: a line
@@ -13,14 +17,15 @@
 //!   as `--max-tokens`, default 256, nears), seeded by `--seed` (default 0);
 //!   a dead end is an error, exit 1;
 //! - both end with `{"masks": n, "mask_us": {"avg": a, "p50": b, "p99": c, "max": d}}`;
-//! - a schema that cannot be compiled for decoding: `error: ...` naming the
-//!   keyword on stderr, exit 2; so are usage and I/O errors.
+//! - a schema that cannot be compiled for decoding (without
+//!   `--approximate`, any keyword it cannot decide exactly): `error: ...`
+//!   naming the keyword on stderr, exit 2; so are usage and I/O errors.
 
 use std::io::Write;
 use std::time::Instant;
 
 use tooljson::CompiledSchema;
-use tooljson::decode::{Constraint, Matcher, Sampler, Tokenizer};
+use tooljson::decode::{Constraint, DecodeOptions, Matcher, Sampler, Tokenizer};
 
 use crate::Failure;
 
@@ -115,6 +120,10 @@ pub struct Args {
     /// Treat `format` as an assertion.
     #[arg(long)]
     assert_formats: bool,
+    /// Approximate (allow more than) the keywords the decoder cannot decide
+    /// exactly instead of refusing the schema; each is listed on stderr.
+    #[arg(long)]
+    approximate: bool,
 }
 
 pub fn run(args: Args) -> Result<(), Failure> {
@@ -126,6 +135,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
         seed,
         max_tokens,
         assert_formats,
+        approximate,
     } = args;
     let text = std::fs::read_to_string(&schema_path)
         .map_err(|e| fail(2, format!("error: reading {schema_path}: {e}")))?;
@@ -145,8 +155,15 @@ pub fn run(args: Args) -> Result<(), Failure> {
         ));
     }
     let tok = tokenizer(vocab_name)?;
-    let constraint =
-        Constraint::new(&schema, tok.vocabulary()).map_err(|e| fail(2, format!("error: {e}")))?;
+    let opts = DecodeOptions {
+        approximate,
+        ..DecodeOptions::default()
+    };
+    let constraint = Constraint::with_options(&schema, tok.vocabulary(), &opts)
+        .map_err(|e| fail(2, format!("error: {e}")))?;
+    for a in constraint.approximations() {
+        eprintln!("approximated: {a}");
+    }
     let mut out = std::io::stdout().lock();
     let werr = |e: std::io::Error| fail(2, format!("error: writing stdout: {e}"));
     let mut times = Times::default();
