@@ -7,6 +7,8 @@ use std::path::{Path, PathBuf};
 #[cfg(feature = "providers")]
 pub mod checks;
 pub mod counting_alloc;
+#[cfg(feature = "decode")]
+pub mod decode_check;
 #[cfg(feature = "providers")]
 pub mod eventstream_check;
 
