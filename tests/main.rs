@@ -71,6 +71,8 @@ mod decode_cli;
 mod decode_coverage;
 #[cfg(feature = "decode")]
 mod decode_forms;
+#[cfg(feature = "tiktoken")]
+mod decode_mask_exact;
 #[cfg(feature = "decode")]
 mod decode_props;
 #[cfg(feature = "decode")]

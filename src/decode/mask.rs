@@ -8,6 +8,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use super::fast::{Fast, top_step};
+use super::pattern::PatState;
 use super::shape::{Grammar, Shape};
 use super::step::{Config, Frame, Ox, can_end, num_bounded, step};
 use super::string::Sx;
@@ -17,7 +18,7 @@ use super::vocab::{Trie, VocabInner};
 const CACHE_ENTRIES: usize = 4096;
 
 /// A precomputed token set in a mask.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 enum Base {
     /// The plain string tokens of at most this many code points.
     Plain(u64),
@@ -25,13 +26,19 @@ enum Base {
     Inside(usize),
     /// The tokens that stay inside a free key in the state of `keys[i]`.
     KeyInside(usize),
+    /// The tokens that stay inside a string under a format's hand-built
+    /// automaton in one state (kept by the vocabulary).
+    Format(Arc<[u64]>),
 }
 
-/// A finished mask: precomputed sets and a sorted list of other ids.
+/// A finished mask: precomputed sets, and the other ids as a sorted list
+/// or, when they are many, a bitset (a long list costs more to sort, to
+/// keep and to set bit by bit than the bitset does).
 #[derive(Debug)]
 pub(crate) struct Cached {
     bases: Vec<Base>,
     ids: Box<[u32]>,
+    bits: Option<Box<[u64]>>,
 }
 
 /// Masks by normalized configurations, shared by every matcher of a
@@ -74,12 +81,16 @@ pub(crate) fn fill(
             c
         }
     };
-    for &b in &cached.bases {
+    for b in &cached.bases {
         match b {
-            Base::Plain(room) => or_plain(v, room, mask),
-            Base::Inside(i) => or_set(&v.strs[i].inside, mask),
-            Base::KeyInside(i) => or_set(&v.keys[i].inside, mask),
+            Base::Plain(room) => or_plain(v, *room, mask),
+            Base::Inside(i) => or_set(&v.strs[*i].inside, mask),
+            Base::KeyInside(i) => or_set(&v.keys[*i].inside, mask),
+            Base::Format(set) => or_set(set, mask),
         }
+    }
+    if let Some(bits) = &cached.bits {
+        or_set(bits, mask);
     }
     for &t in cached.ids.iter() {
         if let Some(w) = mask.get_mut(t as usize / 64) {
@@ -90,8 +101,7 @@ pub(crate) fn fill(
 
 fn compute(g: &Grammar, v: &VocabInner, configs: &[Config]) -> Cached {
     let mut bases = Vec::new();
-    let mut ids = Vec::new();
-    let mut bufs: Vec<Vec<Config>> = Vec::new();
+    let mut w = Walk::new(g);
     let cap = v.max_len as u64 + 2;
     for cfg in configs {
         let top = *cfg.frames.last().expect("a configuration has a root frame");
@@ -110,18 +120,49 @@ fn compute(g: &Grammar, v: &VocabInner, configs: &[Config]) -> Cached {
                 bases.push(Base::Plain(room));
                 &v.rest
             }
+            _ if format_key(g, cfg).is_some() && v.str_index(Sx::Normal).is_some() => {
+                let key = format_key(g, cfg).expect("tested");
+                let set = v.format_inside(key, || {
+                    let mut inside = Walk::new(g);
+                    inside.inside_only = true;
+                    inside.walk(&v.all, 0, cfg, top, 0);
+                    let mut bits = vec![0u64; v.tokens.len().div_ceil(64)];
+                    for t in inside.out {
+                        bits[t as usize / 64] |= 1 << (t % 64);
+                    }
+                    bits
+                });
+                bases.push(Base::Format(set));
+                &v.strs[v.str_index(Sx::Normal).unwrap_or(0)].closing
+            }
             _ => &v.all,
         };
-        walk(g, trie, 0, cfg, top, &mut ids, &mut bufs, 0);
+        w.walk(trie, 0, cfg, top, 0);
     }
+    let mut ids = w.out;
     if configs.iter().any(|c| can_end(g, c)) {
         ids.extend_from_slice(&v.eos);
+    }
+    let words = v.tokens.len().div_ceil(64);
+    if ids.len() > 2 * words {
+        let mut bits = vec![0u64; words];
+        for &t in &ids {
+            if let Some(w) = bits.get_mut(t as usize / 64) {
+                *w |= 1 << (t % 64);
+            }
+        }
+        return Cached {
+            bases,
+            ids: Box::new([]),
+            bits: Some(bits.into_boxed_slice()),
+        };
     }
     ids.sort_unstable();
     ids.dedup();
     Cached {
         bases,
         ids: ids.into_boxed_slice(),
+        bits: None,
     }
 }
 
@@ -199,6 +240,28 @@ fn normalize(g: &Grammar, v: &VocabInner, configs: &[Config]) -> Box<[Config]> {
         .collect()
 }
 
+/// A string in plain text under a format's hand-built automaton, with no
+/// length bound left: the key of its inside tokens in the vocabulary.
+fn format_key(g: &Grammar, cfg: &Config) -> Option<(u8, PatState)> {
+    let Frame::Str {
+        shape,
+        chars,
+        sx: Sx::Normal,
+        pat,
+    } = *cfg.frames.last()?
+    else {
+        return None;
+    };
+    match g.shape(shape) {
+        Shape::Str {
+            pat: Some(p),
+            min,
+            max: u64::MAX,
+        } if chars >= *min => g.pattern(*p).shared_key(pat),
+        _ => None,
+    }
+}
+
 /// A key on top that may be one outside the named ones: its state.
 fn free_key(top: Frame) -> Option<Sx> {
     match top {
@@ -239,13 +302,15 @@ pub(crate) fn plain_room(g: &Grammar, cfg: &Config) -> Option<u64> {
             pat,
         } => match g.shape(shape) {
             // A pattern decides each character (the whole trie is
-            // walked) until anything may follow.
+            // walked) until anything may follow, or, with no `maxLength`,
+            // until any text keeps a match possible.
             Shape::Str {
                 pat: Some(p), max, ..
-            } => g
-                .pattern(*p)
-                .is_free(pat)
-                .then(|| max.saturating_sub(chars)),
+            } => {
+                let p = g.pattern(*p);
+                (p.is_free(pat) || (*max == u64::MAX && p.always_viable(pat)))
+                    .then(|| max.saturating_sub(chars))
+            }
             Shape::Str { max, .. } => Some(max.saturating_sub(chars)),
             _ => Some(u64::MAX),
         },
@@ -280,50 +345,119 @@ fn dedup(v: &mut Vec<Config>) {
     }
 }
 
-/// The tokens below trie `node` allowed from `base` with `top` in place of
-/// its top frame, pushed to `out`.
-#[allow(clippy::too_many_arguments)]
-fn walk(
-    g: &Grammar,
-    trie: &Trie,
-    node: u32,
-    base: &Config,
-    top: Frame,
-    out: &mut Vec<u32>,
-    bufs: &mut Vec<Vec<Config>>,
-    depth: usize,
-) {
-    for &(b, child) in trie.children(node) {
-        match top_step(g, &base.frames, top, b) {
-            Fast::No => {}
-            Fast::Stay(f) => {
-                out.extend_from_slice(trie.tokens(child));
-                if !trie.children(child).is_empty() {
-                    walk(g, trie, child, base, f, out, bufs, depth);
+/// One mask's walk: the grammar, the token ids found, a buffer of
+/// successors per depth, and the loop classes of the pattern states met.
+struct Walk<'g> {
+    g: &'g Grammar,
+    out: Vec<u32>,
+    bufs: Vec<Vec<Config>>,
+    loops: Vec<(u32, PatState, u128)>,
+    /// Only the tokens that stay inside the string on top: no step past
+    /// its closing quote.
+    inside_only: bool,
+}
+
+impl<'g> Walk<'g> {
+    fn new(g: &'g Grammar) -> Walk<'g> {
+        Walk {
+            g,
+            out: Vec::new(),
+            bufs: Vec::new(),
+            loops: Vec::new(),
+            inside_only: false,
+        }
+    }
+
+    /// When `f` is a string under a pattern with no `maxLength` in plain
+    /// text: the characters that leave its pattern state as it is.
+    fn loop_class(&mut self, f: Frame) -> u128 {
+        let Frame::Str {
+            shape,
+            sx: Sx::Normal,
+            pat,
+            ..
+        } = f
+        else {
+            return 0;
+        };
+        let Shape::Str {
+            pat: Some(p),
+            max: u64::MAX,
+            ..
+        } = self.g.shape(shape)
+        else {
+            return 0;
+        };
+        if let Some(&(_, _, k)) = self.loops.iter().find(|e| e.0 == *p && e.1 == pat) {
+            return k;
+        }
+        let k = self.g.pattern(*p).loop_class(pat);
+        self.loops.push((*p, pat, k));
+        k
+    }
+
+    /// The tokens below trie `node` allowed from `base` with `top` in place
+    /// of its top frame, pushed to `out`.
+    fn walk(&mut self, trie: &Trie, node: u32, base: &Config, top: Frame, depth: usize) {
+        let g = self.g;
+        // A byte of the loop class only counts one more character.
+        let k = self.loop_class(top);
+        for &(b, child) in trie.children(node) {
+            let next = match top {
+                Frame::Str {
+                    shape,
+                    chars,
+                    sx,
+                    pat,
+                } if b < 0x80 && k >> b & 1 == 1 => Fast::Stay(Frame::Str {
+                    shape,
+                    chars: chars + 1,
+                    sx,
+                    pat,
+                }),
+                _ => top_step(g, &base.frames, top, b),
+            };
+            match next {
+                Fast::No => {}
+                Fast::Stay(f) => {
+                    self.out.extend_from_slice(trie.tokens(child));
+                    if trie.children(child).is_empty() {
+                        continue;
+                    }
+                    // Below, only characters that keep the pattern where
+                    // it is: every token there is allowed.
+                    if trie.tokens_below(child).len() > 1
+                        && trie.bytes_below(child) & !self.loop_class(f) == 0
+                    {
+                        self.out.extend_from_slice(trie.tokens_below(child));
+                        continue;
+                    }
+                    self.walk(trie, child, base, f, depth);
                 }
-            }
-            Fast::Slow => {
-                if bufs.len() <= depth {
-                    bufs.push(Vec::new());
-                }
-                let mut succ = std::mem::take(&mut bufs[depth]);
-                succ.clear();
-                let mut c = base.clone();
-                if let Some(t) = c.frames.last_mut() {
-                    *t = top;
-                }
-                step(g, &c, b, &mut succ);
-                if !succ.is_empty() {
-                    out.extend_from_slice(trie.tokens(child));
-                    if !trie.children(child).is_empty() {
-                        dedup(&mut succ);
-                        for s in &succ {
-                            let t = *s.frames.last().expect("a configuration has a root frame");
-                            walk(g, trie, child, s, t, out, bufs, depth + 1);
+                Fast::Slow if self.inside_only => {}
+                Fast::Slow => {
+                    if self.bufs.len() <= depth {
+                        self.bufs.push(Vec::new());
+                    }
+                    let mut succ = std::mem::take(&mut self.bufs[depth]);
+                    succ.clear();
+                    let mut c = base.clone();
+                    if let Some(t) = c.frames.last_mut() {
+                        *t = top;
+                    }
+                    step(g, &c, b, &mut succ);
+                    if !succ.is_empty() {
+                        self.out.extend_from_slice(trie.tokens(child));
+                        if !trie.children(child).is_empty() {
+                            dedup(&mut succ);
+                            for s in &succ {
+                                let t = *s.frames.last().expect("a configuration has a root frame");
+                                self.walk(trie, child, s, t, depth + 1);
+                            }
                         }
                     }
+                    self.bufs[depth] = succ;
                 }
-                bufs[depth] = succ;
             }
         }
     }

@@ -116,6 +116,10 @@ struct Auto {
     /// Positions past a match that take any character and stay (what
     /// follows a pattern without `$`): from them, anything matches.
     free: u64,
+    /// Positions that take any character and stay, from which a match can
+    /// end (what comes before a pattern without `^`, and `free`): from
+    /// them, with no `maxLength`, any text keeps a match possible.
+    alive: u64,
 }
 
 #[derive(Debug)]
@@ -197,6 +201,42 @@ impl StrPattern {
             Form::Auto(a) => st.at & a.free != 0,
             Form::Hand(_) => false,
         }
+    }
+
+    /// For a format's hand-built automaton: a key for state `st` the same
+    /// under every constraint (the tokens that stay inside the string
+    /// depend on nothing else when no length bound is left).
+    pub(crate) fn shared_key(&self, st: PatState) -> Option<(u8, PatState)> {
+        match &self.form {
+            Form::Hand(h) => Some((*h as u8, st)),
+            _ => None,
+        }
+    }
+
+    /// Whether in state `st`, with no `maxLength`, every continuation
+    /// keeps a match possible: the mask may take the string's plain tokens
+    /// as a set.
+    pub(crate) fn always_viable(&self, st: PatState) -> bool {
+        match &self.form {
+            Form::Auto(a) => {
+                let set = if st.at == 0 { a.first } else { st.at };
+                set & a.alive != 0
+            }
+            _ => self.is_free(st),
+        }
+    }
+
+    /// The printable ASCII characters other than `"` and `\` that take
+    /// state `st` (a whole code point read) back to itself: a run of them
+    /// leaves the pattern where it is.
+    pub(crate) fn loop_class(&self, st: PatState) -> u128 {
+        if st.acc != 0 {
+            return 0;
+        }
+        (0x20u8..0x7f)
+            .filter(|&c| c != b'"' && c != b'\\')
+            .filter(|&c| self.step_char(st.at, char::from(c)) == Some(st.at))
+            .fold(0u128, |u, c| u | 1 << c)
     }
 
     fn step_char(&self, at: u64, c: char) -> Option<u64> {
@@ -756,6 +796,9 @@ impl Auto {
                 free |= 1 << q;
             }
         }
+        let alive = (0..classes.len())
+            .filter(|&q| follow[q] & 1 << q != 0 && classes[q] == any && from[0] & 1 << q != 0)
+            .fold(0u64, |u, q| u | 1 << q);
         Ok(Auto {
             classes: classes.into(),
             ascii,
@@ -770,6 +813,7 @@ impl Auto {
             from: from.into(),
             cycle,
             free,
+            alive,
         })
     }
 

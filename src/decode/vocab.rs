@@ -5,9 +5,11 @@
 //! stay inside a string and those that close it. Built once, shared by
 //! `Arc`.
 
-use std::sync::Arc;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
 
 use super::DecodeError;
+use super::pattern::PatState;
 use super::string::{Sx, str_byte};
 
 /// Plain tokens of at most this many code points get a bitset each (the
@@ -24,6 +26,12 @@ pub(crate) struct Trie {
     /// Tokens whose bytes end at each node: `tok_ids[tok_starts[n]..tok_starts[n + 1]]`.
     pub(crate) tok_starts: Vec<u32>,
     pub(crate) tok_ids: Vec<u32>,
+    /// The nodes below `n` are `n + 1..sub_end[n]` (depth-first order), so
+    /// their tokens are one run of `tok_ids`.
+    sub_end: Vec<u32>,
+    /// The bytes on the edges below each node, ASCII as bits; all bits
+    /// when one is not ASCII.
+    sub_bytes: Vec<u128>,
 }
 
 impl Trie {
@@ -58,7 +66,33 @@ impl Trie {
         }
         t.starts.push(t.edges.len() as u32);
         t.tok_starts.push(t.tok_ids.len() as u32);
+        // Children come after their parent: one backward pass fills both.
+        let n = children.len();
+        t.sub_end = (0..n as u32).map(|i| i + 1).collect();
+        t.sub_bytes = vec![0; n];
+        for i in (0..n).rev() {
+            for &(b, c) in &children[i] {
+                let c = c as usize;
+                t.sub_end[i] = t.sub_end[i].max(t.sub_end[c]);
+                let bit = if b < 0x80 { 1u128 << b } else { u128::MAX };
+                t.sub_bytes[i] |= bit | t.sub_bytes[c];
+            }
+        }
         t
+    }
+
+    /// The tokens of the nodes strictly below `n`.
+    #[inline]
+    pub(crate) fn tokens_below(&self, n: u32) -> &[u32] {
+        let n = n as usize;
+        let end = self.sub_end[n] as usize;
+        &self.tok_ids[self.tok_starts[n + 1] as usize..self.tok_starts[end] as usize]
+    }
+
+    /// The bytes on the edges below `n` (see `sub_bytes`).
+    #[inline]
+    pub(crate) fn bytes_below(&self, n: u32) -> u128 {
+        self.sub_bytes[n as usize]
     }
 
     #[inline]
@@ -157,6 +191,10 @@ pub(crate) struct VocabInner {
     pub(crate) strs: Vec<StrSets>,
     /// The same for a key that may be one outside the named ones.
     pub(crate) keys: Vec<StrSets>,
+    /// The tokens that stay inside a string under a format's hand-built
+    /// automaton, by format and state: the same under every constraint,
+    /// so kept here, each found on its first use.
+    formats: Mutex<HashMap<(u8, PatState), Arc<[u64]>>>,
 }
 
 impl VocabInner {
@@ -164,6 +202,23 @@ impl VocabInner {
     /// [`StrSets`].
     pub(crate) fn str_index(&self, sx: Sx) -> Option<usize> {
         self.strs.iter().position(|s| s.sx == sx)
+    }
+
+    /// The tokens that stay inside a string under format `key.0` in state
+    /// `key.1`, found by `find` on first use.
+    pub(crate) fn format_inside(
+        &self,
+        key: (u8, PatState),
+        find: impl FnOnce() -> Vec<u64>,
+    ) -> Arc<[u64]> {
+        if let Some(set) = self.formats.lock().ok().and_then(|m| m.get(&key).cloned()) {
+            return set;
+        }
+        let set: Arc<[u64]> = find().into();
+        if let Ok(mut m) = self.formats.lock() {
+            m.insert(key, set.clone());
+        }
+        set
     }
 }
 
@@ -256,6 +311,7 @@ impl Vocabulary {
                 max_len,
                 strs,
                 keys,
+                formats: Mutex::default(),
             }),
         })
     }
