@@ -253,3 +253,20 @@ fn tokenizer_json_byte_level_and_byte_fallback() {
     assert!(Tokenizer::from_tokenizer_json("{}", &[]).is_err());
     assert!(Vocabulary::from_bytes(vec![b"a".to_vec()], vec![3]).is_err());
 }
+
+/// Found by the `decode` fuzz target: after `-` (or `-0`) under a bound
+/// below zero, the completion must go on with a digit other than `0` (or a
+/// fraction), not stop.
+#[test]
+fn a_number_under_a_bound_below_zero_completes_after_its_minus() {
+    let v = vocab(&[]);
+    let c = constraint(r#"{"type": "number", "exclusiveMaximum": 0}"#, &v);
+    for (prefix, whole) in [("-", "-1"), ("-0", "-0.5")] {
+        let mut m = c.matcher();
+        m.commit_bytes(prefix.as_bytes()).unwrap();
+        let rest = m.shortest_completion();
+        assert_eq!(format!("{prefix}{}", String::from_utf8_lossy(&rest)), whole);
+        m.commit_bytes(&rest).unwrap();
+        assert!(m.is_complete(), "{prefix} + {rest:?}");
+    }
+}

@@ -311,9 +311,15 @@ fn preferences(g: &Grammar, c: &Config) -> Next {
             p.extend_from_slice(if chars < min { b"a\"" } else { b"\"a" });
             p.extend_from_slice(STR_TAIL);
         }
+        // After `-` a `1` ends soonest (`-0` may need a fraction under a
+        // bound below 0); after `-0` or `0` under such a bound only a
+        // fraction or an exponent goes on.
         Frame::Num { nx, .. } => match nx {
             Nx::Dot | Nx::Frac => p.extend_from_slice(b"50123456789"),
-            _ => p.extend_from_slice(DIGITS),
+            Nx::Minus => p.extend_from_slice(b"1234567890"),
+            Nx::Zero | Nx::Int => p.extend_from_slice(b"0123456789.e"),
+            Nx::E => p.extend_from_slice(b"1-+023456789"),
+            Nx::ESign | Nx::Exp => p.extend_from_slice(DIGITS),
         },
         Frame::Obj {
             shape,

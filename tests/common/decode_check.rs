@@ -221,7 +221,12 @@ pub fn decode(input: &[u8]) {
                         String::from_utf8_lossy(&text)
                     );
                 }
-                assert!(m2.is_complete(), "a completion that does not end the value");
+                assert!(
+                    m2.is_complete(),
+                    "the completion {:?} after {:?} does not end the value",
+                    String::from_utf8_lossy(&rest),
+                    String::from_utf8_lossy(&text)
+                );
                 let mut whole = text.clone();
                 whole.extend_from_slice(&rest);
                 assert_valid(&schema, &whole, "the shortest completion");
