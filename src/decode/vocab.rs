@@ -174,6 +174,9 @@ fn str_sets(tokens: &[Box<[u8]>], sx: Sx, canonical: bool) -> StrSets {
     }
 }
 
+/// Token sets by format and state (see `VocabInner::formats`).
+type FormatSets = HashMap<(u8, PatState), Arc<[u64]>>;
+
 #[derive(Debug)]
 pub(crate) struct VocabInner {
     pub(crate) tokens: Vec<Box<[u8]>>,
@@ -194,7 +197,7 @@ pub(crate) struct VocabInner {
     /// The tokens that stay inside a string under a format's hand-built
     /// automaton, by format and state: the same under every constraint,
     /// so kept here, each found on its first use.
-    formats: Mutex<HashMap<(u8, PatState), Arc<[u64]>>>,
+    formats: Mutex<FormatSets>,
 }
 
 impl VocabInner {
