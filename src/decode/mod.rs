@@ -174,22 +174,25 @@
 //! walk of the closing trie (a key outside the named ones likewise);
 //! near a `maxLength`, the plain tokens are taken by their length in code
 //! points and only the others walked. A string under a `pattern` walks
-//! the whole trie until the pattern lets anything follow, then takes the
-//! plain tokens as a set; this is the costly case (an unanchored pattern
-//! that is not yet matched walks every token). An asserted format with a
-//! form always walks the whole trie (no format lets anything follow); a
-//! URI's path, query and fragment take most tokens, so each of its parts
-//! (scheme, authority, path, ...) costs a whole walk the first time, and a
-//! cache hit after.
+//! the trie, with two shortcuts: where any text keeps a match possible
+//! (past a match with no `$`, or before one with no `^`, when there is no
+//! `maxLength`) the plain tokens are taken as a set and only the others
+//! walked; and a trie subtree whose bytes all leave the pattern's state as
+//! it is (a run of URI path characters, say) is taken whole. Under an
+//! asserted format with a hand-built automaton (`date-time`, `uri`, ...)
+//! the tokens that stay inside the string depend on the automaton's state
+//! alone, so the vocabulary keeps them per state for every constraint: a
+//! URI's parts (scheme, authority, path, ...) each cost a walk on their
+//! first use in the process, and only the closing tokens after that.
 //!
 //! Finished masks are cached in the [`Constraint`], shared by its
 //! matchers, keyed by the configurations with what cannot change the mask
 //! left out (a string's length beyond the longest token, an unbounded
 //! number's value, the text of a key that matches no named one). Tool
 //! schemas revisit the same positions, so most masks are a cache hit: a
-//! copy of the precomputed sets and a list of ids. The cache holds at most
-//! a few thousand masks and starts over past that. A grammar has at most
-//! [`MAX_SHAPES`] shapes.
+//! copy of the precomputed sets and a list of ids (a bitset when the ids
+//! are many). The cache holds at most a few thousand masks and starts over
+//! past that. A grammar has at most [`MAX_SHAPES`] shapes.
 
 mod approx;
 mod bpe;
