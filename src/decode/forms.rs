@@ -23,7 +23,7 @@
 //! sign there is exactly one offset that does it, so each of its digits
 //! is fixed.
 
-use crate::schema::decode_view::Format;
+use crate::schema::decode_view::{Format, days_in_month};
 
 /// A format decoded by a hand-built automaton.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -204,19 +204,6 @@ fn digit(c: u8) -> Option<u8> {
     c.is_ascii_digit().then(|| c - b'0')
 }
 
-/// The format checker's days per month (29 February in leap years).
-fn days_in_month(year: u16, month: u8) -> u8 {
-    match month {
-        1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
-        4 | 6 | 9 | 11 => 30,
-        2 if (year.is_multiple_of(4) && !year.is_multiple_of(100)) || year.is_multiple_of(400) => {
-            29
-        }
-        2 => 28,
-        _ => 0,
-    }
-}
-
 /// A `date-time` (or a `time`, which starts at phase 11) being read.
 /// `phase` counts the characters of `YYYY-MM-DDTHH:MM:SS` read (19: all),
 /// then 20 after the fraction's `.`, 21 in its digits, 22 after `Z`, 23
@@ -373,7 +360,8 @@ impl Dt {
     }
 
     fn dim(self) -> u8 {
-        days_in_month(self.year, self.month)
+        // At most 31: the checker's own count.
+        days_in_month(u32::from(self.year), u32::from(self.month)) as u8
     }
 
     fn lens(self) -> Lens {

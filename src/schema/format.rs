@@ -105,7 +105,8 @@ fn digits(b: &[u8], at: usize, n: usize) -> Option<u32> {
     Some(v)
 }
 
-fn days_in_month(year: u32, month: u32) -> u32 {
+/// Days in `month` of `year` (29 February in leap years); 0 for no month.
+pub(crate) fn days_in_month(year: u32, month: u32) -> u32 {
     match month {
         1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
         4 | 6 | 9 | 11 => 30,
