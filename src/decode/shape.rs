@@ -292,8 +292,11 @@ impl Builder<'_> {
                     Kw::Const(v) => {
                         literal.get_or_insert_with(|| vec![(**v).clone()]);
                     }
-                    Kw::Minimum(b) | Kw::ExclusiveMinimum(b) => {
-                        let open = matches!(kw, Kw::ExclusiveMinimum(_));
+                    Kw::Minimum(b)
+                    | Kw::ExclusiveMinimum(b)
+                    | Kw::Maximum(b)
+                    | Kw::ExclusiveMaximum(b) => {
+                        let open = matches!(kw, Kw::ExclusiveMinimum(_) | Kw::ExclusiveMaximum(_));
                         let nb = match b.int {
                             Some(at) => Bound {
                                 at: at.into(),
@@ -304,27 +307,18 @@ impl Builder<'_> {
                                 None => continue,
                             },
                         };
-                        lo = Some(match lo {
-                            Some(o) if (o.at, o.open) > (nb.at, nb.open) => o,
-                            _ => nb,
-                        });
-                    }
-                    Kw::Maximum(b) | Kw::ExclusiveMaximum(b) => {
-                        let open = matches!(kw, Kw::ExclusiveMaximum(_));
-                        let nb = match b.int {
-                            Some(at) => Bound {
-                                at: at.into(),
-                                open,
-                            },
-                            None => match self.approx.inexact_bound(prog, n, kw, has_lit)? {
-                                Some(at) => Bound { at, open: false },
-                                None => continue,
-                            },
-                        };
-                        hi = Some(match hi {
-                            Some(o) if (o.at, !o.open) < (nb.at, !nb.open) => o,
-                            _ => nb,
-                        });
+                        // The tighter bound wins; at the same number, the open one.
+                        if matches!(kw, Kw::Minimum(_) | Kw::ExclusiveMinimum(_)) {
+                            lo = Some(match lo {
+                                Some(o) if (o.at, o.open) > (nb.at, nb.open) => o,
+                                _ => nb,
+                            });
+                        } else {
+                            hi = Some(match hi {
+                                Some(o) if (o.at, !o.open) < (nb.at, !nb.open) => o,
+                                _ => nb,
+                            });
+                        }
                     }
                     Kw::MinLength(m) => min_len = min_len.max(*m),
                     Kw::MaxLength(m) => max_len = max_len.min(*m),
