@@ -5,14 +5,12 @@
 //! (from `../shared/testdata`, or `TOOLJSON_TESTDATA`; the tests fail with
 //! a plain message when it is absent).
 use crate::common;
+use crate::common::decode_data::{
+    bench_cases, bytes_vocab, refused_at, samples, shuffled, tool_like,
+};
 
 use tooljson::decode::{Constraint, DecodeError, DecodeOptions, Sampler, Vocabulary};
 use tooljson::{CompiledSchema, Value};
-
-fn bytes_vocab() -> Vocabulary {
-    let toks: Vec<Vec<u8>> = (0..=255u8).map(|b| vec![b]).chain([Vec::new()]).collect();
-    Vocabulary::from_bytes(toks, vec![256]).unwrap()
-}
 
 const APPROXIMATE: DecodeOptions = DecodeOptions {
     key_order: tooljson::decode::KeyOrder::Any,
@@ -333,56 +331,6 @@ fn a_keyword_reached_twice_is_listed_once() {
 /// recorded by `tooljson decode --assert-formats --sample 0` on each.
 const REFUSED_BEFORE: &str = include_str!("../corpus/decode/jsonschemabench-refusals.txt");
 
-struct Case {
-    name: String,
-    doc: serde_json::Value,
-    schema: CompiledSchema,
-    valid: Vec<Value>,
-}
-
-/// Every jsonschemabench file the validator compiles (format assertion
-/// on): its schema as JSON and compiled, and its valid instances.
-fn cases() -> Vec<Case> {
-    let dir = common::testdata().join("jsonschemabench/data");
-    let files = common::files_in(&dir);
-    assert!(
-        files.len() >= 200,
-        "expected the 206 jsonschemabench files in {}, found {}",
-        dir.display(),
-        files.len()
-    );
-    let mut out = Vec::new();
-    for (name, bytes) in files {
-        let file: serde_json::Value = serde_json::from_slice(&bytes).unwrap();
-        let Ok(schema) = common::compile_asserting_formats(&Value::from(&file["schema"])) else {
-            continue;
-        };
-        let doc = tooljson::from_slice(&bytes).unwrap();
-        let valid = doc["tests"]
-            .as_array()
-            .map(|t| {
-                t.iter()
-                    .filter(|c| c["valid"] == Value::Bool(true))
-                    .map(|c| c["data"].clone())
-                    .collect()
-            })
-            .unwrap_or_default();
-        out.push(Case {
-            name,
-            doc: file["schema"].clone(),
-            schema,
-            valid,
-        });
-    }
-    out
-}
-
-fn tool_like(name: &str) -> bool {
-    ["BFCL", "Glaiveai2K", "MCPspec", "JME"]
-        .iter()
-        .any(|p| name.starts_with(p))
-}
-
 /// A refusal the option leaves a refusal: a budget, no value, a limit on
 /// named keys.
 fn stays_refused(e: &DecodeError) -> bool {
@@ -392,67 +340,6 @@ fn stays_refused(e: &DecodeError) -> bool {
         }
         _ => true,
     }
-}
-
-/// `v` with every object's keys in a shuffled order.
-fn shuffled(v: &Value, seed: &mut u64) -> Value {
-    match v {
-        Value::Object(m) => {
-            let mut entries: Vec<(String, Value)> = m
-                .iter()
-                .map(|(k, v)| (k.to_string(), shuffled(v, seed)))
-                .collect();
-            for i in (1..entries.len()).rev() {
-                *seed ^= *seed << 13;
-                *seed ^= *seed >> 7;
-                *seed ^= *seed << 17;
-                entries.swap(i, (*seed % (i as u64 + 1)) as usize);
-            }
-            let mut out = tooljson::Map::new();
-            for (k, v) in entries {
-                out.insert(k, v);
-            }
-            Value::Object(out)
-        }
-        Value::Array(a) => Value::Array(a.iter().map(|x| shuffled(x, seed)).collect()),
-        other => other.clone(),
-    }
-}
-
-/// Feeds `text` byte by byte; the index of the first refused byte.
-fn refused_at(c: &Constraint, text: &[u8]) -> Option<usize> {
-    let mut m = c.matcher();
-    for (i, b) in text.iter().enumerate() {
-        if m.commit_bytes(std::slice::from_ref(b)).is_err() {
-            return Some(i);
-        }
-    }
-    (!m.is_complete()).then_some(text.len())
-}
-
-/// Feeds `text` as `tok` tokenizes it, checking each token (and the end)
-/// against the mask.
-#[cfg(feature = "tiktoken")]
-fn tokens_refused(c: &Constraint, tok: &tooljson::decode::Tokenizer, text: &str) -> Option<String> {
-    let vocab = tok.vocabulary();
-    let ids = match tok.encode(text) {
-        Ok(ids) => ids,
-        Err(e) => return Some(format!("tokenize: {e}")),
-    };
-    let mut m = c.matcher();
-    let mut mask = vec![0u64; vocab.mask_words()];
-    for (i, &id) in ids.iter().enumerate() {
-        m.fill_mask(&mut mask);
-        if mask[id as usize / 64] >> (id % 64) & 1 == 0 {
-            return Some(format!("token {i} ({id}) refused by the mask"));
-        }
-        if let Err(e) = m.commit_token(id) {
-            return Some(format!("token {i}: {e}"));
-        }
-    }
-    m.fill_mask(&mut mask);
-    let eos = vocab.eos_ids()[0];
-    (mask[eos as usize / 64] >> (eos % 64) & 1 == 0).then(|| "end refused".to_owned())
 }
 
 /// Takes approximation `a` out of schema `doc` (a JSON Pointer path into
@@ -518,14 +405,6 @@ struct Tally {
     problems: Vec<String>,
 }
 
-/// Samples per approximated schema: `TOOLJSON_DECODE_SAMPLES`, else `default`.
-fn samples(default: usize) -> usize {
-    std::env::var("TOOLJSON_DECODE_SAMPLES")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(default)
-}
-
 /// Every case under `vocab`, default and approximating. `tokens` checks a
 /// valid instance token by token (`None`: byte by byte only).
 fn run(
@@ -540,7 +419,7 @@ fn run(
         .filter_map(|l| l.split_once(' '))
         .collect();
     let mut t = Tally::default();
-    let cases = cases();
+    let cases = bench_cases();
     for case in &cases {
         let tl = tool_like(&case.name);
         t.tool += usize::from(tl);
@@ -742,6 +621,7 @@ fn jsonschemabench_bytes() {
 #[cfg(feature = "tiktoken")]
 #[test]
 fn jsonschemabench_o200k() {
+    use crate::common::decode_data::tokens_refused;
     let tok = tooljson::decode::Tokenizer::o200k().unwrap();
     run(
         "o200k",

@@ -5,57 +5,14 @@
 //! and token by token in its own key order and a shuffled one, and random
 //! samples that always parse and validate, with no dead end.
 use crate::common;
+use crate::common::decode_data::{
+    bench_cases, refused_at, samples, shuffled, tokens_refused, tool_like,
+};
 
 use std::collections::BTreeMap;
 
+use tooljson::CompiledSchema;
 use tooljson::decode::{Constraint, DecodeError, Matcher, Sampler, Tokenizer, Vocabulary};
-use tooljson::{CompiledSchema, Value};
-
-struct Case {
-    name: String,
-    schema: CompiledSchema,
-    valid: Vec<Value>,
-}
-
-/// Every jsonschemabench file: its compiled schema (format assertion on)
-/// and valid instances; schemas the validator refuses are left out.
-fn cases() -> Vec<Case> {
-    let dir = common::testdata().join("jsonschemabench/data");
-    let files = common::files_in(&dir);
-    assert!(
-        files.len() >= 200,
-        "expected the 206 jsonschemabench files, found {}",
-        files.len()
-    );
-    let mut out = Vec::new();
-    for (name, bytes) in files {
-        let doc = tooljson::from_slice(&bytes).unwrap();
-        let Ok(schema) = common::compile_asserting_formats(&doc["schema"]) else {
-            continue;
-        };
-        let valid = doc["tests"]
-            .as_array()
-            .map(|t| {
-                t.iter()
-                    .filter(|c| c["valid"] == Value::Bool(true))
-                    .map(|c| c["data"].clone())
-                    .collect()
-            })
-            .unwrap_or_default();
-        out.push(Case {
-            name,
-            schema,
-            valid,
-        });
-    }
-    out
-}
-
-fn tool_like(name: &str) -> bool {
-    ["BFCL", "Glaiveai2K", "MCPspec", "JME"]
-        .iter()
-        .any(|p| name.starts_with(p))
-}
 
 /// A vocabulary of every single byte plus some JSON-shaped multi-byte
 /// tokens (quotes with letters, escapes, UTF-8 pieces), to cross token and
@@ -104,42 +61,6 @@ fn small_vocab() -> Vocabulary {
     Vocabulary::from_bytes(toks, vec![eos]).unwrap()
 }
 
-/// `v` with every object's keys in a shuffled order.
-fn shuffled(v: &Value, seed: &mut u64) -> Value {
-    match v {
-        Value::Object(m) => {
-            let mut entries: Vec<(String, Value)> = m
-                .iter()
-                .map(|(k, v)| (k.to_string(), shuffled(v, seed)))
-                .collect();
-            for i in (1..entries.len()).rev() {
-                *seed ^= *seed << 13;
-                *seed ^= *seed >> 7;
-                *seed ^= *seed << 17;
-                entries.swap(i, (*seed % (i as u64 + 1)) as usize);
-            }
-            let mut out = tooljson::Map::new();
-            for (k, v) in entries {
-                out.insert(k, v);
-            }
-            Value::Object(out)
-        }
-        Value::Array(a) => Value::Array(a.iter().map(|x| shuffled(x, seed)).collect()),
-        other => other.clone(),
-    }
-}
-
-/// Feeds `text` byte by byte; the index of the first refused byte.
-fn refused_at(c: &Constraint, text: &[u8]) -> Option<usize> {
-    let mut m = c.matcher();
-    for (i, b) in text.iter().enumerate() {
-        if m.commit_bytes(std::slice::from_ref(b)).is_err() {
-            return Some(i);
-        }
-    }
-    (!m.is_complete()).then_some(text.len())
-}
-
 /// Feeds `text` as tokens of the small vocabulary (greedy longest match),
 /// checking each against the mask.
 fn mask_refuses(c: &Constraint, vocab: &Vocabulary, text: &[u8]) -> Option<String> {
@@ -176,30 +97,6 @@ fn check_sample(schema: &CompiledSchema, text: &[u8]) -> Result<(), String> {
         .map_err(|e| format!("invalid: {}", e[0]))
 }
 
-/// Feeds `text` as `tokenizer` tokenizes it, checking each token (and the
-/// end) against the mask.
-fn tokens_refused(c: &Constraint, tok: &Tokenizer, text: &str) -> Option<String> {
-    let vocab = tok.vocabulary();
-    let ids = match tok.encode(text) {
-        Ok(ids) => ids,
-        Err(e) => return Some(format!("tokenize: {e}")),
-    };
-    let mut m = c.matcher();
-    let mut mask = vec![0u64; vocab.mask_words()];
-    for (i, &id) in ids.iter().enumerate() {
-        m.fill_mask(&mut mask);
-        if mask[id as usize / 64] >> (id % 64) & 1 == 0 {
-            return Some(format!("token {i} ({id}) refused by the mask"));
-        }
-        if let Err(e) = m.commit_token(id) {
-            return Some(format!("token {i}: {e}"));
-        }
-    }
-    m.fill_mask(&mut mask);
-    let eos = vocab.eos_ids()[0];
-    (mask[eos as usize / 64] >> (eos % 64) & 1 == 0).then(|| "end refused".to_owned())
-}
-
 /// Compiles every case for `vocab`; checks valid instances (byte by byte,
 /// and token by token with `tok` or greedily with the small vocabulary),
 /// and `samples` random samples per schema. Prints the coverage.
@@ -214,7 +111,7 @@ fn run(
     let mut tool = (0, 0);
     let mut refused: BTreeMap<String, Vec<String>> = BTreeMap::new();
     let mut problems = Vec::new();
-    let cases = cases();
+    let cases = bench_cases();
     let mut sampled = 0;
     for case in &cases {
         let tl = tool_like(&case.name);
@@ -285,16 +182,6 @@ fn run(
     }
     assert!(problems.is_empty(), "{label}: {} problems", problems.len());
     assert!(compiled > 100, "{label}: only {compiled} schemas compiled");
-}
-
-/// Samples per schema: `TOOLJSON_DECODE_SAMPLES`, else `default` (kept
-/// small for CI; 1,000 per schema is
-/// `TOOLJSON_DECODE_SAMPLES=1000 cargo test --release --all-features --test main decode_bench_data`).
-fn samples(default: usize) -> usize {
-    std::env::var("TOOLJSON_DECODE_SAMPLES")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(default)
 }
 
 #[test]

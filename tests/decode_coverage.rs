@@ -5,11 +5,12 @@
 //! `../shared/testdata` (or `TOOLJSON_TESTDATA`) and fails with a plain
 //! message when it is absent.
 use crate::common;
+use crate::common::decode_data::{bytes_vocab, tool_like};
 
 use std::collections::{BTreeMap, BTreeSet};
 
 use tooljson::Value;
-use tooljson::decode::{Constraint, DecodeError, Vocabulary};
+use tooljson::decode::{Constraint, DecodeError};
 
 /// Keywords that a decoder may refuse (everything but the exact core).
 const HARD: &[&str] = &[
@@ -88,18 +89,6 @@ fn hard_keywords(schema: &Value, out: &mut BTreeSet<&'static str>) {
     }
 }
 
-fn tool_like(name: &str) -> bool {
-    ["BFCL", "Glaiveai2K", "MCPspec", "JME"]
-        .iter()
-        .any(|p| name.starts_with(p))
-}
-
-fn vocab() -> Vocabulary {
-    let mut toks: Vec<Vec<u8>> = (0..=255u8).map(|b| vec![b]).collect();
-    toks.push(Vec::new());
-    Vocabulary::from_bytes(toks, vec![256]).unwrap()
-}
-
 /// Compiles every jsonschemabench schema (format assertion on) and
 /// prints what blocks the refused ones. Returns (compiled, all, tool
 /// compiled, tool all).
@@ -112,7 +101,7 @@ fn coverage() -> (usize, usize, usize, usize) {
         dir.display(),
         files.len()
     );
-    let v = vocab();
+    let v = bytes_vocab();
     let (mut ok, mut all, mut tool_ok, mut tool_all) = (0, 0, 0, 0);
     let mut first: BTreeMap<String, usize> = BTreeMap::new();
     let mut any: BTreeMap<&str, usize> = BTreeMap::new();

@@ -5,6 +5,8 @@
 //! with a format (exact: every prefix of a valid instance in the window is
 //! viable, and a viable prefix's shortest completion validates), random
 //! samples always valid.
+use crate::common::decode_data::refused_at;
+
 use tooljson::decode::{Constraint, Sampler, Vocabulary};
 use tooljson::{CompiledSchema, Value};
 
@@ -28,18 +30,6 @@ fn schema(format: &str, bounds: &str) -> CompiledSchema {
         .assert_formats(true)
         .build_str(&text)
         .unwrap()
-}
-
-/// The index of the first byte refused, or `None` when all of `text` is
-/// taken and complete.
-fn refused_at(c: &Constraint, text: &[u8]) -> Option<usize> {
-    let mut m = c.matcher();
-    for (i, b) in text.iter().enumerate() {
-        if m.commit_bytes(&[*b]).is_err() {
-            return Some(i);
-        }
-    }
-    (!m.is_complete()).then_some(text.len())
 }
 
 fn json(s: &str) -> String {

@@ -9,6 +9,8 @@ pub mod checks;
 pub mod counting_alloc;
 #[cfg(feature = "decode")]
 pub mod decode_check;
+#[cfg(feature = "decode")]
+pub mod decode_data;
 #[cfg(feature = "providers")]
 pub mod eventstream_check;
 
