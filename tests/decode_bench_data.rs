@@ -6,60 +6,13 @@
 //! samples that always parse and validate, with no dead end.
 use crate::common;
 use crate::common::decode_data::{
-    bench_cases, refused_at, samples, shuffled, tokens_refused, tool_like,
+    bench_cases, refused_at, samples, shuffled, small_vocab, tokens_refused, tool_like,
 };
 
 use std::collections::BTreeMap;
 
 use tooljson::CompiledSchema;
 use tooljson::decode::{Constraint, DecodeError, Matcher, Sampler, Tokenizer, Vocabulary};
-
-/// A vocabulary of every single byte plus some JSON-shaped multi-byte
-/// tokens (quotes with letters, escapes, UTF-8 pieces), to cross token and
-/// byte boundaries in many ways.
-fn small_vocab() -> Vocabulary {
-    let mut toks: Vec<Vec<u8>> = (0..=255u8).map(|b| vec![b]).collect();
-    for w in [
-        "{\"",
-        "\":",
-        "\",\"",
-        "\"}",
-        "\"]",
-        "[\"",
-        "true",
-        "false",
-        "null",
-        "12",
-        "-1",
-        "0.",
-        ".5",
-        "e+",
-        "\\u00",
-        "\\n",
-        "\\\"",
-        "é",
-        "\u{1F600}",
-        "a\"",
-        "\":\"",
-        "\"},{\"",
-        "name",
-        "type",
-        "id",
-        "[]",
-        "{}",
-        "\\ud83d",
-        "\\ude00",
-        "}]",
-        "],",
-    ] {
-        toks.push(w.as_bytes().to_vec());
-    }
-    // A token that ends inside a UTF-8 sequence.
-    toks.push(vec![b'a', 0xC3]);
-    toks.push(Vec::new());
-    let eos = (toks.len() - 1) as u32;
-    Vocabulary::from_bytes(toks, vec![eos]).unwrap()
-}
 
 /// Feeds `text` as tokens of the small vocabulary (greedy longest match),
 /// checking each against the mask.

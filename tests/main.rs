@@ -70,6 +70,8 @@ mod decode_cli;
 #[cfg(feature = "decode")]
 mod decode_coverage;
 #[cfg(feature = "decode")]
+mod decode_equivalence;
+#[cfg(feature = "decode")]
 mod decode_forms;
 #[cfg(feature = "tiktoken")]
 mod decode_mask_exact;

@@ -67,6 +67,53 @@ pub fn bytes_vocab() -> Vocabulary {
     Vocabulary::from_bytes(toks, vec![256]).unwrap()
 }
 
+/// A vocabulary of every single byte plus some JSON-shaped multi-byte
+/// tokens (quotes with letters, escapes, UTF-8 pieces), to cross token and
+/// byte boundaries in many ways.
+pub fn small_vocab() -> Vocabulary {
+    let mut toks: Vec<Vec<u8>> = (0..=255u8).map(|b| vec![b]).collect();
+    for w in [
+        "{\"",
+        "\":",
+        "\",\"",
+        "\"}",
+        "\"]",
+        "[\"",
+        "true",
+        "false",
+        "null",
+        "12",
+        "-1",
+        "0.",
+        ".5",
+        "e+",
+        "\\u00",
+        "\\n",
+        "\\\"",
+        "é",
+        "\u{1F600}",
+        "a\"",
+        "\":\"",
+        "\"},{\"",
+        "name",
+        "type",
+        "id",
+        "[]",
+        "{}",
+        "\\ud83d",
+        "\\ude00",
+        "}]",
+        "],",
+    ] {
+        toks.push(w.as_bytes().to_vec());
+    }
+    // A token that ends inside a UTF-8 sequence.
+    toks.push(vec![b'a', 0xC3]);
+    toks.push(Vec::new());
+    let eos = (toks.len() - 1) as u32;
+    Vocabulary::from_bytes(toks, vec![eos]).unwrap()
+}
+
 /// `v` with every object's keys in a shuffled order.
 pub fn shuffled(v: &Value, seed: &mut u64) -> Value {
     match v {
