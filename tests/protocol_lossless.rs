@@ -59,6 +59,17 @@ fn no_silent_drop<T>(
         .map_err(|e| TestCaseError::fail(format!("{kind} {a} -> {a}: {e}")))?;
     for b in VENDORS.into_iter().filter(|b| *b != a) {
         let (there, losses) = write(&t, b).accept_losses();
+        for l in &losses {
+            prop_assert!(
+                original.pointer(&l.at).is_some(),
+                "{} {} -> {}: the loss {:?} points at nothing in the source\noriginal {:#}",
+                kind,
+                a,
+                b,
+                l,
+                original
+            );
+        }
         if !losses.is_empty() {
             continue;
         }
@@ -513,5 +524,65 @@ fn found_silent_drops_are_now_reported() {
         ),
     ] {
         ok.unwrap();
+    }
+}
+
+/// A loss names where the part stood in the JSON it was read from: Chat
+/// content parts and calls under their own arrays, Responses texts inside
+/// their `message` item, and the envelope (a Chat choice's `message`, a
+/// Responses object's `output`) in front.
+#[test]
+fn loss_pointers_point_into_the_source() {
+    let chat = json!({"index": 0, "finish_reason": "tool_calls", "message": {
+        "role": "assistant",
+        "content": [{"type": "text", "text": "a", "annotations": [1]}, {"type": "refusal", "refusal": "no"}],
+        "tool_calls": [{"id": "c", "type": "function", "function": {"name": "f", "arguments": "{}"}, "extra": 1}]
+    }});
+    let responses = json!({"status": "completed", "output": [
+        {"type": "reasoning", "summary": []},
+        {"type": "message", "role": "assistant", "content": [
+            {"type": "output_text", "text": "a", "annotations": [1]},
+            {"type": "output_text", "text": "b", "logprobs": [1]}
+        ]},
+        {"type": "function_call", "call_id": "c", "name": "f", "arguments": "{}", "extra": 1}
+    ]});
+    let anthropic = json!({"role": "assistant", "content": "plain", "stop_reason": "end_turn"});
+    let cases = [
+        (
+            Vendor::OpenAiChat,
+            &chat,
+            vec![
+                "/message/content/0/annotations",
+                "/message/content/1",
+                "/message/tool_calls/0/extra",
+            ],
+        ),
+        (
+            Vendor::OpenAiResponses,
+            &responses,
+            vec![
+                "/output/0",
+                "/output/1/content/0/annotations",
+                "/output/1/content/1/logprobs",
+                "/output/2/extra",
+            ],
+        ),
+        (Vendor::Anthropic, &anthropic, vec![]),
+    ];
+    for (from, source, expected) in cases {
+        let turn = AssistantTurn::from_vendor(from, source).unwrap();
+        for to in VENDORS.into_iter().filter(|v| *v != from) {
+            let c = turn.to_vendor(to);
+            let at: Vec<&str> = c.losses().iter().map(|l| l.at.as_str()).collect();
+            for p in &at {
+                assert!(
+                    source.pointer(p).is_some(),
+                    "{from} -> {to}: {p} is not in {source}"
+                );
+            }
+            for p in &expected {
+                assert!(at.contains(p), "{from} -> {to}: no loss at {p}: {at:?}");
+            }
+        }
     }
 }

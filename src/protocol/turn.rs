@@ -184,6 +184,21 @@ impl AssistantTurn {
             return losses.finish(Value::Null);
         }
         self.report(vendor, &mut losses);
+        // `report` points into the message or the list of items; the turn
+        // was read from what holds them.
+        for l in &mut losses.0 {
+            match self.envelope {
+                Envelope::ChatChoice(_) => l.at.insert_str(0, "/message"),
+                Envelope::ResponsesObject
+                    if l.at
+                        .strip_prefix('/')
+                        .is_some_and(|r| r.starts_with(|c: char| c.is_ascii_digit())) =>
+                {
+                    l.at.insert_str(0, "/output");
+                }
+                _ => {}
+            }
+        }
         losses.finish(self.message_for(vendor))
     }
 
@@ -232,10 +247,7 @@ impl AssistantTurn {
         let mut seen_call = false;
         let mut prev_text = false;
         for (i, p) in self.parts.iter().enumerate() {
-            let at = match from {
-                Some(Vendor::Anthropic) => ptr_i("/content", i),
-                _ => ptr_i("", i),
-            };
+            let (at, item_at) = self.part_pointer(i);
             match p {
                 TurnPart::Native { vendor: v, item } if *v != vendor => {
                     let ty = item.get("type").and_then(Value::as_str).unwrap_or("part");
@@ -256,7 +268,7 @@ impl AssistantTurn {
                         && t.item_start.is_some()
                     {
                         losses.push(
-                            &at,
+                            &item_at,
                             "message",
                             LossEffect::ReadsBackDifferently,
                             "consecutive Responses message items read back as one item",
@@ -268,7 +280,7 @@ impl AssistantTurn {
                         let mut members = item.clone();
                         members.remove("status");
                         Native::of(Vendor::OpenAiResponses, members)
-                            .report_dropped(vendor, &at, losses);
+                            .report_dropped(vendor, &item_at, losses);
                     }
                     if seen_call && vendor == Vendor::OpenAiChat {
                         losses.push(
@@ -288,6 +300,51 @@ impl AssistantTurn {
             }
             prev_text = matches!(p, TurnPart::Text(_));
         }
+    }
+
+    /// Where part `i` stood in the JSON the turn was read from, and the
+    /// item that holds it (the same but for a Responses text, whose item is
+    /// a `message`). Relative to the message (Anthropic, Chat) or to the
+    /// list of output items (Responses); a turn built in code counts its
+    /// parts.
+    fn part_pointer(&self, i: usize) -> (String, String) {
+        let calls_before = self.parts[..i]
+            .iter()
+            .filter(|p| matches!(p, TurnPart::Call(_)))
+            .count();
+        let is_call = matches!(self.parts[i], TurnPart::Call(_));
+        let at = match self.native.vendor {
+            Some(Vendor::Anthropic) if self.envelope == Envelope::AnthropicStringContent => {
+                "/content".to_owned()
+            }
+            Some(Vendor::Anthropic) => ptr_i("/content", i),
+            // Chat keeps content parts and calls apart, in that order.
+            Some(Vendor::OpenAiChat) if is_call => ptr_i("/tool_calls", calls_before),
+            Some(Vendor::OpenAiChat) if self.chat_content == ChatContent::String => {
+                "/content".to_owned()
+            }
+            Some(Vendor::OpenAiChat) => ptr_i("/content", i - calls_before),
+            Some(Vendor::OpenAiResponses) => {
+                // One item a part, but the texts of one `message` item.
+                let (mut item, mut within) = (0, 0);
+                for (k, p) in self.parts[..=i].iter().enumerate() {
+                    let continues = matches!(p, TurnPart::Text(t) if t.item_start.is_none());
+                    if k > 0 && !continues {
+                        item += 1;
+                        within = 0;
+                    } else if k > 0 {
+                        within += 1;
+                    }
+                }
+                let item_at = ptr_i("", item);
+                return match self.parts[i] {
+                    TurnPart::Text(_) => (ptr_i(&ptr(&item_at, "content"), within), item_at),
+                    _ => (item_at.clone(), item_at),
+                };
+            }
+            _ => ptr_i("", i),
+        };
+        (at.clone(), at)
     }
 
     /// Reads an Anthropic assistant message.
