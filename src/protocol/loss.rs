@@ -51,7 +51,9 @@ impl LossEffect {
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Loss {
-    /// Where the part is in the source JSON (a JSON Pointer; `""` is the root).
+    /// Where the part is in the source JSON (a JSON Pointer; `""` is the
+    /// root). For a whole request, where it is in the [`super::Request`]
+    /// (see [`super::Request::to_vendor`]).
     pub at: String,
     /// What the part is (`image`, `is_error`, `thinking`, `cache_control`...).
     pub part: String,

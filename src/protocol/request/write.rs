@@ -32,6 +32,15 @@ impl Request {
     /// Writes the request body for `vendor`, with every part that cannot
     /// cross listed.
     /// For the vendor it was read from, it is the JSON it was read from.
+    ///
+    /// A loss points into the request as [`Request`] holds it, which is not
+    /// always where the part stood in the source JSON: `/system` for the
+    /// system prompt, `/messages/{i}` with `i` an index into
+    /// [`Request::messages`] (where a run of Chat `tool` messages or of
+    /// Responses items is one message), the other members under their
+    /// field's name (`/stop`), and a member the target requires under the
+    /// name it would take (`/max_tokens`). Inside an assistant turn the
+    /// pointer is the turn's own, as [`AssistantTurn::to_vendor`](crate::protocol::AssistantTurn::to_vendor) gives it.
     pub fn to_vendor(&self, vendor: Vendor) -> Converted<Value> {
         let mut losses = Losses::default();
         if !crate::protocol::error::models_messages(vendor) {
