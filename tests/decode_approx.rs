@@ -561,7 +561,7 @@ fn run(
             t.samples += 1;
             match sampler.sample() {
                 Ok(s) => {
-                    let checked = tooljson::from_slice(&s.text)
+                    let checked = common::decode_check::parse_no_repeats(&s.text)
                         .map_err(|e| format!("parse: {e}"))
                         .and_then(|v| match &loose {
                             Some(l) => l.validate(&v).map_err(|e| format!("invalid: {}", e[0])),

@@ -44,7 +44,8 @@ fn mask_refuses(c: &Constraint, vocab: &Vocabulary, text: &[u8]) -> Option<Strin
 }
 
 fn check_sample(schema: &CompiledSchema, text: &[u8]) -> Result<(), String> {
-    let v = tooljson::from_slice(text).map_err(|e| format!("parse: {e}"))?;
+    let v =
+        crate::common::decode_check::parse_no_repeats(text).map_err(|e| format!("parse: {e}"))?;
     schema
         .validate(&v)
         .map_err(|e| format!("invalid: {}", e[0]))

@@ -20,13 +20,15 @@
 //!   branch of the root's `anyOf` / `oneOf` (which the stream check
 //!   decides only once the value is whole). What is left is searched:
 //!   every continuation of at most [`SEARCH_DEPTH`] bytes of
-//!   [`SEARCH_BYTES`] is validated, and a valid one is an error unless the
+//!   [`SEARCH_BYTES`], and every tail of every valid instance, is
+//!   validated, and a valid one is an error unless the
 //!   policy writes that number otherwise (an integer in plain digits, a
 //!   number under a bound without an exponent). A text ending in a number
 //!   with a fraction or exponent counts as the policy's. The refusals no
 //!   step decides (mostly a string that a `pattern` or `format` can no
 //!   longer complete, and keys inside nested `anyOf`) are counted and
 //!   printed: the figures are in `benches/README.md`.
+use crate::common::decode_check::parse_no_repeats;
 use crate::common::decode_data::{bench_cases, samples, shuffled, small_vocab};
 
 use std::collections::BTreeMap;
@@ -304,14 +306,16 @@ fn property_names(doc: &serde_json::Value, out: &mut Vec<Vec<u8>>) {
     }
 }
 
-/// Whether `text` parses strictly and is valid.
+/// Whether `text` parses strictly, with no key repeated (the policy writes
+/// each key once), and is valid.
 fn valid(schema: &CompiledSchema, text: &[u8]) -> bool {
-    tooljson::from_slice(text).is_ok_and(|v| schema.is_valid(&v))
+    parse_no_repeats(text).is_ok_and(|v| schema.is_valid(&v))
 }
 
-/// A continuation of at most `SEARCH_DEPTH` bytes that makes `text` a valid
-/// whole text.
-fn short_completion(schema: &CompiledSchema, text: &[u8]) -> Option<Vec<u8>> {
+/// A continuation that makes `text` a valid whole text: any of at most
+/// `SEARCH_DEPTH` bytes of `SEARCH_BYTES`, or a tail of one of `instances`
+/// (what a valid text goes on with, spliced on).
+fn completion(schema: &CompiledSchema, text: &[u8], instances: &[Vec<u8>]) -> Option<Vec<u8>> {
     let mut frontier = vec![Vec::new()];
     for _ in 0..SEARCH_DEPTH {
         let mut next = Vec::new();
@@ -329,6 +333,16 @@ fn short_completion(schema: &CompiledSchema, text: &[u8]) -> Option<Vec<u8>> {
             }
         }
         frontier = next;
+    }
+    let mut t = text.to_vec();
+    for v in instances {
+        for k in 1..v.len() {
+            t.truncate(text.len());
+            t.extend_from_slice(&v[k..]);
+            if valid(schema, &t) {
+                return Some(v[k..].to_vec());
+            }
+        }
     }
     None
 }
@@ -459,7 +473,7 @@ fn check_at(s: &Subject, m: &Matcher, prefix: &[u8], rng: &mut Rng, t: &mut Tall
                 .or_default() += 1;
             continue;
         }
-        if let Some(c) = short_completion(schema, &text) {
+        if let Some(c) = completion(schema, &text, instances) {
             let mut whole = text.clone();
             whole.extend_from_slice(&c);
             if number_not_plain(&text)
@@ -482,7 +496,7 @@ fn check_at(s: &Subject, m: &Matcher, prefix: &[u8], rng: &mut Rng, t: &mut Tall
                 .or_default() += 1;
             continue;
         }
-        *t.by.entry("undecided: no short completion").or_default() += 1;
+        *t.by.entry("undecided: no completion found").or_default() += 1;
         t.undecided.push(format!(
             "{name}: {:?} + {:?}",
             show(prefix),

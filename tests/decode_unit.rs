@@ -270,3 +270,32 @@ fn a_number_under_a_bound_below_zero_completes_after_its_minus() {
         assert!(m.is_complete(), "{prefix} + {rest:?}");
     }
 }
+
+/// No key repeats in any object, one of any value too (found by the mask
+/// equivalence test: a nested object under `{"type": "object"}` took a
+/// key twice, which the vendor layer's strict parse refuses).
+#[test]
+fn a_key_repeats_in_no_object_even_one_of_any_value() {
+    let v = vocab(&[]);
+    let c = constraint(
+        r#"{"type": "object", "properties": {"p": {"type": "object"}}}"#,
+        &v,
+    );
+    for text in [
+        &br#"{"a":1,"a""#[..],
+        br#"{"x":{"a":1,"a""#,
+        br#"{"p":{"a":1,"a""#,
+        br#"{"x":[{"a":{"b":1,"b""#,
+    ] {
+        assert!(!viable(&c, text), "{}", String::from_utf8_lossy(text));
+    }
+    for text in [
+        &br#"{"x":{"a":1,"ab""#[..],
+        br#"{"x":[{"a":1},{"a""#,
+        br#"{"x":{"a":{"a":1},"b""#,
+        br#"{"x":{"a":1},"y":{"a""#,
+    ] {
+        assert!(viable(&c, text), "{}", String::from_utf8_lossy(text));
+    }
+    assert!(accepts(&c, br#"{"x":[{"a":1},{"a":2}],"p":{"a":{"a":1}}}"#));
+}

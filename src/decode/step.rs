@@ -776,7 +776,16 @@ fn step_owned(g: &Grammar, c: &mut Config, b: u8, out: &mut Vec<Config>, guard: 
                         let Some(a) = o.additional else { return };
                         (used, a)
                     }
-                    (_, None) => (used, shape),
+                    // An object of any value: every key is free, and none
+                    // repeats either.
+                    (_, None) => {
+                        let d = (depth - 1) as u32;
+                        if c.keys.contains(&(d, hash)) {
+                            return;
+                        }
+                        c.keys.push((d, hash));
+                        (used, shape)
+                    }
                 };
                 c.frames.pop();
                 *c.top() = Frame::Obj {

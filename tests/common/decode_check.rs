@@ -84,9 +84,24 @@ fn mask_of(m: &Matcher, words: usize) -> Vec<u64> {
     mask
 }
 
-/// The text must be a complete, strictly parsed, valid instance.
+/// Parses `text` strictly, a repeated key being an error: the output
+/// policy writes each key of an object once.
+pub fn parse_no_repeats(text: &[u8]) -> Result<tooljson::Value, tooljson::Error> {
+    use tooljson::{DuplicateKeys, Parser, ValueBuilder};
+    let mut parser = Parser::new();
+    parser.set_duplicate_keys(DuplicateKeys::Error);
+    let mut builder = ValueBuilder::with_duplicate_keys(DuplicateKeys::Error);
+    parser.feed(text, &mut builder)?;
+    parser.finish(&mut builder)?;
+    Ok(builder
+        .into_value()
+        .expect("a finished parse has built its value"))
+}
+
+/// The text must be a complete, strictly parsed, valid instance, with no
+/// key repeated.
 fn assert_valid(schema: &CompiledSchema, text: &[u8], what: &str) {
-    let value = tooljson::from_slice(text).unwrap_or_else(|e| {
+    let value = parse_no_repeats(text).unwrap_or_else(|e| {
         panic!(
             "{what}: {:?} does not parse: {e}",
             String::from_utf8_lossy(text)
