@@ -81,20 +81,27 @@ fn not_viable(schema: &CompiledSchema, text: &[u8]) -> Option<&'static str> {
     None
 }
 
-/// The output policy's rules that a text shows on its own.
-fn policy(text: &[u8]) -> Option<&'static str> {
-    let mut in_string = false;
-    let mut escaped = false;
-    // Whether the open string is a key: after `{` or `,` in an object.
-    let mut key = false;
-    let mut stack: Vec<u8> = Vec::new();
-    let mut last = 0u8;
+/// What one pass over a JSON prefix shows: the first output-policy rule
+/// it breaks, and where the key it ends inside starts.
+struct Scan {
+    policy: Option<&'static str>,
+    /// Just past the quote of the key the text ends inside, when it does
+    /// (and the key has no escape).
+    open_key: Option<usize>,
+}
+
+fn scan(text: &[u8]) -> Scan {
+    const KEY_ESCAPE: Option<&str> = Some("policy: a key escape serde_json would not write");
+    let (mut in_string, mut escaped, mut key) = (false, false, false);
+    // Open containers, the last structural byte, where the string began.
+    let (mut stack, mut last, mut start) = (Vec::new(), 0u8, 0);
+    let mut policy = None;
     for (i, &b) in text.iter().enumerate() {
         if in_string {
             if escaped {
                 escaped = false;
                 if key && !matches!(b, b'"' | b'\\' | b'u' | b'b' | b'f' | b'n' | b'r' | b't') {
-                    return Some("policy: a key escape serde_json would not write");
+                    policy = policy.or(KEY_ESCAPE);
                 }
                 if key && b == b'u' {
                     // `\u` in a key is written only for control characters.
@@ -102,7 +109,7 @@ fn policy(text: &[u8]) -> Option<&'static str> {
                     if !b"00".starts_with(&hex[..hex.len().min(2)])
                         || hex.get(2).is_some_and(|d| !matches!(d, b'0' | b'1'))
                     {
-                        return Some("policy: a key escape serde_json would not write");
+                        policy = policy.or(KEY_ESCAPE);
                     }
                 }
             } else if b == b'\\' {
@@ -113,14 +120,16 @@ fn policy(text: &[u8]) -> Option<&'static str> {
             continue;
         }
         match b {
-            b' ' | b'\t' | b'\n' | b'\r' => return Some("policy: whitespace outside a string"),
+            b' ' | b'\t' | b'\n' | b'\r' => {
+                policy = policy.or(Some("policy: whitespace outside a string"));
+            }
             b'"' => {
                 in_string = true;
+                // A key: after `{` or `,` in an object.
                 key = stack.last() == Some(&b'{') && matches!(last, b'{' | b',');
+                start = i + 1;
             }
-            b'{' | b'[' => {
-                stack.push(b);
-            }
+            b'{' | b'[' => stack.push(b),
             b'}' | b']' => {
                 stack.pop();
             }
@@ -128,7 +137,14 @@ fn policy(text: &[u8]) -> Option<&'static str> {
         }
         last = b;
     }
-    None
+    let open_key =
+        (in_string && key && !escaped && !text[start..].contains(&b'\\')).then_some(start);
+    Scan { policy, open_key }
+}
+
+/// The output policy's rules that a text shows on its own.
+fn policy(text: &[u8]) -> Option<&'static str> {
+    scan(text).policy
 }
 
 /// Whether the text ends inside a number with a fraction or an exponent:
@@ -184,46 +200,13 @@ fn number_policy(schema: &CompiledSchema, whole: &[u8], at: usize) -> Option<&'s
     None
 }
 
-/// Where the key that `text` ends inside starts (just past its quote), or
-/// `None` when the text does not end inside a key (or ends in an escape).
-fn open_key(text: &[u8]) -> Option<usize> {
-    let (mut in_string, mut escaped, mut key) = (false, false, false);
-    let (mut stack, mut last, mut start) = (Vec::new(), 0u8, 0);
-    for (i, &b) in text.iter().enumerate() {
-        if in_string {
-            if escaped {
-                escaped = false;
-            } else if b == b'\\' {
-                escaped = true;
-            } else if b == b'"' {
-                in_string = false;
-            }
-            continue;
-        }
-        match b {
-            b'"' => {
-                in_string = true;
-                key = stack.last() == Some(&b'{') && matches!(last, b'{' | b',');
-                start = i + 1;
-            }
-            b'{' | b'[' => stack.push(b),
-            b'}' | b']' => {
-                stack.pop();
-            }
-            _ => {}
-        }
-        last = b;
-    }
-    (in_string && key && !escaped && !text[start..].contains(&b'\\')).then_some(start)
-}
-
 /// Whether no key that starts as `text` ends can be written: the key
 /// closed as it is, and every name the schema lists that goes on from it,
 /// are each refused by the stream check or the parser (an unknown key
 /// under `additionalProperties: false`, or a repeated one). A key outside
 /// the listed names is taken to fare as the key closed as it is.
 fn no_key_goes_on(schema: &CompiledSchema, names: &[Vec<u8>], text: &[u8]) -> bool {
-    let Some(start) = open_key(text) else {
+    let Some(start) = scan(text).open_key else {
         return false;
     };
     let partial = &text[start..];
