@@ -767,24 +767,21 @@ fn step_owned(g: &Grammar, c: &mut Config, b: u8, out: &mut Vec<Config>, guard: 
                         }
                         (used | 1 << i, o.vals[i])
                     }
-                    (None, Some(o)) => {
+                    // A key outside the named ones (every key, in an
+                    // object of any value): free, and written once.
+                    (_, o) => {
                         let d = (depth - 1) as u32;
                         if !free || c.keys.contains(&(d, hash)) {
                             return;
                         }
                         c.keys.push((d, hash));
-                        let Some(a) = o.additional else { return };
-                        (used, a)
-                    }
-                    // An object of any value: every key is free, and none
-                    // repeats either.
-                    (_, None) => {
-                        let d = (depth - 1) as u32;
-                        if c.keys.contains(&(d, hash)) {
-                            return;
+                        match o {
+                            Some(o) => {
+                                let Some(a) = o.additional else { return };
+                                (used, a)
+                            }
+                            None => (used, shape),
                         }
-                        c.keys.push((d, hash));
-                        (used, shape)
                     }
                 };
                 c.frames.pop();
