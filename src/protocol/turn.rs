@@ -5,7 +5,7 @@ use serde_json::{Map, Value};
 
 use super::Vendor;
 use super::error::{ProtocolError, json_type, ptr, ptr_i};
-use super::loss::{Converted, LossEffect, Losses};
+use super::loss::{Converted, Loss, LossEffect, Losses};
 use super::message::{
     Native, TextPart, ToolCall, TurnPart, as_object, check_role, get_array, get_str, rest, s,
 };
@@ -42,6 +42,23 @@ enum Envelope {
 /// The members an assistant message of a Chat request takes.
 const CHAT_MESSAGE_MEMBERS: [&str; 6] =
     ["role", "content", "refusal", "name", "audio", "tool_calls"];
+
+/// Puts the pointers [`AssistantTurn::report`] gives under `at`, where the
+/// turn stood in a larger document: all of a Chat turn's (they point into
+/// its message), a Responses turn's item pointers (`/{k}...`, into its list
+/// of items; its own members stay where they are).
+pub(crate) fn place_losses(from: Option<Vendor>, at: &str, losses: &mut [Loss]) {
+    for l in losses {
+        let item =
+            l.at.strip_prefix('/')
+                .is_some_and(|r| r.starts_with(|c: char| c.is_ascii_digit()));
+        match from {
+            Some(Vendor::OpenAiChat) => l.at.insert_str(0, at),
+            Some(Vendor::OpenAiResponses) if item => l.at.insert_str(0, at),
+            _ => {}
+        }
+    }
+}
 
 /// One assistant turn: its text and tool calls in order, and why it stopped.
 ///
@@ -184,20 +201,15 @@ impl AssistantTurn {
             return losses.finish(Value::Null);
         }
         self.report(vendor, &mut losses);
-        // `report` points into the message or the list of items; the turn
-        // was read from what holds them.
-        for l in &mut losses.0 {
-            match self.envelope {
-                Envelope::ChatChoice(_) => l.at.insert_str(0, "/message"),
-                Envelope::ResponsesObject
-                    if l.at
-                        .strip_prefix('/')
-                        .is_some_and(|r| r.starts_with(|c: char| c.is_ascii_digit())) =>
-                {
-                    l.at.insert_str(0, "/output");
-                }
-                _ => {}
+        // The turn was read from what holds the message or the items.
+        match self.envelope {
+            Envelope::ChatChoice(_) => {
+                place_losses(Some(Vendor::OpenAiChat), "/message", &mut losses.0);
             }
+            Envelope::ResponsesObject => {
+                place_losses(Some(Vendor::OpenAiResponses), "/output", &mut losses.0);
+            }
+            _ => {}
         }
         losses.finish(self.message_for(vendor))
     }

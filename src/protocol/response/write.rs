@@ -7,6 +7,7 @@ use serde_json::{Map, Value};
 use super::super::error::{ptr, ptr_i};
 use super::super::loss::{Converted, LossEffect, Losses, UNMODELLED};
 use super::super::message::s;
+use super::super::turn::place_losses;
 use super::super::{StopReason, TurnPart, Vendor};
 use super::order::KeyOrder;
 use super::usage::convert_usage;
@@ -261,16 +262,8 @@ impl Response {
                 Some(Vendor::OpenAiResponses) => base.clone(),
                 _ => String::new(),
             };
-            for mut l in turn_losses.0 {
-                let item = from == Some(Vendor::OpenAiResponses)
-                    && l.at
-                        .strip_prefix('/')
-                        .is_some_and(|r| r.starts_with(|c: char| c.is_ascii_digit()));
-                if from == Some(Vendor::OpenAiChat) || item {
-                    l.at.insert_str(0, &prefix);
-                }
-                losses.0.push(l);
-            }
+            place_losses(from, &prefix, &mut turn_losses.0);
+            losses.0.extend(turn_losses.0);
             if let Some(r) = &turn.stop_reason {
                 let has_calls = turn.parts.iter().any(|p| matches!(p, TurnPart::Call(_)));
                 let back = reads_back(r, vendor, has_calls);
