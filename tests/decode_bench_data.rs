@@ -5,6 +5,7 @@
 //! and token by token in its own key order and a shuffled one, and random
 //! samples that always parse and validate, with no dead end.
 use crate::common;
+use crate::common::decode_check::allowed;
 use crate::common::decode_data::{
     bench_cases, refused_at, samples, shuffled, small_vocab, tokens_refused, tool_like,
 };
@@ -30,7 +31,7 @@ fn mask_refuses(c: &Constraint, vocab: &Vocabulary, text: &[u8]) -> Option<Strin
         }
         m.fill_mask(&mut mask);
         let id = best.1;
-        if mask[id as usize / 64] >> (id % 64) & 1 == 0 {
+        if !allowed(&mask, id) {
             return Some(format!("token {id} at byte {i} refused by the mask"));
         }
         if let Err(e) = m.commit_token(id) {
@@ -40,7 +41,7 @@ fn mask_refuses(c: &Constraint, vocab: &Vocabulary, text: &[u8]) -> Option<Strin
     }
     m.fill_mask(&mut mask);
     let eos = vocab.eos_ids()[0];
-    (mask[eos as usize / 64] >> (eos % 64) & 1 == 0).then(|| "end refused".to_owned())
+    (!allowed(&mask, eos)).then(|| "end refused".to_owned())
 }
 
 fn check_sample(schema: &CompiledSchema, text: &[u8]) -> Result<(), String> {

@@ -28,7 +28,7 @@
 //!   step decides (mostly a string that a `pattern` or `format` can no
 //!   longer complete, and keys inside nested `anyOf`) are counted and
 //!   printed: the figures are in `benches/README.md`.
-use crate::common::decode_check::parse_no_repeats;
+use crate::common::decode_check::{allowed, parse_no_repeats};
 use crate::common::decode_data::{bench_cases, samples, shuffled, small_vocab};
 
 use std::collections::BTreeMap;
@@ -54,10 +54,6 @@ impl Rng {
     fn below(&mut self, n: usize) -> usize {
         (self.next() % n as u64) as usize
     }
-}
-
-fn allowed(mask: &[u64], id: u32) -> bool {
-    mask[id as usize / 64] >> (id % 64) & 1 == 1
 }
 
 /// Why a text that a refused token makes is not viable, or `None`.

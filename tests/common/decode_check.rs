@@ -74,7 +74,8 @@ fn vocabulary() -> (Vocabulary, u32) {
     (v, eos)
 }
 
-fn allowed(mask: &[u64], id: u32) -> bool {
+/// Whether token `id` is set in `mask`.
+pub fn allowed(mask: &[u64], id: u32) -> bool {
     mask[id as usize / 64] >> (id % 64) & 1 == 1
 }
 

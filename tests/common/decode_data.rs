@@ -2,6 +2,7 @@
 //! valid instances, the tool-like subset, key shuffling, and feeding a text
 //! to a matcher byte by byte or token by token.
 
+use super::decode_check::allowed;
 use tooljson::decode::{Constraint, Tokenizer, Vocabulary};
 use tooljson::{CompiledSchema, Value};
 
@@ -163,7 +164,7 @@ pub fn tokens_refused(c: &Constraint, tok: &Tokenizer, text: &str) -> Option<Str
     let mut mask = vec![0u64; vocab.mask_words()];
     for (i, &id) in ids.iter().enumerate() {
         m.fill_mask(&mut mask);
-        if mask[id as usize / 64] >> (id % 64) & 1 == 0 {
+        if !allowed(&mask, id) {
             return Some(format!("token {i} ({id}) refused by the mask"));
         }
         if let Err(e) = m.commit_token(id) {
@@ -172,7 +173,7 @@ pub fn tokens_refused(c: &Constraint, tok: &Tokenizer, text: &str) -> Option<Str
     }
     m.fill_mask(&mut mask);
     let eos = vocab.eos_ids()[0];
-    (mask[eos as usize / 64] >> (eos % 64) & 1 == 0).then(|| "end refused".to_owned())
+    (!allowed(&mask, eos)).then(|| "end refused".to_owned())
 }
 
 /// Samples per schema: `TOOLJSON_DECODE_SAMPLES`, else `default` (kept
