@@ -299,3 +299,22 @@ fn a_key_repeats_in_no_object_even_one_of_any_value() {
     }
     assert!(accepts(&c, br#"{"x":[{"a":1},{"a":2}],"p":{"a":{"a":1}}}"#));
 }
+
+/// A `minProperties` too large to build a shortest text for counts as no
+/// value: compiling refuses it at once instead of writing the members out
+/// (found by the decode fuzz target as a timeout; the input is replayed).
+#[test]
+fn a_huge_minimum_count_is_refused_at_compile_time() {
+    let v = vocab(&[]);
+    for schema in [
+        r#"{"type": "object", "additionalProperties": {"type": "number"}, "minProperties": 188888888888}"#,
+        r#"{"type": "array", "minItems": 188888888888}"#,
+    ] {
+        let s = CompiledSchema::from_json_str(schema).unwrap();
+        let e = Constraint::new(&s, &v).unwrap_err();
+        assert_eq!(e.keyword(), Some("(schema)"), "{schema}: {e}");
+    }
+    // At the bound a value is still built.
+    let at = r#"{"type": "object", "minProperties": 65536}"#;
+    assert!(Constraint::new(&CompiledSchema::from_json_str(at).unwrap(), &v).is_ok());
+}

@@ -87,7 +87,11 @@
 //! exactly, since each option is checked by `validate`), integer bounds on
 //! integers and numbers, `allOf` and `$ref` (merged; recursion is a
 //! reference, unrolled on the matcher's stack), `anyOf` (distributed),
-//! `oneOf` when no two branches accept a value of the same type.
+//! `oneOf` when no two branches accept a value of the same type. A
+//! `minProperties` or `minItems` above 65,536, and a `minLength` from
+//! 2^20 on, count as allowing no value (so that compiling a hostile
+//! schema stays cheap): such a subschema is left out of an `anyOf`, and
+//! one the value cannot avoid makes the schema refused as unsatisfiable.
 //!
 //! `pattern`, when the crate matches it without a regex (an anchored
 //! sequence of character classes, or classes with groups, alternation and

@@ -818,6 +818,11 @@ fn shortest_num(lo: Option<Bound>, hi: Option<Bound>) -> Option<String> {
 
 /// The shortest text of every shape, by fixpoint (recursive shapes refer
 /// to each other; a shape no text fits stays `None`).
+/// The most members or items a shortest text is built with
+/// (`minProperties`, `minItems`): past it the shape counts as having no
+/// value, so a hostile count cannot make compiling build it.
+const MAX_MIN_COUNT: u64 = 1 << 16;
+
 fn shortest_texts(shapes: &[Shape], patterns: &[StrPattern]) -> Vec<Option<Box<[u8]>>> {
     let mut best: Vec<Option<Box<[u8]>>> = vec![None; shapes.len()];
     loop {
@@ -862,7 +867,7 @@ fn shortest_of(s: &Shape, best: &[Option<Box<[u8]>>], patterns: &[StrPattern]) -
             .min_by_key(|t| t.len())
             .map(<[u8]>::to_vec),
         Shape::Arr(a) => {
-            if a.min > a.max || a.min > 1 << 16 {
+            if a.min > a.max || a.min > MAX_MIN_COUNT {
                 return None;
             }
             let mut v = vec![b'['];
@@ -876,6 +881,9 @@ fn shortest_of(s: &Shape, best: &[Option<Box<[u8]>>], patterns: &[StrPattern]) -
             v.push(b']');
             Some(v)
         }
+        // Past `MAX_MIN_COUNT` members (or items), no text is built: such a
+        // shape counts as having no value.
+        Shape::Obj(o) if o.min > o.max || o.min > MAX_MIN_COUNT => None,
         Shape::Obj(o) if o.after.is_some() => shortest_ordered(o, best),
         Shape::Obj(o) => {
             let mut v = vec![b'{'];
