@@ -16,8 +16,7 @@ fn corpus(name: &str) -> String {
 }
 
 fn shared(path: &str) -> String {
-    common::testdata()
-        .join("vendor-streams")
+    common::testdata("vendor-streams")
         .join(path)
         .display()
         .to_string()

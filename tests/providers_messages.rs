@@ -102,7 +102,7 @@ fn every_transcript_ends_with_the_expected_message_at_every_read_size() {
         // The decoded `.jsonl` beside each recording is not a body.
         (None, "bedrock", Some("eventstream")),
     ] {
-        let dir = common::testdata().join("vendor-streams").join(name);
+        let dir = common::testdata("vendor-streams").join(name);
         let mut files: Vec<_> = std::fs::read_dir(&dir)
             .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
             .map(|e| e.unwrap().path())

@@ -14,7 +14,7 @@ use serde_json::Value as J;
 use tooljson::providers::{CallEvent, CallKey, CallKind, CallStatus, ToolCallStream, Vendor};
 
 fn dir(vendor: &str) -> PathBuf {
-    common::testdata().join("vendor-streams").join(vendor)
+    common::testdata("vendor-streams").join(vendor)
 }
 
 /// The naive event-stream reading: CRLF to LF, events split at blank

@@ -99,7 +99,7 @@ struct Counts {
 }
 
 fn suite_dir() -> std::path::PathBuf {
-    common::testdata().join("JSON-Schema-Test-Suite")
+    common::testdata("JSON-Schema-Test-Suite")
 }
 
 /// Parses a JSON file with tooljson's own parser (numbers keep their lexeme,
