@@ -2,8 +2,8 @@
 //! what blocks the others: the first keyword `Constraint::new` names, and
 //! every keyword outside the decoder's exact set that the schema uses (a
 //! schema is only unblocked once all of them are). Reads
-//! `../shared/testdata` (or `TOOLJSON_TESTDATA`) and fails with a plain
-//! message when it is absent.
+//! `tests/data/jsonschemabench/` (found by `common::testdata`) and fails
+//! with a plain message when it is absent.
 use crate::common;
 use crate::common::decode_data::{bytes_vocab, tool_like};
 

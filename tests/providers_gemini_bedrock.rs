@@ -1,5 +1,5 @@
 //! Every recorded Gemini and Bedrock stream in
-//! `../shared/testdata/vendor-streams/` replays to the calls and arguments
+//! `tests/data/vendor-streams/` replays to the calls and arguments
 //! the providers' SDKs accumulate, fed as recorded (whole), and at 1, 7 and
 //! 64-byte reads. The expectations are a table written by hand from SPEC.md
 //! sections 4 and 5 (and the files' `.jsonl` decodes for Bedrock); the

@@ -1,4 +1,4 @@
-//! Every recorded transcript in `../shared/testdata/vendor-streams/` (Anthropic,
+//! Every recorded transcript in `tests/data/vendor-streams/` (Anthropic,
 //! OpenAI Chat, OpenAI Responses, Gemini, Bedrock) replays, fed in 1, 7 and
 //! 64-byte reads and whole (an event log one event per line), to the final
 //! assistant message that the provider's own SDK accumulates from it. The

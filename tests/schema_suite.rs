@@ -1,6 +1,6 @@
 //! JSON-Schema-Test-Suite conformance of the compiled schema (issue 4).
 //!
-//! Reads `JSON-Schema-Test-Suite/` from the shared test data (see
+//! Reads `tests/data/JSON-Schema-Test-Suite/` (found by `testdata` in
 //! `tests/common/mod.rs`) and runs:
 //!
 //! - every draft 2020-12 core file (`tests/draft2020-12/*.json`, 858 cases),
