@@ -71,10 +71,12 @@ pub fn testdata(rel: &str) -> PathBuf {
 
 /// Says that a test did not run, and why, on one line of stderr that
 /// `cargo test` shows: written to the stream itself, because libtest
-/// captures `eprintln!` of a passing test.
+/// captures `eprintln!` of a passing test; in one write, so that other
+/// tests' output does not split the line.
 pub fn skipped(what: &str) {
     use std::io::Write;
-    let _ = writeln!(std::io::stderr(), "SKIPPED: {what}");
+    let line = format!("SKIPPED: {what}\n");
+    let _ = std::io::stderr().write_all(line.as_bytes());
 }
 
 /// Every file in `dir` (sorted), with its name.
