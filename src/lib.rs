@@ -47,7 +47,7 @@
 //!
 //! | feature | adds | dependencies |
 //! |---|---|---|
-//! | `serde_json` | `Value` / `PartialNode` to and from `serde_json::Value`, `deserialize_into`, `deserialize_preview` | `serde_json` |
+//! | `serde_json` | `Value` / `PartialNode` to and from `serde_json::Value`, `deserialize_into`, `deserialize_growing_preview` | `serde_json` |
 //! | `schema` | [`schema`]: compile, validate, the stream check, formats, ECMA-262 patterns; `PartialParser::attach_check` | `serde_json`, `regex`, `regex-syntax`, `fancy-regex` |
 //! | `protocol` | [`protocol`]: tool definitions, `tool_choice`, calls, results, turns, retry messages (implies `schema`) | `serde` derive |
 //! | `providers` (default) | [`sse`], [`eventstream`], [`providers`]: provider adapters and the accumulated response (implies `protocol`) | `crc32fast` |

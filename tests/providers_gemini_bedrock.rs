@@ -68,7 +68,7 @@ fn replay(body: &[u8], chunk: usize) -> Result<Replay, StreamError> {
                     c.id().map(str::to_owned),
                     c.kind(),
                     c.status(),
-                    c.arguments_json(),
+                    c.value().and_then(|v| v.to_serde_json().ok()),
                 )
             })
             .collect(),

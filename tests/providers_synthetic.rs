@@ -590,7 +590,7 @@ fn chat_reasoning_content_is_thinking_and_kept_in_the_message() {
     let thinking: Vec<String> = s
         .drain_events()
         .filter_map(|e| match e {
-            CallEvent::ThinkingAppended { at: 0, text } => Some(text),
+            CallEvent::ThinkingAppended { choice: 0, text, .. } => Some(text),
             _ => None,
         })
         .collect();
