@@ -58,8 +58,10 @@ impl Usage {
         Some(Usage {
             input_tokens: n("input_tokens").or_else(|| n("prompt_tokens")),
             output_tokens: n("output_tokens").or_else(|| n("completion_tokens")),
+            // The vendors' spellings, then `to_json`'s own.
             reasoning_tokens: nested("completion_tokens_details", "reasoning_tokens")
-                .or_else(|| nested("output_tokens_details", "reasoning_tokens")),
+                .or_else(|| nested("output_tokens_details", "reasoning_tokens"))
+                .or_else(|| n("reasoning_tokens")),
             cache_creation_input_tokens: n("cache_creation_input_tokens"),
             cache_read_input_tokens: n("cache_read_input_tokens")
                 .or_else(|| nested("prompt_tokens_details", "cached_tokens"))
