@@ -23,6 +23,48 @@
 //! stream of `bytes::Bytes` (reqwest's `bytes_stream()`), into a
 //! `futures_core::Stream` of the same events (`futures::CallEvents`).
 //!
+//! # The loop, and one way each
+//!
+//! ```
+//! # use tooljson::providers::{CallEvent, ToolCallStream};
+//! # let body: &[&[u8]] = &[b"data: {\"object\":\"chat.completion.chunk\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\"Hi\"},\"finish_reason\":\"stop\"}]}\n\n"];
+//! let mut stream = ToolCallStream::new(); // the provider is detected
+//! for chunk in body {
+//!     stream.feed(chunk)?;
+//!     while let Some(event) = stream.next_event() {
+//!         match event {
+//!             CallEvent::TextAppended { choice: 0, text, .. } => print!("{text}"),
+//!             CallEvent::ArgumentsAppended { call, preview_changed: true, .. } => {
+//!                 let preview = stream.calls()[call].partial().expect("shown once changed");
+//!                 println!("{preview}");
+//!             }
+//!             _ => {}
+//!         }
+//!     }
+//! }
+//! stream.finish()?; // the provider's error event, or a body that is no provider's stream
+//! assert_eq!(stream.text(0), "Hi");
+//! # Ok::<(), tooljson::providers::StreamError>(())
+//! ```
+//!
+//! `while let Some(event) = stream.next_event()` is the loop. Each event is
+//! owned and small: it names what changed (a call by its number, a range
+//! of its text) rather than carrying it, since a delta can be as large as
+//! the input and a preview is the whole tree. So between two events the
+//! stream is free, and the loop's body reads it as the UI needs (a call's
+//! preview, the text so far); events that carried copies of the preview
+//! would cost O(size) per delta. ([`drain_events`](ToolCallStream::drain_events)
+//! takes the queue by value, so it does not hold the stream either.)
+//!
+//! | what | the one way |
+//! |---|---|
+//! | text, thinking, refusals | [`ToolCallStream::text`], [`ToolCallStream::thinking`], [`ToolCallStream::refusal`], per choice ([`ToolCallStream::choices`]); each [`CallEvent::TextAppended`] names its `choice` (OpenAI Chat `n`, Gemini candidates; else 0) and its `block` in it |
+//! | provider errors | [`ToolCallStream::finish`] returns [`StreamError::Provider`] (kind and message; [`StreamError::is_retryable`]); a body that is no provider's stream, [`StreamError::Unrecognized`]; what arrived stays readable |
+//! | the final message | [`ToolCallStream::to_assistant_message`] (with its `stop_reason`), or [`ToolCallStream::final_messages_json`] in the provider's JSON: per choice, the object the unstreamed response holds it in, whole |
+//! | arguments | [`StreamedCall::value`], the crate's [`Value`](crate::Value) (exact numbers, read in place); for your type or a `serde_json::Value`, [`StreamedCall::deserialize`], which gives the `is_error` reply when the call cannot run; in the protocol's model, [`StreamedCall::to_tool_call`] |
+//! | a preview | [`StreamedCall::partial`] (a custom tool's: its text), redrawn when [`CallEvent::ArgumentsAppended`] says `preview_changed`; typed, [`PartialNode::deserialize_growing_preview`](crate::PartialNode::deserialize_growing_preview) |
+//! | token counts | [`ToolCallStream::usage`]: one [`Usage`] for every provider, with reasoning and cache-write counts |
+//!
 //! # Cost
 //!
 //! Each event's JSON is decoded once; argument text is parsed once, by the
@@ -71,7 +113,7 @@
 //! | [`CallEvent::CallDoomed`] | the call can no longer be valid (a byte that is not JSON, or a schema violation that is already certain), reported once, as early as it is certain |
 //! | [`CallEvent::CallFinished`] | the call ended: its status |
 //! | [`CallEvent::MessageStarted`] | the response began: its id and model |
-//! | [`CallEvent::TextAppended`] | text for the user arrived |
+//! | [`CallEvent::TextAppended`] | text for the user arrived: its choice, its block, the text |
 //! | [`CallEvent::ThinkingAppended`] | thinking arrived (Anthropic thinking, Responses reasoning summary or text, Chat `reasoning_content`, Gemini thought parts, Bedrock reasoning) |
 //! | [`CallEvent::ThinkingSigned`] | a thinking block's signature (Anthropic requires it back) |
 //! | [`CallEvent::RedactedThinking`] | an encrypted thinking block |
