@@ -41,10 +41,9 @@ fn replay_all(bytes: &[u8]) -> (ToolCallStream, Vec<CallEvent>) {
             match s.finish() {
                 Ok(()) => {}
                 // A provider's error event: the stop reason says the same.
-                Err(StreamError::Provider { kind, message }) => assert_eq!(
-                    s.stop_reason(),
-                    Some(&StopReason::Error { kind, message })
-                ),
+                Err(StreamError::Provider { kind, message }) => {
+                    assert_eq!(s.stop_reason(), Some(&StopReason::Error { kind, message }))
+                }
                 Err(e) => panic!("{e}"),
             }
         }
@@ -598,7 +597,9 @@ fn chat_reasoning_content_is_thinking_and_kept_in_the_message() {
     let thinking: Vec<String> = s
         .drain_events()
         .filter_map(|e| match e {
-            CallEvent::ThinkingAppended { choice: 0, text, .. } => Some(text),
+            CallEvent::ThinkingAppended {
+                choice: 0, text, ..
+            } => Some(text),
             _ => None,
         })
         .collect();

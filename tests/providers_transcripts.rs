@@ -245,10 +245,9 @@ fn replay(pieces: &[&[u8]], vendor: Option<Vendor>) -> (ToolCallStream, Vec<Call
         match s.finish() {
             Ok(()) => {}
             // A provider's error event: the stop reason says the same.
-            Err(StreamError::Provider { kind, message }) => assert_eq!(
-                s.stop_reason(),
-                Some(&StopReason::Error { kind, message })
-            ),
+            Err(StreamError::Provider { kind, message }) => {
+                assert_eq!(s.stop_reason(), Some(&StopReason::Error { kind, message }))
+            }
             Err(e) => panic!("{e}"),
         }
     }

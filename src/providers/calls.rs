@@ -255,7 +255,10 @@ impl Calls {
         }
         self.check_tree_budgets(n, held_before);
         // A budget may have dropped the tree just now: then nothing shows.
-        let shown = self.calls.get(n).is_some_and(|c| c.parser.snapshot().is_some());
+        let shown = self
+            .calls
+            .get(n)
+            .is_some_and(|c| c.parser.snapshot().is_some());
         if changed
             && shown
             && let Some(CallEvent::ArgumentsAppended {
@@ -389,15 +392,12 @@ impl Calls {
     /// Queues an event of the response (text, thinking, usage, ...); text,
     /// thinking and refusals are also added to their choice's whole text.
     pub(crate) fn push(&mut self, event: CallEvent) {
-        let (choice, text, which): (u64, &str, fn(&mut ChoiceText) -> &mut String) = match &event
-        {
+        let (choice, text, which): (u64, &str, fn(&mut ChoiceText) -> &mut String) = match &event {
             CallEvent::TextAppended { choice, text, .. } => (*choice, text, |c| &mut c.text),
             CallEvent::ThinkingAppended { choice, text, .. } => {
                 (*choice, text, |c| &mut c.thinking)
             }
-            CallEvent::RefusalAppended { choice, text, .. } => {
-                (*choice, text, |c| &mut c.refusal)
-            }
+            CallEvent::RefusalAppended { choice, text, .. } => (*choice, text, |c| &mut c.refusal),
             _ => {
                 self.events.push_back(event);
                 return;

@@ -509,11 +509,7 @@ impl fmt::Display for StreamError {
                  (not `text/event-stream`: a file of one event per line goes to feed_event); \
                  the body begins {first}"
             ),
-            StreamError::Unrecognized {
-                events,
-                first,
-                ..
-            } => write!(
+            StreamError::Unrecognized { events, first, .. } => write!(
                 f,
                 "no provider's stream was recognised in {events} event(s): the first is {first}"
             ),

@@ -741,10 +741,7 @@ impl ToolCallStream {
         if matches!(self.adapter, Adapter::Undetected) {
             let first = match self.calls.undetected.take() {
                 Some(first) => first,
-                None => format!(
-                    "{:?}",
-                    excerpt(&String::from_utf8_lossy(&self.body_start))
-                ),
+                None => format!("{:?}", excerpt(&String::from_utf8_lossy(&self.body_start))),
             };
             return Err(self.fail(StreamError::Unrecognized {
                 bytes: self.bytes_fed,
