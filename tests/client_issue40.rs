@@ -36,7 +36,7 @@ fn replay(bytes: &[u8], n: usize) -> (ToolCallStream, Vec<CallEvent>, Result<(),
     (s, events, end)
 }
 
-/// 1. A custom (free-text) call's preview is its text, and
+/// Point 1: A custom (free-text) call's preview is its text, and
 /// `preview_changed` is true exactly when a call's rendered preview changed
 /// (checked on every recording, each read a byte, against the rendering
 /// before and after the read).
@@ -106,7 +106,7 @@ fn point1_a_custom_calls_preview_is_its_text_and_preview_changed_means_it_change
     assert!(changes.0 > 50 && changes.1 > 50, "{changes:?}");
 }
 
-/// 2. Text per choice: the `n = 3` Chat recording's three answers, kept
+/// Point 2: Text per choice: the `n = 3` Chat recording's three answers, kept
 /// apart, each equal to the SDK's accumulated `content`.
 #[test]
 fn point2_text_and_thinking_per_choice() {
@@ -158,7 +158,7 @@ fn point2_text_and_thinking_per_choice() {
     assert_eq!(s.thinking(0), "I will call the tool.");
 }
 
-/// 3. Provider errors: `finish()` is an `Err` with kind and message; the
+/// Point 3: Provider errors: `finish()` is an `Err` with kind and message; the
 /// partial response stays readable; its stop reason says the same.
 #[test]
 fn point3_a_provider_error_is_an_err_from_finish() {
@@ -207,7 +207,7 @@ fn point3_a_provider_error_is_an_err_from_finish() {
     assert!(s.calls()[0].partial().is_some());
 }
 
-/// 4. The Responses final turn has its stop reason, and
+/// Point 4: The Responses final turn has its stop reason, and
 /// `final_messages_json()` is the whole `response` object.
 #[test]
 fn point4_the_responses_final_turn_has_its_stop_reason_and_the_whole_response() {
@@ -235,7 +235,7 @@ fn point4_the_responses_final_turn_has_its_stop_reason_and_the_whole_response() 
     }
 }
 
-/// 5. A call whose JSON is valid but breaks its schema converts as JSON, and
+/// Point 5: A call whose JSON is valid but breaks its schema converts as JSON, and
 /// the three paths that report the violation word it the same.
 #[test]
 fn point5_a_schema_violation_is_one_violation_in_one_wording() {
@@ -274,7 +274,7 @@ fn point5_a_schema_violation_is_one_violation_in_one_wording() {
     );
 }
 
-/// 6. The loop a newcomer writes first reads the stream between events:
+/// Point 6: The loop a newcomer writes first reads the stream between events:
 /// `for e in stream.drain_events()` with `stream.call(i)` in its body
 /// compiles (E0502 while `drain_events` borrowed the stream), and gives what
 /// the documented `while let Some(e) = stream.next_event()` loop gives.
@@ -305,7 +305,7 @@ fn point6_the_event_loop_reads_the_stream_between_events() {
     );
 }
 
-/// 7. `into_events` takes plain chunks (`Vec<u8>`, `&[u8]`, `Bytes`, as
+/// Point 7: `into_events` takes plain chunks (`Vec<u8>`, `&[u8]`, `Bytes`, as
 /// `futures::stream::iter` gives them), and hands the `ToolCallStream` back
 /// under a name that says so.
 #[cfg(feature = "stream")]
@@ -360,7 +360,7 @@ fn point7_into_events_takes_plain_byte_chunks() {
     }
 }
 
-/// 8. A body that is no provider's stream is a typed error that says so and
+/// Point 8: A body that is no provider's stream is a typed error that says so and
 /// where: an event log (`.jsonl`), a JSON error body, SSE of unknown events.
 #[test]
 fn point8_an_unknown_body_is_an_unrecognized_error() {
@@ -397,7 +397,7 @@ fn point8_an_unknown_body_is_an_unrecognized_error() {
     assert!(!matches!(s.finish(), Err(StreamError::Unrecognized { .. })));
 }
 
-/// 9. One way each: token counts with reasoning (thinking) and cache-write
+/// Point 9: One way each: token counts with reasoning (thinking) and cache-write
 /// counts from every provider's spelling; the arguments as the crate's
 /// `Value` or, through `deserialize`, serde_json's; one typed preview.
 #[test]

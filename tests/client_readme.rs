@@ -23,6 +23,8 @@ use tooljson::providers::{CallEvent, StreamError, ToolCallStream};
 /// The README's loop: the lines from `stream.feed(&chunk)?;` to the end of
 /// the chunk loop are the README's own (held by
 /// `the_readme_holds_the_loop_tested_here`); the chunks are the recording's.
+// As written in the README, where the chunk is `Bytes` and the borrow is needed.
+#[allow(clippy::needless_borrow)]
 #[rustfmt::skip]
 fn readme_loop(body: &[u8], n: usize) -> (ToolCallStream, Result<(), StreamError>) {
     let mut stream = ToolCallStream::new(); // the provider is detected

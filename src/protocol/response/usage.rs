@@ -25,13 +25,15 @@ use super::super::loss::{LossEffect, Losses};
 /// # Examples
 ///
 /// ```
+/// # #[cfg(feature = "providers")] {
 /// use tooljson::providers::ToolCallStream;
 /// let mut s = ToolCallStream::new();
 /// s.feed(b"data: {\"object\":\"chat.completion.chunk\",\"choices\":[],\"usage\":{\"prompt_tokens\":20,\"completion_tokens\":90,\"completion_tokens_details\":{\"reasoning_tokens\":64},\"prompt_tokens_details\":{\"cached_tokens\":16}}}\n\n")?;
 /// let u = s.usage().unwrap();
 /// assert_eq!((u.input_tokens, u.output_tokens, u.reasoning_tokens), (Some(20), Some(90), Some(64)));
 /// assert_eq!((u.cache_read_input_tokens, u.cache_creation_input_tokens), (Some(16), None));
-/// # Ok::<(), tooljson::providers::StreamError>(())
+/// # }
+/// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 #[non_exhaustive]
