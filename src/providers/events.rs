@@ -246,12 +246,16 @@ pub enum CallEvent {
         /// the vendor sent them (JSON text, or free text for custom calls);
         /// on `char` boundaries.
         range: Range<usize>,
-        /// Whether [`StreamedCall::partial`] changed with this text: a value
-        /// opened, a string grew, a value completed (whitespace, half a key
-        /// or a number not yet proven change nothing, so a UI need not
-        /// redraw). A string held back by its schema (`enum` / `const`) may
-        /// count as a change while it stays hidden. Always `true` for custom
-        /// (free-text) calls.
+        /// Whether [`StreamedCall::partial`], rendered, changed with this
+        /// text: a value opened, a string grew, a number or literal was
+        /// proven, a string held back by its schema (`enum` / `const`)
+        /// appeared. Whitespace, half a key, a number not yet proven, the
+        /// closing of a string or container shown already change nothing,
+        /// so a UI redraws only when this is `true`; when it is,
+        /// [`StreamedCall::partial`] is `Some`. (A number at the very end
+        /// of the text, proven only when the block ends, shows with
+        /// [`CallEvent::CallFinished`].) For a custom (free-text) call,
+        /// always `true`: its preview is its text.
         preview_changed: bool,
     },
     /// A value inside the call's arguments is final. A container is not
