@@ -28,6 +28,10 @@ mod cli_commands;
 #[cfg(feature = "cli")]
 mod cli_preview;
 #[cfg(feature = "providers")]
+mod client_issue40;
+#[cfg(feature = "providers")]
+mod client_readme;
+#[cfg(feature = "providers")]
 mod corpus_replay;
 #[cfg(feature = "providers")]
 mod eventstream;

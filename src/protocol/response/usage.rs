@@ -10,12 +10,31 @@ use super::super::Vendor;
 use super::super::error::ptr;
 use super::super::loss::{LossEffect, Losses};
 
-/// Token counts, as the provider reports them (each `None` when not given).
+/// Token counts, as the provider reports them (each `None` when not given):
+/// one struct for every provider, each count read from that provider's
+/// spelling.
 ///
-/// Anthropic: `input_tokens`, `output_tokens`, `cache_creation_input_tokens`,
-/// `cache_read_input_tokens`. OpenAI Chat: `prompt_tokens`,
-/// `completion_tokens`, `prompt_tokens_details.cached_tokens`. Responses:
-/// `input_tokens`, `output_tokens`, `input_tokens_details.cached_tokens`.
+/// | field | Anthropic | OpenAI Chat | Responses | Gemini | Bedrock |
+/// |---|---|---|---|---|---|
+/// | `input_tokens` | `input_tokens` (cache reads and writes not included) | `prompt_tokens` (cached included) | `input_tokens` (cached included) | `promptTokenCount` | `inputTokens` |
+/// | `output_tokens` | `output_tokens` (thinking included) | `completion_tokens` (reasoning included) | `output_tokens` (reasoning included) | `candidatesTokenCount` (thoughts not included) | `outputTokens` |
+/// | `reasoning_tokens` | not reported apart | `completion_tokens_details.reasoning_tokens` | `output_tokens_details.reasoning_tokens` | `thoughtsTokenCount` | not reported apart |
+/// | `cache_creation_input_tokens` | `cache_creation_input_tokens` | not reported | not reported | not reported | `cacheWriteInputTokens` |
+/// | `cache_read_input_tokens` | `cache_read_input_tokens` | `prompt_tokens_details.cached_tokens` | `input_tokens_details.cached_tokens` | `cachedContentTokenCount` | `cacheReadInputTokens` |
+///
+/// # Examples
+///
+/// ```
+/// # #[cfg(feature = "providers")] {
+/// use tooljson::providers::ToolCallStream;
+/// let mut s = ToolCallStream::new();
+/// s.feed(b"data: {\"object\":\"chat.completion.chunk\",\"choices\":[],\"usage\":{\"prompt_tokens\":20,\"completion_tokens\":90,\"completion_tokens_details\":{\"reasoning_tokens\":64},\"prompt_tokens_details\":{\"cached_tokens\":16}}}\n\n")?;
+/// let u = s.usage().unwrap();
+/// assert_eq!((u.input_tokens, u.output_tokens, u.reasoning_tokens), (Some(20), Some(90), Some(64)));
+/// assert_eq!((u.cache_read_input_tokens, u.cache_creation_input_tokens), (Some(16), None));
+/// # }
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct Usage {
@@ -23,7 +42,10 @@ pub struct Usage {
     pub input_tokens: Option<u64>,
     /// Output (completion) tokens.
     pub output_tokens: Option<u64>,
-    /// Input tokens written to the prompt cache (Anthropic).
+    /// Output tokens spent on reasoning or thinking, where the provider
+    /// counts them apart (OpenAI, Gemini).
+    pub reasoning_tokens: Option<u64>,
+    /// Input tokens written to the prompt cache (Anthropic, Bedrock).
     pub cache_creation_input_tokens: Option<u64>,
     /// Input tokens read from the prompt cache.
     pub cache_read_input_tokens: Option<u64>,
@@ -38,6 +60,10 @@ impl Usage {
         Some(Usage {
             input_tokens: n("input_tokens").or_else(|| n("prompt_tokens")),
             output_tokens: n("output_tokens").or_else(|| n("completion_tokens")),
+            // The vendors' spellings, then `to_json`'s own.
+            reasoning_tokens: nested("completion_tokens_details", "reasoning_tokens")
+                .or_else(|| nested("output_tokens_details", "reasoning_tokens"))
+                .or_else(|| n("reasoning_tokens")),
             cache_creation_input_tokens: n("cache_creation_input_tokens"),
             cache_read_input_tokens: n("cache_read_input_tokens")
                 .or_else(|| nested("prompt_tokens_details", "cached_tokens"))
@@ -51,6 +77,7 @@ impl Usage {
         for (k, v) in [
             ("input_tokens", self.input_tokens),
             ("output_tokens", self.output_tokens),
+            ("reasoning_tokens", self.reasoning_tokens),
             (
                 "cache_creation_input_tokens",
                 self.cache_creation_input_tokens,
