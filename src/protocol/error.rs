@@ -188,10 +188,10 @@ pub(crate) fn unsupported(vendor: super::Vendor, what: &'static str) -> Protocol
     ProtocolError::UnsupportedVendor { vendor, what }
 }
 
-/// Whether this layer models `vendor`'s messages and requests (tool
-/// definitions and `tool_choice` it converts for all five).
-pub(crate) fn models_messages(vendor: super::Vendor) -> bool {
-    !matches!(vendor, super::Vendor::Gemini | super::Vendor::Bedrock)
+/// Whether this layer models `vendor`'s messages and requests: all five
+/// (kept as the one place to say otherwise for a vendor added later).
+pub(crate) fn models_messages(_vendor: super::Vendor) -> bool {
+    true
 }
 
 impl From<super::LossReport> for ProtocolError {

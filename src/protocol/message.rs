@@ -45,7 +45,10 @@ impl Native {
             let empty = |v: &Value| match v {
                 Value::Null => true,
                 Value::Array(a) => a.is_empty(),
-                Value::Object(o) => o.is_empty(),
+                // An object of `null` slots (a Gemini or Bedrock member
+                // whose typed values are written back in place) carries
+                // nothing either.
+                Value::Object(o) => o.values().all(Value::is_null),
                 _ => false,
             };
             for (key, _) in self.members.iter().filter(|(_, v)| !empty(v)) {
@@ -313,7 +316,7 @@ pub struct ToolCall {
     pub arguments: Arguments,
     /// Responses only: the output item id (`fc_…`).
     pub item_id: Option<String>,
-    native: Native,
+    pub(crate) native: Native,
 }
 
 impl ToolCall {
@@ -412,6 +415,15 @@ impl ToolCall {
         let mut native = self.native.clone();
         native.members.remove("status");
         native.report_dropped(vendor, at, losses);
+        // A Gemini call may come without id; the others match results by it.
+        if self.id.is_empty() && vendor != Vendor::Gemini {
+            losses.push(
+                &ptr(at, "id"),
+                "id",
+                super::loss::LossEffect::MissingRequired,
+                &format!("the call has no id, and {vendor} matches results to calls by id"),
+            );
+        }
         if self.item_id.is_some() && vendor != Vendor::OpenAiResponses {
             losses.push(
                 &ptr(at, "id"),
