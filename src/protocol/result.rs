@@ -363,6 +363,15 @@ impl ToolResult {
             );
             return Value::Null;
         }
+        // A Gemini call may come without id; the others match results by it.
+        if self.call_id.is_empty() && vendor != Vendor::Gemini {
+            losses.push(
+                &ptr(at, "id"),
+                "id",
+                LossEffect::MissingRequired,
+                &format!("the result has no call id, and {vendor} matches results to calls by id"),
+            );
+        }
         match vendor {
             Vendor::Gemini => return self.write_gemini(at, losses),
             Vendor::Bedrock => return self.write_bedrock(at, losses),

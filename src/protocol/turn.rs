@@ -14,8 +14,8 @@ use super::stop::StopReason;
 mod bedrock;
 mod gemini;
 
-pub(crate) use bedrock::{bedrock_text, bedrock_tool_use};
-pub(crate) use gemini::{gemini_call, gemini_text, slotted};
+pub(crate) use bedrock::{bedrock_text, bedrock_tool_use, stop_as_bedrock, stop_from_bedrock};
+pub(crate) use gemini::{gemini_call, gemini_text, slotted, stop_as_gemini, stop_from_gemini};
 
 /// How Chat `content` was written, to write it back the same way.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]

@@ -77,6 +77,8 @@
 //! # Ok::<(), tooljson::protocol::ProtocolError>(())
 //! ```
 
+mod bedrock;
+mod gemini;
 mod read;
 mod write;
 
@@ -243,6 +245,9 @@ struct Shape {
     /// Responses `text` members beside `format`; Chat `json_schema`
     /// members beside the known ones.
     format_native: Map<String, Value>,
+    /// Gemini `generationConfig`, Bedrock `inferenceConfig`: the members
+    /// in the order read, the typed ones as `null` slots.
+    config_native: Map<String, Value>,
 }
 
 impl Request {

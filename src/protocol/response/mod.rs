@@ -52,6 +52,8 @@
 //! # Ok::<(), tooljson::protocol::ProtocolError>(())
 //! ```
 
+mod bedrock;
+mod gemini;
 mod order;
 mod usage;
 mod write;
@@ -181,6 +183,11 @@ impl Response {
     /// malformed turn (with its pointer into `v`); Gemini and Bedrock are
     /// [`ProtocolError::UnsupportedVendor`].
     pub fn from_vendor(vendor: Vendor, v: &Value) -> Result<Response, ProtocolError> {
+        match vendor {
+            Vendor::Gemini => return gemini::read(v),
+            Vendor::Bedrock => return bedrock::read(v),
+            _ => {}
+        }
         let o = as_object(v, "", "a response object")?;
         let mut r = Response {
             id: None,
@@ -198,9 +205,8 @@ impl Response {
             Vendor::Anthropic => &["role", "content", "stop_reason"],
             Vendor::OpenAiChat => &["choices"],
             Vendor::OpenAiResponses => &["status", "incomplete_details", "output"],
-            Vendor::Gemini | Vendor::Bedrock => {
-                return Err(super::error::unsupported(vendor, "a response"));
-            }
+            // Read above.
+            Vendor::Gemini | Vendor::Bedrock => &[],
         };
         let mut turn_json = Map::new();
         for (k, val) in o {
