@@ -234,6 +234,7 @@ pub(crate) fn json_result(vendor: Vendor, part: &Value) -> Option<&Value> {
     let o = part.as_object()?;
     match vendor {
         Vendor::Bedrock if o.len() == 1 => o.get("json"),
+        Vendor::Gemini if o.len() == 1 => o.get("response"),
         _ => None,
     }
 }

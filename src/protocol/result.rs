@@ -378,7 +378,7 @@ impl ToolResult {
             _ => {}
         }
         self.native.report_dropped(vendor, at, losses);
-        let content_at = ptr(at, self.content_key());
+        let content_at = self.content_at(at);
         match vendor {
             Vendor::Anthropic => {
                 let mut o = self.native.start(vendor);
@@ -744,8 +744,10 @@ impl ToolResults {
         let part_at = |j: usize| self.trailing_at(j);
         let native_at = self.native_at();
         let mut native = self.native.clone();
-        // The Responses item type of a message is no content.
+        // The Responses item type of a message is no content; Gemini's
+        // `function` role means `user`.
         native.members.remove("type");
+        native.members.remove("role");
         native.report_dropped(vendor, &native_at, losses);
         let openai_source = matches!(
             self.native.vendor,

@@ -227,6 +227,9 @@ pub(super) fn read(v: &Value) -> Result<Request, ProtocolError> {
             Some("model") => r.messages.push(Message::Assistant(
                 AssistantTurn::from_gemini(c).map_err(|e| prefixed(e, &at))?,
             )),
+            Some("function") => r.messages.push(Message::Results(
+                ToolResults::from_gemini(c).map_err(|e| prefixed(e, &at))?,
+            )),
             Some("user") | None if co.get("role").is_none_or(Value::is_string) => {
                 let parts = parts_of(co, &at)?;
                 if parts.iter().any(|p| p.get("functionResponse").is_some()) {
@@ -243,7 +246,7 @@ pub(super) fn read(v: &Value) -> Result<Request, ProtocolError> {
             _ => {
                 return Err(ProtocolError::UnknownShape {
                     at: ptr(&at, "role"),
-                    expected: "role \"user\" or \"model\"",
+                    expected: "role \"user\", \"model\" or \"function\"",
                     found: co.get("role").map(Value::to_string).unwrap_or_default(),
                 });
             }

@@ -136,7 +136,7 @@ impl ToolResult {
     pub(crate) fn write_bedrock(&self, at: &str, losses: &mut Losses) -> Value {
         let v = Vendor::Bedrock;
         self.native.report_dropped(v, at, losses);
-        let content_at = ptr(at, self.content_key());
+        let content_at = self.content_at(at);
         let content = write_blocks(&self.content, Place::ToolResult, &content_at, losses);
         let mut o = self.native.start(v);
         let mut t = match o.get("toolResult") {

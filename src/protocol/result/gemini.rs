@@ -136,7 +136,7 @@ impl ToolResult {
                 "Gemini has no success flag: an explicit success reads back absent",
             );
         }
-        let content_at = ptr(at, self.content_key());
+        let content_at = self.content_at(at);
         let response = self.gemini_response(&content_at, losses);
         let mut o = self.native.start(v);
         let mut f = match o.get("functionResponse") {
@@ -168,12 +168,13 @@ impl ToolResult {
         Value::Object(o)
     }
 
-    /// The member of the source result that holds its content.
-    pub(crate) fn content_key(&self) -> &'static str {
+    /// Where the source result held its content (`at`: the result).
+    pub(crate) fn content_at(&self, at: &str) -> String {
         match self.native.vendor {
-            Some(Vendor::OpenAiResponses) => "output",
-            Some(Vendor::Gemini) => "functionResponse/response",
-            _ => "content",
+            Some(Vendor::OpenAiResponses) => ptr(at, "output"),
+            Some(Vendor::Gemini) => ptr(&ptr(at, "functionResponse"), "response"),
+            Some(Vendor::Bedrock) => ptr(&ptr(at, "toolResult"), "content"),
+            _ => ptr(at, "content"),
         }
     }
 
@@ -245,17 +246,20 @@ impl ToolResults {
     /// [`trailing`](Self::trailing).
     pub(crate) fn from_gemini(v: &Value) -> Result<ToolResults, ProtocolError> {
         let o = as_object(v, "", "a Content object")?;
-        match o.get("role") {
-            None => {}
-            Some(Value::String(r)) if r == "user" => {}
+        // Google's older examples answer calls in a `role: "function"`
+        // content; it is kept for Gemini.
+        let role_kept = match o.get("role") {
+            None => false,
+            Some(Value::String(r)) if r == "user" => false,
+            Some(Value::String(r)) if r == "function" => true,
             Some(other) => {
                 return Err(ProtocolError::UnknownShape {
                     at: "/role".into(),
-                    expected: "role \"user\"",
+                    expected: "role \"user\" or \"function\"",
                     found: other.to_string(),
                 });
             }
-        }
+        };
         let parts = match o.get("parts") {
             Some(Value::Array(a)) => a,
             Some(other) => {
@@ -273,7 +277,10 @@ impl ToolResults {
             }
         };
         let mut out = ToolResults {
-            native: Native::of(Vendor::Gemini, rest(o, &["role", "parts"])),
+            native: Native::of(
+                Vendor::Gemini,
+                rest(o, if role_kept { &["parts"] } else { &["role", "parts"] }),
+            ),
             ..ToolResults::default()
         };
         for (i, p) in parts.iter().enumerate() {
@@ -304,8 +311,10 @@ impl ToolResults {
     pub(crate) fn write_gemini(&self, losses: &mut Losses) -> Value {
         let v = Vendor::Gemini;
         let mut native = self.native.clone();
-        // The Responses item type of a message is no content.
+        // The Responses item type of a message is no content; Gemini's
+        // `function` role means `user`.
         native.members.shift_remove("type");
+        native.members.shift_remove("role");
         native.report_dropped(v, &self.native_at(), losses);
         let mut parts: Vec<Value> = self
             .results
@@ -319,7 +328,7 @@ impl ToolResults {
             }
         }
         let mut o = self.native.start(v);
-        o.insert("role".into(), s("user"));
+        o.entry("role").or_insert_with(|| s("user"));
         o.insert("parts".into(), Value::Array(parts));
         Value::Object(o)
     }
