@@ -336,15 +336,21 @@ fn gemini_and_bedrock_requests_read_and_write() {
 #[test]
 fn messages_of_gemini_and_bedrock_are_modelled_and_malformed_ones_are_typed_errors() {
     use tooljson::protocol::{AssistantTurn, ToolResults};
-    let turn = AssistantTurn::from_vendor(Vendor::Gemini, &json!({"role": "model", "parts": []}))
-        .unwrap();
+    let turn =
+        AssistantTurn::from_vendor(Vendor::Gemini, &json!({"role": "model", "parts": []})).unwrap();
     assert_eq!(turn.parts.len(), 0);
     let e = AssistantTurn::from_vendor(Vendor::Bedrock, &json!({"role": "model", "parts": []}))
         .unwrap_err();
-    assert!(matches!(&e, ProtocolError::UnknownShape { at, .. } if at == "/role"), "{e:?}");
+    assert!(
+        matches!(&e, ProtocolError::UnknownShape { at, .. } if at == "/role"),
+        "{e:?}"
+    );
     let e = AssistantTurn::from_vendor(Vendor::Gemini, &json!({"role": "model", "parts": 7}))
         .unwrap_err();
-    assert!(matches!(&e, ProtocolError::WrongType { at, .. } if at == "/parts"), "{e:?}");
+    assert!(
+        matches!(&e, ProtocolError::WrongType { at, .. } if at == "/parts"),
+        "{e:?}"
+    );
     for v in [Vendor::Gemini, Vendor::Bedrock] {
         let turn =
             AssistantTurn::from_anthropic(&json!({"role": "assistant", "content": []})).unwrap();

@@ -414,15 +414,31 @@ impl ToolCall {
     ) {
         let mut native = self.native.clone();
         native.members.remove("status");
+        if let Some(Value::Object(f)) = native.members.get_mut("functionCall") {
+            f.shift_remove(super::turn::IDLESS);
+        }
         native.report_dropped(vendor, at, losses);
         // A Gemini call may come without id; the others match results by it.
-        if self.id.is_empty() && vendor != Vendor::Gemini {
-            losses.push(
-                &ptr(at, "id"),
-                "id",
-                super::loss::LossEffect::MissingRequired,
-                &format!("the call has no id, and {vendor} matches results to calls by id"),
-            );
+        if vendor != Vendor::Gemini {
+            if self.id.is_empty() {
+                losses.push(
+                    &ptr(at, "id"),
+                    "id",
+                    super::loss::LossEffect::MissingRequired,
+                    &format!("the call has no id, and {vendor} matches results to calls by id"),
+                );
+            } else if super::turn::is_idless(&self.native, "functionCall") {
+                losses.push(
+                    &ptr(at, "functionCall"),
+                    "id",
+                    super::loss::LossEffect::ReadsBackDifferently,
+                    &format!(
+                        "the Gemini call has no id; {vendor} needs one: written as {:?}, which \
+                         reads back as the call's id",
+                        self.id
+                    ),
+                );
+            }
         }
         if self.item_id.is_some() && vendor != Vendor::OpenAiResponses {
             losses.push(

@@ -364,20 +364,35 @@ impl ToolResult {
             return Value::Null;
         }
         // A Gemini call may come without id; the others match results by it.
-        if self.call_id.is_empty() && vendor != Vendor::Gemini {
-            losses.push(
-                &ptr(at, "id"),
-                "id",
-                LossEffect::MissingRequired,
-                &format!("the result has no call id, and {vendor} matches results to calls by id"),
-            );
+        if vendor != Vendor::Gemini {
+            if self.call_id.is_empty() {
+                losses.push(
+                    &ptr(at, "id"),
+                    "id",
+                    LossEffect::MissingRequired,
+                    &format!(
+                        "the result has no call id, and {vendor} matches results to calls by id"
+                    ),
+                );
+            } else if super::turn::is_idless(&self.native, "functionResponse") {
+                losses.push(
+                    &ptr(at, "functionResponse"),
+                    "id",
+                    LossEffect::ReadsBackDifferently,
+                    &format!(
+                        "the Gemini response has no id; {vendor} needs one: written as {:?}, \
+                         the id of the call it answers, which reads back as its id",
+                        self.call_id
+                    ),
+                );
+            }
         }
         match vendor {
             Vendor::Gemini => return self.write_gemini(at, losses),
             Vendor::Bedrock => return self.write_bedrock(at, losses),
             _ => {}
         }
-        self.native.report_dropped(vendor, at, losses);
+        self.reported_native().report_dropped(vendor, at, losses);
         let content_at = self.content_at(at);
         match vendor {
             Vendor::Anthropic => {

@@ -186,7 +186,10 @@ impl GeminiMessage {
 
     /// One candidate object per candidate.
     pub(crate) fn native(&self, calls: &[StreamedCall]) -> Vec<J> {
-        self.turns(calls).iter().map(AssistantTurn::to_gemini).collect()
+        self.turns(calls)
+            .iter()
+            .map(AssistantTurn::to_gemini)
+            .collect()
     }
 }
 

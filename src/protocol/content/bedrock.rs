@@ -65,7 +65,11 @@ pub(crate) fn read_part(p: &Value) -> Option<ResultPart> {
     }
     let source = match (src.get("bytes"), src.get("text")) {
         (Some(Value::String(b)), None) => MediaSource::Base64 {
-            media_type: DOCUMENT_FORMATS.iter().find(|(f, _)| *f == format)?.1.to_owned(),
+            media_type: DOCUMENT_FORMATS
+                .iter()
+                .find(|(f, _)| *f == format)?
+                .1
+                .to_owned(),
             data: b.clone(),
         },
         (None, Some(Value::String(t))) if format == "txt" => MediaSource::Text {
@@ -149,16 +153,14 @@ pub(crate) fn write_media(
                             ("source", obj(vec![("bytes", s(data))])),
                         ]),
                     )])),
-                    None => drop(
-                        losses,
-                        "Bedrock images are png, jpeg, gif or webp",
-                    ),
+                    None => drop(losses, "Bedrock images are png, jpeg, gif or webp"),
                 }
             }
             MediaSource::Url(_) => drop(losses, "Bedrock takes image bytes or S3, not a URL"),
-            MediaSource::FileId { vendor, .. } => {
-                drop(losses, &format!("a {vendor} file id means nothing to Bedrock"))
-            }
+            MediaSource::FileId { vendor, .. } => drop(
+                losses,
+                &format!("a {vendor} file id means nothing to Bedrock"),
+            ),
             MediaSource::Text { .. } => drop(losses, "not an image"),
         };
     }
@@ -175,9 +177,14 @@ pub(crate) fn write_media(
             }
         }
         MediaSource::Text { data, .. } => ("txt", obj(vec![("text", s(data))])),
-        MediaSource::Url(_) => return drop(losses, "Bedrock takes document bytes or S3, not a URL"),
+        MediaSource::Url(_) => {
+            return drop(losses, "Bedrock takes document bytes or S3, not a URL");
+        }
         MediaSource::FileId { vendor, .. } => {
-            return drop(losses, &format!("a {vendor} file id means nothing to Bedrock"));
+            return drop(
+                losses,
+                &format!("a {vendor} file id means nothing to Bedrock"),
+            );
         }
     };
     let name = match &m.filename {
@@ -206,7 +213,11 @@ pub(crate) fn write_media(
     };
     Some(obj(vec![(
         "document",
-        obj(vec![("format", s(format)), ("name", s(&name)), ("source", source)]),
+        obj(vec![
+            ("format", s(format)),
+            ("name", s(&name)),
+            ("source", source),
+        ]),
     )]))
 }
 

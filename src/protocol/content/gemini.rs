@@ -6,9 +6,9 @@
 use serde_json::{Map, Value};
 
 use super::{Media, MediaSource, Place, obj};
+use crate::protocol::ResultPart;
 use crate::protocol::loss::{LossEffect, Losses};
 use crate::protocol::message::s;
-use crate::protocol::ResultPart;
 
 /// One Gemini part as a content part (`None`: not one this layer models).
 pub(crate) fn read_part(p: &Value) -> Option<ResultPart> {
@@ -105,9 +105,10 @@ pub(crate) fn write_media(
             f.insert("fileUri".into(), s(u));
             Some(obj(vec![("fileData", Value::Object(f))]))
         }
-        MediaSource::FileId { vendor, .. } => {
-            drop(losses, &format!("a {vendor} file id means nothing to Gemini"))
-        }
+        MediaSource::FileId { vendor, .. } => drop(
+            losses,
+            &format!("a {vendor} file id means nothing to Gemini"),
+        ),
         MediaSource::Text { .. } => drop(losses, "Gemini has no plain-text document part"),
     }
 }
@@ -116,4 +117,3 @@ pub(crate) fn write_media(
 pub(crate) fn text(t: &str) -> Value {
     obj(vec![("text", s(t))])
 }
-

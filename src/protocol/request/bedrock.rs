@@ -36,7 +36,11 @@ fn wrong(at: String, expected: &'static str, v: &Value) -> ProtocolError {
 fn blocks<'a>(o: &'a Map<String, Value>, at: &str) -> Result<&'a [Value], ProtocolError> {
     match o.get("content") {
         Some(Value::Array(a)) => Ok(a),
-        Some(other) => Err(wrong(ptr(at, "content"), "an array of content blocks", other)),
+        Some(other) => Err(wrong(
+            ptr(at, "content"),
+            "an array of content blocks",
+            other,
+        )),
         None => Err(ProtocolError::MissingField {
             at: at.to_owned(),
             field: "content",
@@ -186,7 +190,8 @@ impl Request {
                     native.report_dropped(v, &at, &mut losses);
                     let mut o = u.native.start(v);
                     o.insert("role".into(), s("user"));
-                    let content = write_blocks(&u.content, Place::User, &ptr(&at, "content"), &mut losses);
+                    let content =
+                        write_blocks(&u.content, Place::User, &ptr(&at, "content"), &mut losses);
                     o.insert("content".into(), Value::Array(content));
                     messages.push(Value::Object(o));
                 }
@@ -222,7 +227,12 @@ impl Request {
             }
             put(
                 "system",
-                Value::Array(write_blocks(&p.content, Place::System, "/system", &mut losses)),
+                Value::Array(write_blocks(
+                    &p.content,
+                    Place::System,
+                    "/system",
+                    &mut losses,
+                )),
             );
         }
         let mut config = if same {
@@ -301,7 +311,12 @@ impl Request {
             if same {
                 put(k, x.clone());
             } else {
-                losses.push(&ptr("", k), k, LossEffect::Dropped, "not carried to bedrock");
+                losses.push(
+                    &ptr("", k),
+                    k,
+                    LossEffect::Dropped,
+                    "not carried to bedrock",
+                );
             }
         }
         losses.finish(self.ordered(out, same))

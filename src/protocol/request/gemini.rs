@@ -16,10 +16,8 @@ use crate::protocol::content::{Place, read_part, write_part};
 use crate::protocol::error::{ProtocolError, json_type, ptr, ptr_i};
 use crate::protocol::loss::{Converted, LossEffect, Losses};
 use crate::protocol::message::{Native, as_object, s};
-use crate::protocol::turn::slotted;
-use crate::protocol::{
-    AssistantTurn, ResultContent, ResultPart, ToolResults, ToolSet, Vendor,
-};
+use crate::protocol::turn::{name_idless_calls, slotted};
+use crate::protocol::{AssistantTurn, ResultContent, ResultPart, ToolResults, ToolSet, Vendor};
 
 use super::read::prefixed;
 
@@ -32,7 +30,11 @@ fn wrong(at: String, expected: &'static str, v: &Value) -> ProtocolError {
 }
 
 /// `o[key]` as a count (absent or `null`: none).
-pub(super) fn count(o: &Map<String, Value>, key: &str, at: &str) -> Result<Option<u64>, ProtocolError> {
+pub(super) fn count(
+    o: &Map<String, Value>,
+    key: &str,
+    at: &str,
+) -> Result<Option<u64>, ProtocolError> {
     match o.get(key) {
         None | Some(Value::Null) => Ok(None),
         Some(v) => v
@@ -43,7 +45,11 @@ pub(super) fn count(o: &Map<String, Value>, key: &str, at: &str) -> Result<Optio
 }
 
 /// `o[key]` as a number (absent or `null`: none).
-pub(super) fn number(o: &Map<String, Value>, key: &str, at: &str) -> Result<Option<Number>, ProtocolError> {
+pub(super) fn number(
+    o: &Map<String, Value>,
+    key: &str,
+    at: &str,
+) -> Result<Option<Number>, ProtocolError> {
     match o.get(key) {
         None | Some(Value::Null) => Ok(None),
         Some(Value::Number(n)) => Ok(Some(n.clone())),
@@ -52,7 +58,11 @@ pub(super) fn number(o: &Map<String, Value>, key: &str, at: &str) -> Result<Opti
 }
 
 /// `o[key]` as a list of strings (absent or `null`: none).
-pub(super) fn strings(o: &Map<String, Value>, key: &str, at: &str) -> Result<Option<Vec<String>>, ProtocolError> {
+pub(super) fn strings(
+    o: &Map<String, Value>,
+    key: &str,
+    at: &str,
+) -> Result<Option<Vec<String>>, ProtocolError> {
     match o.get(key) {
         None | Some(Value::Null) => Ok(None),
         Some(Value::Array(a)) => a
@@ -82,10 +92,12 @@ pub(crate) fn read_parts(parts: &[Value], at: &str) -> Result<ResultContent, Pro
     let mut out = Vec::with_capacity(parts.len());
     for (i, p) in parts.iter().enumerate() {
         as_object(p, &ptr_i(at, i), "a part object")?;
-        out.push(read_part(Vendor::Gemini, p).unwrap_or_else(|| ResultPart::Native {
-            vendor: Vendor::Gemini,
-            part: p.clone(),
-        }));
+        out.push(
+            read_part(Vendor::Gemini, p).unwrap_or_else(|| ResultPart::Native {
+                vendor: Vendor::Gemini,
+                part: p.clone(),
+            }),
+        );
     }
     Ok(match out.as_slice() {
         [ResultPart::Text(t)] => ResultContent::Text(t.clone()),
@@ -94,13 +106,18 @@ pub(crate) fn read_parts(parts: &[Value], at: &str) -> Result<ResultContent, Pro
 }
 
 /// Content as Gemini parts at `place`.
-pub(crate) fn write_parts(c: &ResultContent, place: Place, at: &str, losses: &mut Losses) -> Vec<Value> {
+pub(crate) fn write_parts(
+    c: &ResultContent,
+    place: Place,
+    at: &str,
+    losses: &mut Losses,
+) -> Vec<Value> {
     let v = Vendor::Gemini;
     match c {
         ResultContent::Empty => Vec::new(),
-        ResultContent::Text(t) => {
-            write_part(&ResultPart::Text(t.clone()), v, place, at, losses).into_iter().collect()
-        }
+        ResultContent::Text(t) => write_part(&ResultPart::Text(t.clone()), v, place, at, losses)
+            .into_iter()
+            .collect(),
         ResultContent::Parts(ps) => ps
             .iter()
             .enumerate()
@@ -174,7 +191,10 @@ pub(super) fn read(v: &Value) -> Result<Request, ProtocolError> {
     if let Some(si) = o.get("systemInstruction") {
         known.push("systemInstruction");
         let so = as_object(si, "/systemInstruction", "a Content object")?;
-        let content = read_parts(parts_of(so, "/systemInstruction")?, "/systemInstruction/parts")?;
+        let content = read_parts(
+            parts_of(so, "/systemInstruction")?,
+            "/systemInstruction/parts",
+        )?;
         r.system = Some(SystemPrompt {
             role: SystemRole::System,
             content,
@@ -212,7 +232,13 @@ pub(super) fn read(v: &Value) -> Result<Request, ProtocolError> {
     }
     let contents = match o.get("contents") {
         Some(Value::Array(a)) => a.as_slice(),
-        Some(other) => return Err(wrong("/contents".into(), "an array of Content objects", other)),
+        Some(other) => {
+            return Err(wrong(
+                "/contents".into(),
+                "an array of Content objects",
+                other,
+            ));
+        }
         None => {
             return Err(ProtocolError::MissingField {
                 at: String::new(),
@@ -252,6 +278,7 @@ pub(super) fn read(v: &Value) -> Result<Request, ProtocolError> {
             }
         }
     }
+    name_idless(&mut r.messages);
     shape.native = o
         .iter()
         .filter(|(k, _)| !known.contains(&k.as_str()))
@@ -261,13 +288,41 @@ pub(super) fn read(v: &Value) -> Result<Request, ProtocolError> {
     Ok(r)
 }
 
+/// Names the calls read without id `gemini_{i}_{k}` (message `i`, call
+/// `k`), and gives each result read without id the id of the call it
+/// answers: the one of its name, in order, in the turn before it.
+fn name_idless(messages: &mut [Message]) {
+    let mut calls: Vec<(String, String)> = Vec::new();
+    for (i, m) in messages.iter_mut().enumerate() {
+        match m {
+            Message::Assistant(t) => {
+                name_idless_calls(t, &format!("gemini_{i}_"));
+                calls = t.calls().map(|c| (c.id.clone(), c.name.clone())).collect();
+            }
+            Message::Results(rs) => {
+                for r in rs.results.iter_mut().filter(|r| r.call_id.is_empty()) {
+                    let name = r.name.as_deref().unwrap_or_default();
+                    if let Some(k) = calls.iter().position(|(_, n)| n == name) {
+                        r.call_id = calls.remove(k).0;
+                    }
+                }
+                calls.clear();
+            }
+            _ => calls.clear(),
+        }
+    }
+}
+
 /// The results with each missing name taken from the call of the same id
 /// in an earlier assistant turn.
 pub(super) fn named(results: &ToolResults, earlier: &[Message]) -> ToolResults {
     let mut out = results.clone();
     for r in out.results.iter_mut().filter(|r| r.name.is_none()) {
         r.name = earlier.iter().rev().find_map(|m| match m {
-            Message::Assistant(t) => t.calls().find(|c| c.id == r.call_id).map(|c| c.name.clone()),
+            Message::Assistant(t) => t
+                .calls()
+                .find(|c| c.id == r.call_id)
+                .map(|c| c.name.clone()),
             _ => None,
         });
     }
@@ -335,7 +390,8 @@ impl Request {
                     if writes_role(&u.native) {
                         o.insert("role".into(), s("user"));
                     }
-                    let parts = write_parts(&u.content, Place::User, &ptr(&at, "content"), &mut losses);
+                    let parts =
+                        write_parts(&u.content, Place::User, &ptr(&at, "content"), &mut losses);
                     o.insert("parts".into(), Value::Array(parts));
                     contents.push(Value::Object(o));
                 }
@@ -375,7 +431,12 @@ impl Request {
             }
             o.insert(
                 "parts".into(),
-                Value::Array(write_parts(&p.content, Place::System, "/system", &mut losses)),
+                Value::Array(write_parts(
+                    &p.content,
+                    Place::System,
+                    "/system",
+                    &mut losses,
+                )),
             );
             put("systemInstruction", Value::Object(o));
         }
@@ -383,7 +444,10 @@ impl Request {
             && let Value::Object(t) = losses.absorb(set.to_request_json(v), "")
         {
             for (k, x) in t {
-                if k == "tools" && x.as_array().is_some_and(Vec::is_empty) && !self.shape.order.iter().any(|o| o == "tools") {
+                if k == "tools"
+                    && x.as_array().is_some_and(Vec::is_empty)
+                    && !self.shape.order.iter().any(|o| o == "tools")
+                {
                     continue;
                 }
                 put(&k, x);
@@ -408,7 +472,10 @@ impl Request {
             config.insert("topK".into(), Value::from(k));
         }
         if let Some(stop) = &self.stop {
-            config.insert("stopSequences".into(), Value::Array(stop.iter().map(|x| s(x)).collect()));
+            config.insert(
+                "stopSequences".into(),
+                Value::Array(stop.iter().map(|x| s(x)).collect()),
+            );
         }
         if let Some(f) = &self.response_format {
             let at = self.format_at();

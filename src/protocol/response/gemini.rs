@@ -160,7 +160,12 @@ impl Response {
             _ => ("/id", "/model"),
         };
         if self.id.is_some() {
-            losses.push(id_at, "id", LossEffect::Dropped, "a ConverseResponse has no id");
+            losses.push(
+                id_at,
+                "id",
+                LossEffect::Dropped,
+                "a ConverseResponse has no id",
+            );
         }
         if self.model.is_some() {
             losses.push(

@@ -393,7 +393,11 @@ pub(crate) fn convert_usage(
                 _ => c.total,
             };
             put(&mut out, "totalTokenCount", total);
-            put(&mut out, "cachedContentTokenCount", c.cache_read.filter(|n| *n > 0));
+            put(
+                &mut out,
+                "cachedContentTokenCount",
+                c.cache_read.filter(|n| *n > 0),
+            );
             put(&mut out, "thoughtsTokenCount", reasoning);
         }
         Vendor::Bedrock => {
@@ -416,8 +420,16 @@ pub(crate) fn convert_usage(
                 _ => c.total,
             };
             put(&mut out, "totalTokens", total);
-            put(&mut out, "cacheReadInputTokens", c.cache_read.filter(|n| *n > 0));
-            put(&mut out, "cacheWriteInputTokens", c.cache_write.filter(|n| *n > 0));
+            put(
+                &mut out,
+                "cacheReadInputTokens",
+                c.cache_read.filter(|n| *n > 0),
+            );
+            put(
+                &mut out,
+                "cacheWriteInputTokens",
+                c.cache_write.filter(|n| *n > 0),
+            );
         }
     }
     Value::Object(out)

@@ -21,10 +21,12 @@ pub(crate) fn read_blocks(blocks: &[Value], at: &str) -> Result<ResultContent, P
     let mut parts = Vec::with_capacity(blocks.len());
     for (i, b) in blocks.iter().enumerate() {
         as_object(b, &ptr_i(at, i), "a content block object")?;
-        parts.push(read_part(Vendor::Bedrock, b).unwrap_or_else(|| ResultPart::Native {
-            vendor: Vendor::Bedrock,
-            part: b.clone(),
-        }));
+        parts.push(
+            read_part(Vendor::Bedrock, b).unwrap_or_else(|| ResultPart::Native {
+                vendor: Vendor::Bedrock,
+                part: b.clone(),
+            }),
+        );
     }
     Ok(match parts.as_slice() {
         [] => ResultContent::Empty,
@@ -43,8 +45,9 @@ pub(crate) fn write_blocks(
     let v = Vendor::Bedrock;
     match c {
         ResultContent::Empty => Vec::new(),
-        ResultContent::Text(t) => vec![write_part(&ResultPart::Text(t.clone()), v, place, at, losses)
-            .unwrap_or(Value::Null)],
+        ResultContent::Text(t) => vec![
+            write_part(&ResultPart::Text(t.clone()), v, place, at, losses).unwrap_or(Value::Null),
+        ],
         ResultContent::Parts(ps) => ps
             .iter()
             .enumerate()
@@ -135,7 +138,7 @@ impl ToolResult {
     /// The `toolResult` block (`at`: the result's pointer in the source).
     pub(crate) fn write_bedrock(&self, at: &str, losses: &mut Losses) -> Value {
         let v = Vendor::Bedrock;
-        self.native.report_dropped(v, at, losses);
+        self.reported_native().report_dropped(v, at, losses);
         let content_at = self.content_at(at);
         let content = write_blocks(&self.content, Place::ToolResult, &content_at, losses);
         let mut o = self.native.start(v);
@@ -197,12 +200,13 @@ impl ToolResults {
                 });
             } else {
                 as_object(b, &at, "a content block object")?;
-                out.trailing.push(read_part(Vendor::Bedrock, b).unwrap_or_else(|| {
-                    ResultPart::Native {
-                        vendor: Vendor::Bedrock,
-                        part: b.clone(),
-                    }
-                }));
+                out.trailing
+                    .push(
+                        read_part(Vendor::Bedrock, b).unwrap_or_else(|| ResultPart::Native {
+                            vendor: Vendor::Bedrock,
+                            part: b.clone(),
+                        }),
+                    );
             }
         }
         Ok(out)
@@ -231,4 +235,3 @@ impl ToolResults {
         Value::Object(o)
     }
 }
-

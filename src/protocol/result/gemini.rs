@@ -15,7 +15,7 @@ use crate::protocol::content::{Place, read_part, write_part};
 use crate::protocol::error::{ProtocolError, json_type, ptr, ptr_i};
 use crate::protocol::loss::{LossEffect, Losses};
 use crate::protocol::message::{Native, as_object, get_str, rest, s};
-use crate::protocol::turn::slotted;
+use crate::protocol::turn::{IDLESS, slotted};
 
 /// A JSON output, in the form Bedrock writes it (`{"json": value}`), the
 /// one JSON result part this layer has.
@@ -109,7 +109,10 @@ impl ToolResult {
             None => (ResultContent::Empty, false),
         };
         let mut members = slotted(o, &["functionResponse"]);
-        let extra = slotted(f, &["id", "name", "response"]);
+        let mut extra = slotted(f, &["id", "name", "response"]);
+        if call_id.is_empty() {
+            extra.insert(IDLESS.into(), Value::Bool(true));
+        }
         if extra.values().any(|v| !v.is_null()) {
             members.insert("functionResponse".into(), Value::Object(extra));
         }
@@ -127,7 +130,7 @@ impl ToolResult {
     /// source, for losses).
     pub(crate) fn write_gemini(&self, at: &str, losses: &mut Losses) -> Value {
         let v = Vendor::Gemini;
-        self.native.report_dropped(v, at, losses);
+        self.reported_native().report_dropped(v, at, losses);
         if self.explicit_flag && !self.is_error {
             losses.push(
                 &ptr(at, "is_error"),
@@ -143,10 +146,12 @@ impl ToolResult {
             Some(Value::Object(extra)) => extra.clone(),
             _ => Map::new(),
         };
-        if !self.call_id.is_empty() {
-            f.insert("id".into(), s(&self.call_id));
-        } else {
+        // A response read without id is written back without the id it
+        // was given.
+        if f.shift_remove(IDLESS).is_some() || self.call_id.is_empty() {
             f.shift_remove("id");
+        } else {
+            f.insert("id".into(), s(&self.call_id));
         }
         match &self.name {
             Some(n) => {
@@ -166,6 +171,16 @@ impl ToolResult {
         f.insert("response".into(), response);
         o.insert("functionResponse".into(), Value::Object(f));
         Value::Object(o)
+    }
+
+    /// The kept members to report for another vendor: without the marker
+    /// of an id the source did not give.
+    pub(crate) fn reported_native(&self) -> Native {
+        let mut n = self.native.clone();
+        if let Some(Value::Object(f)) = n.members.get_mut("functionResponse") {
+            f.shift_remove(IDLESS);
+        }
+        n
     }
 
     /// Where the source result held its content (`at`: the result).
@@ -193,7 +208,9 @@ impl ToolResult {
                 if let [ResultPart::Native { vendor, part }] = ps.as_slice() {
                     match (vendor, part.get("response"), part.get("json")) {
                         (Vendor::Gemini, Some(r), _) if !self.is_error => return r.clone(),
-                        (Vendor::Bedrock, _, Some(j)) if part.as_object().is_some_and(|o| o.len() == 1) => {
+                        (Vendor::Bedrock, _, Some(j))
+                            if part.as_object().is_some_and(|o| o.len() == 1) =>
+                        {
                             return wrap(j.clone());
                         }
                         _ => {}
@@ -228,7 +245,8 @@ impl ToolResult {
                             "a Gemini response has one output: the parts are joined",
                         );
                         if values.iter().all(Value::is_string) {
-                            let texts: Vec<&str> = values.iter().filter_map(Value::as_str).collect();
+                            let texts: Vec<&str> =
+                                values.iter().filter_map(Value::as_str).collect();
                             wrap(s(&texts.join("\n")))
                         } else {
                             wrap(Value::Array(values))
@@ -279,7 +297,14 @@ impl ToolResults {
         let mut out = ToolResults {
             native: Native::of(
                 Vendor::Gemini,
-                rest(o, if role_kept { &["parts"] } else { &["role", "parts"] }),
+                rest(
+                    o,
+                    if role_kept {
+                        &["parts"]
+                    } else {
+                        &["role", "parts"]
+                    },
+                ),
             ),
             ..ToolResults::default()
         };
@@ -296,12 +321,13 @@ impl ToolResults {
                 });
             } else {
                 as_object(p, &at, "a part object")?;
-                out.trailing.push(read_part(Vendor::Gemini, p).unwrap_or_else(|| {
-                    ResultPart::Native {
-                        vendor: Vendor::Gemini,
-                        part: p.clone(),
-                    }
-                }));
+                out.trailing
+                    .push(
+                        read_part(Vendor::Gemini, p).unwrap_or_else(|| ResultPart::Native {
+                            vendor: Vendor::Gemini,
+                            part: p.clone(),
+                        }),
+                    );
             }
         }
         Ok(out)

@@ -13,7 +13,8 @@ use super::{AssistantTurn, Envelope};
 use crate::protocol::Vendor;
 use crate::protocol::error::{ProtocolError, json_type, ptr, ptr_i};
 use crate::protocol::message::{
-    Arguments, Native, TextPart, ToolCall, TurnPart, as_object, check_role, get_array, get_str, rest, s,
+    Arguments, Native, TextPart, ToolCall, TurnPart, as_object, check_role, get_array, get_str,
+    rest, s,
 };
 use crate::protocol::stop::StopReason;
 
@@ -155,10 +156,12 @@ impl AssistantTurn {
         let (msg, at, mut turn) = match o.get("output") {
             Some(out) => {
                 let oo = as_object(out, "/output", "an output object")?;
-                let m = oo.get("message").ok_or_else(|| ProtocolError::MissingField {
-                    at: "/output".into(),
-                    field: "message",
-                })?;
+                let m = oo
+                    .get("message")
+                    .ok_or_else(|| ProtocolError::MissingField {
+                        at: "/output".into(),
+                        field: "message",
+                    })?;
                 let mut slots = vec!["output"];
                 let stop = match o.get("stopReason") {
                     None | Some(Value::Null) => None,

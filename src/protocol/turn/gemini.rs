@@ -34,6 +34,51 @@ pub(crate) fn slotted(o: &Map<String, Value>, slots: &[&str]) -> Map<String, Val
         .collect()
 }
 
+/// The marker, among a Gemini call's or result's kept members, of an id
+/// the source did not give (the Gemini API gives none unless asked): this
+/// layer names the call so that the vendors that match results by id can
+/// carry it, and writes it back for Gemini without it. Not a JSON member
+/// name Gemini has.
+pub(crate) const IDLESS: &str = " idless";
+
+fn idless() -> Value {
+    let mut m = Map::new();
+    m.insert(IDLESS.into(), Value::Bool(true));
+    Value::Object(m)
+}
+
+/// Whether `native` (a call's or result's kept members) marks an id the
+/// source did not give; `key` is `functionCall` or `functionResponse`.
+pub(crate) fn is_idless(native: &Native, key: &str) -> bool {
+    native.vendor == Some(Vendor::Gemini)
+        && native
+            .members
+            .get(key)
+            .and_then(|f| f.get(IDLESS))
+            .is_some()
+}
+
+/// Names the calls read without id `{prefix}{k}` (`k`: the call's place
+/// among the turn's calls), in order; returns every call's id.
+pub(crate) fn name_idless_calls(turn: &mut AssistantTurn, prefix: &str) -> Vec<String> {
+    let mut ids = Vec::new();
+    for (k, c) in turn
+        .parts
+        .iter_mut()
+        .filter_map(|p| match p {
+            TurnPart::Call(c) => Some(c),
+            _ => None,
+        })
+        .enumerate()
+    {
+        if is_idless(&c.native, "functionCall") {
+            c.id = format!("{prefix}{k}");
+        }
+        ids.push(c.id.clone());
+    }
+    ids
+}
+
 /// Gemini's `finishReason` as a stop reason. `STOP` says the same for a
 /// finished text and for calls: the calls decide.
 pub(crate) fn stop_from_gemini(word: &str, has_calls: bool) -> StopReason {
@@ -78,7 +123,14 @@ pub(crate) fn gemini_text(text: &str, signature: Option<&str>) -> TurnPart {
 /// `thoughtSignature`.
 pub(crate) fn gemini_call(mut call: ToolCall, signature: Option<&str>) -> TurnPart {
     let mut members = Map::new();
-    members.insert("functionCall".into(), Value::Null);
+    members.insert(
+        "functionCall".into(),
+        if call.id.is_empty() {
+            idless()
+        } else {
+            Value::Null
+        },
+    );
     if let Some(sig) = signature {
         members.insert("thoughtSignature".into(), s(sig));
     }
@@ -103,7 +155,7 @@ pub(crate) fn read_part(p: &Value, at: &str) -> Result<TurnPart, ProtocolError> 
         let fat = ptr(at, "functionCall");
         let f = as_object(fc, &fat, "a functionCall object")?;
         let id = match f.get("id") {
-            None | Some(Value::Null) => String::new(),
+            None => String::new(),
             Some(Value::String(id)) => id.clone(),
             Some(other) => {
                 return Err(ProtocolError::WrongType {
@@ -120,8 +172,11 @@ pub(crate) fn read_part(p: &Value, at: &str) -> Result<TurnPart, ProtocolError> 
             Some(a) => Arguments::from_anthropic_input(a),
         };
         let mut members = slotted(o, &["functionCall"]);
-        let extra = slotted(f, &["id", "name", "args"]);
-        if extra.values().any(|v| !v.is_null()) || f.get("id") == Some(&Value::Null) {
+        let mut extra = slotted(f, &["id", "name", "args"]);
+        if id.is_empty() {
+            extra.insert(IDLESS.into(), Value::Bool(true));
+        }
+        if extra.values().any(|v| !v.is_null()) {
             members.insert("functionCall".into(), Value::Object(extra));
         }
         let mut call = ToolCall::new(id, name, arguments);
@@ -150,12 +205,12 @@ pub(crate) fn write_part(p: &TurnPart) -> Option<Value> {
                 Some(Value::Object(extra)) => extra.clone(),
                 _ => Map::new(),
             };
-            if !c.id.is_empty() {
-                f.insert("id".into(), s(&c.id));
-            } else if f.get("id") == Some(&Value::Null) {
-                // An `"id": null` read is written back as read.
-            } else {
+            // A call read without id is written back without the id it
+            // was given.
+            if f.shift_remove(IDLESS).is_some() || c.id.is_empty() {
                 f.shift_remove("id");
+            } else {
+                f.insert("id".into(), s(&c.id));
             }
             f.insert("name".into(), s(&c.name));
             match &c.arguments {
@@ -182,9 +237,10 @@ impl AssistantTurn {
     /// "finishReason": ..., "index": ...}`).
     ///
     /// A `functionCall` without `id` (the Gemini API gives none unless
-    /// asked) is a call whose [`id`](crate::protocol::ToolCall::id) is
-    /// empty: written for a vendor that matches results by id, that is a
-    /// loss.
+    /// asked) is named `gemini_call_{k}` (its place among the turn's
+    /// calls), so that the vendors that match results by id can carry it;
+    /// written for Gemini it has no id again, and for another vendor the
+    /// given id is a loss that reads back differently.
     ///
     /// # Examples
     ///
@@ -217,7 +273,11 @@ impl AssistantTurn {
                     envelope: Envelope::GeminiCandidate,
                     ..AssistantTurn::default()
                 };
-                (as_object(c, "/content", "a Content object")?, "/content", turn)
+                (
+                    as_object(c, "/content", "a Content object")?,
+                    "/content",
+                    turn,
+                )
             }
             _ => (
                 o,
@@ -254,6 +314,7 @@ impl AssistantTurn {
         for (i, p) in parts.iter().enumerate() {
             turn.parts.push(read_part(p, &ptr_i(&pat, i))?);
         }
+        name_idless_calls(&mut turn, "gemini_call_");
         let has_calls = turn.calls().next().is_some();
         turn.stop_reason = match o.get("finishReason") {
             None | Some(Value::Null) => None,
@@ -329,12 +390,14 @@ impl AssistantTurn {
             members.insert("usageMetadata".into(), u.clone());
         }
         let has_calls = parts.iter().any(|p| matches!(p, TurnPart::Call(_)));
-        AssistantTurn {
+        let mut turn = AssistantTurn {
             parts,
             stop_reason: finish.map(|w| stop_from_gemini(w, has_calls)),
             native: Native::of(Vendor::Gemini, members),
             envelope: Envelope::GeminiCandidate,
             ..AssistantTurn::default()
-        }
+        };
+        name_idless_calls(&mut turn, "gemini_call_");
+        turn
     }
 }
