@@ -1,4 +1,4 @@
-//! Tool results in the three vendor shapes (Anthropic `tool_result` blocks in
+//! Tool results in the vendor shapes (Anthropic `tool_result` blocks in
 //! one user message, one OpenAI `role:"tool"` message per call, Responses
 //! `function_call_output` items), the correlation of results with a turn's
 //! calls, and building the reply from (id, outcome) pairs.

@@ -1,5 +1,5 @@
 //! An assistant turn (text and tool calls, in order, and why it stopped) read
-//! from and written to the three vendor shapes, keeping ids and order.
+//! from and written to the five vendor shapes, keeping ids and order.
 
 use serde_json::{Map, Value};
 

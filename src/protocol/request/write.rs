@@ -95,7 +95,7 @@ impl Request {
         if let Some(p) = &system {
             p.native.report_dropped(vendor, "/system", &mut losses);
             match vendor {
-                // Refused at the top of the conversion (not modelled).
+                // Written by their own writers, above.
                 Vendor::Gemini | Vendor::Bedrock => {}
                 Vendor::Anthropic => {
                     if p.role == SystemRole::Developer {
@@ -185,7 +185,7 @@ impl Request {
                 }
             };
             match vendor {
-                // Refused at the top of the conversion (not modelled).
+                // Written by their own writers, above.
                 Vendor::Gemini | Vendor::Bedrock => {}
                 Vendor::Anthropic => anthropic_messages.extend(written),
                 Vendor::OpenAiChat => chat_messages.extend(written),
@@ -193,7 +193,7 @@ impl Request {
             }
         }
         match vendor {
-            // Refused at the top of the conversion (not modelled).
+            // Written by their own writers, above.
             Vendor::Gemini | Vendor::Bedrock => {}
             Vendor::Anthropic => put("messages", Value::Array(anthropic_messages)),
             Vendor::OpenAiChat => put("messages", Value::Array(chat_messages)),
@@ -270,7 +270,7 @@ impl Request {
 
         // Limits, sampling, metadata, streaming.
         match (vendor, self.max_tokens) {
-            // Refused at the top of the conversion (not modelled).
+            // Written by their own writers, above.
             (Vendor::Gemini | Vendor::Bedrock, _) => {}
             (Vendor::Anthropic, None) => losses.push(
                 "/max_tokens",
@@ -288,7 +288,7 @@ impl Request {
         }
         if let Some(stop) = &self.stop {
             match vendor {
-                // Refused at the top of the conversion (not modelled).
+                // Written by their own writers, above.
                 Vendor::Gemini | Vendor::Bedrock => {}
                 Vendor::Anthropic => put(
                     "stop_sequences",

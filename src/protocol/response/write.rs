@@ -51,7 +51,8 @@ impl Response {
     /// [`Loss`](super::super::Loss) for each part, member or count that the
     /// target has no place for, a stop reason that reads back as another,
     /// and each Chat choice after the first (Anthropic and Responses hold one
-    /// turn). Gemini and Bedrock: `null` and a loss.
+    /// turn). Gemini keeps several candidates; a ConverseResponse has no id
+    /// and does not name the model (both losses).
     ///
     /// # Examples
     ///
