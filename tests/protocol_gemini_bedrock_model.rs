@@ -508,3 +508,22 @@ fn the_recorded_streams_final_messages_are_the_models_own_json() {
     }
     assert!(n >= 8, "{n} messages");
 }
+
+#[test]
+fn a_cached_anthropic_text_keeps_its_text_for_gemini_and_bedrock() {
+    let body = json!({
+        "model": "claude-sonnet-4-5", "max_tokens": 100,
+        "system": [{"type": "text", "text": "Long rules.", "cache_control": {"type": "ephemeral"}}],
+        "messages": [{"role": "user", "content": [
+            {"type": "text", "text": "Question?", "cache_control": {"type": "ephemeral"}}
+        ]}]
+    });
+    let r = Request::from_vendor(Vendor::Anthropic, &body).unwrap();
+    for to in [Vendor::Gemini, Vendor::Bedrock] {
+        let (out, losses) = r.to_vendor(to).accept_losses();
+        let s = out.to_string();
+        assert!(s.contains("Long rules.") && s.contains("Question?"), "{to}: {out}");
+        let parts: Vec<&str> = losses.iter().map(|l| l.part.as_str()).collect();
+        assert_eq!(parts, ["cache_control", "cache_control"], "{to}: {losses:?}");
+    }
+}

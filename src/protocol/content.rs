@@ -227,6 +227,22 @@ pub(crate) fn read_part(vendor: Vendor, p: &Value) -> Option<super::ResultPart> 
     }
 }
 
+/// The text of a text part of `vendor` that carries other members too.
+fn native_text(vendor: Vendor, part: &Value) -> Option<&str> {
+    let o = part.as_object()?;
+    let ty = o.get("type").and_then(Value::as_str);
+    let is_text = match vendor {
+        Vendor::Gemini | Vendor::Bedrock => ty.is_none() && !o.contains_key("thought"),
+        Vendor::OpenAiResponses => ty == Some("input_text"),
+        _ => ty == Some("text"),
+    };
+    if is_text {
+        o.get("text")?.as_str()
+    } else {
+        None
+    }
+}
+
 /// The JSON value of a Bedrock `{"json": ...}` result block (the form
 /// this layer also gives a Gemini `functionResponse` output that is no
 /// string).
@@ -269,6 +285,25 @@ pub(crate) fn write_part(
         }
         (P::Image(m) | P::Document(m), Vendor::Bedrock) => {
             return bedrock::write_media(m, matches!(p, P::Image(_)), place, at, losses);
+        }
+        // A text part of another vendor with members of its own (an
+        // Anthropic `cache_control`): the text crosses, the members do not.
+        (P::Native { vendor: from, part }, Vendor::Gemini | Vendor::Bedrock)
+            if *from != vendor && json_result(*from, part).is_none() =>
+        {
+            if let Some(t) = native_text(*from, part) {
+                if let Some(o) = part.as_object() {
+                    for k in o.keys().filter(|k| !matches!(k.as_str(), "type" | "text")) {
+                        losses.push(
+                            &format!("{at}/{k}"),
+                            k,
+                            LossEffect::Dropped,
+                            &format!("{vendor} has no counterpart of this {from} member"),
+                        );
+                    }
+                }
+                return write_part(&P::Text(t.to_owned()), vendor, place, at, losses);
+            }
         }
         _ => {}
     }
