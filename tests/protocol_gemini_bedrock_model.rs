@@ -522,8 +522,15 @@ fn a_cached_anthropic_text_keeps_its_text_for_gemini_and_bedrock() {
     for to in [Vendor::Gemini, Vendor::Bedrock] {
         let (out, losses) = r.to_vendor(to).accept_losses();
         let s = out.to_string();
-        assert!(s.contains("Long rules.") && s.contains("Question?"), "{to}: {out}");
+        assert!(
+            s.contains("Long rules.") && s.contains("Question?"),
+            "{to}: {out}"
+        );
         let parts: Vec<&str> = losses.iter().map(|l| l.part.as_str()).collect();
-        assert_eq!(parts, ["cache_control", "cache_control"], "{to}: {losses:?}");
+        assert_eq!(
+            parts,
+            ["cache_control", "cache_control"],
+            "{to}: {losses:?}"
+        );
     }
 }

@@ -415,7 +415,7 @@ impl ToolCall {
         let mut native = self.native.clone();
         native.members.remove("status");
         if let Some(Value::Object(f)) = native.members.get_mut("functionCall") {
-            f.shift_remove(super::turn::IDLESS);
+            f.shift_remove(super::slots::IDLESS);
         }
         native.report_dropped(vendor, at, losses);
         // A Gemini call may come without id; the others match results by it.
@@ -427,7 +427,11 @@ impl ToolCall {
                     super::loss::LossEffect::MissingRequired,
                     &format!("the call has no id, and {vendor} matches results to calls by id"),
                 );
-            } else if super::turn::is_idless(&self.native, "functionCall") {
+            } else if super::slots::is_idless(
+                self.native.vendor,
+                &self.native.members,
+                "functionCall",
+            ) {
                 losses.push(
                     &ptr(at, "functionCall"),
                     "id",

@@ -163,6 +163,7 @@ mod request;
 mod response;
 mod result;
 mod retry;
+mod slots;
 mod stop;
 mod tool_config;
 mod turn;

@@ -374,7 +374,11 @@ impl ToolResult {
                         "the result has no call id, and {vendor} matches results to calls by id"
                     ),
                 );
-            } else if super::turn::is_idless(&self.native, "functionResponse") {
+            } else if super::slots::is_idless(
+                self.native.vendor,
+                &self.native.members,
+                "functionResponse",
+            ) {
                 losses.push(
                     &ptr(at, "functionResponse"),
                     "id",

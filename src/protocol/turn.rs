@@ -16,8 +16,7 @@ mod gemini;
 
 pub(crate) use bedrock::{bedrock_text, bedrock_tool_use, stop_as_bedrock, stop_from_bedrock};
 pub(crate) use gemini::{
-    IDLESS, gemini_call, gemini_text, is_idless, name_idless_calls, slotted, stop_as_gemini,
-    stop_from_gemini,
+    gemini_call, gemini_text, name_idless_calls, stop_as_gemini, stop_from_gemini,
 };
 
 /// How Chat `content` was written, to write it back the same way.

@@ -18,10 +18,10 @@ use crate::protocol::error::{ProtocolError, json_type, ptr, ptr_i};
 use crate::protocol::loss::{Converted, LossEffect, Losses};
 use crate::protocol::message::{Native, as_object, rest, s};
 use crate::protocol::result::{read_blocks, write_blocks};
-use crate::protocol::turn::slotted;
+use crate::protocol::slots::slotted;
 use crate::protocol::{AssistantTurn, ToolResults, ToolSet, Vendor};
 
-use super::read::prefixed;
+use super::prefixed;
 
 const CONFIG_TYPED: [&str; 4] = ["maxTokens", "temperature", "topP", "stopSequences"];
 

@@ -16,10 +16,11 @@ use crate::protocol::content::{Place, read_part, write_part};
 use crate::protocol::error::{ProtocolError, json_type, ptr, ptr_i};
 use crate::protocol::loss::{Converted, LossEffect, Losses};
 use crate::protocol::message::{Native, as_object, s};
-use crate::protocol::turn::{name_idless_calls, slotted};
+use crate::protocol::slots::slotted;
+use crate::protocol::turn::name_idless_calls;
 use crate::protocol::{AssistantTurn, ResultContent, ResultPart, ToolResults, ToolSet, Vendor};
 
-use super::read::prefixed;
+use super::prefixed;
 
 fn wrong(at: String, expected: &'static str, v: &Value) -> ProtocolError {
     ProtocolError::WrongType {

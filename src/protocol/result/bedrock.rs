@@ -13,7 +13,7 @@ use crate::protocol::content::{Place, read_part, write_part};
 use crate::protocol::error::{ProtocolError, json_type, ptr, ptr_i};
 use crate::protocol::loss::Losses;
 use crate::protocol::message::{Native, as_object, check_role, get_array, get_str, rest, s};
-use crate::protocol::turn::slotted;
+use crate::protocol::slots::slotted;
 
 /// Reads a block list as content: none is [`ResultContent::Empty`], one
 /// text alone a string, anything else parts.

@@ -15,7 +15,7 @@ use crate::protocol::content::{Place, read_part, write_part};
 use crate::protocol::error::{ProtocolError, json_type, ptr, ptr_i};
 use crate::protocol::loss::{LossEffect, Losses};
 use crate::protocol::message::{Native, as_object, get_str, rest, s};
-use crate::protocol::turn::{IDLESS, slotted};
+use crate::protocol::slots::{IDLESS, slotted};
 
 /// A JSON output, in the form Bedrock writes it (`{"json": value}`), the
 /// one JSON result part this layer has.

@@ -8,7 +8,6 @@
 
 use serde_json::{Map, Value};
 
-use super::gemini::slotted;
 use super::{AssistantTurn, Envelope};
 use crate::protocol::Vendor;
 use crate::protocol::error::{ProtocolError, json_type, ptr, ptr_i};
@@ -16,6 +15,7 @@ use crate::protocol::message::{
     Arguments, Native, TextPart, ToolCall, TurnPart, as_object, check_role, get_array, get_str,
     rest, s,
 };
+use crate::protocol::slots::slotted;
 use crate::protocol::stop::StopReason;
 
 /// Bedrock's `stopReason` as a stop reason (each word reads back as

@@ -17,46 +17,8 @@ use crate::protocol::error::{ProtocolError, json_type, ptr, ptr_i};
 use crate::protocol::message::{
     Arguments, Native, TextPart, ToolCall, TurnPart, as_object, get_str, rest, s,
 };
+use crate::protocol::slots::{IDLESS, idless, is_idless, slotted};
 use crate::protocol::stop::StopReason;
-
-/// The members of `o` with each of `slots` present standing as `null`,
-/// so the order read is kept and the typed values are written back in
-/// place.
-pub(crate) fn slotted(o: &Map<String, Value>, slots: &[&str]) -> Map<String, Value> {
-    o.iter()
-        .map(|(k, v)| {
-            if slots.contains(&k.as_str()) {
-                (k.clone(), Value::Null)
-            } else {
-                (k.clone(), v.clone())
-            }
-        })
-        .collect()
-}
-
-/// The marker, among a Gemini call's or result's kept members, of an id
-/// the source did not give (the Gemini API gives none unless asked): this
-/// layer names the call so that the vendors that match results by id can
-/// carry it, and writes it back for Gemini without it. Not a JSON member
-/// name Gemini has.
-pub(crate) const IDLESS: &str = " idless";
-
-fn idless() -> Value {
-    let mut m = Map::new();
-    m.insert(IDLESS.into(), Value::Bool(true));
-    Value::Object(m)
-}
-
-/// Whether `native` (a call's or result's kept members) marks an id the
-/// source did not give; `key` is `functionCall` or `functionResponse`.
-pub(crate) fn is_idless(native: &Native, key: &str) -> bool {
-    native.vendor == Some(Vendor::Gemini)
-        && native
-            .members
-            .get(key)
-            .and_then(|f| f.get(IDLESS))
-            .is_some()
-}
 
 /// Names the calls read without id `{prefix}{k}` (`k`: the call's place
 /// among the turn's calls), in order; returns every call's id.
@@ -71,7 +33,7 @@ pub(crate) fn name_idless_calls(turn: &mut AssistantTurn, prefix: &str) -> Vec<S
         })
         .enumerate()
     {
-        if is_idless(&c.native, "functionCall") {
+        if is_idless(c.native.vendor, &c.native.members, "functionCall") {
             c.id = format!("{prefix}{k}");
         }
         ids.push(c.id.clone());
