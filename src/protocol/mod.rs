@@ -186,6 +186,7 @@ pub use retry::{
 };
 pub use stop::StopReason;
 pub use turn::AssistantTurn;
+#[cfg(feature = "providers")]
 pub(crate) use turn::{bedrock_text, bedrock_tool_use, gemini_call, gemini_text};
 
 use std::fmt;

@@ -29,6 +29,7 @@ pub(crate) fn slotted(o: &Map<String, Value>, slots: &[&str]) -> Map<String, Val
 pub(crate) const IDLESS: &str = " idless";
 
 /// `{IDLESS: true}`.
+#[cfg(feature = "providers")]
 pub(crate) fn idless() -> Value {
     let mut m = Map::new();
     m.insert(IDLESS.into(), Value::Bool(true));

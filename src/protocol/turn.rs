@@ -14,10 +14,12 @@ use super::stop::StopReason;
 mod bedrock;
 mod gemini;
 
-pub(crate) use bedrock::{bedrock_text, bedrock_tool_use, stop_as_bedrock, stop_from_bedrock};
-pub(crate) use gemini::{
-    gemini_call, gemini_text, name_idless_calls, stop_as_gemini, stop_from_gemini,
-};
+#[cfg(feature = "providers")]
+pub(crate) use bedrock::{bedrock_text, bedrock_tool_use};
+pub(crate) use bedrock::{stop_as_bedrock, stop_from_bedrock};
+#[cfg(feature = "providers")]
+pub(crate) use gemini::{gemini_call, gemini_text};
+pub(crate) use gemini::{name_idless_calls, stop_as_gemini, stop_from_gemini};
 
 /// How Chat `content` was written, to write it back the same way.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]

@@ -115,6 +115,12 @@ def check_gemini_request(body: dict) -> None:
         role = c.get("role")
         if role not in (None, "user", "model", "function"):
             raise OracleRefusal(f"Gemini request: contents[{i}] has role {role!r}")
+        # The types leave `name` optional; the API matches calls and
+        # responses by it.
+        for j, p in enumerate(c.get("parts", [])):
+            for key in ("functionCall", "functionResponse"):
+                if key in p and not p[key].get("name"):
+                    raise OracleRefusal(f"Gemini request: contents[{i}].parts[{j}].{key} has no name")
     _check_gemini_calls_answered(body["contents"])
 
 
@@ -286,6 +292,9 @@ def self_test() -> None:
     bad = json.loads(json.dumps(good_g))
     bad["contents"][2]["parts"] = [{"text": "no answer"}]
     _refuses(check_gemini_request, bad, "a call without its response")
+    bad = json.loads(json.dumps(good_g))
+    bad["contents"][2]["parts"][0]["functionResponse"]["name"] = ""
+    _refuses(check_gemini_request, bad, "a response without the function's name")
     good_gr = {
         "candidates": [{"content": {"role": "model", "parts": [{"text": "Hi"}]}, "finishReason": "STOP", "index": 0}],
         "usageMetadata": {"promptTokenCount": 3, "candidatesTokenCount": 1, "totalTokenCount": 4},
@@ -333,7 +342,7 @@ def self_test() -> None:
     check_bedrock_response(good_br)
     _refuses(check_bedrock_response, {**good_br, "stopReason": "STOP"}, "a Gemini stop word")
     _refuses(check_bedrock_response, {**good_br, "id": "msg_1"}, "an unknown member")
-    print("self-test: every check accepts the good bodies and refuses the 14 bad ones")
+    print("self-test: every check accepts the good bodies and refuses the 15 bad ones")
 
 
 def check_dir(d: Path) -> int:

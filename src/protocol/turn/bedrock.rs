@@ -45,6 +45,7 @@ pub(crate) fn stop_as_bedrock(r: &StopReason) -> &str {
 }
 
 /// A text block.
+#[cfg(feature = "providers")]
 pub(crate) fn bedrock_text(text: &str) -> TurnPart {
     let mut members = Map::new();
     members.insert("text".into(), Value::Null);
@@ -57,6 +58,7 @@ pub(crate) fn bedrock_text(text: &str) -> TurnPart {
 
 /// A `toolUse` block: `start` holds the members of the block as the
 /// stream began it (`toolUseId`, `name`, `type`...), in order.
+#[cfg(feature = "providers")]
 pub(crate) fn bedrock_tool_use(start: &Map<String, Value>, arguments: Arguments) -> TurnPart {
     let id = start.get("toolUseId").and_then(Value::as_str).unwrap_or("");
     let name = start.get("name").and_then(Value::as_str).unwrap_or("");
@@ -252,6 +254,7 @@ impl AssistantTurn {
 
     /// A `ConverseResponse` built by a stream adapter, in the members'
     /// order of one the API returns (`usage` and `metrics` when reported).
+    #[cfg(feature = "providers")]
     pub(crate) fn bedrock_response(
         parts: Vec<TurnPart>,
         stop: Option<&str>,

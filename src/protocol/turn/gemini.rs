@@ -17,7 +17,9 @@ use crate::protocol::error::{ProtocolError, json_type, ptr, ptr_i};
 use crate::protocol::message::{
     Arguments, Native, TextPart, ToolCall, TurnPart, as_object, get_str, rest, s,
 };
-use crate::protocol::slots::{IDLESS, idless, is_idless, slotted};
+#[cfg(feature = "providers")]
+use crate::protocol::slots::idless;
+use crate::protocol::slots::{IDLESS, is_idless, slotted};
 use crate::protocol::stop::StopReason;
 
 /// Names the calls read without id `{prefix}{k}` (`k`: the call's place
@@ -68,6 +70,7 @@ pub(crate) fn stop_as_gemini(r: &StopReason) -> &str {
 }
 
 /// A text part in Gemini's JSON (`signature`: its `thoughtSignature`).
+#[cfg(feature = "providers")]
 pub(crate) fn gemini_text(text: &str, signature: Option<&str>) -> TurnPart {
     let mut members = Map::new();
     members.insert("text".into(), Value::Null);
@@ -83,6 +86,7 @@ pub(crate) fn gemini_text(text: &str, signature: Option<&str>) -> TurnPart {
 
 /// A call part in Gemini's JSON: the call, with the part's
 /// `thoughtSignature`.
+#[cfg(feature = "providers")]
 pub(crate) fn gemini_call(mut call: ToolCall, signature: Option<&str>) -> TurnPart {
     let mut members = Map::new();
     members.insert(
@@ -338,6 +342,7 @@ impl AssistantTurn {
     /// A candidate built by a stream adapter: its index, parts, finish
     /// word and the response's `usageMetadata`, in the members' order of a
     /// candidate the API returns.
+    #[cfg(feature = "providers")]
     pub(crate) fn gemini_candidate(
         index: u64,
         parts: Vec<TurnPart>,
