@@ -534,3 +534,73 @@ fn a_cached_anthropic_text_keeps_its_text_for_gemini_and_bedrock() {
         );
     }
 }
+
+/// Every pointer into a value.
+fn pointers(v: &Value, at: String, out: &mut Vec<String>) {
+    match v {
+        Value::Object(o) => {
+            for (k, x) in o {
+                let p = format!("{at}/{}", k.replace('~', "~0").replace('/', "~1"));
+                out.push(p.clone());
+                pointers(x, p, out);
+            }
+        }
+        Value::Array(a) => {
+            for (i, x) in a.iter().enumerate() {
+                let p = format!("{at}/{i}");
+                out.push(p.clone());
+                pointers(x, p, out);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Each fixture with any one of its values replaced by a value of another
+/// type reads as Ok or a typed error, and what reads writes for every
+/// vendor, never a panic.
+#[test]
+fn a_broken_gemini_or_bedrock_body_is_a_typed_error_never_a_panic() {
+    let dir = corpus().join("gemini_bedrock");
+    let mut errors = 0;
+    let mut read = 0;
+    for (name, vendor, request, body) in fixtures(&dir) {
+        let mut at = Vec::new();
+        pointers(&body, String::new(), &mut at);
+        for p in &at {
+            for junk in [
+                json!(null),
+                json!(7),
+                json!("x"),
+                json!([]),
+                json!({}),
+                json!([{}]),
+            ] {
+                let mut b = body.clone();
+                *b.pointer_mut(p).unwrap() = junk;
+                let ok = if request {
+                    Request::from_vendor(vendor, &b).map(|r| {
+                        for to in Vendor::ALL {
+                            let _ = r.to_vendor(to).accept_losses();
+                        }
+                    })
+                } else {
+                    Response::from_vendor(vendor, &b).map(|r| {
+                        for to in Vendor::ALL {
+                            let _ = r.to_vendor(to).accept_losses();
+                        }
+                    })
+                };
+                match ok {
+                    Ok(()) => read += 1,
+                    Err(e) => {
+                        assert!(!e.to_string().is_empty(), "{name} {p}");
+                        errors += 1;
+                    }
+                }
+            }
+        }
+    }
+    // Both happen: the readers are neither all-accepting nor all-refusing.
+    assert!(errors > 100 && read > 100, "{errors} errors, {read} read");
+}
