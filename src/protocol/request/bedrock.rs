@@ -165,7 +165,7 @@ impl Request {
             && let Some(Message::System(p)) = self.messages.first()
         {
             losses.push(
-                "/messages/0",
+                &self.message_at(0),
                 "system",
                 LossEffect::ReadsBackDifferently,
                 "Bedrock has one system list, at the head: a leading system message reads back \
@@ -176,7 +176,7 @@ impl Request {
         }
         let mut messages = Vec::new();
         for (i, m) in self.messages.iter().enumerate().skip(first) {
-            let at = ptr_i("/messages", i);
+            let at = self.message_at(i);
             match m {
                 Message::System(_) => losses.push(
                     &at,
@@ -190,8 +190,12 @@ impl Request {
                     native.report_dropped(v, &at, &mut losses);
                     let mut o = u.native.start(v);
                     o.insert("role".into(), s("user"));
-                    let content =
-                        write_blocks(&u.content, Place::User, &ptr(&at, "content"), &mut losses);
+                    let content = write_blocks(
+                        &u.content,
+                        Place::User,
+                        &self.user_content_at(&at),
+                        &mut losses,
+                    );
                     o.insert("content".into(), Value::Array(content));
                     messages.push(Value::Object(o));
                 }
@@ -216,10 +220,11 @@ impl Request {
         }
         put("messages", Value::Array(messages));
         if let Some(p) = &system {
-            p.native.report_dropped(v, "/system", &mut losses);
+            let sat = self.system_at();
+            p.native.report_dropped(v, sat, &mut losses);
             if p.role == SystemRole::Developer {
                 losses.push(
-                    "/system",
+                    sat,
                     "developer",
                     LossEffect::ReadsBackDifferently,
                     "Bedrock has no developer role: it reads back as system",
@@ -227,12 +232,7 @@ impl Request {
             }
             put(
                 "system",
-                Value::Array(write_blocks(
-                    &p.content,
-                    Place::System,
-                    "/system",
-                    &mut losses,
-                )),
+                Value::Array(write_blocks(&p.content, Place::System, sat, &mut losses)),
             );
         }
         let mut config = if same {

@@ -367,7 +367,7 @@ impl Request {
             && let Some(Message::System(p)) = self.messages.first()
         {
             losses.push(
-                "/messages/0",
+                &self.message_at(0),
                 "system",
                 LossEffect::ReadsBackDifferently,
                 "Gemini has one systemInstruction: a leading system message reads back as it",
@@ -377,7 +377,7 @@ impl Request {
         }
         let mut contents = Vec::new();
         for (i, m) in self.messages.iter().enumerate().skip(first) {
-            let at = ptr_i("/messages", i);
+            let at = self.message_at(i);
             match m {
                 Message::System(_) => losses.push(
                     &at,
@@ -391,8 +391,12 @@ impl Request {
                     if writes_role(&u.native) {
                         o.insert("role".into(), s("user"));
                     }
-                    let parts =
-                        write_parts(&u.content, Place::User, &ptr(&at, "content"), &mut losses);
+                    let parts = write_parts(
+                        &u.content,
+                        Place::User,
+                        &self.user_content_at(&at),
+                        &mut losses,
+                    );
                     o.insert("parts".into(), Value::Array(parts));
                     contents.push(Value::Object(o));
                 }
@@ -417,10 +421,11 @@ impl Request {
         }
         put("contents", Value::Array(contents));
         if let Some(p) = &system {
-            p.native.report_dropped(v, "/system", &mut losses);
+            let sat = self.system_at();
+            p.native.report_dropped(v, sat, &mut losses);
             if p.role == SystemRole::Developer {
                 losses.push(
-                    "/system",
+                    sat,
                     "developer",
                     LossEffect::ReadsBackDifferently,
                     "Gemini has no developer role: it reads back as system",
@@ -432,12 +437,7 @@ impl Request {
             }
             o.insert(
                 "parts".into(),
-                Value::Array(write_parts(
-                    &p.content,
-                    Place::System,
-                    "/system",
-                    &mut losses,
-                )),
+                Value::Array(write_parts(&p.content, Place::System, sat, &mut losses)),
             );
             put("systemInstruction", Value::Object(o));
         }
@@ -556,6 +556,33 @@ impl Request {
             out.sort_by_key(|(k, _)| rank(k));
         }
         Value::Object(out.into_iter().collect())
+    }
+
+    /// Where message `i` stood in the source: one message is one Gemini
+    /// content, one Anthropic or Bedrock message; for OpenAI (where a run
+    /// of tool messages or of items is one message) the place in
+    /// [`Request::messages`].
+    pub(super) fn message_at(&self, i: usize) -> String {
+        match self.shape.vendor {
+            Some(Vendor::Gemini) => ptr_i("/contents", i),
+            _ => ptr_i("/messages", i),
+        }
+    }
+
+    /// Where the source held a user message's content (`at`: the message).
+    pub(super) fn user_content_at(&self, at: &str) -> String {
+        match self.shape.vendor {
+            Some(Vendor::Gemini) => ptr(at, "parts"),
+            _ => ptr(at, "content"),
+        }
+    }
+
+    /// Where the source held its system prompt's content.
+    pub(super) fn system_at(&self) -> &'static str {
+        match self.shape.vendor {
+            Some(Vendor::Gemini) => "/systemInstruction/parts",
+            _ => "/system",
+        }
     }
 
     /// Where the source held the structured-output format.
