@@ -610,3 +610,34 @@ fn a_broken_gemini_or_bedrock_body_is_a_typed_error_never_a_panic() {
     // Both happen: the readers are neither all-accepting nor all-refusing.
     assert!(errors > 100 && read > 100, "{errors} errors, {read} read");
 }
+
+#[test]
+fn structured_output_crosses_gemini_bedrock_and_chat() {
+    let chat = json!({
+        "model": "gpt-4.1",
+        "messages": [{"role": "user", "content": "Alice and Bob meet Friday."}],
+        "response_format": {"type": "json_schema", "json_schema": {"name": "event",
+            "schema": {"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]}}}
+    });
+    let r = Request::from_vendor(Vendor::OpenAiChat, &chat).unwrap();
+    let b = r.to_vendor(Vendor::Bedrock).lossless().unwrap();
+    assert_eq!(
+        b["outputConfig"]["textFormat"]["structure"]["jsonSchema"],
+        json!({"schema": r#"{"type":"object","properties":{"name":{"type":"string"}},"required":["name"]}"#,
+               "name": "event"})
+    );
+    let back = Request::from_vendor(Vendor::Bedrock, &b).unwrap();
+    assert_eq!(back.to_vendor(Vendor::OpenAiChat).lossless().unwrap(), chat);
+    // Gemini has no name for it: said out loud.
+    let (g, losses) = r.to_vendor(Vendor::Gemini).accept_losses();
+    assert_eq!(
+        g["generationConfig"]["responseMimeType"],
+        "application/json"
+    );
+    assert_eq!(
+        g["generationConfig"]["responseJsonSchema"],
+        chat["response_format"]["json_schema"]["schema"]
+    );
+    let parts: Vec<&str> = losses.iter().map(|l| l.part.as_str()).collect();
+    assert_eq!(parts, ["name"]);
+}

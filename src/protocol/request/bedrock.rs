@@ -2,7 +2,7 @@
 //! it: `modelId`, `messages` (`role: "user"` / `"assistant"` with content
 //! blocks), `system` blocks, `inferenceConfig` (`maxTokens`,
 //! `temperature`, `topP`, `stopSequences`), `toolConfig`,
-//! `requestMetadata`. Other members (`additionalModelRequestFields`,
+//! `requestMetadata`, `outputConfig` (a JSON schema). Other members (`additionalModelRequestFields`,
 //! `guardrailConfig`, `promptVariables`...) are kept for Bedrock and a loss
 //! for another vendor. The model travels in the URL (`/model/{modelId}/
 //! converse`); the SDKs take it as `modelId`, which is read and written.
@@ -89,6 +89,10 @@ pub(super) fn read(v: &Value) -> Result<Request, ProtocolError> {
         r.stop = strings(c, "stopSequences", at)?;
         shape.config_native = slotted(c, &present(c, &CONFIG_TYPED));
     }
+    if let Some(f) = o.get("outputConfig").and_then(read_output_config) {
+        known.push("outputConfig");
+        r.response_format = Some(f);
+    }
     if let Some(m) = o.get("requestMetadata") {
         known.push("requestMetadata");
         r.metadata = Some((vendor, m.clone()));
@@ -139,6 +143,65 @@ pub(super) fn read(v: &Value) -> Result<Request, ProtocolError> {
         .collect();
     r.shape = shape;
     Ok(r)
+}
+
+/// Converse structured output, `{"textFormat": {"type": "json_schema",
+/// "structure": {"jsonSchema": {"schema": "<JSON text>", "name"?,
+/// "description"?}}}}`, when it is that alone and its schema text is the
+/// compact JSON this layer writes (anything else is kept as read).
+fn read_output_config(v: &Value) -> Option<ResponseFormat> {
+    let only = |o: &Map<String, Value>, keys: &[&str]| o.keys().all(|k| keys.contains(&k.as_str()));
+    let oc = v.as_object()?;
+    let tf = oc.get("textFormat")?.as_object()?;
+    let js = tf
+        .get("structure")?
+        .as_object()?
+        .get("jsonSchema")?
+        .as_object()?;
+    if !only(oc, &["textFormat"])
+        || !only(tf, &["type", "structure"])
+        || tf.get("type")?.as_str()? != "json_schema"
+        || tf.get("structure")?.as_object()?.len() != 1
+        || !only(js, &["schema", "name", "description"])
+    {
+        return None;
+    }
+    let text = js.get("schema")?.as_str()?;
+    let schema: Value = serde_json::from_str(text).ok()?;
+    if serde_json::to_string(&schema).ok()? != text {
+        return None;
+    }
+    let s = |k: &str| match js.get(k) {
+        None => Some(None),
+        Some(Value::String(t)) => Some(Some(t.clone())),
+        Some(_) => None,
+    };
+    Some(ResponseFormat::JsonSchema {
+        name: s("name")?,
+        description: s("description")?,
+        schema,
+        strict: None,
+    })
+}
+
+/// The `outputConfig` of a JSON-schema format.
+fn output_config(name: &Option<String>, description: &Option<String>, schema: &Value) -> Value {
+    let mut js = Map::new();
+    js.insert("schema".into(), s(&schema.to_string()));
+    if let Some(n) = name {
+        js.insert("name".into(), s(n));
+    }
+    if let Some(d) = description {
+        js.insert("description".into(), s(d));
+    }
+    let mut structure = Map::new();
+    structure.insert("jsonSchema".into(), Value::Object(js));
+    let mut tf = Map::new();
+    tf.insert("type".into(), s("json_schema"));
+    tf.insert("structure".into(), Value::Object(structure));
+    let mut oc = Map::new();
+    oc.insert("textFormat".into(), Value::Object(tf));
+    Value::Object(oc)
 }
 
 impl Request {
@@ -275,17 +338,34 @@ impl Request {
                 "Converse has no top_k (it is a model's own field, in additionalModelRequestFields)",
             );
         }
-        if let Some(f) = &self.response_format {
-            let part = match f {
-                ResponseFormat::Text => "text",
-                _ => "response_format",
-            };
-            losses.push(
+        match &self.response_format {
+            None => {}
+            Some(ResponseFormat::JsonSchema {
+                name,
+                description,
+                schema,
+                strict,
+            }) => {
+                if strict.is_some() {
+                    losses.push(
+                        &ptr(self.format_at(), "strict"),
+                        "strict",
+                        LossEffect::Dropped,
+                        "Converse structured output has no strict switch",
+                    );
+                }
+                put("outputConfig", output_config(name, description, schema));
+            }
+            Some(f) => losses.push(
                 self.format_at(),
-                part,
+                if matches!(f, ResponseFormat::Text) {
+                    "text"
+                } else {
+                    "json_object"
+                },
                 LossEffect::Dropped,
-                "Converse has no structured-output member",
-            );
+                "Converse structured output takes a JSON schema only",
+            ),
         }
         if self.stream.is_some() {
             losses.push(

@@ -591,6 +591,7 @@ impl Request {
             Some(Vendor::Anthropic) => "/output_format",
             Some(Vendor::OpenAiResponses) => "/text/format",
             Some(Vendor::Gemini) => "/generationConfig/responseJsonSchema",
+            Some(Vendor::Bedrock) => "/outputConfig/textFormat/structure/jsonSchema",
             _ => "/response_format",
         }
     }

@@ -29,7 +29,7 @@
 //! | sampling | `temperature` (0–1), `top_p`, `top_k` | `temperature` (0–2), `top_p` | `temperature` (0–2), `top_p` | `generationConfig.temperature`, `topP`, `topK` | `inferenceConfig.temperature`, `topP` (no `top_k`: a loss) | [`Request::temperature`], [`Request::top_p`], [`Request::top_k`] |
 //! | metadata | `metadata: {user_id}` | `metadata: {string: string}` | `metadata: {string: string}` | none (a loss) | `requestMetadata: {string: string}` | [`Request::metadata`] |
 //! | streaming | `stream` | `stream` | `stream` | another endpoint (`streamGenerateContent`): a loss | another operation (`ConverseStream`): a loss | [`Request::stream`] |
-//! | structured output | `output_format: {type: "json_schema", schema}` | `response_format: {type: "json_schema", json_schema: {name, schema, strict}}` | `text: {format: {type: "json_schema", name, schema, strict}}` | `generationConfig: {responseMimeType: "application/json", responseJsonSchema}` | none (a loss) | [`ResponseFormat`] |
+//! | structured output | `output_format: {type: "json_schema", schema}` | `response_format: {type: "json_schema", json_schema: {name, schema, strict}}` | `text: {format: {type: "json_schema", name, schema, strict}}` | `generationConfig: {responseMimeType: "application/json", responseJsonSchema}` | `outputConfig.textFormat: {type: "json_schema", structure: {jsonSchema: {schema: "<JSON text>", name?, description?}}}` | [`ResponseFormat`] |
 //! | anything else | kept, in place | kept, in place | kept, in place | kept, in place | kept, in place | written back for its vendor; for another, a loss |
 //!
 //! # Lossless, or said out loud
