@@ -20,6 +20,11 @@ two providers, checked against the providers' own SDK types.
   id travels in the URL (`/model/{modelId}/converse`); a body without
   `modelId` is checked with a stand-in one.
 
+Checked with google-genai 3.6.1 (pydantic 2.14.4) and botocore 1.44.18.
+That botocore's service model does not know `usage.serverToolUsage`, which
+Bedrock sends with server-side tools (a recorded Nova stream has it): such a
+response, as the provider sent it, is refused until botocore learns it.
+
 Each `check_*` returns None or raises `OracleRefusal` with a readable
 message. `python tests/sdk_oracle/gemini_bedrock.py --self-test` shows that
 each check accepts a good body and refuses known-bad ones;
