@@ -89,6 +89,8 @@ mod decode_unit;
 mod protocol_definitions;
 #[cfg(feature = "protocol")]
 mod protocol_five_shapes;
+#[cfg(feature = "providers")]
+mod protocol_gemini_bedrock_model;
 #[cfg(feature = "protocol")]
 mod protocol_lossless;
 #[cfg(feature = "protocol")]

@@ -50,8 +50,6 @@ struct Payload {
     #[serde(default)]
     metrics: Option<J>,
     #[serde(default, deserialize_with = "super::lenient_string")]
-    role: Option<String>,
-    #[serde(default, deserialize_with = "super::lenient_string")]
     message: Option<String>,
     /// Some exceptions spell it `Message`.
     #[serde(
@@ -195,7 +193,6 @@ impl State {
         };
         match event {
             "messageStart" => {
-                calls.response.bedrock.start(p.role.as_deref());
                 calls.push(CallEvent::MessageStarted {
                     id: None,
                     model: None,

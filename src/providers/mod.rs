@@ -394,8 +394,7 @@ impl ToolCallStream {
     }
 
     /// The provider's name, once known: the [`Vendor`]'s name (`gemini`
-    /// and `bedrock` too, whose messages the protocol layer does not model:
-    /// their final message is in [`final_messages_json`](Self::final_messages_json) only).
+    /// and `bedrock` too).
     ///
     /// ```
     /// use tooljson::providers::ToolCallStream;

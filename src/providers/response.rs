@@ -421,6 +421,12 @@ impl Response {
         let Some(vendor) = self.provider.and_then(Provider::vendor) else {
             return Ok(Vec::new());
         };
+        // Gathered in the model already.
+        match self.provider {
+            Some(Provider::Gemini) => return Ok(self.gemini.turns(calls)),
+            Some(Provider::Bedrock) => return Ok(vec![self.bedrock.turn(calls)]),
+            _ => {}
+        }
         self.native(calls)
             .iter()
             .map(|m| {

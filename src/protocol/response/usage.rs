@@ -58,16 +58,26 @@ impl Usage {
         let n = |k: &str| o.get(k).and_then(Value::as_u64);
         let nested = |k: &str, m: &str| o.get(k).and_then(|d| d.get(m)).and_then(Value::as_u64);
         Some(Usage {
-            input_tokens: n("input_tokens").or_else(|| n("prompt_tokens")),
-            output_tokens: n("output_tokens").or_else(|| n("completion_tokens")),
+            input_tokens: n("input_tokens")
+                .or_else(|| n("prompt_tokens"))
+                .or_else(|| n("promptTokenCount"))
+                .or_else(|| n("inputTokens")),
+            output_tokens: n("output_tokens")
+                .or_else(|| n("completion_tokens"))
+                .or_else(|| n("candidatesTokenCount"))
+                .or_else(|| n("outputTokens")),
             // The vendors' spellings, then `to_json`'s own.
             reasoning_tokens: nested("completion_tokens_details", "reasoning_tokens")
                 .or_else(|| nested("output_tokens_details", "reasoning_tokens"))
+                .or_else(|| n("thoughtsTokenCount"))
                 .or_else(|| n("reasoning_tokens")),
-            cache_creation_input_tokens: n("cache_creation_input_tokens"),
+            cache_creation_input_tokens: n("cache_creation_input_tokens")
+                .or_else(|| n("cacheWriteInputTokens")),
             cache_read_input_tokens: n("cache_read_input_tokens")
                 .or_else(|| nested("prompt_tokens_details", "cached_tokens"))
-                .or_else(|| nested("input_tokens_details", "cached_tokens")),
+                .or_else(|| nested("input_tokens_details", "cached_tokens"))
+                .or_else(|| n("cachedContentTokenCount"))
+                .or_else(|| n("cacheReadInputTokens")),
         })
     }
 
@@ -151,6 +161,58 @@ fn counts(
                     ("cache_read_input_tokens", ""),
                     ("cache_creation_input_tokens", ""),
                     ("output_tokens", ""),
+                ],
+            )
+        }
+        // Gemini counts thinking apart from the candidates; OpenAI's output
+        // includes it.
+        Vendor::Gemini => {
+            let thoughts = num(o, "thoughtsTokenCount");
+            let output = match (num(o, "candidatesTokenCount"), thoughts) {
+                (None, None) => None,
+                (c, t) => Some(c.unwrap_or(0).saturating_add(t.unwrap_or(0))),
+            };
+            (
+                Counts {
+                    input: num(o, "promptTokenCount"),
+                    cache_read: num(o, "cachedContentTokenCount"),
+                    cache_write: None,
+                    output,
+                    reasoning: thoughts,
+                    total: num(o, "totalTokenCount"),
+                },
+                &[
+                    ("promptTokenCount", ""),
+                    ("candidatesTokenCount", ""),
+                    ("totalTokenCount", ""),
+                    ("cachedContentTokenCount", ""),
+                    ("thoughtsTokenCount", ""),
+                ],
+            )
+        }
+        // Bedrock's inputTokens leave out the cache reads and writes.
+        Vendor::Bedrock => {
+            let cache_read = num(o, "cacheReadInputTokens");
+            let cache_write = num(o, "cacheWriteInputTokens");
+            let input = num(o, "inputTokens").map(|n| {
+                n.saturating_add(cache_read.unwrap_or(0))
+                    .saturating_add(cache_write.unwrap_or(0))
+            });
+            (
+                Counts {
+                    input,
+                    cache_read,
+                    cache_write,
+                    output: num(o, "outputTokens"),
+                    reasoning: None,
+                    total: num(o, "totalTokens"),
+                },
+                &[
+                    ("inputTokens", ""),
+                    ("outputTokens", ""),
+                    ("totalTokens", ""),
+                    ("cacheReadInputTokens", ""),
+                    ("cacheWriteInputTokens", ""),
                 ],
             )
         }
@@ -338,7 +400,65 @@ pub(crate) fn convert_usage(
                 }
             }
         }
-        Vendor::Gemini | Vendor::Bedrock => {}
+        Vendor::Gemini => {
+            if c.cache_write.is_some_and(|n| n > 0) {
+                losses.push(
+                    &ptr(at, "cacheWriteInputTokens"),
+                    "cache writes",
+                    LossEffect::Dropped,
+                    "counted in the input tokens: Gemini reports no prompt-cache writes",
+                );
+            }
+            let reasoning = c.reasoning.filter(|n| *n > 0);
+            put(&mut out, "promptTokenCount", c.input);
+            put(
+                &mut out,
+                "candidatesTokenCount",
+                c.output.map(|n| n.saturating_sub(reasoning.unwrap_or(0))),
+            );
+            let total = match (c.input, c.output) {
+                (Some(i), Some(o)) => Some(i.saturating_add(o)),
+                _ => c.total,
+            };
+            put(&mut out, "totalTokenCount", total);
+            put(
+                &mut out,
+                "cachedContentTokenCount",
+                c.cache_read.filter(|n| *n > 0),
+            );
+            put(&mut out, "thoughtsTokenCount", reasoning);
+        }
+        Vendor::Bedrock => {
+            if c.reasoning.is_some_and(|n| n > 0) {
+                losses.push(
+                    at,
+                    "reasoning tokens",
+                    LossEffect::Dropped,
+                    "Bedrock counts reasoning in outputTokens without a breakdown",
+                );
+            }
+            let uncached = c.input.map(|n| {
+                n.saturating_sub(c.cache_read.unwrap_or(0))
+                    .saturating_sub(c.cache_write.unwrap_or(0))
+            });
+            put(&mut out, "inputTokens", uncached);
+            put(&mut out, "outputTokens", c.output);
+            let total = match (c.input, c.output) {
+                (Some(i), Some(o)) => Some(i.saturating_add(o)),
+                _ => c.total,
+            };
+            put(&mut out, "totalTokens", total);
+            put(
+                &mut out,
+                "cacheReadInputTokens",
+                c.cache_read.filter(|n| *n > 0),
+            );
+            put(
+                &mut out,
+                "cacheWriteInputTokens",
+                c.cache_write.filter(|n| *n > 0),
+            );
+        }
     }
     Value::Object(out)
 }
