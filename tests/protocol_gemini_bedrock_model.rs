@@ -470,10 +470,10 @@ fn gemini_and_bedrock_usage_convert_with_the_same_totals() {
 /// by the model, reads back into the same turn and comes out the same.
 #[test]
 fn the_recorded_streams_final_messages_are_the_models_own_json() {
-    let mut files = common::files_in(&common::testdata().join("vendor-streams/gemini"));
-    files.extend(common::files_in(
-        &common::testdata().join("vendor-streams/bedrock"),
-    ));
+    let mut files = common::files_in(&common::testdata("vendor-streams/gemini"));
+    files.extend(common::files_in(&common::testdata(
+        "vendor-streams/bedrock",
+    )));
     let mut n = 0;
     for (name, bytes) in files
         .iter()
