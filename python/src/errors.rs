@@ -52,6 +52,12 @@ create_exception!(
 );
 create_exception!(
     tooljson,
+    StreamFailed,
+    ToolJsonError,
+    "A streamed response that cannot be followed any further (framing, protocol, limits)."
+);
+create_exception!(
+    tooljson,
     ProtocolError,
     ToolJsonError,
     "A request, turn, result or tool definition that is not of the shape its vendor defines."
@@ -130,6 +136,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("TrailingDataError", py.get_type::<TrailingDataError>())?;
     m.add("LimitExceededError", py.get_type::<LimitExceededError>())?;
     m.add("MisuseError", py.get_type::<MisuseError>())?;
+    m.add("StreamFailed", py.get_type::<StreamFailed>())?;
     m.add("ProtocolError", py.get_type::<ProtocolError>())?;
     m.add("LossError", py.get_type::<LossError>())?;
     m.add("ChoiceError", py.get_type::<ChoiceError>())?;

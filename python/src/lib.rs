@@ -8,6 +8,7 @@ mod convert;
 mod errors;
 mod partial;
 mod protocol;
+mod stream;
 
 use pyo3::prelude::*;
 
@@ -29,6 +30,9 @@ fn _tooljson(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<protocol::PyRequest>()?;
     m.add_class::<protocol::PyLoss>()?;
     m.add_class::<protocol::Converted>()?;
+    m.add_class::<stream::PyToolCallStream>()?;
+    m.add_class::<stream::PyStreamedCall>()?;
+    m.add_class::<stream::PyStreamEvent>()?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

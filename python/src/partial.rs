@@ -204,7 +204,7 @@ pub fn chunk_bytes(chunk: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
 }
 
 /// Runs `f` with the chunk's bytes, borrowing `str` and `bytes` in place.
-fn with_chunk<R>(chunk: &Bound<'_, PyAny>, f: impl FnOnce(&[u8]) -> R) -> PyResult<R> {
+pub fn with_chunk<R>(chunk: &Bound<'_, PyAny>, f: impl FnOnce(&[u8]) -> R) -> PyResult<R> {
     if let Ok(b) = chunk.cast::<PyBytes>() {
         return Ok(f(b.as_bytes()));
     }

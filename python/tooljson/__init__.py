@@ -14,6 +14,8 @@
   ``Converted`` result.
 """
 
+from typing import AsyncIterable, AsyncIterator, Iterable, Iterator, Optional
+
 from ._tooljson import (
     __version__,
     # errors
@@ -45,6 +47,11 @@ from ._tooljson import (
     Request,
     Loss,
     Converted,
+    # the streamed response
+    StreamFailed,
+    ToolCallStream,
+    StreamedCall,
+    StreamEvent,
 )
 
 __all__ = [
@@ -75,4 +82,43 @@ __all__ = [
     "Request",
     "Loss",
     "Converted",
+    "StreamFailed",
+    "ToolCallStream",
+    "StreamedCall",
+    "StreamEvent",
+    "iter_events",
+    "stream_events",
 ]
+
+
+def iter_events(
+    body: "Iterable[bytes]", stream: "Optional[ToolCallStream]" = None
+) -> "Iterator[StreamEvent]":
+    """Feeds each chunk of ``body`` (``response.iter_bytes()``) to ``stream``
+    (a new ``ToolCallStream`` by default) and yields its events, then those
+    of ``finish()``. Read the text, calls and final message from the stream
+    afterwards (pass your own to keep a handle on it)."""
+    s = stream if stream is not None else ToolCallStream()
+    for chunk in body:
+        yield from s.feed(chunk)
+    yield from s.finish()
+
+
+async def stream_events(
+    body: "AsyncIterable[bytes]", stream: "Optional[ToolCallStream]" = None
+) -> "AsyncIterator[StreamEvent]":
+    """The async form of ``iter_events``, over an async byte iterator
+    (``await response.aiter_bytes()`` of httpx, or the SDKs' async raw
+    responses)::
+
+        s = ToolCallStream()
+        async for event in stream_events(response.aiter_bytes(), s):
+            ...
+        print(s.final_messages()[0])
+    """
+    s = stream if stream is not None else ToolCallStream()
+    async for chunk in body:
+        for event in s.feed(chunk):
+            yield event
+    for event in s.finish():
+        yield event
