@@ -82,11 +82,14 @@ pub fn number_to_py<'py>(
         Decimals::Always => false,
         Decimals::Auto => f.is_finite() && float_is_exact(n.as_str(), f),
     };
-    if float {
-        Ok(PyFloat::new(py, f).into_any())
-    } else {
-        decimal_type(py)?.call1((n.as_str(),))
+    if !float {
+        // Decimal refuses exponents past its own bound (`1e99999999999999999999`);
+        // such a number is the float it rounds to (inf or 0.0), as `json.loads` gives.
+        if let Ok(d) = decimal_type(py)?.call1((n.as_str(),)) {
+            return Ok(d);
+        }
     }
+    Ok(PyFloat::new(py, f).into_any())
 }
 
 /// Whether `f` (the nearest float to `lexeme`) prints as the same decimal

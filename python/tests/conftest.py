@@ -1,0 +1,37 @@
+"""Where the test data is: the repository's tests/data/, else
+$TOOLJSON_TESTDATA, else ../shared/testdata beside the repository. A test
+that needs it fails (never skips) when none is there."""
+
+import os
+import pathlib
+import sys
+
+import pytest
+
+# The test modules share helpers by importing each other.
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+
+REPO = pathlib.Path(__file__).resolve().parents[2]
+
+
+def _testdata_root():
+    candidates = [REPO / "tests" / "data"]
+    if os.environ.get("TOOLJSON_TESTDATA"):
+        candidates.append(pathlib.Path(os.environ["TOOLJSON_TESTDATA"]))
+    candidates.append(REPO.parent / "shared" / "testdata")
+    for c in candidates:
+        if (c / "vendor-streams").is_dir() and (c / "JSONTestSuite").is_dir():
+            return c
+    return None
+
+
+TESTDATA = _testdata_root()
+EXPECTED = REPO / "corpus" / "transcripts" / "expected"
+
+
+@pytest.fixture(scope="session")
+def testdata():
+    assert TESTDATA is not None, (
+        "no test data: looked in tests/data, $TOOLJSON_TESTDATA and ../shared/testdata"
+    )
+    return TESTDATA
