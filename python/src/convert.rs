@@ -23,9 +23,7 @@ static DECIMAL: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
 fn decimal_type(py: Python<'_>) -> PyResult<&Bound<'_, PyAny>> {
     DECIMAL
         .get_or_try_init(py, || {
-            py.import("decimal")?
-                .getattr("Decimal")
-                .map(Bound::unbind)
+            py.import("decimal")?.getattr("Decimal").map(Bound::unbind)
         })
         .map(|t| t.bind(py))
 }

@@ -58,7 +58,11 @@ impl Opened {
     }
 
     fn __repr__(&self) -> String {
-        format!("Opened(path={:?}, kind={:?})", self.path.to_string(), self.kind)
+        format!(
+            "Opened(path={:?}, kind={:?})",
+            self.path.to_string(),
+            self.kind
+        )
     }
 }
 
@@ -310,7 +314,11 @@ impl PyPartialParser {
     /// ``memoryview``) and returns its events in document order:
     /// ``Opened``, ``Appended`` and ``Completed``. An empty piece is just
     /// an empty piece.
-    fn feed<'py>(&mut self, py: Python<'py>, chunk: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyList>> {
+    fn feed<'py>(
+        &mut self,
+        py: Python<'py>,
+        chunk: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyList>> {
         let decimals = self.decimals;
         let mut events: Vec<Py<PyAny>> = Vec::new();
         let mut failed: Option<PyErr> = None;
@@ -423,7 +431,11 @@ impl PyPartialParser {
 /// default limits: the one-shot form of ``PartialParser``.
 #[pyfunction]
 #[pyo3(signature = (text, *, decimals = "auto"))]
-pub fn loads<'py>(py: Python<'py>, text: &Bound<'py, PyAny>, decimals: &str) -> PyResult<Bound<'py, PyAny>> {
+pub fn loads<'py>(
+    py: Python<'py>,
+    text: &Bound<'py, PyAny>,
+    decimals: &str,
+) -> PyResult<Bound<'py, PyAny>> {
     let decimals = Decimals::parse(decimals)?;
     let value = with_chunk(text, tooljson::from_slice)?.map_err(|e| json_error(py, &e))?;
     value_to_py(py, &value, decimals)

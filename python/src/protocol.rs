@@ -126,7 +126,10 @@ impl Converted {
     fn accept_losses<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
         PyTuple::new(
             py,
-            [self.value.clone_ref(py).into_bound(py), self.losses(py)?.into_any()],
+            [
+                self.value.clone_ref(py).into_bound(py),
+                self.losses(py)?.into_any(),
+            ],
         )
     }
 
@@ -139,6 +142,8 @@ fn json_value(py: Python<'_>, v: &serde_json::Value) -> PyResult<Py<PyAny>> {
     Ok(json_to_py(py, v)?.unbind())
 }
 
+// `Converted::new` hands the converted value by reference: here a `Vec`.
+#[allow(clippy::ptr_arg)]
 fn json_values(py: Python<'_>, v: &Vec<serde_json::Value>) -> PyResult<Py<PyAny>> {
     let items = v
         .iter()
@@ -329,7 +334,11 @@ impl PyCallProblem {
     }
 
     fn __repr__(&self) -> String {
-        format!("CallProblem(kind={:?}, {:?})", self.kind(), self.inner.to_string())
+        format!(
+            "CallProblem(kind={:?}, {:?})",
+            self.kind(),
+            self.inner.to_string()
+        )
     }
 }
 
@@ -453,7 +462,11 @@ impl PyToolResults {
     /// The call ids, in order.
     #[getter]
     fn call_ids(&self) -> Vec<String> {
-        self.inner.call_ids().into_iter().map(str::to_owned).collect()
+        self.inner
+            .call_ids()
+            .into_iter()
+            .map(str::to_owned)
+            .collect()
     }
 
     /// The messages (a list) in ``vendor``'s shape, and what they could not carry.
@@ -525,7 +538,10 @@ impl PyAssistantTurn {
     /// ``max_tokens``...), or ``None``.
     #[getter]
     fn stop_reason(&self) -> Option<String> {
-        self.inner.stop_reason.as_ref().map(|s| s.as_str().to_owned())
+        self.inner
+            .stop_reason
+            .as_ref()
+            .map(|s| s.as_str().to_owned())
     }
 
     /// The turn in ``vendor``'s shape, and what it could not carry.
@@ -674,7 +690,11 @@ impl PyToolSet {
     }
 
     /// The input schema of a tool, or ``None`` for an unknown name.
-    fn input_schema<'py>(&self, py: Python<'py>, name: &str) -> PyResult<Option<Bound<'py, PyAny>>> {
+    fn input_schema<'py>(
+        &self,
+        py: Python<'py>,
+        name: &str,
+    ) -> PyResult<Option<Bound<'py, PyAny>>> {
         self.inner
             .get(name)
             .map(|t| json_to_py(py, t.input_schema()))
@@ -710,7 +730,11 @@ impl PyToolSet {
     /// The tool members of a request for ``vendor`` (``tools``,
     /// ``tool_choice``...), and what they could not carry.
     fn to_request(&self, py: Python<'_>, vendor_name: &str) -> PyResult<Converted> {
-        Converted::new(py, self.inner.to_request_json(vendor(vendor_name)?), json_value)
+        Converted::new(
+            py,
+            self.inner.to_request_json(vendor(vendor_name)?),
+            json_value,
+        )
     }
 
     fn __len__(&self) -> usize {

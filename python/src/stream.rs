@@ -50,7 +50,11 @@ impl PyStreamEvent {
         for (k, v) in self.fields.bind(py).iter() {
             parts.push(format!("{}={}", k.str()?, v.repr()?));
         }
-        Ok(format!("StreamEvent({:?}, {})", self.kind, parts.join(", ")))
+        Ok(format!(
+            "StreamEvent({:?}, {})",
+            self.kind,
+            parts.join(", ")
+        ))
     }
 }
 
@@ -118,7 +122,9 @@ impl PyStreamedCall {
     /// The final arguments, once the call is complete (else ``None``).
     #[getter]
     fn arguments<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
-        self.with(py, |c, d| c.value().map(|v| value_to_py(py, v, d)).transpose())
+        self.with(py, |c, d| {
+            c.value().map(|v| value_to_py(py, v, d)).transpose()
+        })
     }
 
     /// The monotone preview of the arguments so far, or ``None``.
@@ -132,7 +138,9 @@ impl PyStreamedCall {
     /// What went wrong, in the order found (messages).
     #[getter]
     fn errors(&self, py: Python<'_>) -> PyResult<Vec<String>> {
-        self.with(py, |c, _| Ok(c.errors().iter().map(|e| e.to_string()).collect()))
+        self.with(py, |c, _| {
+            Ok(c.errors().iter().map(|e| e.to_string()).collect())
+        })
     }
 
     /// Whether the client should run this call now: a complete client call.
@@ -144,13 +152,19 @@ impl PyStreamedCall {
     /// The ``is_error`` result to send instead of running the call, or
     /// ``None`` when it can run.
     fn retry_result(&self, py: Python<'_>) -> PyResult<Option<PyToolResult>> {
-        self.with(py, |c, _| Ok(c.retry_result().map(|inner| PyToolResult { inner })))
+        self.with(py, |c, _| {
+            Ok(c.retry_result().map(|inner| PyToolResult { inner }))
+        })
     }
 
     /// The call in the protocol's terms (for ``ToolSet.check_call`` and
     /// ``AssistantTurn``).
     fn to_tool_call(&self, py: Python<'_>) -> PyResult<PyToolCall> {
-        self.with(py, |c, _| Ok(PyToolCall { inner: c.to_tool_call() }))
+        self.with(py, |c, _| {
+            Ok(PyToolCall {
+                inner: c.to_tool_call(),
+            })
+        })
     }
 
     fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
@@ -201,7 +215,11 @@ impl PyToolCallStream {
         let d = PyDict::new(py);
         let kind = match e {
             CallEvent::CallStarted {
-                call, id, name, kind, ..
+                call,
+                id,
+                name,
+                kind,
+                ..
             } => {
                 d.set_item("call", call)?;
                 d.set_item("id", id)?;
@@ -345,7 +363,11 @@ impl PyToolCallStream {
     /// completed. Raises ``StreamFailed`` when the stream cannot be
     /// followed (its events before the failure are then still readable
     /// through ``drain_events``).
-    fn feed<'py>(&mut self, py: Python<'py>, chunk: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyList>> {
+    fn feed<'py>(
+        &mut self,
+        py: Python<'py>,
+        chunk: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyList>> {
         let result = with_chunk(chunk, |bytes| self.inner.feed(bytes))?;
         result.map_err(|e| stream_error(&e))?;
         self.drain(py)
