@@ -366,7 +366,9 @@ impl PyPartialParser {
     /// The best-effort value so far as plain Python objects, or ``None``
     /// before anything is visible. Builds a new object each call, O(the
     /// value's size): for a preview per delta, apply the events instead,
-    /// or call this at the rate the screen redraws.
+    /// or call this at the rate the screen redraws. An object that repeats
+    /// a key shows its latest value under that key (a ``dict`` holds one
+    /// per key), the one place where a preview can replace what it showed.
     fn snapshot<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
         self.inner
             .snapshot()
