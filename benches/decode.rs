@@ -180,7 +180,7 @@ fn setup(label: &'static str) -> Setup {
     let tokenizer = match label {
         "o200k" => Tokenizer::o200k().expect("o200k"),
         "llama3_1" => {
-            let path = data::testdata().join("tokenizers/llama3_1.tokenizer.json");
+            let path = data::testdata("tokenizers/llama3_1.tokenizer.json");
             let text = std::fs::read_to_string(&path)
                 .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
             Tokenizer::from_tokenizer_json(&text, &[]).expect("llama3_1 tokenizer")

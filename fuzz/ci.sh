@@ -75,12 +75,17 @@ for target in $TARGETS; do
     before=0
     echo "== fuzz $target for ${per}s"
     extra=()
-    # The recorded vendor transcripts (../shared, never copied into the
-    # repository) seed the SSE and providers targets too, so mutated real
-    # streams are fuzzed.
-    shared="${TOOLJSON_TESTDATA:-$ROOT/../shared/testdata}/vendor-streams"
-    if [ -d "$shared" ] && { [ "$target" = providers ] || [ "$target" = sse ]; }; then
-        extra=("$shared")
+    # The recorded vendor transcripts seed the SSE and providers targets too,
+    # so mutated real streams are fuzzed. Found as the tests find them
+    # (tests/common/mod.rs `testdata`): $TOOLJSON_TESTDATA when set, the
+    # repository's tests/data/, then ../shared/testdata.
+    if [ "$target" = providers ] || [ "$target" = sse ]; then
+        for root in ${TOOLJSON_TESTDATA:+"$TOOLJSON_TESTDATA"} "$ROOT/tests/data" "$ROOT/../shared/testdata"; do
+            if [ -d "$root/vendor-streams" ]; then
+                extra=("$root/vendor-streams")
+                break
+            fi
+        done
     fi
     "${CARGO[@]}" fuzz run "${FLAGS[@]}" "$target" "$work" "$seeds" "${extra[@]}" -- \
         -max_total_time="$per" -max_len=4096 -rss_limit_mb=2048 -timeout=10 \

@@ -34,6 +34,7 @@
 //! | [`sse`], [`eventstream`] | framing: the WHATWG event stream, AWS event-stream binary frames |
 //! | [`providers`] | one adapter per provider API and the accumulated response: text, thinking, usage, stop reason, tool calls, the final message; the client loop for each provider |
 //! | [`protocol`] | tool definitions, `tool_choice`, calls, results and turns in each provider's JSON, converted between them; the retry message |
+//! | [`decode`] | constrained decoding: a vocabulary, a constraint compiled from a schema, a matcher per sequence that writes token masks, a BPE tokenizer, a sampler |
 //! | [`parser`] | the resumable tokenizer: state machine, strings, numbers, [`ValueBuilder`], limits, errors, the reference parser the tests trust |
 //! | [`partial`] | the partial tree, its monotone contract, and completion events |
 //! | [`schema`] | compile once, `validate`, the stream check, formats, patterns, cost bounds |
@@ -49,10 +50,12 @@
 //! |---|---|---|
 //! | `serde_json` | `Value` / `PartialNode` to and from `serde_json::Value`, `deserialize_into`, `deserialize_preview` | `serde_json` |
 //! | `schema` | [`schema`]: compile, validate, the stream check, formats, ECMA-262 patterns; `PartialParser::attach_check` | `serde_json`, `regex`, `regex-syntax`, `fancy-regex` |
-//! | `protocol` | [`protocol`]: tool definitions, `tool_choice`, calls, results, turns, retry messages (implies `schema`) | `serde` derive |
+//! | `protocol` | [`protocol`]: tool definitions, `tool_choice`, calls, results, turns, retry messages (implies `schema`) | `serde` derive; turns on `serde_json`'s `preserve_order` |
 //! | `providers` (default) | [`sse`], [`eventstream`], [`providers`]: provider adapters and the accumulated response (implies `protocol`) | `crc32fast` |
 //! | `stream` | `providers::futures`: a `futures_core::Stream` of call events over a stream of body chunks (`bytes::Bytes` or any `AsRef<[u8]>`) | `futures-core` |
-//! | `cli` | the `tooljson` binary | the command line's argument parser |
+//! | `cli` | the `tooljson` binary (implies `providers`; its `decode` subcommand with `decode`) | `clap`, `terminal_size`, `unicode-width` |
+//! | `decode` | [`decode`]: constrained decoding, a compiled schema as a token mask over a vocabulary (Hugging Face `tokenizer.json` or raw token bytes) (implies `schema`) | none |
+//! | `tiktoken` | `decode::Vocabulary::o200k` / `cl100k` and `decode::Tokenizer::o200k` / `cl100k`: OpenAI's vocabularies (implies `decode`) | `tiktoken-rs` |
 //! | `cost-counters` | `schema::work_done`, a thread-local count of the schema layer's work, read by the tests that hold its cost bounds; leave it off otherwise | none |
 //!
 //! Format assertion (`SchemaBuilder::assert_formats`) is part of `schema`,

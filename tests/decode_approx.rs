@@ -2,8 +2,8 @@
 //! each keyword the decoder cannot decide exactly is refused by default
 //! and, with the option, allows a superset and is listed on the
 //! constraint. Small schemas per keyword, then the jsonschemabench schemas
-//! (from `../shared/testdata`, or `TOOLJSON_TESTDATA`; the tests fail with
-//! a plain message when it is absent).
+//! (`tests/data/`, found by `common::testdata`; the tests fail with a
+//! plain message when it is absent).
 use crate::common;
 use crate::common::decode_data::{
     bench_cases, bytes_vocab, refused_at, samples, shuffled, tool_like,

@@ -1,6 +1,6 @@
-//! Constrained decoding on the jsonschemabench schemas (from
-//! `../shared/testdata`, or `TOOLJSON_TESTDATA`; the tests fail with a
-//! plain message when it is absent): which schemas compile for decoding
+//! Constrained decoding on the jsonschemabench schemas (from `tests/data/`,
+//! see `common::testdata`; the tests fail with a plain message when it is
+//! absent): which schemas compile for decoding
 //! (and why the others do not), every valid instance accepted byte by byte
 //! and token by token in its own key order and a shuffled one, and random
 //! samples that always parse and validate, with no dead end.
@@ -151,29 +151,69 @@ fn o200k() {
     run("o200k", tok.vocabulary(), Some(&tok), samples(3), 120);
 }
 
-fn hf(file: &str) {
-    let path = common::testdata().join("tokenizers").join(file);
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| {
-        panic!(
-            "tokenizer file {} is absent or unreadable: {e}",
-            path.display()
-        )
-    });
-    let tok = Tokenizer::from_tokenizer_json(&text, &[]).unwrap();
-    run(file, tok.vocabulary(), Some(&tok), samples(2), 120);
+/// A Hugging Face vocabulary's `tokenizer.json` text: from the first test
+/// data folder that has it, plain or gzip-compressed (the repository
+/// carries Qwen3's as `tokenizers/qwen3.tokenizer.json.gz`).
+fn tokenizer_json(name: &str) -> Option<String> {
+    let plain = format!("tokenizers/{name}.tokenizer.json");
+    let gz = format!("{plain}.gz");
+    for root in common::testdata_roots() {
+        let path = root.join(&plain);
+        if path.is_file() {
+            let text = std::fs::read_to_string(&path)
+                .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+            return Some(text);
+        }
+        let path = root.join(&gz);
+        if path.is_file() {
+            let file = std::fs::File::open(&path)
+                .unwrap_or_else(|e| panic!("cannot open {}: {e}", path.display()));
+            let mut text = String::new();
+            std::io::Read::read_to_string(&mut flate2::read::GzDecoder::new(file), &mut text)
+                .unwrap_or_else(|e| panic!("cannot decompress {}: {e}", path.display()));
+            return Some(text);
+        }
+    }
+    None
+}
+
+/// Runs [`run`] on a Hugging Face vocabulary.
+fn hf(name: &str, text: &str) {
+    let tok = Tokenizer::from_tokenizer_json(text, &[]).unwrap();
+    run(name, tok.vocabulary(), Some(&tok), samples(2), 120);
+}
+
+/// [`hf`] on a vocabulary the repository may not carry (its publisher's
+/// licence): run when `$TOOLJSON_TESTDATA` or `../shared/testdata` has it,
+/// else one `SKIPPED:` line says what did not run.
+fn hf_licensed(name: &str) {
+    match tokenizer_json(name) {
+        Some(text) => hf(name, &text),
+        None => common::skipped(&format!(
+            "decode_bench_data::{name}: the {name} tokenizer (tokenizers/{name}.tokenizer.json) \
+             was not found; set TOOLJSON_TESTDATA to a folder that has it"
+        )),
+    }
 }
 
 #[test]
 fn llama3_1() {
-    hf("llama3_1.tokenizer.json");
+    hf_licensed("llama3_1");
 }
 
 #[test]
 fn qwen3() {
-    hf("qwen3.tokenizer.json");
+    // Carried in tests/data/tokenizers/ (Apache-2.0), so it always runs.
+    let text = tokenizer_json("qwen3").unwrap_or_else(|| {
+        panic!(
+            "tokenizers/qwen3.tokenizer.json(.gz) not found in any of {:?}",
+            common::testdata_roots()
+        )
+    });
+    hf("qwen3", &text);
 }
 
 #[test]
 fn gemma3() {
-    hf("gemma3.tokenizer.json");
+    hf_licensed("gemma3");
 }

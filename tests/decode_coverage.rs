@@ -2,8 +2,8 @@
 //! what blocks the others: the first keyword `Constraint::new` names, and
 //! every keyword outside the decoder's exact set that the schema uses (a
 //! schema is only unblocked once all of them are). Reads
-//! `../shared/testdata` (or `TOOLJSON_TESTDATA`) and fails with a plain
-//! message when it is absent.
+//! `tests/data/jsonschemabench/` (found by `common::testdata`) and fails
+//! with a plain message when it is absent.
 use crate::common;
 use crate::common::decode_data::{bytes_vocab, tool_like};
 
@@ -93,7 +93,7 @@ fn hard_keywords(schema: &Value, out: &mut BTreeSet<&'static str>) {
 /// prints what blocks the refused ones. Returns (compiled, all, tool
 /// compiled, tool all).
 fn coverage() -> (usize, usize, usize, usize) {
-    let dir = common::testdata().join("jsonschemabench/data");
+    let dir = common::testdata("jsonschemabench/data");
     let files = common::files_in(&dir);
     assert!(
         files.len() >= 200,
@@ -488,7 +488,7 @@ mod options {
     /// never reach a dead end.
     #[test]
     fn jsonschemabench_under_the_options() {
-        let dir = common::testdata().join("jsonschemabench/data");
+        let dir = common::testdata("jsonschemabench/data");
         let files = common::files_in(&dir);
         assert!(
             files.len() >= 200,

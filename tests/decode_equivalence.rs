@@ -1,5 +1,5 @@
-//! Mask equivalence on the jsonschemabench schemas (from `../shared/testdata`,
-//! or `TOOLJSON_TESTDATA`; the tests fail with a plain message when it is
+//! Mask equivalence on the jsonschemabench schemas (`tests/data/`, found by
+//! `common::testdata`; the tests fail with a plain message when it is
 //! absent), on sampled (prefix, token) pairs.
 //!
 //! Prefixes: cuts of random samples (token boundaries) and of the valid

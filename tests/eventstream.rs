@@ -46,7 +46,7 @@ fn decode(doc: &[u8], ranges: &[(usize, usize)]) -> Result<Vec<Seen>, EventStrea
 
 /// (name, body, the frames the recording's `.jsonl` lists) per recorded body.
 fn recorded() -> Vec<(String, Vec<u8>, Vec<serde_json::Value>)> {
-    let dir = common::testdata().join("vendor-streams/bedrock");
+    let dir = common::testdata("vendor-streams/bedrock");
     let files = common::files_in(&dir);
     let mut out = Vec::new();
     for (name, body) in &files {

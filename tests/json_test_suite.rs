@@ -57,7 +57,7 @@ impl Lcg {
 
 #[test]
 fn json_test_suite() {
-    let dir = common::testdata().join("JSONTestSuite/test_parsing");
+    let dir = common::testdata("JSONTestSuite/test_parsing");
     let files = common::files_in(&dir);
     let (mut y, mut n, mut i) = (0, 0, 0);
     let mut failures = Vec::new();
@@ -118,7 +118,7 @@ fn json_test_suite() {
 
 #[test]
 fn opening_arrays_hit_the_depth_limit() {
-    let dir = common::testdata().join("JSONTestSuite/test_parsing");
+    let dir = common::testdata("JSONTestSuite/test_parsing");
     let bytes = std::fs::read(dir.join("n_structure_100000_opening_arrays.json")).unwrap();
     let err = tooljson::from_slice(&bytes).unwrap_err();
     assert_eq!(err.category(), Category::LimitExceeded);

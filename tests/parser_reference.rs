@@ -269,7 +269,7 @@ fn replay(files: &[(String, Vec<u8>)]) {
 
 #[test]
 fn json_test_suite_gives_the_reference_tokens_and_errors() {
-    let dir = common::testdata().join("JSONTestSuite/test_parsing");
+    let dir = common::testdata("JSONTestSuite/test_parsing");
     let files = common::files_in(&dir);
     assert!(
         files.len() > 300,

@@ -434,7 +434,7 @@ mod streamed {
 
     #[test]
     fn a_streamed_response_accumulated_equals_the_whole_response() {
-        let root = common::testdata().join("vendor-streams");
+        let root = common::testdata("vendor-streams");
         let whole_dir = common::project_root().join("corpus/protocol/responses/streamed");
         let mut compared = 0;
         for (dir, vendor) in [

@@ -15,9 +15,9 @@ fn corpus(name: &str) -> String {
     format!("{}/corpus/transcripts/{name}", env!("CARGO_MANIFEST_DIR"))
 }
 
-fn shared(path: &str) -> String {
-    common::testdata()
-        .join("vendor-streams")
+/// A recorded transcript of `vendor-streams/` (see `common::testdata`).
+fn recording(path: &str) -> String {
+    common::testdata("vendor-streams")
         .join(path)
         .display()
         .to_string()
@@ -159,14 +159,14 @@ fn aborted_and_truncated_calls_exit_3() {
     assert_eq!(
         code(&run(&[
             "replay",
-            &shared("anthropic/sdk-python-max-tokens-truncated-tool-input.sse")
+            &recording("anthropic/sdk-python-max-tokens-truncated-tool-input.sse")
         ])),
         3
     );
     assert_eq!(
         code(&run(&[
             "replay",
-            &shared("anthropic/sdk-python-error-event-overloaded.sse")
+            &recording("anthropic/sdk-python-error-event-overloaded.sse")
         ])),
         3
     );
@@ -178,7 +178,7 @@ fn malformed_streams_exit_1() {
     let o = run(&[
         "replay",
         "--ndjson",
-        &shared("anthropic/vercel-spliced-message-start-INVALID.sse"),
+        &recording("anthropic/vercel-spliced-message-start-INVALID.sse"),
     ]);
     assert_eq!(code(&o), 1);
     let lines = ndjson(&o);
@@ -189,7 +189,7 @@ fn malformed_streams_exit_1() {
     let o = run(&[
         "replay",
         "--ndjson",
-        &shared("openai-responses/vercel-multi-tool-use-parallel-wrapper-SYNTHETIC.sse"),
+        &recording("openai-responses/vercel-multi-tool-use-parallel-wrapper-SYNTHETIC.sse"),
     ]);
     assert_eq!(code(&o), 1);
     assert_eq!(of(&ndjson(&o), "malformed").len(), 2);
@@ -233,7 +233,7 @@ fn one_event_per_line_files_are_read() {
     let o = run(&[
         "replay",
         "--ndjson",
-        &shared("anthropic/sdk-go-interleaved-content-blocks.jsonl"),
+        &recording("anthropic/sdk-go-interleaved-content-blocks.jsonl"),
     ]);
     assert_eq!(code(&o), 0);
     let lines = ndjson(&o);

@@ -1,5 +1,5 @@
 //! Every recorded Gemini and Bedrock stream in
-//! `../shared/testdata/vendor-streams/` replays to the calls and arguments
+//! `tests/data/vendor-streams/` replays to the calls and arguments
 //! the providers' SDKs accumulate, fed as recorded (whole), and at 1, 7 and
 //! 64-byte reads. The expectations are a table written by hand from SPEC.md
 //! sections 4 and 5 (and the files' `.jsonl` decodes for Bedrock); the
@@ -109,10 +109,7 @@ fn replay_all_ways(name: &str, body: &[u8]) -> Replay {
 }
 
 fn read(vendor: &str, file: &str) -> Vec<u8> {
-    let path = common::testdata()
-        .join("vendor-streams")
-        .join(vendor)
-        .join(file);
+    let path = common::testdata("vendor-streams").join(vendor).join(file);
     std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
@@ -191,7 +188,7 @@ fn gemini_table() -> Vec<GeminiRow> {
 
 #[test]
 fn every_recorded_gemini_stream_replays_to_the_sdk_calls() {
-    let files = common::files_in(&common::testdata().join("vendor-streams/gemini"));
+    let files = common::files_in(&common::testdata("vendor-streams/gemini"));
     let table = gemini_table();
     let mut seen = 0;
     for (name, body) in &files {
@@ -424,7 +421,7 @@ fn bedrock_table() -> Vec<BedrockRow> {
 
 #[test]
 fn every_recorded_bedrock_stream_replays_to_the_sdk_calls() {
-    let files = common::files_in(&common::testdata().join("vendor-streams/bedrock"));
+    let files = common::files_in(&common::testdata("vendor-streams/bedrock"));
     let table = bedrock_table();
     let mut seen = 0;
     for (name, body) in files.iter().filter(|(n, _)| n.ends_with(".eventstream")) {
@@ -709,7 +706,7 @@ fn ndjson_lines(o: &std::process::Output) -> Vec<J> {
 #[cfg(feature = "cli")]
 #[test]
 fn tooljson_replay_reads_a_gemini_and_a_bedrock_recording() {
-    let dir = common::testdata().join("vendor-streams");
+    let dir = common::testdata("vendor-streams");
     let cases = [
         (
             dir.join("gemini/vercel-vertex-partialargs-two-calls.sse"),

@@ -1,4 +1,4 @@
-//! Every recorded transcript in `../shared/testdata/vendor-streams/` (Anthropic,
+//! Every recorded transcript in `tests/data/vendor-streams/` (Anthropic,
 //! OpenAI Chat, OpenAI Responses, Gemini, Bedrock) replays, fed in 1, 7 and
 //! 64-byte reads and whole (an event log one event per line), to the final
 //! assistant message that the provider's own SDK accumulates from it. The
@@ -102,7 +102,7 @@ fn every_transcript_ends_with_the_expected_message_at_every_read_size() {
         // The decoded `.jsonl` beside each recording is not a body.
         (None, "bedrock", Some("eventstream")),
     ] {
-        let dir = common::testdata().join("vendor-streams").join(name);
+        let dir = common::testdata("vendor-streams").join(name);
         let mut files: Vec<_> = std::fs::read_dir(&dir)
             .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
             .map(|e| e.unwrap().path())

@@ -121,10 +121,9 @@ fn transport_error_truncates_open_calls() {
 
 #[test]
 fn protocol_error_is_yielded_after_its_events() {
-    let bytes = std::fs::read(
-        common::testdata()
-            .join("vendor-streams/anthropic/vercel-spliced-message-start-INVALID.sse"),
-    )
+    let bytes = std::fs::read(common::testdata(
+        "vendor-streams/anthropic/vercel-spliced-message-start-INVALID.sse",
+    ))
     .unwrap();
     let (events, failures, calls) = collect(&bytes, 7, false);
     assert_eq!(failures.len(), 1);

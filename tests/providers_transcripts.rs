@@ -1,4 +1,4 @@
-//! Every recorded transcript in `../shared/testdata/vendor-streams/` for the
+//! Every recorded transcript in `tests/data/vendor-streams/` for the
 //! three vendors, replayed through `ToolCallStream` fed as recorded (line by
 //! line), whole, and in chunks of 1, 7 and 64 bytes. The expected arguments
 //! come from an independent oracle: a naive event-stream split, serde_json
@@ -14,7 +14,7 @@ use serde_json::Value as J;
 use tooljson::providers::{CallEvent, CallKey, CallKind, CallStatus, ToolCallStream, Vendor};
 
 fn dir(vendor: &str) -> PathBuf {
-    common::testdata().join("vendor-streams").join(vendor)
+    common::testdata("vendor-streams").join(vendor)
 }
 
 /// The naive event-stream reading: CRLF to LF, events split at blank

@@ -1,6 +1,6 @@
 //! JSON-Schema-Test-Suite conformance of the compiled schema (issue 4).
 //!
-//! Reads `JSON-Schema-Test-Suite/` from the shared test data (see
+//! Reads `tests/data/JSON-Schema-Test-Suite/` (found by `testdata` in
 //! `tests/common/mod.rs`) and runs:
 //!
 //! - every draft 2020-12 core file (`tests/draft2020-12/*.json`, 858 cases),
@@ -99,7 +99,7 @@ struct Counts {
 }
 
 fn suite_dir() -> std::path::PathBuf {
-    common::testdata().join("JSON-Schema-Test-Suite")
+    common::testdata("JSON-Schema-Test-Suite")
 }
 
 /// Parses a JSON file with tooljson's own parser (numbers keep their lexeme,

@@ -23,21 +23,29 @@ pub fn tool_like(name: &str) -> bool {
         .any(|p| name.starts_with(p))
 }
 
-/// The public test data folder: `TOOLJSON_TESTDATA`, else
-/// `../shared/testdata` beside the project root. Panics with a plain
-/// message when it is absent.
-pub fn testdata() -> std::path::PathBuf {
-    let dir = match std::env::var_os("TOOLJSON_TESTDATA") {
-        Some(d) => std::path::PathBuf::from(d),
-        None => std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/testdata"),
-    };
-    assert!(
-        dir.join("jsonschemabench/data").is_dir(),
-        "jsonschemabench not found under {}: set TOOLJSON_TESTDATA to the folder holding \
-         jsonschemabench/ and tokenizers/",
-        dir.display()
-    );
-    dir
+/// `rel` (a file or folder of the test data) in the first folder that has
+/// it, searched as `testdata` in `tests/common/mod.rs` does:
+/// `$TOOLJSON_TESTDATA` when set, the repository's `tests/data/`, then
+/// `../shared/testdata` beside it (where the Llama 3.1 vocabulary, which the
+/// repository does not carry, may be). Panics with a plain message when
+/// none has it.
+pub fn testdata(rel: &str) -> std::path::PathBuf {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let mut roots: Vec<std::path::PathBuf> = std::env::var_os("TOOLJSON_TESTDATA")
+        .map(std::path::PathBuf::from)
+        .into_iter()
+        .collect();
+    roots.push(root.join("tests/data"));
+    roots.push(root.join("../shared/testdata"));
+    roots
+        .iter()
+        .map(|r| r.join(rel))
+        .find(|p| p.exists())
+        .unwrap_or_else(|| {
+            panic!(
+                "{rel} not found in any of {roots:?}: set TOOLJSON_TESTDATA to a folder holding it"
+            )
+        })
 }
 
 /// A positive integer from the environment, else `default`.
@@ -54,7 +62,7 @@ pub fn env_cap(name: &str, default: usize) -> usize {
 /// list (so a capped run keeps the mix of sources), and at most
 /// `max_instances` valid instances each.
 pub fn cases(max_schemas: usize, max_instances: usize) -> Vec<Case> {
-    let dir = testdata().join("jsonschemabench/data");
+    let dir = testdata("jsonschemabench/data");
     let mut names: Vec<String> = std::fs::read_dir(&dir)
         .unwrap_or_else(|e| panic!("cannot read {}: {e}", dir.display()))
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())

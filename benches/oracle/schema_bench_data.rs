@@ -59,7 +59,7 @@ fn stream_verdict(
 
 #[test]
 fn jsonschemabench_labels() {
-    let dir = common::testdata().join("jsonschemabench/data");
+    let dir = common::testdata("jsonschemabench/data");
     let files = common::files_in(&dir);
     assert!(
         files.len() >= 200,

@@ -59,7 +59,7 @@ struct Disagreement {
 
 #[test]
 fn differential_against_jsonschema_crate() {
-    let dir = common::testdata().join("jsonschemabench/data");
+    let dir = common::testdata("jsonschemabench/data");
     let files = common::files_in(&dir);
     assert!(
         files.len() >= 200,
@@ -311,7 +311,7 @@ fn stream_agrees(schema: &CompiledSchema, text: &str, valid: bool) -> Result<(),
 /// unless it is in [`KNOWN_MUTANT_DIFFS`].
 #[test]
 fn differential_on_mutated_instances() {
-    let dir = common::testdata().join("jsonschemabench/data");
+    let dir = common::testdata("jsonschemabench/data");
     let files = common::files_in(&dir);
     let mut mutants = 0usize;
     let mut agree = 0usize;

@@ -209,7 +209,7 @@
 //! # Conformance
 //!
 //! `cargo test --release --test main schema_suite::` runs JSON-Schema-Test-Suite
-//! (from `../shared/testdata`, `remotes/` registered as
+//! (from `tests/data/`, `remotes/` registered as
 //! `http://localhost:1234/`). Every case goes through `validate`,
 //! `is_valid`, the stream check fed whole and in 1- and 7-byte chunks and a
 //! partial tree in 3-byte chunks; all must give the expected verdict, no

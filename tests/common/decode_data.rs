@@ -19,7 +19,7 @@ pub struct BenchCase {
 /// Every jsonschemabench file the validator compiles (format assertion on);
 /// the others are left out.
 pub fn bench_cases() -> Vec<BenchCase> {
-    let dir = super::testdata().join("jsonschemabench/data");
+    let dir = super::testdata("jsonschemabench/data");
     let files = super::files_in(&dir);
     assert!(
         files.len() >= 200,

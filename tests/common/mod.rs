@@ -25,21 +25,58 @@ pub fn project_root() -> PathBuf {
     }
 }
 
-/// The public test data folder: `TOOLJSON_TESTDATA`, else `../shared/testdata`
-/// beside the project root. Panics with a plain message when it is absent, so
-/// a missing suite is a failure that says why, never a quiet skip.
-pub fn testdata() -> PathBuf {
-    let dir = match std::env::var_os("TOOLJSON_TESTDATA") {
-        Some(d) => PathBuf::from(d),
-        None => project_root().join("../shared/testdata"),
-    };
-    assert!(
-        dir.is_dir(),
-        "test data not found at {}: set TOOLJSON_TESTDATA to the folder holding JSONTestSuite/, \
-         JSON-Schema-Test-Suite/, jsonschemabench/ and vendor-streams/ (see README)",
-        dir.display()
-    );
-    dir
+/// The folders searched for test data, in order: `$TOOLJSON_TESTDATA` when
+/// set (an override, and where the Llama 3.1 and Gemma 3 vocabularies,
+/// whose licences keep them out of the repository, may be); `tests/data/`
+/// (the byte copies of the public suites and recordings the repository
+/// carries); `../shared/testdata` beside the project root (where the
+/// project's own CI keeps the licensed vocabularies).
+pub fn testdata_roots() -> Vec<PathBuf> {
+    let mut roots = Vec::new();
+    if let Some(d) = std::env::var_os("TOOLJSON_TESTDATA") {
+        roots.push(PathBuf::from(d));
+    }
+    let root = project_root();
+    roots.push(root.join("tests/data"));
+    roots.push(root.join("../shared/testdata"));
+    roots
+}
+
+/// `rel` (a file or folder of the test data, e.g.
+/// `"JSONTestSuite/test_parsing"`) in the first of [`testdata_roots`] that
+/// has it.
+pub fn find_testdata(rel: &str) -> Option<PathBuf> {
+    testdata_roots()
+        .into_iter()
+        .map(|r| r.join(rel))
+        .find(|p| p.exists())
+}
+
+/// `rel` as [`find_testdata`] finds it. Panics with a plain message when no
+/// folder has it, so a missing suite is a failure that says why, never a
+/// quiet skip.
+pub fn testdata(rel: &str) -> PathBuf {
+    find_testdata(rel).unwrap_or_else(|| {
+        let looked: Vec<String> = testdata_roots()
+            .iter()
+            .map(|r| r.display().to_string())
+            .collect();
+        panic!(
+            "test data `{rel}` not found in {}: the repository carries it in tests/data/; \
+             set TOOLJSON_TESTDATA to a folder holding it",
+            looked.join(", ")
+        )
+    })
+}
+
+/// Says that a test did not run, and why, on one line of stderr that
+/// `cargo test` shows: written to the stream itself, because libtest
+/// captures `eprintln!` of a passing test; in one write, so that other
+/// tests' output does not split the line.
+pub fn skipped(what: &str) {
+    use std::io::Write;
+    let line = format!("SKIPPED: {what}\n");
+    let _ = std::io::stderr().write_all(line.as_bytes());
 }
 
 /// Every file in `dir` (sorted), with its name.
