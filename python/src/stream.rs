@@ -373,6 +373,22 @@ impl PyToolCallStream {
         self.drain(py)
     }
 
+    /// Feeds one event whose framing was already read (a line of a
+    /// ``.jsonl`` event log, an event from another SSE reader): its name
+    /// (``None`` for data-only streams) and its data.
+    #[pyo3(signature = (data, event = None))]
+    fn feed_event<'py>(
+        &mut self,
+        py: Python<'py>,
+        data: &str,
+        event: Option<&str>,
+    ) -> PyResult<Bound<'py, PyList>> {
+        self.inner
+            .feed_event(event, data)
+            .map_err(|e| stream_error(&e))?;
+        self.drain(py)
+    }
+
     /// Ends the body and returns the last events (open calls end as
     /// truncated when the provider's terminal event never came).
     fn finish<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {

@@ -1,6 +1,7 @@
-"""Where the test data is: the repository's tests/data/, else
-$TOOLJSON_TESTDATA, else ../shared/testdata beside the repository. A test
-that needs it fails (never skips) when none is there."""
+"""Where the test data is, in the order the Rust tests look
+(tests/common/mod.rs): $TOOLJSON_TESTDATA when set, the repository's
+tests/data/, then ../shared/testdata beside the repository. A test that
+needs it fails (never skips) when none is there."""
 
 import os
 import pathlib
@@ -15,10 +16,10 @@ REPO = pathlib.Path(__file__).resolve().parents[2]
 
 
 def _testdata_root():
-    candidates = [REPO / "tests" / "data"]
+    candidates = []
     if os.environ.get("TOOLJSON_TESTDATA"):
         candidates.append(pathlib.Path(os.environ["TOOLJSON_TESTDATA"]))
-    candidates.append(REPO.parent / "shared" / "testdata")
+    candidates += [REPO / "tests" / "data", REPO.parent / "shared" / "testdata"]
     for c in candidates:
         if (c / "vendor-streams").is_dir() and (c / "JSONTestSuite").is_dir():
             return c

@@ -78,7 +78,7 @@ def replay_lines(data, vendor):
     try:
         for line in data.decode().splitlines():
             if line.strip():
-                s.feed(("data: " + line.strip() + "\n\n").encode())
+                s.feed_event(line.strip())
         s.finish()
     except StreamFailed:
         pass
