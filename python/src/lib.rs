@@ -4,6 +4,9 @@
 //! `errors.rs`. The Python package (`tooljson/__init__.py`) re-exports
 //! this module and adds the async helper.
 
+// As in the crate: the unsafe code is PyO3's, none of it written here.
+#![forbid(unsafe_code)]
+
 mod convert;
 mod errors;
 mod partial;
