@@ -25,6 +25,41 @@
 //! # Ok::<(), tooljson::Error>(())
 //! ```
 //!
+//! # Example: stream a provider's response
+//!
+//! Feed the body as it arrives; after each chunk, take the events. The
+//! provider is detected; `finish()` returns the provider's own error
+//! (an overloaded reply) as an `Err`. The [`providers`] docs hold the
+//! whole client loop (tools, retries, the next request's messages).
+//!
+//! ```
+//! # #[cfg(feature = "providers")] {
+//! use tooljson::providers::{CallEvent, ToolCallStream};
+//!
+//! let body = concat!(
+//!     "data: {\"object\":\"chat.completion.chunk\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\"Checking.\",",
+//!     "\"tool_calls\":[{\"index\":0,\"id\":\"call_1\",\"function\":{\"name\":\"get_weather\",\"arguments\":\"{\\\"city\\\": \\\"Par\"}}]}}]}\n\n",
+//!     "data: {\"object\":\"chat.completion.chunk\",\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":0,",
+//!     "\"function\":{\"arguments\":\"is\\\"}\"}}]},\"finish_reason\":\"tool_calls\"}]}\n\ndata: [DONE]\n\n",
+//! );
+//! let mut stream = ToolCallStream::new();
+//! let mut previews = Vec::new();
+//! for chunk in body.as_bytes().chunks(16) {
+//!     stream.feed(chunk)?;
+//!     while let Some(event) = stream.next_event() {
+//!         if let CallEvent::ArgumentsAppended { call, preview_changed: true, .. } = event {
+//!             previews.push(stream.calls()[call].partial().expect("shown once changed").to_string());
+//!         }
+//!     }
+//! }
+//! stream.finish()?;
+//! assert_eq!(stream.text(0), "Checking.");
+//! assert_eq!(previews.last().unwrap(), r#"{"city":"Paris"}"#);
+//! assert_eq!(stream.calls()[0].value().unwrap()["city"].as_str(), Some("Paris"));
+//! # }
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
 //! # The manual, module by module
 //!
 //! Data flows one way, and imports follow it:
@@ -48,7 +83,7 @@
 //!
 //! | feature | adds | dependencies |
 //! |---|---|---|
-//! | `serde_json` | `Value` / `PartialNode` to and from `serde_json::Value`, `deserialize_into`, `deserialize_preview` | `serde_json` |
+//! | `serde_json` | `Value` / `PartialNode` to and from `serde_json::Value`, `deserialize_into`, `deserialize_growing_preview` | `serde_json` |
 //! | `schema` | [`schema`]: compile, validate, the stream check, formats, ECMA-262 patterns; `PartialParser::attach_check` | `serde_json`, `regex`, `regex-syntax`, `fancy-regex` |
 //! | `protocol` | [`protocol`]: tool definitions, `tool_choice`, calls, results, turns, retry messages (implies `schema`) | `serde` derive; turns on `serde_json`'s `preserve_order` |
 //! | `providers` (default) | [`sse`], [`eventstream`], [`providers`]: provider adapters and the accumulated response (implies `protocol`) | `crc32fast` |

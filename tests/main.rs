@@ -28,6 +28,10 @@ mod cli_commands;
 #[cfg(feature = "cli")]
 mod cli_preview;
 #[cfg(feature = "providers")]
+mod client_issue40;
+#[cfg(feature = "providers")]
+mod client_readme;
+#[cfg(feature = "providers")]
 mod corpus_replay;
 #[cfg(feature = "providers")]
 mod eventstream;
@@ -85,6 +89,8 @@ mod decode_unit;
 mod protocol_definitions;
 #[cfg(feature = "protocol")]
 mod protocol_five_shapes;
+#[cfg(feature = "providers")]
+mod protocol_gemini_bedrock_model;
 #[cfg(feature = "protocol")]
 mod protocol_lossless;
 #[cfg(feature = "protocol")]

@@ -146,7 +146,8 @@ fn typed_preview_of_option_fields() {
     let mut p = PartialParser::new();
     p.feed(br#"{"path": "a.txt", "content": "partial text"#, &mut ())
         .unwrap();
-    let preview: WriteFile = p.snapshot().unwrap().deserialize_preview().unwrap();
+    let preview: WriteFile =
+        serde_json::from_value(p.snapshot().unwrap().to_complete_members_json()).unwrap();
     assert_eq!(
         preview,
         WriteFile {

@@ -334,26 +334,31 @@ fn gemini_and_bedrock_requests_read_and_write() {
 }
 
 #[test]
-fn messages_of_gemini_and_bedrock_are_typed_errors() {
+fn messages_of_gemini_and_bedrock_are_modelled_and_malformed_ones_are_typed_errors() {
     use tooljson::protocol::{AssistantTurn, ToolResults};
+    let turn =
+        AssistantTurn::from_vendor(Vendor::Gemini, &json!({"role": "model", "parts": []})).unwrap();
+    assert_eq!(turn.parts.len(), 0);
+    let e = AssistantTurn::from_vendor(Vendor::Bedrock, &json!({"role": "model", "parts": []}))
+        .unwrap_err();
+    assert!(
+        matches!(&e, ProtocolError::UnknownShape { at, .. } if at == "/role"),
+        "{e:?}"
+    );
+    let e = AssistantTurn::from_vendor(Vendor::Gemini, &json!({"role": "model", "parts": 7}))
+        .unwrap_err();
+    assert!(
+        matches!(&e, ProtocolError::WrongType { at, .. } if at == "/parts"),
+        "{e:?}"
+    );
     for v in [Vendor::Gemini, Vendor::Bedrock] {
-        let e = AssistantTurn::from_vendor(v, &json!({"role": "model", "parts": []})).unwrap_err();
-        assert!(
-            matches!(&e, ProtocolError::UnsupportedVendor { vendor, .. } if *vendor == v),
-            "{e:?}"
-        );
         let turn =
             AssistantTurn::from_anthropic(&json!({"role": "assistant", "content": []})).unwrap();
-        // Written for them: nothing, and the loss says so.
-        let written = turn.to_vendor(v);
-        assert_eq!(written.losses()[0].part, "message");
-        assert!(matches!(
-            ProtocolError::from(written.lossless().unwrap_err()),
-            ProtocolError::Lossy { .. }
-        ));
-        let written = ToolResults::default().to_vendor(v);
-        assert_eq!(written.losses()[0].part, "tool_results");
-        assert!(written.lossless().is_err());
+        let written = turn.to_vendor(v).lossless().unwrap();
+        assert!(written.is_object(), "{written}");
+        let written = ToolResults::default().to_vendor(v).lossless().unwrap();
+        assert_eq!(written.len(), 1);
+        assert_eq!(written[0]["role"], "user");
         assert_eq!(v.to_string().parse::<Vendor>(), Ok(v));
     }
 }

@@ -74,7 +74,7 @@ fn collect(
         }
     }
     assert!(pendings > 0);
-    (events, failures, s.into_tool_calls())
+    (events, failures, s.into_tool_call_stream())
 }
 
 #[test]

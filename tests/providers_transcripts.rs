@@ -11,7 +11,9 @@ use crate::common;
 use std::path::PathBuf;
 
 use serde_json::Value as J;
-use tooljson::providers::{CallEvent, CallKey, CallKind, CallStatus, ToolCallStream, Vendor};
+use tooljson::providers::{
+    CallEvent, CallKey, CallKind, CallStatus, StopReason, StreamError, ToolCallStream, Vendor,
+};
 
 fn dir(vendor: &str) -> PathBuf {
     common::testdata("vendor-streams").join(vendor)
@@ -240,7 +242,14 @@ fn replay(pieces: &[&[u8]], vendor: Option<Vendor>) -> (ToolCallStream, Vec<Call
         events.extend(s.drain_events());
     }
     if !fatal {
-        s.finish().unwrap();
+        match s.finish() {
+            Ok(()) => {}
+            // A provider's error event: the stop reason says the same.
+            Err(StreamError::Provider { kind, message }) => {
+                assert_eq!(s.stop_reason(), Some(&StopReason::Error { kind, message }))
+            }
+            Err(e) => panic!("{e}"),
+        }
     }
     events.extend(s.drain_events());
     (s, events, fatal)

@@ -145,32 +145,6 @@ impl PartialNode {
         }
     }
 
-    /// Deserializes a typed preview: a struct of `Option` fields gets
-    /// `Some` for each member that is complete and `None` for members that
-    /// are absent or still arriving.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use tooljson::partial::PartialParser;
-    /// #[derive(serde::Deserialize)]
-    /// struct Preview { path: Option<String>, mode: Option<u32>, content: Option<String> }
-    ///
-    /// let mut p = PartialParser::new();
-    /// p.feed(br#"{"path": "a.txt", "mode": 420, "content": "fn ma"#, &mut ())?;
-    /// let preview: Preview = p.snapshot().unwrap().deserialize_preview().unwrap();
-    /// assert_eq!(preview.path.as_deref(), Some("a.txt"));
-    /// assert_eq!(preview.mode, Some(420));
-    /// assert_eq!(preview.content, None);
-    /// # Ok::<(), tooljson::Error>(())
-    /// ```
-    #[cfg(feature = "serde_json")]
-    pub fn deserialize_preview<T: serde::de::DeserializeOwned>(
-        &self,
-    ) -> Result<T, serde_json::Error> {
-        serde_json::from_value(self.to_complete_members_json())
-    }
-
     /// The snapshot as shown, as a `serde_json::Value`: complete values,
     /// growing strings with their text so far, open containers with their
     /// visible children (numbers beyond serde_json left out).
@@ -197,7 +171,8 @@ impl PartialNode {
     /// what is shown is never taken back), and `None` for members not yet
     /// visible. Numbers and literals appear only once proven, as in the
     /// snapshot; strings held back by a schema (`enum` / `const`) stay
-    /// hidden.
+    /// hidden. This is the one typed preview; for complete members only,
+    /// deserialize [`to_complete_members_json`](Self::to_complete_members_json).
     ///
     /// # Examples
     ///

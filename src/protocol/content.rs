@@ -8,6 +8,9 @@ use super::Vendor;
 use super::loss::{LossEffect, Losses};
 use super::message::s;
 
+mod bedrock;
+mod gemini;
+
 /// Where a content part stands; the vendors allow different parts in each.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Place {
@@ -107,6 +110,11 @@ fn opt_str(o: &Map<String, Value>, key: &str) -> Option<Option<String>> {
 /// `cache_control`) are [`ResultPart::Native`](super::ResultPart::Native).
 pub(crate) fn read_part(vendor: Vendor, p: &Value) -> Option<super::ResultPart> {
     use super::ResultPart as P;
+    match vendor {
+        Vendor::Gemini => return gemini::read_part(p),
+        Vendor::Bedrock => return bedrock::read_part(p),
+        _ => {}
+    }
     let o = p.as_object()?;
     let ty = o.get("type")?.as_str()?;
     let text_ty = match vendor {
@@ -219,7 +227,35 @@ pub(crate) fn read_part(vendor: Vendor, p: &Value) -> Option<super::ResultPart> 
     }
 }
 
-fn obj(pairs: Vec<(&str, Value)>) -> Value {
+/// The text of a text part of `vendor` that carries other members too.
+fn native_text(vendor: Vendor, part: &Value) -> Option<&str> {
+    let o = part.as_object()?;
+    let ty = o.get("type").and_then(Value::as_str);
+    let is_text = match vendor {
+        Vendor::Gemini | Vendor::Bedrock => ty.is_none() && !o.contains_key("thought"),
+        Vendor::OpenAiResponses => ty == Some("input_text"),
+        _ => ty == Some("text"),
+    };
+    if is_text {
+        o.get("text")?.as_str()
+    } else {
+        None
+    }
+}
+
+/// The JSON value of a Bedrock `{"json": ...}` result block (the form
+/// this layer also gives a Gemini `functionResponse` output that is no
+/// string).
+pub(crate) fn json_result(vendor: Vendor, part: &Value) -> Option<&Value> {
+    let o = part.as_object()?;
+    match vendor {
+        Vendor::Bedrock if o.len() == 1 => o.get("json"),
+        Vendor::Gemini if o.len() == 1 => o.get("response"),
+        _ => None,
+    }
+}
+
+pub(crate) fn obj(pairs: Vec<(&str, Value)>) -> Value {
     let mut o = Map::new();
     for (k, v) in pairs {
         o.insert(k.to_owned(), v);
@@ -241,6 +277,36 @@ pub(crate) fn write_part(
         losses.push(at, part, LossEffect::Dropped, why);
         None
     };
+    match (p, vendor) {
+        (P::Text(t), Vendor::Gemini) => return Some(gemini::text(t)),
+        (P::Text(t), Vendor::Bedrock) => return Some(bedrock::text(t)),
+        (P::Image(m) | P::Document(m), Vendor::Gemini) => {
+            return gemini::write_media(m, matches!(p, P::Image(_)), place, at, losses);
+        }
+        (P::Image(m) | P::Document(m), Vendor::Bedrock) => {
+            return bedrock::write_media(m, matches!(p, P::Image(_)), place, at, losses);
+        }
+        // A text part of another vendor with members of its own (an
+        // Anthropic `cache_control`): the text crosses, the members do not.
+        (P::Native { vendor: from, part }, Vendor::Gemini | Vendor::Bedrock)
+            if *from != vendor && json_result(*from, part).is_none() =>
+        {
+            if let Some(t) = native_text(*from, part) {
+                if let Some(o) = part.as_object() {
+                    for k in o.keys().filter(|k| !matches!(k.as_str(), "type" | "text")) {
+                        losses.push(
+                            &format!("{at}/{k}"),
+                            k,
+                            LossEffect::Dropped,
+                            &format!("{vendor} has no counterpart of this {from} member"),
+                        );
+                    }
+                }
+                return write_part(&P::Text(t.to_owned()), vendor, place, at, losses);
+            }
+        }
+        _ => {}
+    }
     match p {
         P::Text(t) => Some(obj(vec![
             (
@@ -256,6 +322,19 @@ pub(crate) fn write_part(
         P::Native { vendor: from, part } => {
             if *from == vendor {
                 return Some(part.clone());
+            }
+            // A JSON result (Bedrock `json`; a Gemini `functionResponse`
+            // output that is no string) crosses as its text.
+            if let Some(j) = json_result(*from, part) {
+                losses.push(
+                    at,
+                    "json",
+                    LossEffect::ReadsBackDifferently,
+                    &format!(
+                        "{vendor} takes no JSON here: written as its text, which reads back as text"
+                    ),
+                );
+                return write_part(&P::Text(j.to_string()), vendor, place, at, losses);
             }
             // A part built by hand as native may still be one this layer knows.
             if let Some(known) = read_part(*from, part)
@@ -347,9 +426,8 @@ pub(crate) fn write_part(
                 _ => Value::Null,
             };
             Some(match vendor {
-                Vendor::Gemini | Vendor::Bedrock => {
-                    return drop(losses, kind, super::loss::UNMODELLED);
-                }
+                // Written above.
+                Vendor::Gemini | Vendor::Bedrock => return None,
                 Vendor::Anthropic => obj(vec![("type", s(kind)), ("source", source)]),
                 Vendor::OpenAiChat if image => {
                     let url = match &m.source {

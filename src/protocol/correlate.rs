@@ -127,9 +127,16 @@ impl AssistantTurn {
         let mut by_id: HashMap<String, ToolOutcome> = outcomes.into_iter().collect();
         let results = calls
             .iter()
-            .filter_map(|id| by_id.remove(*id).map(|o| ToolResult::new(*id, o)))
+            .filter_map(|id| by_id.remove(*id).map(|o| self.result_for(id, o)))
             .collect();
         Ok(ToolResults::new(results))
+    }
+
+    /// The result for call `id`, with the call's name (Gemini needs it).
+    fn result_for(&self, id: &str, outcome: ToolOutcome) -> ToolResult {
+        let mut r = ToolResult::new(id, outcome);
+        r.name = self.calls().find(|c| c.id == id).map(|c| c.name.clone());
+        r
     }
 
     /// Like [`reply`](Self::reply), but a call without an outcome gets the
@@ -162,7 +169,7 @@ impl AssistantTurn {
                 Some(o) => o,
                 None => missing(call),
             };
-            results.push(ToolResult::new(call.id.clone(), outcome));
+            results.push(self.result_for(&call.id, outcome));
         }
         (ToolResults::new(results), report)
     }

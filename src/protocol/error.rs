@@ -104,8 +104,8 @@ pub enum ProtocolError {
         /// Every part left behind or changed, in document order.
         losses: Vec<super::Loss>,
     },
-    /// The conversion has no counterpart for this vendor (a message of
-    /// Gemini or Bedrock, which this layer does not model yet).
+    /// The conversion has no counterpart for this vendor (kept for a
+    /// vendor whose messages this layer does not model).
     UnsupportedVendor {
         /// The vendor asked for.
         vendor: super::Vendor,
@@ -183,15 +183,15 @@ impl std::error::Error for ProtocolError {
 }
 
 /// The error of reading or writing `what` for a vendor whose messages and
-/// requests this layer does not model (Gemini, Bedrock).
+/// requests this layer does not model (none of the five today).
 pub(crate) fn unsupported(vendor: super::Vendor, what: &'static str) -> ProtocolError {
     ProtocolError::UnsupportedVendor { vendor, what }
 }
 
-/// Whether this layer models `vendor`'s messages and requests (tool
-/// definitions and `tool_choice` it converts for all five).
-pub(crate) fn models_messages(vendor: super::Vendor) -> bool {
-    !matches!(vendor, super::Vendor::Gemini | super::Vendor::Bedrock)
+/// Whether this layer models `vendor`'s messages and requests: all five
+/// (kept as the one place to say otherwise for a vendor added later).
+pub(crate) fn models_messages(_vendor: super::Vendor) -> bool {
+    true
 }
 
 impl From<super::LossReport> for ProtocolError {

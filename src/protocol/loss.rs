@@ -8,7 +8,8 @@ use std::fmt;
 
 /// The reason given when a message, result or request is written for a
 /// vendor whose messages this layer does not model.
-pub(crate) const UNMODELLED: &str = "messages, results and requests are not modelled for Gemini and Bedrock (tool definitions and tool_choice are)";
+pub(crate) const UNMODELLED: &str =
+    "messages, results and requests are not modelled for this vendor";
 
 /// What happened to a part that could not cross faithfully.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -45,7 +45,10 @@ impl Native {
             let empty = |v: &Value| match v {
                 Value::Null => true,
                 Value::Array(a) => a.is_empty(),
-                Value::Object(o) => o.is_empty(),
+                // An object of `null` slots (a Gemini or Bedrock member
+                // whose typed values are written back in place) carries
+                // nothing either.
+                Value::Object(o) => o.values().all(Value::is_null),
                 _ => false,
             };
             for (key, _) in self.members.iter().filter(|(_, v)| !empty(v)) {
@@ -313,7 +316,7 @@ pub struct ToolCall {
     pub arguments: Arguments,
     /// Responses only: the output item id (`fc_…`).
     pub item_id: Option<String>,
-    native: Native,
+    pub(crate) native: Native,
 }
 
 impl ToolCall {
@@ -411,7 +414,36 @@ impl ToolCall {
     ) {
         let mut native = self.native.clone();
         native.members.remove("status");
+        if let Some(Value::Object(f)) = native.members.get_mut("functionCall") {
+            f.shift_remove(super::slots::IDLESS);
+        }
         native.report_dropped(vendor, at, losses);
+        // A Gemini call may come without id; the others match results by it.
+        if vendor != Vendor::Gemini {
+            if self.id.is_empty() {
+                losses.push(
+                    &ptr(at, "id"),
+                    "id",
+                    super::loss::LossEffect::MissingRequired,
+                    &format!("the call has no id, and {vendor} matches results to calls by id"),
+                );
+            } else if super::slots::is_idless(
+                self.native.vendor,
+                &self.native.members,
+                "functionCall",
+            ) {
+                losses.push(
+                    &ptr(at, "functionCall"),
+                    "id",
+                    super::loss::LossEffect::ReadsBackDifferently,
+                    &format!(
+                        "the Gemini call has no id; {vendor} needs one: written as {:?}, which \
+                         reads back as the call's id",
+                        self.id
+                    ),
+                );
+            }
+        }
         if self.item_id.is_some() && vendor != Vendor::OpenAiResponses {
             losses.push(
                 &ptr(at, "id"),

@@ -1,8 +1,9 @@
-//! Tool-use protocol types: tool definitions, `tool_choice`, tool calls and
-//! their results, in the JSON of Anthropic Messages, OpenAI Chat Completions
-//! and OpenAI Responses (and, for definitions and `tool_choice`, Gemini and
-//! Bedrock Converse), converted between them without losing ids or order:
-//! what a conversion cannot carry is a [`Loss`] in its [`Converted`] result.
+//! Tool-use protocol types: whole requests, messages, tool definitions,
+//! `tool_choice`, tool calls and their results, and non-streamed responses,
+//! in the JSON of Anthropic Messages, OpenAI Chat Completions, OpenAI
+//! Responses, Gemini `generateContent` and Bedrock Converse, converted
+//! between them without losing ids or order: what a conversion cannot carry
+//! is a [`Loss`] in its [`Converted`] result.
 //!
 //! This layer works on complete JSON (`serde_json::Value`): request bodies,
 //! finished assistant turns, reply messages. Streaming belongs to the vendor
@@ -10,26 +11,26 @@
 //!
 //! # Terminology map
 //!
-//! | concept | Anthropic Messages | OpenAI Chat Completions | OpenAI Responses | tooljson |
-//! |---|---|---|---|---|
-//! | tool list | `tools: [{name, description, input_schema}]` | `tools: [{type: "function", function: {name, description, parameters, strict}}]` | `tools: [{type: "function", name, description, parameters, strict}]` (flat) | `ToolDefinition`, `ToolSet` |
-//! | schema field | `input_schema` | `function.parameters` | `parameters` | `input_schema()`, `compiled_schema()` |
-//! | tool name rule | `^[a-zA-Z0-9_-]{1,64}$` | same | same | `validate_tool_name` |
-//! | the model calls a tool | content block `{type: "tool_use", id: "toolu_…", name, input: {…}}` | `message.tool_calls[]`: `{id: "call_…", type: "function", function: {name, arguments}}` | output item `{type: "function_call", id: "fc_…", call_id: "call_…", name, arguments}` | `ToolCall` in an `AssistantTurn` |
-//! | arguments | an object | a JSON **string** | a JSON **string** | `Arguments` (value + exact text, or raw invalid text) |
-//! | stopped to call tools | `stop_reason: "tool_use"` | `finish_reason: "tool_calls"` | `status: "completed"` with `function_call` items | `StopReason::ToolUse` |
-//! | cut short | `stop_reason: "max_tokens"` | `finish_reason: "length"` | `status: "incomplete"`, `incomplete_details.reason: "max_output_tokens"` | `StopReason::MaxTokens` |
-//! | tool result | `{type: "tool_result", tool_use_id, content, is_error?}` blocks, **all results of a turn in one `role: "user"` message** | **one** `{role: "tool", tool_call_id, content}` message **per call** | one `{type: "function_call_output", call_id, output}` item per call | `ToolResult`, `ToolResults` |
-//! | result content | a string or blocks (text, image, …) | a string or text parts | a string or `input_text` / `input_image` parts | `ResultContent` |
-//! | error result | `is_error: true` | no flag: the content says it (here: starts with `Error: `) | no flag: same | `ToolResult::is_error`, `ERROR_PREFIX` |
-//! | invalid input sent back | `input: {"INVALID_JSON": "<raw text>"}` | the raw `arguments` string | the raw `arguments` string | `Arguments::Invalid` |
-//! | choice: the model decides | `{type: "auto"}` | `"auto"` | `"auto"` | `ToolChoice::Auto` |
-//! | choice: must call some tool | `{type: "any"}` | `"required"` | `"required"` | `ToolChoice::Any` |
-//! | choice: this tool | `{type: "tool", name}` | `{type: "function", function: {name}}` | `{type: "function", name}` | `ToolChoice::Tool(name)` |
-//! | choice: no tools | `{type: "none"}` | `"none"` | `"none"` | `ToolChoice::None` |
-//! | parallel calls off | `tool_choice.disable_parallel_tool_use: true` | `parallel_tool_calls: false` | `parallel_tool_calls: false` | `ToolSet::parallel_tool_calls() == Some(false)` |
+//! | concept | Anthropic Messages | OpenAI Chat Completions | OpenAI Responses | Gemini | Bedrock Converse | tooljson |
+//! |---|---|---|---|---|---|---|
+//! | tool list | `tools: [{name, description, input_schema}]` | `tools: [{type: "function", function: {name, description, parameters, strict}}]` | `tools: [{type: "function", name, description, parameters, strict}]` (flat) | `tools: [{functionDeclarations: [...]}]` | `toolConfig.tools: [{toolSpec}]` | `ToolDefinition`, `ToolSet` |
+//! | schema field | `input_schema` | `function.parameters` | `parameters` | `parameters` (OpenAPI subset) or `parametersJsonSchema` | `inputSchema.json` | `input_schema()`, `compiled_schema()` |
+//! | tool name rule | `^[a-zA-Z0-9_-]{1,64}$` | same | same | letters, digits, `_`, `.`, `:`, `-` (Google's rule) | `^[a-zA-Z0-9_-]{1,64}$` | `validate_tool_name` |
+//! | the model calls a tool | content block `{type: "tool_use", id: "toolu_…", name, input: {…}}` | `message.tool_calls[]`: `{id: "call_…", type: "function", function: {name, arguments}}` | output item `{type: "function_call", id: "fc_…", call_id: "call_…", name, arguments}` | `{functionCall: {id?, name, args}}` part (no `id` unless asked) | `{toolUse: {toolUseId, name, input}}` block | `ToolCall` in an `AssistantTurn` |
+//! | arguments | an object | a JSON **string** | a JSON **string** | an object | an object | `Arguments` (value + exact text, or raw invalid text) |
+//! | stopped to call tools | `stop_reason: "tool_use"` | `finish_reason: "tool_calls"` | `status: "completed"` with `function_call` items | `finishReason: "STOP"` with `functionCall` parts | `stopReason: "tool_use"` | `StopReason::ToolUse` |
+//! | cut short | `stop_reason: "max_tokens"` | `finish_reason: "length"` | `status: "incomplete"`, `incomplete_details.reason: "max_output_tokens"` | `finishReason: "MAX_TOKENS"` | `stopReason: "max_tokens"` | `StopReason::MaxTokens` |
+//! | tool result | `{type: "tool_result", tool_use_id, content, is_error?}` blocks, **all results of a turn in one `role: "user"` message** | **one** `{role: "tool", tool_call_id, content}` message **per call** | one `{type: "function_call_output", call_id, output}` item per call | `{functionResponse: {id?, name, response}}` parts, all of a turn in one `role: "user"` content | `{toolResult: {toolUseId, content, status?}}` blocks, all of a turn in one `role: "user"` message | `ToolResult`, `ToolResults` |
+//! | result content | a string or blocks (text, image, …) | a string or text parts | a string or `input_text` / `input_image` parts | `response: {output: …}` (a string is text; other JSON a JSON result) | `text`, `json`, `image`, `document` blocks | `ResultContent` |
+//! | error result | `is_error: true` | no flag: the content says it (here: starts with `Error: `) | no flag: same | `response: {error: …}` | `status: "error"` | `ToolResult::is_error`, `ERROR_PREFIX` |
+//! | invalid input sent back | `input: {"INVALID_JSON": "<raw text>"}` | the raw `arguments` string | the raw `arguments` string | `args: {"INVALID_JSON": "<raw text>"}` | `input: {"INVALID_JSON": "<raw text>"}` | `Arguments::Invalid` |
+//! | choice: the model decides | `{type: "auto"}` | `"auto"` | `"auto"` | `toolConfig.functionCallingConfig: {mode: "AUTO"}` | `toolConfig.toolChoice: {auto: {}}` | `ToolChoice::Auto` |
+//! | choice: must call some tool | `{type: "any"}` | `"required"` | `"required"` | `{mode: "ANY"}` | `{any: {}}` | `ToolChoice::Any` |
+//! | choice: this tool | `{type: "tool", name}` | `{type: "function", function: {name}}` | `{type: "function", name}` | `{mode: "ANY", allowedFunctionNames: [name]}` | `{tool: {name}}` | `ToolChoice::Tool(name)` |
+//! | choice: no tools | `{type: "none"}` | `"none"` | `"none"` | `{mode: "NONE"}` | none: `toolConfig` left out (a loss) | `ToolChoice::None` |
+//! | parallel calls off | `tool_choice.disable_parallel_tool_use: true` | `parallel_tool_calls: false` | `parallel_tool_calls: false` | none (a loss) | none (a loss) | `ToolSet::parallel_tool_calls() == Some(false)` |
 //!
-//! Gemini and Bedrock Converse, for the tool part of a request:
+//! Gemini and Bedrock Converse, the tool part of a request in detail:
 //!
 //! | concept | Gemini | Bedrock Converse | tooljson |
 //! |---|---|---|---|
@@ -129,6 +130,18 @@
 //!   but a vendor that has no such part (Chat tool messages take text only) will refuse them.
 //! - Blocks **after the `tool_result` blocks** in an Anthropic user message (a text, say) are kept
 //!   for Anthropic only; OpenAI replies carry just the results.
+//! - **Gemini and Bedrock**: a Gemini `functionCall` without `id` (the Gemini API gives none unless
+//!   asked) is named `gemini_{message}_{k}` in a request (`gemini_call_{k}` in a turn read alone) so
+//!   that the vendors that match results by id carry it, and its `functionResponse` gets the same id;
+//!   written for Gemini both have no id again, for another vendor the id is a loss that reads back
+//!   differently. A `functionResponse` needs the function's name: results get it from their call
+//!   (in a request, or from [`AssistantTurn::reply`]); a result written alone without it is a
+//!   [`LossEffect::MissingRequired`]. Gemini `response: {output}` / `{error}` carry text and
+//!   `is_error`; a JSON output is Bedrock's `json` result block, and text for the vendors that have
+//!   no JSON result. Bedrock `status: "success"` is Anthropic's explicit `is_error: false`.
+//!   `thoughtSignature`, `thought` parts, `reasoningContent` and `cachePoint` stay with their vendor.
+//!   Neither has a parallel flag, Bedrock has no `none` choice (its tools are left out), and the model
+//!   and streaming travel in the URL, not the body (see the request table).
 //! - A function declared **without `parameters`** gets `{"type":"object","properties":{}}` as
 //!   Anthropic's (and Bedrock's) required schema, and keeps it on the way back: a [`Loss`] says so.
 //!
@@ -150,6 +163,7 @@ mod request;
 mod response;
 mod result;
 mod retry;
+mod slots;
 mod stop;
 mod tool_config;
 mod turn;
@@ -172,6 +186,8 @@ pub use retry::{
 };
 pub use stop::StopReason;
 pub use turn::AssistantTurn;
+#[cfg(feature = "providers")]
+pub(crate) use turn::{bedrock_text, bedrock_tool_use, gemini_call, gemini_text};
 
 use std::fmt;
 use std::str::FromStr;
@@ -179,9 +195,8 @@ use std::str::FromStr;
 /// The API shapes this layer reads and writes.
 ///
 /// Displays and parses as `anthropic`, `openai-chat`, `openai-responses`,
-/// `gemini`, `bedrock`. Tool definitions and `tool_choice` convert between
-/// all five; a conversion that has no counterpart for a vendor (a message of
-/// Gemini or Bedrock, say) returns [`ProtocolError::UnsupportedVendor`].
+/// `gemini`, `bedrock`. Requests, messages, results, responses, tool
+/// definitions and `tool_choice` convert between all five.
 /// More vendors may be added: a `match` outside this crate needs a `_` arm.
 ///
 /// # Examples

@@ -1,4 +1,4 @@
-//! Tool results in the three vendor shapes (Anthropic `tool_result` blocks in
+//! Tool results in the vendor shapes (Anthropic `tool_result` blocks in
 //! one user message, one OpenAI `role:"tool"` message per call, Responses
 //! `function_call_output` items), the correlation of results with a turn's
 //! calls, and building the reply from (id, outcome) pairs.
@@ -10,6 +10,11 @@ use super::content::{Media, Place, read_part, write_part};
 use super::error::{ProtocolError, json_type, ptr, ptr_i, short};
 use super::loss::{Converted, LossEffect, Losses};
 use super::message::{Native, as_object, check_role, get_str, rest, s};
+
+mod bedrock;
+mod gemini;
+
+pub(crate) use bedrock::{read_blocks, write_blocks};
 
 /// How an error result is marked where the vendor has no `is_error` flag
 /// (OpenAI Chat, Responses): its text starts with this prefix. Reading
@@ -163,8 +168,14 @@ impl<T: Into<ResultContent>, E: Into<ResultContent>> From<Result<T, E>> for Tool
 #[derive(Clone, Debug, PartialEq)]
 pub struct ToolResult {
     /// The call's id (Anthropic `tool_use_id`, Chat `tool_call_id`,
-    /// Responses `call_id`).
+    /// Responses `call_id`, Gemini `functionResponse.id`, Bedrock
+    /// `toolUseId`).
     pub call_id: String,
+    /// The called tool's name, when known: Gemini's `functionResponse`
+    /// requires it (read from Gemini; set from the call by
+    /// [`AssistantTurn::reply`](super::AssistantTurn::reply) and when a
+    /// request is converted).
+    pub name: Option<String>,
     /// What the tool returned.
     pub content: ResultContent,
     /// Whether it is an error (Anthropic `is_error`; for OpenAI the
@@ -184,6 +195,7 @@ impl ToolResult {
         };
         ToolResult {
             call_id: call_id.into(),
+            name: None,
             content,
             is_error,
             explicit_flag: false,
@@ -220,6 +232,7 @@ impl ToolResult {
         let content = read_content(o.get("content"), &ptr(at, "content"), Vendor::Anthropic)?;
         Ok(ToolResult {
             call_id,
+            name: None,
             content,
             is_error,
             explicit_flag,
@@ -291,6 +304,7 @@ impl ToolResult {
         };
         ToolResult {
             call_id,
+            name: None,
             content,
             is_error,
             explicit_flag: false,
@@ -349,14 +363,41 @@ impl ToolResult {
             );
             return Value::Null;
         }
-        self.native.report_dropped(vendor, at, losses);
-        let content_at = ptr(
-            at,
-            match self.native.vendor {
-                Some(Vendor::OpenAiResponses) => "output",
-                _ => "content",
-            },
-        );
+        // A Gemini call may come without id; the others match results by it.
+        if vendor != Vendor::Gemini {
+            if self.call_id.is_empty() {
+                losses.push(
+                    &ptr(at, "id"),
+                    "id",
+                    LossEffect::MissingRequired,
+                    &format!(
+                        "the result has no call id, and {vendor} matches results to calls by id"
+                    ),
+                );
+            } else if super::slots::is_idless(
+                self.native.vendor,
+                &self.native.members,
+                "functionResponse",
+            ) {
+                losses.push(
+                    &ptr(at, "functionResponse"),
+                    "id",
+                    LossEffect::ReadsBackDifferently,
+                    &format!(
+                        "the Gemini response has no id; {vendor} needs one: written as {:?}, \
+                         the id of the call it answers, which reads back as its id",
+                        self.call_id
+                    ),
+                );
+            }
+        }
+        match vendor {
+            Vendor::Gemini => return self.write_gemini(at, losses),
+            Vendor::Bedrock => return self.write_bedrock(at, losses),
+            _ => {}
+        }
+        self.reported_native().report_dropped(vendor, at, losses);
+        let content_at = self.content_at(at);
         match vendor {
             Vendor::Anthropic => {
                 let mut o = self.native.start(vendor);
@@ -371,7 +412,9 @@ impl ToolResult {
                 ) {
                     o.insert("content".into(), c);
                 }
-                let explicit = self.native.vendor == Some(vendor) && self.explicit_flag;
+                // Bedrock's `status: "success"` is an explicit `false`.
+                let explicit = self.explicit_flag
+                    && matches!(self.native.vendor, Some(v) if v == vendor || v == Vendor::Bedrock);
                 if self.is_error || explicit {
                     o.insert("is_error".into(), Value::Bool(self.is_error));
                 }
@@ -535,12 +578,14 @@ impl ToolResults {
         if !super::error::models_messages(vendor) {
             return Err(super::error::unsupported(vendor, "tool results"));
         }
-        if vendor == Vendor::Anthropic {
+        if matches!(vendor, Vendor::Anthropic | Vendor::Gemini | Vendor::Bedrock) {
             return match messages {
+                [m] if vendor == Vendor::Gemini => Self::from_gemini(m),
+                [m] if vendor == Vendor::Bedrock => Self::from_bedrock(m),
                 [m] => Self::from_anthropic(m),
                 _ => Err(ProtocolError::UnknownShape {
                     at: String::new(),
-                    expected: "exactly one user message holding all tool_result blocks",
+                    expected: "exactly one user message holding all the results",
                     found: format!("{} messages", messages.len()),
                 }),
             };
@@ -599,6 +644,39 @@ impl ToolResults {
             members: rest(o, &["role", "content"]),
         };
         Ok(())
+    }
+
+    /// The list the source message holds its results and trailing parts
+    /// in: one message's `content` (Anthropic, Bedrock) or `parts`
+    /// (Gemini); `None` for OpenAI, one message or item per result.
+    fn list_at(&self) -> Option<&'static str> {
+        match self.native.vendor {
+            Some(Vendor::Anthropic | Vendor::Bedrock) => Some("/content"),
+            Some(Vendor::Gemini) => Some("/parts"),
+            _ => None,
+        }
+    }
+
+    /// Where result `i` stood in the source.
+    pub(crate) fn result_at(&self, i: usize) -> String {
+        ptr_i(self.list_at().unwrap_or(""), i)
+    }
+
+    /// Where trailing part `j` stood in the source.
+    pub(crate) fn trailing_at(&self, j: usize) -> String {
+        let n = self.results.len();
+        match self.list_at() {
+            Some(list) => ptr_i(list, n + j),
+            None => ptr_i(&ptr(&ptr_i("", n), "content"), j),
+        }
+    }
+
+    /// Where the members of the source message were.
+    pub(crate) fn native_at(&self) -> String {
+        match self.list_at() {
+            Some(_) => String::new(),
+            None => ptr_i("", self.results.len()),
+        }
     }
 
     /// Reads an Anthropic user message of `tool_result` blocks. Blocks after
@@ -674,37 +752,26 @@ impl ToolResults {
             );
             return Vec::new();
         }
-        let anthropic_source = self.native.vendor == Some(Vendor::Anthropic);
-        let result_at = |i: usize| {
-            if anthropic_source {
-                ptr_i("/content", i)
-            } else {
-                ptr_i("", i)
-            }
-        };
+        match vendor {
+            Vendor::Gemini => return vec![self.write_gemini(losses)],
+            Vendor::Bedrock => return vec![self.write_bedrock(losses)],
+            _ => {}
+        }
+        let result_at = |i: usize| self.result_at(i);
         let n = self.results.len();
-        let trailing_at = if anthropic_source {
-            String::new()
-        } else {
-            ptr(&ptr_i("", n), "content")
-        };
-        let part_at = |j: usize| {
-            if anthropic_source {
-                ptr_i("/content", n + j)
-            } else {
-                ptr_i(&trailing_at, j)
-            }
-        };
-        let native_at = if anthropic_source {
-            String::new()
-        } else {
-            ptr_i("", n)
-        };
+        let trailing_at = ptr(&ptr_i("", n), "content");
+        let part_at = |j: usize| self.trailing_at(j);
+        let native_at = self.native_at();
         let mut native = self.native.clone();
-        // The Responses item type of a message is no content.
+        // The Responses item type of a message is no content; Gemini's
+        // `function` role means `user`.
         native.members.remove("type");
+        native.members.remove("role");
         native.report_dropped(vendor, &native_at, losses);
-        let openai_source = !anthropic_source && self.native.vendor.is_some();
+        let openai_source = matches!(
+            self.native.vendor,
+            Some(Vendor::OpenAiChat | Vendor::OpenAiResponses)
+        );
         if openai_source
             && self.native.vendor != Some(vendor)
             && !self.trailing_string

@@ -1,5 +1,5 @@
 //! An assistant turn (text and tool calls, in order, and why it stopped) read
-//! from and written to the three vendor shapes, keeping ids and order.
+//! from and written to the five vendor shapes, keeping ids and order.
 
 use serde_json::{Map, Value};
 
@@ -10,6 +10,16 @@ use super::message::{
     Native, TextPart, ToolCall, TurnPart, as_object, check_role, get_array, get_str, rest, s,
 };
 use super::stop::StopReason;
+
+mod bedrock;
+mod gemini;
+
+#[cfg(feature = "providers")]
+pub(crate) use bedrock::{bedrock_text, bedrock_tool_use};
+pub(crate) use bedrock::{stop_as_bedrock, stop_from_bedrock};
+#[cfg(feature = "providers")]
+pub(crate) use gemini::{gemini_call, gemini_text};
+pub(crate) use gemini::{name_idless_calls, stop_as_gemini, stop_from_gemini};
 
 /// How Chat `content` was written, to write it back the same way.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -37,6 +47,12 @@ enum Envelope {
     ResponsesItems,
     /// Responses: read as a response object (`{"status", "output", ...}`).
     ResponsesObject,
+    /// Gemini: read as a response candidate (`{"content", "finishReason",
+    /// ...}`); its members are the turn's native members.
+    GeminiCandidate,
+    /// Bedrock: read as a `ConverseResponse` (`{"output": {"message"},
+    /// "stopReason", ...}`); its members are the turn's native members.
+    BedrockResponse,
 }
 
 /// The members an assistant message of a Chat request takes.
@@ -151,9 +167,8 @@ impl AssistantTurn {
             Vendor::Anthropic => Self::from_anthropic(v),
             Vendor::OpenAiChat => Self::from_openai_chat(v),
             Vendor::OpenAiResponses => Self::from_openai_responses(v),
-            Vendor::Gemini | Vendor::Bedrock => {
-                Err(super::error::unsupported(vendor, "an assistant message"))
-            }
+            Vendor::Gemini => Self::from_gemini(v),
+            Vendor::Bedrock => Self::from_bedrock(v),
         }
     }
 
@@ -217,7 +232,8 @@ impl AssistantTurn {
     /// The append-ready message, without the loss report.
     pub(crate) fn message_for(&self, vendor: Vendor) -> Value {
         match vendor {
-            Vendor::Gemini | Vendor::Bedrock => Value::Null,
+            Vendor::Gemini => self.gemini_content(),
+            Vendor::Bedrock => self.bedrock_message(),
             Vendor::Anthropic => {
                 let mut full = self.to_anthropic();
                 let mut o = Map::new();
@@ -330,6 +346,14 @@ impl AssistantTurn {
                 "/content".to_owned()
             }
             Some(Vendor::Anthropic) => ptr_i("/content", i),
+            Some(Vendor::Gemini) if self.envelope == Envelope::GeminiCandidate => {
+                ptr_i("/content/parts", i)
+            }
+            Some(Vendor::Gemini) => ptr_i("/parts", i),
+            Some(Vendor::Bedrock) if self.envelope == Envelope::BedrockResponse => {
+                ptr_i("/output/message/content", i)
+            }
+            Some(Vendor::Bedrock) => ptr_i("/content", i),
             // Chat keeps content parts and calls apart, in that order.
             Some(Vendor::OpenAiChat) if is_call => ptr_i("/tool_calls", calls_before),
             Some(Vendor::OpenAiChat) if self.chat_content == ChatContent::String => {

@@ -288,7 +288,8 @@ impl State {
                         calls.response.block_append(index, "text", "text", &text);
                         if !text.is_empty() {
                             calls.push(CallEvent::TextAppended {
-                                at: index,
+                                choice: 0,
+                                block: index,
                                 text: text.into_owned(),
                             });
                         }
@@ -301,7 +302,8 @@ impl State {
                             .block_append(index, "thinking", "thinking", &text);
                         if !text.is_empty() {
                             calls.push(CallEvent::ThinkingAppended {
-                                at: index,
+                                choice: 0,
+                                block: index,
                                 text: text.into_owned(),
                             });
                         }

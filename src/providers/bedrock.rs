@@ -50,8 +50,6 @@ struct Payload {
     #[serde(default)]
     metrics: Option<J>,
     #[serde(default, deserialize_with = "super::lenient_string")]
-    role: Option<String>,
-    #[serde(default, deserialize_with = "super::lenient_string")]
     message: Option<String>,
     /// Some exceptions spell it `Message`.
     #[serde(
@@ -106,6 +104,7 @@ fn usage_of(u: &J) -> Option<Usage> {
     Some(Usage {
         input_tokens: n("inputTokens"),
         output_tokens: n("outputTokens"),
+        reasoning_tokens: None,
         cache_creation_input_tokens: n("cacheWriteInputTokens"),
         cache_read_input_tokens: n("cacheReadInputTokens"),
     })
@@ -194,7 +193,6 @@ impl State {
         };
         match event {
             "messageStart" => {
-                calls.response.bedrock.start(p.role.as_deref());
                 calls.push(CallEvent::MessageStarted {
                     id: None,
                     model: None,
@@ -235,7 +233,11 @@ impl State {
                 let delta = p.delta.ok_or_else(|| missing("delta"))?;
                 if let Some(text) = delta.text.filter(|t| !t.is_empty()) {
                     calls.response.bedrock.text(index, &text);
-                    calls.push(CallEvent::TextAppended { at: index, text });
+                    calls.push(CallEvent::TextAppended {
+                        choice: 0,
+                        block: index,
+                        text,
+                    });
                 }
                 if let Some(r) = delta.reasoning_content {
                     calls.response.bedrock.reasoning(
@@ -245,7 +247,11 @@ impl State {
                         r.redacted_content.as_deref(),
                     );
                     if let Some(text) = r.text.filter(|t| !t.is_empty()) {
-                        calls.push(CallEvent::ThinkingAppended { at: index, text });
+                        calls.push(CallEvent::ThinkingAppended {
+                            choice: 0,
+                            block: index,
+                            text,
+                        });
                     }
                     if let Some(signature) = r.signature {
                         calls.push(CallEvent::ThinkingSigned {

@@ -6,6 +6,7 @@ use super::{CallError, CallKey, CallKind, CallStatus, tools};
 use crate::partial::{PartialNode, PartialParser};
 use crate::path::{Path, Segment};
 use crate::protocol::{Arguments, ToolCall, ToolOutcome, ToolResult};
+use crate::schema::Violation;
 use crate::value::Value;
 
 /// One tool call of the response.
@@ -18,9 +19,11 @@ pub struct StreamedCall {
     pub(super) status: CallStatus,
     pub(super) text: String,
     pub(super) parser: PartialParser,
-    /// A custom call's final value (its free text as a JSON string); a
-    /// JSON call's is its parser's, read in place.
-    pub(super) custom_value: Option<Value>,
+    /// A custom call's preview: its free text as a growing string, then
+    /// complete (its final value); a JSON call's is its parser's tree.
+    pub(super) custom_preview: Option<PartialNode>,
+    /// The partial tree's open string is shown (see `calls::ValueEvents`).
+    pub(super) string_shown: bool,
     pub(super) errors: Vec<CallError>,
     pub(super) doomed: bool,
     /// Anthropic's start `input`, used when no delta follows.
@@ -48,7 +51,8 @@ impl StreamedCall {
             status: CallStatus::Streaming,
             text: String::new(),
             parser: PartialParser::new(),
-            custom_value: None,
+            custom_preview: None,
+            string_shown: false,
             errors: Vec::new(),
             doomed: false,
             placeholder: None,
@@ -95,23 +99,47 @@ impl StreamedCall {
         &self.text
     }
 
-    /// The best-effort partial value so far (see [`crate::partial`]); for a
-    /// truncated or aborted call, what had arrived. `None` before anything
-    /// is visible, and for custom (free-text) calls.
+    /// The best-effort partial value so far, for a live preview (see
+    /// [`crate::partial`]; `to_string()` renders it as compact JSON); for a
+    /// truncated or aborted call, what had arrived. For a custom
+    /// (free-text) call, its text as a growing string. `None` before
+    /// anything is visible: never after an
+    /// [`ArgumentsAppended`](super::CallEvent::ArgumentsAppended) with
+    /// `preview_changed: true`.
     pub fn partial(&self) -> Option<&PartialNode> {
-        self.parser.snapshot()
+        match self.kind {
+            CallKind::Custom => self.custom_preview.as_ref(),
+            _ => self.parser.snapshot(),
+        }
     }
 
     /// The final arguments: `Some` only when the call is
     /// [`CallStatus::Complete`]. For a custom call, the free text as a JSON
     /// string.
+    ///
+    /// This is the one accessor of the arguments, in the crate's
+    /// [`Value`] (exact number lexemes, no copy). For your own type, or for
+    /// a `serde_json::Value`, use [`deserialize`](Self::deserialize)
+    /// (`call.deserialize::<serde_json::Value>()`), which also gives the
+    /// `is_error` reply when the call cannot be run.
     pub fn value(&self) -> Option<&Value> {
         if self.status != CallStatus::Complete {
             return None;
         }
+        self.parsed()
+    }
+
+    /// The arguments as parsed, whatever the verdict: `Some` for a call
+    /// whose text is one JSON value (also when it broke its schema, or its
+    /// tool is unknown), `None` for text that is not, or was cut short.
+    fn parsed(&self) -> Option<&Value> {
         match self.kind {
-            CallKind::Custom => self.custom_value.as_ref(),
-            _ => self.parser.value(),
+            CallKind::Custom => self.custom_preview.as_ref()?.as_complete(),
+            _ if self.parser_failed => None,
+            _ => match self.status {
+                CallStatus::Complete | CallStatus::Invalid => self.parser.value(),
+                _ => None,
+            },
         }
     }
 
@@ -166,12 +194,6 @@ impl StreamedCall {
         }
     }
 
-    /// The final arguments as a `serde_json::Value` (a complete call only;
-    /// `None` too for a number beyond `f64`, which serde_json cannot hold).
-    pub fn arguments_json(&self) -> Option<serde_json::Value> {
-        self.value().and_then(|v| v.to_serde_json().ok())
-    }
-
     /// What went wrong (or was odd), in the order found.
     pub fn errors(&self) -> &[CallError] {
         &self.errors
@@ -189,12 +211,15 @@ impl StreamedCall {
         crate::protocol::invalid_json_input(&self.text)
     }
 
-    /// The call in the protocol's model: id, name, item id and arguments
-    /// (the value with its exact text when complete, else the raw text as
-    /// [`Arguments::Invalid`]). A call whose id never arrived has an empty
-    /// id.
+    /// The call in the protocol's model: id, name, item id and arguments.
+    /// Text that is one JSON value is [`Arguments::Json`] with its exact
+    /// text, also when the value breaks its tool's schema (so
+    /// [`ToolSet::check_call`](crate::protocol::ToolSet::check_call) names
+    /// the violation); text that is not (invalid, cut short, a custom
+    /// call's free text) is [`Arguments::Invalid`]. A call whose id never
+    /// arrived has an empty id.
     pub fn to_tool_call(&self) -> ToolCall {
-        let arguments = match (self.value(), self.kind) {
+        let arguments = match (self.parsed(), self.kind) {
             (Some(_), CallKind::Custom) | (None, _) => Arguments::Invalid(self.text.clone()),
             (Some(v), _) => match v.to_serde_json() {
                 Ok(value) => Arguments::Json {
@@ -234,6 +259,26 @@ impl StreamedCall {
             return Some(crate::protocol::parse_error_result(id, &self.text, e));
         }
         let name = self.name.as_deref().unwrap_or_default();
+        // Schema violations alone: the words `ToolSet::retry_result` uses.
+        let violations: Vec<Violation> = self
+            .errors
+            .iter()
+            .filter_map(|e| match e {
+                CallError::Schema {
+                    instance_path,
+                    message,
+                } => Some(Violation {
+                    instance_path: instance_path.clone(),
+                    schema_path: String::new(),
+                    keyword: String::new(),
+                    message: message.clone(),
+                }),
+                _ => None,
+            })
+            .collect();
+        if !violations.is_empty() && violations.len() == self.errors.len() {
+            return Some(crate::protocol::violations_result(id, name, &violations));
+        }
         let why: Vec<String> = self.errors.iter().map(|e| format!("- {e}")).collect();
         let why = if why.is_empty() {
             format!("- the call ended {}", self.status)

@@ -3,7 +3,7 @@
 //! turns its vendor's events into these operations.
 
 use std::borrow::Cow;
-use std::collections::VecDeque;
+use std::collections::{BTreeMap, VecDeque};
 use std::sync::Arc;
 
 use super::{
@@ -11,7 +11,7 @@ use super::{
     response, tools,
 };
 use crate::parser::DuplicateKeys;
-use crate::partial::{EventSink, ValueEvent};
+use crate::partial::{EventSink, OpenedKind, PartialNode, ValueEvent};
 use crate::value::Value;
 
 #[cfg(doc)]
@@ -54,6 +54,19 @@ pub(crate) struct Calls {
     pub(super) duplicate_keys: Option<DuplicateKeys>,
     /// Everything of the response that is not a call.
     pub(crate) response: response::Response,
+    /// The text, thinking and refusal of each choice, as they arrived.
+    pub(super) texts: BTreeMap<u64, ChoiceText>,
+    /// Events handled, and the first one no vendor was detected from.
+    pub(super) events_seen: u64,
+    pub(super) undetected: Option<String>,
+}
+
+/// What a choice said, accumulated from its events.
+#[derive(Debug, Default)]
+pub(super) struct ChoiceText {
+    pub(super) text: String,
+    pub(super) thinking: String,
+    pub(super) refusal: String,
 }
 
 impl Calls {
@@ -71,6 +84,9 @@ impl Calls {
             choice_error: None,
             duplicate_keys: None,
             response: response::Response::default(),
+            texts: BTreeMap::new(),
+            events_seen: 0,
+            undetected: None,
         }
     }
 
@@ -191,6 +207,14 @@ impl Calls {
         }
         let range = start..c.text.len();
         let appended = self.events.len();
+        if c.kind == CallKind::Custom {
+            // Free text: the preview is the text itself, a growing string.
+            let piece = c.text.get(range.clone()).unwrap_or_default();
+            match &mut c.custom_preview {
+                Some(PartialNode::String(s)) => s.push_str(piece),
+                other => *other = Some(PartialNode::String(piece.to_owned())),
+            }
+        }
         self.events.push_back(CallEvent::ArgumentsAppended {
             call: n,
             range: range.clone(),
@@ -209,19 +233,14 @@ impl Calls {
             call: n,
             queue: &mut self.events,
             changed: false,
+            string_shown: &mut c.string_shown,
         };
         let held_before = c.parser.held_bytes();
         let fed = match c.text.get(range) {
             Some(text) => c.parser.feed(text.as_bytes(), &mut sink),
             None => Ok(()),
         };
-        if sink.changed
-            && let Some(CallEvent::ArgumentsAppended {
-                preview_changed, ..
-            }) = self.events.get_mut(appended)
-        {
-            *preview_changed = true;
-        }
+        let changed = sink.changed;
         let certain = tools::newly_certain(c);
         if fed.is_err() {
             c.parser_failed = true;
@@ -235,6 +254,19 @@ impl Calls {
             self.doom(n, CallError::Json(e));
         }
         self.check_tree_budgets(n, held_before);
+        // A budget may have dropped the tree just now: then nothing shows.
+        let shown = self
+            .calls
+            .get(n)
+            .is_some_and(|c| c.parser.snapshot().is_some());
+        if changed
+            && shown
+            && let Some(CallEvent::ArgumentsAppended {
+                preview_changed, ..
+            }) = self.events.get_mut(appended)
+        {
+            *preview_changed = true;
+        }
     }
 
     /// After call `n` was fed: past either memory budget, ends the call's
@@ -280,7 +312,7 @@ impl Calls {
             return;
         };
         if c.kind == CallKind::Custom {
-            c.custom_value = Some(Value::String(c.text.clone()));
+            c.custom_preview = Some(PartialNode::Complete(Value::String(c.text.clone())));
             self.finish_call(n, CallStatus::Complete);
             return;
         }
@@ -289,6 +321,7 @@ impl Calls {
                 call: n,
                 queue: &mut self.events,
                 changed: false,
+                string_shown: &mut c.string_shown,
             };
             let finished = c.parser.finish(&mut sink);
             match finished {
@@ -356,8 +389,21 @@ impl Calls {
         }
     }
 
-    /// Queues an event of the response (text, thinking, usage, ...).
+    /// Queues an event of the response (text, thinking, usage, ...); text,
+    /// thinking and refusals are also added to their choice's whole text.
     pub(crate) fn push(&mut self, event: CallEvent) {
+        let (choice, text, which): (u64, &str, fn(&mut ChoiceText) -> &mut String) = match &event {
+            CallEvent::TextAppended { choice, text, .. } => (*choice, text, |c| &mut c.text),
+            CallEvent::ThinkingAppended { choice, text, .. } => {
+                (*choice, text, |c| &mut c.thinking)
+            }
+            CallEvent::RefusalAppended { choice, text, .. } => (*choice, text, |c| &mut c.refusal),
+            _ => {
+                self.events.push_back(event);
+                return;
+            }
+        };
+        which(self.texts.entry(choice).or_default()).push_str(text);
         self.events.push_back(event);
     }
 
@@ -398,13 +444,35 @@ impl Calls {
 struct ValueEvents<'q> {
     call: usize,
     queue: &'q mut VecDeque<CallEvent>,
-    /// Whether any value opened, grew or completed.
+    /// Whether the rendered preview changed: a value opened, a string
+    /// grew, a scalar or a held-back string appeared.
     changed: bool,
+    /// The call's open string is shown (it was opened visibly), so its
+    /// completion changes nothing on screen; a string held back by its
+    /// schema appears only when it completes.
+    string_shown: &'q mut bool,
 }
 
 impl EventSink for ValueEvents<'_> {
     fn event(&mut self, event: ValueEvent<'_>) {
-        self.changed = true;
+        match &event {
+            ValueEvent::Opened { kind, .. } => {
+                self.changed = true;
+                if *kind == OpenedKind::String {
+                    *self.string_shown = true;
+                }
+            }
+            ValueEvent::Appended { text, .. } => self.changed |= !text.is_empty(),
+            // A string or container that closes looks the same open or
+            // closed (`"Par"`, `{}`); a scalar appears when it completes.
+            ValueEvent::Completed { value, .. } => match value {
+                Some(Value::String(_)) => {
+                    self.changed |= !std::mem::take(&mut *self.string_shown);
+                }
+                Some(Value::Array(_) | Value::Object(_)) | None => {}
+                Some(_) => self.changed = true,
+            },
+        }
         if let ValueEvent::Completed {
             path,
             value: Some(v),

@@ -246,12 +246,16 @@ pub enum CallEvent {
         /// the vendor sent them (JSON text, or free text for custom calls);
         /// on `char` boundaries.
         range: Range<usize>,
-        /// Whether [`StreamedCall::partial`] changed with this text: a value
-        /// opened, a string grew, a value completed (whitespace, half a key
-        /// or a number not yet proven change nothing, so a UI need not
-        /// redraw). A string held back by its schema (`enum` / `const`) may
-        /// count as a change while it stays hidden. Always `true` for custom
-        /// (free-text) calls.
+        /// Whether [`StreamedCall::partial`], rendered, changed with this
+        /// text: a value opened, a string grew, a number or literal was
+        /// proven, a string held back by its schema (`enum` / `const`)
+        /// appeared. Whitespace, half a key, a number not yet proven, the
+        /// closing of a string or container shown already change nothing,
+        /// so a UI redraws only when this is `true`; when it is,
+        /// [`StreamedCall::partial`] is `Some`. (A number at the very end
+        /// of the text, proven only when the block ends, shows with
+        /// [`CallEvent::CallFinished`].) For a custom (free-text) call,
+        /// always `true`: its preview is its text.
         preview_changed: bool,
     },
     /// A value inside the call's arguments is final. A container is not
@@ -290,19 +294,28 @@ pub enum CallEvent {
         /// The model that answers.
         model: Option<String>,
     },
-    /// Text for the user arrived (never empty).
+    /// Text for the user arrived (never empty). Text of several choices
+    /// (OpenAI Chat `n > 1`, Gemini candidates) interleaves: keep it apart
+    /// by `choice`, or read it whole with [`ToolCallStream::text`].
     TextAppended {
-        /// Where: the Anthropic content block index, the Chat choice index,
-        /// or the Responses output index.
-        at: u64,
+        /// The choice it belongs to: the Chat choice or Gemini candidate
+        /// index; always 0 for Anthropic, Responses and Bedrock, which have
+        /// one.
+        choice: u64,
+        /// Where within the choice: the Anthropic or Bedrock content block
+        /// index, the Responses output index; 0 for Chat and Gemini.
+        block: u64,
         /// The text.
         text: String,
     },
     /// Thinking (Anthropic `thinking_delta`, Responses reasoning summary
-    /// text) arrived (never empty).
+    /// text) arrived (never empty); read it whole with
+    /// [`ToolCallStream::thinking`].
     ThinkingAppended {
-        /// Where, as for [`CallEvent::TextAppended`].
-        at: u64,
+        /// The choice, as for [`CallEvent::TextAppended`].
+        choice: u64,
+        /// Where within the choice, as for [`CallEvent::TextAppended`].
+        block: u64,
         /// The text.
         text: String,
     },
@@ -324,8 +337,10 @@ pub enum CallEvent {
     /// Refusal text arrived (Chat `delta.refusal`, Responses
     /// `refusal.delta`).
     RefusalAppended {
-        /// Where, as for [`CallEvent::TextAppended`].
-        at: u64,
+        /// The choice, as for [`CallEvent::TextAppended`].
+        choice: u64,
+        /// Where within the choice, as for [`CallEvent::TextAppended`].
+        block: u64,
         /// The text.
         text: String,
     },
@@ -387,6 +402,86 @@ pub enum StreamError {
     EventStream(crate::eventstream::EventStreamError),
     /// `feed` or `finish` after `finish`.
     AfterFinish,
+    /// The provider reported an error inside the stream: an Anthropic
+    /// `error` event (`overloaded_error`), an OpenAI Chat `{"error": ...}`
+    /// chunk, a Responses `error` event or `response.failed`
+    /// (`insufficient_quota`), a Gemini error chunk, a Bedrock exception
+    /// frame. [`ToolCallStream::finish`] returns it; the response up to the
+    /// error stays readable (text, calls, usage), its calls that were open
+    /// are [`CallStatus::Aborted`], and [`ToolCallStream::stop_reason`] is
+    /// the same [`StopReason::Error`]. [`StreamError::is_retryable`] tells
+    /// an overloaded or rate-limited reply, worth sending again, from one
+    /// that is not.
+    Provider {
+        /// The provider's error type or code: `overloaded_error`,
+        /// `insufficient_quota`, `UNAVAILABLE`, `throttlingException`.
+        kind: String,
+        /// The provider's message.
+        message: String,
+    },
+    /// No provider's stream was recognised: the body held no event-stream
+    /// event (a `.jsonl` file of events, a JSON error body, HTML), or none
+    /// of its events was from a known provider. Returned by
+    /// [`ToolCallStream::finish`] when [`ToolCallStream::new`] detected no
+    /// vendor; the stream was not told its vendor
+    /// ([`ToolCallStream::for_vendor`] skips detection).
+    Unrecognized {
+        /// How many bytes the body had.
+        bytes: u64,
+        /// How many event-stream events it held.
+        events: u64,
+        /// Where detection failed: the first event's data, or the body's
+        /// start when it held no event (cut to 80 characters).
+        first: String,
+    },
+}
+
+impl StreamError {
+    /// Whether sending the same request again may well succeed: the
+    /// provider was overloaded, rate limited or failed inside (Anthropic
+    /// `overloaded_error`, `rate_limit_error`, `api_error`; OpenAI
+    /// `server_error`, `rate_limit_exceeded`; Gemini `UNAVAILABLE`,
+    /// `RESOURCE_EXHAUSTED`, `INTERNAL`; Bedrock `throttlingException`,
+    /// `serviceUnavailableException`, `internalServerException`,
+    /// `modelStreamErrorException`), or the body broke off. An error about
+    /// the request or the account (`insufficient_quota`,
+    /// `invalid_request_error`) is not.
+    ///
+    /// ```
+    /// use tooljson::providers::{StreamError, ToolCallStream};
+    /// let mut s = ToolCallStream::new();
+    /// s.feed(b"event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"msg_1\",\"content\":[]}}\n\n")?;
+    /// s.feed(b"event: error\ndata: {\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\",\"message\":\"Overloaded\"}}\n\n")?;
+    /// let err = s.finish().unwrap_err();
+    /// assert!(matches!(&err, StreamError::Provider { kind, .. } if kind == "overloaded_error"));
+    /// assert!(err.is_retryable());
+    /// assert_eq!(err.to_string(), "the provider reported overloaded_error: Overloaded");
+    /// # Ok::<(), StreamError>(())
+    /// ```
+    pub fn is_retryable(&self) -> bool {
+        match self {
+            StreamError::Provider { kind, .. } => matches!(
+                kind.as_str(),
+                "overloaded_error"
+                    | "rate_limit_error"
+                    | "api_error"
+                    | "server_error"
+                    | "rate_limit_exceeded"
+                    | "UNAVAILABLE"
+                    | "RESOURCE_EXHAUSTED"
+                    | "INTERNAL"
+                    | "throttlingException"
+                    | "serviceUnavailableException"
+                    | "internalServerException"
+                    | "modelStreamErrorException"
+            ),
+            // A body cut inside a frame: the connection broke.
+            StreamError::EventStream(e) => {
+                matches!(e, crate::eventstream::EventStreamError::Truncated { .. })
+            }
+            _ => false,
+        }
+    }
 }
 
 impl fmt::Display for StreamError {
@@ -397,6 +492,31 @@ impl fmt::Display for StreamError {
             StreamError::TooManyCalls(n) => write!(f, "more than {n} tool calls in one response"),
             StreamError::EventStream(e) => write!(f, "{e}"),
             StreamError::AfterFinish => f.write_str("stream used after finish()"),
+            StreamError::Provider { kind, message } if message.is_empty() => {
+                write!(f, "the provider reported {kind}")
+            }
+            StreamError::Provider { kind, message } => {
+                write!(f, "the provider reported {kind}: {message}")
+            }
+            StreamError::Unrecognized {
+                bytes: 0,
+                events: 0,
+                ..
+            } => f.write_str("no provider's stream was recognised: the body was empty"),
+            StreamError::Unrecognized {
+                bytes,
+                events: 0,
+                first,
+            } => write!(
+                f,
+                "no provider's stream was recognised: {bytes} bytes held no event-stream event \
+                 (not `text/event-stream`: a file of one event per line goes to feed_event); \
+                 the body begins {first}"
+            ),
+            StreamError::Unrecognized { events, first, .. } => write!(
+                f,
+                "no provider's stream was recognised in {events} event(s): the first is {first}"
+            ),
         }
     }
 }

@@ -402,6 +402,7 @@ fn usage_of(u: &J) -> Option<Usage> {
     let usage = Usage {
         input_tokens: n("promptTokenCount"),
         output_tokens: n("candidatesTokenCount"),
+        reasoning_tokens: n("thoughtsTokenCount"),
         cache_creation_input_tokens: None,
         cache_read_input_tokens: n("cachedContentTokenCount"),
     };
@@ -494,9 +495,17 @@ impl State {
                 .text(at, &text, thought, part.thought_signature.as_deref());
             if !text.is_empty() {
                 calls.push(if thought {
-                    CallEvent::ThinkingAppended { at, text }
+                    CallEvent::ThinkingAppended {
+                        choice: at,
+                        block: 0,
+                        text,
+                    }
                 } else {
-                    CallEvent::TextAppended { at, text }
+                    CallEvent::TextAppended {
+                        choice: at,
+                        block: 0,
+                        text,
+                    }
                 });
             }
             if let Some(signature) = part.thought_signature {

@@ -23,6 +23,48 @@
 //! stream of `bytes::Bytes` (reqwest's `bytes_stream()`), into a
 //! `futures_core::Stream` of the same events (`futures::CallEvents`).
 //!
+//! # The loop, and one way each
+//!
+//! ```
+//! # use tooljson::providers::{CallEvent, ToolCallStream};
+//! # let body: &[&[u8]] = &[b"data: {\"object\":\"chat.completion.chunk\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\"Hi\"},\"finish_reason\":\"stop\"}]}\n\n"];
+//! let mut stream = ToolCallStream::new(); // the provider is detected
+//! for chunk in body {
+//!     stream.feed(chunk)?;
+//!     while let Some(event) = stream.next_event() {
+//!         match event {
+//!             CallEvent::TextAppended { choice: 0, text, .. } => print!("{text}"),
+//!             CallEvent::ArgumentsAppended { call, preview_changed: true, .. } => {
+//!                 let preview = stream.calls()[call].partial().expect("shown once changed");
+//!                 println!("{preview}");
+//!             }
+//!             _ => {}
+//!         }
+//!     }
+//! }
+//! stream.finish()?; // the provider's error event, or a body that is no provider's stream
+//! assert_eq!(stream.text(0), "Hi");
+//! # Ok::<(), tooljson::providers::StreamError>(())
+//! ```
+//!
+//! `while let Some(event) = stream.next_event()` is the loop. Each event is
+//! owned and small: it names what changed (a call by its number, a range
+//! of its text) rather than carrying it, since a delta can be as large as
+//! the input and a preview is the whole tree. So between two events the
+//! stream is free, and the loop's body reads it as the UI needs (a call's
+//! preview, the text so far); events that carried copies of the preview
+//! would cost O(size) per delta. ([`drain_events`](ToolCallStream::drain_events)
+//! takes the queue by value, so it does not hold the stream either.)
+//!
+//! | what | the one way |
+//! |---|---|
+//! | text, thinking, refusals | [`ToolCallStream::text`], [`ToolCallStream::thinking`], [`ToolCallStream::refusal`], per choice ([`ToolCallStream::choices`]); each [`CallEvent::TextAppended`] names its `choice` (OpenAI Chat `n`, Gemini candidates; else 0) and its `block` in it |
+//! | provider errors | [`ToolCallStream::finish`] returns [`StreamError::Provider`] (kind and message; [`StreamError::is_retryable`]); a body that is no provider's stream, [`StreamError::Unrecognized`]; what arrived stays readable |
+//! | the final message | [`ToolCallStream::to_assistant_message`] (with its `stop_reason`), or [`ToolCallStream::final_messages_json`] in the provider's JSON: per choice, the object the unstreamed response holds it in, whole |
+//! | arguments | [`StreamedCall::value`], the crate's [`Value`](crate::Value) (exact numbers, read in place); for your type or a `serde_json::Value`, [`StreamedCall::deserialize`], which gives the `is_error` reply when the call cannot run; in the protocol's model, [`StreamedCall::to_tool_call`] |
+//! | a preview | [`StreamedCall::partial`] (a custom tool's: its text), redrawn when [`CallEvent::ArgumentsAppended`] says `preview_changed`; typed, [`PartialNode::deserialize_growing_preview`](crate::PartialNode::deserialize_growing_preview) |
+//! | token counts | [`ToolCallStream::usage`]: one [`Usage`] for every provider, with reasoning and cache-write counts |
+//!
 //! # Cost
 //!
 //! Each event's JSON is decoded once; argument text is parsed once, by the
@@ -71,7 +113,7 @@
 //! | [`CallEvent::CallDoomed`] | the call can no longer be valid (a byte that is not JSON, or a schema violation that is already certain), reported once, as early as it is certain |
 //! | [`CallEvent::CallFinished`] | the call ended: its status |
 //! | [`CallEvent::MessageStarted`] | the response began: its id and model |
-//! | [`CallEvent::TextAppended`] | text for the user arrived |
+//! | [`CallEvent::TextAppended`] | text for the user arrived: its choice, its block, the text |
 //! | [`CallEvent::ThinkingAppended`] | thinking arrived (Anthropic thinking, Responses reasoning summary or text, Chat `reasoning_content`, Gemini thought parts, Bedrock reasoning) |
 //! | [`CallEvent::ThinkingSigned`] | a thinking block's signature (Anthropic requires it back) |
 //! | [`CallEvent::RedactedThinking`] | an encrypted thinking block |
@@ -178,6 +220,10 @@ pub struct ToolCallStream {
     frames: Option<crate::eventstream::Decoder>,
     /// Whether the body's first byte has been seen.
     sniffed: bool,
+    /// Bytes fed, and the body's first bytes: what an unrecognised body
+    /// is reported with.
+    bytes_fed: u64,
+    body_start: Vec<u8>,
 }
 
 impl Default for ToolCallStream {
@@ -197,6 +243,8 @@ impl ToolCallStream {
             fatal: None,
             frames: None,
             sniffed: false,
+            bytes_fed: 0,
+            body_start: Vec::new(),
         }
     }
 
@@ -346,8 +394,7 @@ impl ToolCallStream {
     }
 
     /// The provider's name, once known: the [`Vendor`]'s name (`gemini`
-    /// and `bedrock` too, whose messages the protocol layer does not model:
-    /// their final message is in [`final_messages_json`](Self::final_messages_json) only).
+    /// and `bedrock` too).
     ///
     /// ```
     /// use tooljson::providers::ToolCallStream;
@@ -395,10 +442,16 @@ impl ToolCallStream {
         self.calls.response.usage.as_ref()
     }
 
-    /// The final assistant message in the provider's own JSON, as the
-    /// provider returns it unstreamed: Anthropic the `message` object; OpenAI
-    /// Chat one `{"index", "message", "finish_reason"}` per choice;
-    /// Responses `{"output": [...]}`; Gemini one `{"index", "content":
+    /// The final assistant message in the provider's own JSON, one entry
+    /// per choice: for each, the object the provider's unstreamed response
+    /// holds that choice in, whole, with its stop reason and (where the
+    /// provider puts it there) its usage. Anthropic the `message` object
+    /// (`content`, `stop_reason`, `usage`); OpenAI Chat one `{"index",
+    /// "message", "finish_reason"}` per choice (the response's `id`,
+    /// `model` and `usage` are [`message_id`](Self::message_id),
+    /// [`model`](Self::model), [`usage`](Self::usage)); Responses the
+    /// `response` object (`id`, `model`, `status`, `output`, `usage`, as
+    /// `response.completed` gives it); Gemini one `{"index", "content":
     /// {"role": "model", "parts"}, "finishReason", "usageMetadata"}` per
     /// candidate (text, thought and `functionCall` parts, each with its
     /// `thoughtSignature`); Bedrock `{"output": {"message": {"role",
@@ -428,8 +481,11 @@ impl ToolCallStream {
 
     /// The final assistant message in the protocol's model, ready to append
     /// to the conversation ([`AssistantTurn::to_vendor`] writes it back in
-    /// the provider's form). OpenAI Chat with several choices: the first;
-    /// see [`to_assistant_messages`](Self::to_assistant_messages).
+    /// the provider's form), with its stop reason
+    /// ([`AssistantTurn::stop_reason`]: the provider's own for the choice,
+    /// else the stream's, [`stop_reason`](Self::stop_reason)). OpenAI Chat
+    /// with several choices: the first; see
+    /// [`to_assistant_messages`](Self::to_assistant_messages).
     ///
     /// # Errors
     ///
@@ -452,7 +508,63 @@ impl ToolCallStream {
     ///
     /// As [`to_assistant_message`](Self::to_assistant_message).
     pub fn to_assistant_messages(&self) -> Result<Vec<AssistantTurn>, ProtocolError> {
-        self.calls.response.to_turns(&self.calls.calls)
+        let mut turns = self.calls.response.to_turns(&self.calls.calls)?;
+        if let Some(stop) = &self.calls.stop {
+            for t in &mut turns {
+                t.stop_reason.get_or_insert_with(|| stop.clone());
+            }
+        }
+        Ok(turns)
+    }
+
+    /// The text of choice `choice` so far (0 unless OpenAI Chat was asked
+    /// for `n > 1`, or Gemini for several candidates): every
+    /// [`CallEvent::TextAppended`] of that choice, joined. Empty when none
+    /// arrived.
+    ///
+    /// ```
+    /// use tooljson::providers::ToolCallStream;
+    /// let mut s = ToolCallStream::new();
+    /// for i in 0..2 {
+    ///     for piece in ["Hel", "lo"] {
+    ///         s.feed(format!("data: {{\"object\":\"chat.completion.chunk\",\"choices\":[{{\"index\":{i},\"delta\":{{\"content\":\"{piece}{i}\"}}}}]}}\n\n").as_bytes())?;
+    ///     }
+    /// }
+    /// assert_eq!((s.text(0), s.text(1), s.choices()), ("Hel0lo0", "Hel1lo1", vec![0, 1]));
+    /// # Ok::<(), tooljson::providers::StreamError>(())
+    /// ```
+    pub fn text(&self, choice: u64) -> &str {
+        self.calls.texts.get(&choice).map_or("", |c| &c.text)
+    }
+
+    /// The thinking of choice `choice` so far (Anthropic thinking,
+    /// Responses reasoning summaries, Chat `reasoning_content`, Gemini
+    /// thoughts, Bedrock reasoning): every [`CallEvent::ThinkingAppended`]
+    /// of that choice, joined. Empty when none arrived.
+    pub fn thinking(&self, choice: u64) -> &str {
+        self.calls.texts.get(&choice).map_or("", |c| &c.thinking)
+    }
+
+    /// The refusal text of choice `choice` so far (Chat `refusal`,
+    /// Responses `refusal` parts). Empty when none arrived.
+    pub fn refusal(&self, choice: u64) -> &str {
+        self.calls.texts.get(&choice).map_or("", |c| &c.refusal)
+    }
+
+    /// The choices that said anything or called a tool, in order: `[0]`
+    /// for most responses, `[0, 1, 2]` for Chat with `n = 3`.
+    pub fn choices(&self) -> Vec<u64> {
+        let mut out: Vec<u64> = self.calls.texts.keys().copied().collect();
+        for c in &self.calls.calls {
+            let choice = match c.key {
+                CallKey::Choice { choice, .. } => choice,
+                _ => 0,
+            };
+            if let Err(at) = out.binary_search(&choice) {
+                out.insert(at, choice);
+            }
+        }
+        out
     }
 
     /// Why the response ended, once it has.
@@ -476,14 +588,21 @@ impl ToolCallStream {
         self.fatal.as_ref()
     }
 
-    /// The next queued event.
+    /// The next queued event: THE event loop is
+    /// `while let Some(event) = stream.next_event() { ... }` after each
+    /// [`feed`](Self::feed). The event is owned and the stream is free
+    /// between two calls, so the loop's body reads the stream
+    /// ([`call`](Self::call), [`text`](Self::text)) as it likes; events
+    /// stay small because they name what changed rather than carry it.
     pub fn next_event(&mut self) -> Option<CallEvent> {
         self.calls.events.pop_front()
     }
 
-    /// Takes every queued event.
-    pub fn drain_events(&mut self) -> std::collections::vec_deque::Drain<'_, CallEvent> {
-        self.calls.events.drain(..)
+    /// Takes every queued event at once, by value (the stream is not held
+    /// by the iterator, so `for e in stream.drain_events()` may read the
+    /// stream in its body too). Prefer [`next_event`](Self::next_event).
+    pub fn drain_events(&mut self) -> std::collections::vec_deque::IntoIter<CallEvent> {
+        std::mem::take(&mut self.calls.events).into_iter()
     }
 
     /// Feeds the next bytes of the response body (any split).
@@ -501,6 +620,10 @@ impl ToolCallStream {
             return Err(StreamError::AfterFinish);
         }
         self.sniff(bytes);
+        self.bytes_fed = self.bytes_fed.saturating_add(bytes.len() as u64);
+        let room = 80usize.saturating_sub(self.body_start.len());
+        self.body_start
+            .extend_from_slice(&bytes[..bytes.len().min(room)]);
         if let (Some(frames), Adapter::Bedrock(state)) = (&mut self.frames, &mut self.adapter) {
             let calls = &mut self.calls;
             let mut failure: Option<StreamError> = None;
@@ -566,11 +689,17 @@ impl ToolCallStream {
     /// read. A response that did not reach its terminal event
     /// finishes with [`StopReason::EndOfStream`] (OpenAI Chat: the last
     /// `finish_reason`, when every call had ended), open calls truncated.
+    /// Whatever it returns, the response so far stays readable.
     ///
     /// # Errors
     ///
-    /// [`StreamError::AfterFinish`] when called twice, or the fatal error
-    /// that ended the stream earlier.
+    /// - [`StreamError::Provider`]: the provider reported an error in the
+    ///   stream (an overloaded reply, an exhausted quota); retry when
+    ///   [`StreamError::is_retryable`] says so.
+    /// - [`StreamError::Unrecognized`]: no provider's stream was recognised
+    ///   in the body (a stream made with [`new`](Self::new) only).
+    /// - The fatal error that ended the stream earlier, or
+    ///   [`StreamError::AfterFinish`] when called twice.
     pub fn finish(&mut self) -> Result<(), StreamError> {
         if let Some(e) = &self.fatal {
             return Err(e.clone());
@@ -608,6 +737,17 @@ impl ToolCallStream {
         if let Some(e) = failure {
             return Err(self.fail(e));
         }
+        if matches!(self.adapter, Adapter::Undetected) {
+            let first = match self.calls.undetected.take() {
+                Some(first) => first,
+                None => format!("{:?}", excerpt(&String::from_utf8_lossy(&self.body_start))),
+            };
+            return Err(self.fail(StreamError::Unrecognized {
+                bytes: self.bytes_fed,
+                events: self.calls.events_seen,
+                first,
+            }));
+        }
         if !self.calls.is_finished() {
             let stop = match &mut self.adapter {
                 Adapter::Chat(state) => state.end_of_input(&mut self.calls),
@@ -617,7 +757,14 @@ impl ToolCallStream {
             };
             self.calls.finish_stream(stop);
         }
-        Ok(())
+        match &self.calls.stop {
+            // Not found by the adapter (that is `fatal`): the provider's.
+            Some(StopReason::Error { kind, message }) => Err(StreamError::Provider {
+                kind: kind.clone(),
+                message: message.clone(),
+            }),
+            _ => Ok(()),
+        }
     }
 
     /// A body that begins with a NUL byte is binary event-stream frames
@@ -629,6 +776,7 @@ impl ToolCallStream {
         if std::mem::replace(&mut self.sniffed, true) {
             return;
         }
+
         if first == 0 && matches!(self.adapter, Adapter::Undetected) {
             self.adapter = Adapter::Bedrock(bedrock::State::default());
             self.calls.response.set_provider(Provider::Bedrock);
@@ -656,6 +804,7 @@ fn handle_event(
     event: Option<&str>,
     data: &str,
 ) -> Result<(), StreamError> {
+    calls.events_seen = calls.events_seen.saturating_add(1);
     if calls.is_finished() {
         // A stray `[DONE]` (or anything) after the terminal event.
         return Ok(());
@@ -686,11 +835,9 @@ fn handle_event(
                 calls.response.set_provider(Provider::Gemini);
             }
             None => {
-                calls.malformed(format!(
-                    "cannot tell the vendor from event {:?}: {}",
-                    event.unwrap_or("message"),
-                    excerpt(data)
-                ));
+                let what = format!("event {:?}: {}", event.unwrap_or("message"), excerpt(data));
+                calls.malformed(format!("cannot tell the vendor from {what}"));
+                calls.undetected.get_or_insert(what);
                 return Ok(());
             }
         }

@@ -1,10 +1,10 @@
-//! The final message of the two providers whose stream is not made of the
-//! message's own pieces: Gemini's candidates (`{"index", "content": {"role":
-//! "model", "parts"}, "finishReason"}`) and Bedrock's Converse response
-//! (`{"output": {"message": {"role", "content"}}, "stopReason", "usage"}`),
-//! built as the events arrive. Tool inputs come from the calls themselves,
-//! so argument text is parsed once (`tool_input`, which the Anthropic
-//! message uses too).
+//! The accumulation of the two providers whose stream is not made of the
+//! message's own pieces: Gemini's candidates and Bedrock's Converse
+//! response, gathered as the events arrive into the protocol's model
+//! ([`AssistantTurn`]), which writes the final message
+//! ([`AssistantTurn::to_gemini`], [`AssistantTurn::to_bedrock`]). Tool
+//! inputs come from the calls themselves, so argument text is parsed once
+//! (`tool_input`, which the Anthropic message uses too).
 //!
 //! Gemini streams text parts as deltas: consecutive text parts of one kind
 //! (thought or not) join into one part, as the unstreamed response holds
@@ -20,6 +20,10 @@ use serde_json::{Map, Value as J};
 
 use super::{CallKind, CallStatus, StreamedCall};
 use crate::partial::PartialNode;
+use crate::protocol::{
+    Arguments, AssistantTurn, ToolCall, TurnPart, Vendor, bedrock_text, bedrock_tool_use,
+    gemini_call, gemini_text,
+};
 
 /// One part of a Gemini candidate's content.
 #[derive(Debug)]
@@ -131,74 +135,72 @@ impl GeminiMessage {
         }
     }
 
-    /// One candidate object per candidate, with the response's
-    /// `usageMetadata` beside it.
-    pub(crate) fn native(&self, calls: &[StreamedCall]) -> Vec<J> {
+    /// One turn per candidate, with the response's `usageMetadata` beside
+    /// it.
+    pub(crate) fn turns(&self, calls: &[StreamedCall]) -> Vec<AssistantTurn> {
         self.candidates
             .iter()
             .map(|(&i, c)| {
-                let parts: Vec<J> = c
+                let parts = c
                     .parts
                     .iter()
-                    .map(|p| {
-                        let mut o = Map::new();
-                        let signature = match p {
-                            GeminiPart::Text {
-                                text,
-                                thought,
-                                signature,
-                            } => {
-                                o.insert("text".into(), text.clone().into());
-                                if *thought {
-                                    o.insert("thought".into(), true.into());
-                                }
-                                signature
+                    .map(|p| match p {
+                        GeminiPart::Text {
+                            text,
+                            thought: false,
+                            signature,
+                        } => gemini_text(text, signature.as_deref()),
+                        GeminiPart::Text {
+                            text, signature, ..
+                        } => {
+                            // Thinking is Gemini's own part.
+                            let mut o = Map::new();
+                            o.insert("text".into(), text.clone().into());
+                            o.insert("thought".into(), true.into());
+                            if let Some(s) = signature {
+                                o.insert("thoughtSignature".into(), s.clone().into());
                             }
-                            GeminiPart::Call { call, signature } => {
-                                o.insert("functionCall".into(), function_call(calls.get(*call)));
-                                signature
+                            TurnPart::Native {
+                                vendor: Vendor::Gemini,
+                                item: J::Object(o),
                             }
-                        };
-                        if let Some(s) = signature {
-                            o.insert("thoughtSignature".into(), s.clone().into());
                         }
-                        J::Object(o)
+                        GeminiPart::Call { call, signature } => match calls.get(*call) {
+                            Some(c) => gemini_call(tool_call(c), signature.as_deref()),
+                            None => TurnPart::Native {
+                                vendor: Vendor::Gemini,
+                                item: serde_json::json!({"functionCall": {}}),
+                            },
+                        },
                     })
                     .collect();
-                let mut o = Map::new();
-                o.insert("index".into(), i.into());
-                o.insert(
-                    "content".into(),
-                    serde_json::json!({"role": "model", "parts": parts}),
-                );
-                o.insert(
-                    "finishReason".into(),
-                    c.finish_reason.clone().map_or(J::Null, J::String),
-                );
-                if let Some(u) = &self.usage {
-                    o.insert("usageMetadata".into(), u.clone());
-                }
-                J::Object(o)
+                AssistantTurn::gemini_candidate(
+                    i,
+                    parts,
+                    c.finish_reason.as_deref(),
+                    self.usage.as_ref(),
+                )
             })
+            .collect()
+    }
+
+    /// One candidate object per candidate.
+    pub(crate) fn native(&self, calls: &[StreamedCall]) -> Vec<J> {
+        self.turns(calls)
+            .iter()
+            .map(AssistantTurn::to_gemini)
             .collect()
     }
 }
 
-/// `{"id"?, "name", "args"}`: the args are the call's value, or what arrived
-/// of it (open strings left out), or `{}`.
-fn function_call(call: Option<&StreamedCall>) -> J {
-    let mut o = Map::new();
-    if let Some(c) = call {
-        if let Some(id) = c.id() {
-            o.insert("id".into(), id.into());
-        }
-        o.insert("name".into(), c.name().unwrap_or_default().into());
-        o.insert(
-            "args".into(),
-            tool_input(c).unwrap_or_else(|| J::Object(Map::new())),
-        );
-    }
-    J::Object(o)
+/// A streamed call in the model: its id (none: empty), name, and the value
+/// of its arguments, or what arrived of it (open strings left out), or `{}`.
+fn tool_call(c: &StreamedCall) -> ToolCall {
+    ToolCall::new(
+        c.id().unwrap_or_default(),
+        c.name().unwrap_or_default(),
+        Arguments::from_value(tool_input(c).unwrap_or_else(|| J::Object(Map::new()))),
+    )
 }
 
 /// One Bedrock content block.
@@ -222,7 +224,6 @@ enum BedrockBlock {
 /// A Bedrock Converse response as it grows.
 #[derive(Debug, Default)]
 pub(crate) struct BedrockMessage {
-    role: Option<String>,
     blocks: BTreeMap<u64, BedrockBlock>,
     stop_reason: Option<String>,
     usage: Option<J>,
@@ -230,11 +231,6 @@ pub(crate) struct BedrockMessage {
 }
 
 impl BedrockMessage {
-    /// `messageStart{role}`.
-    pub(crate) fn start(&mut self, role: Option<&str>) {
-        self.role = role.map(str::to_owned);
-    }
-
     /// `delta.text`.
     pub(crate) fn text(&mut self, at: u64, text: &str) {
         match self.blocks.get_mut(&at) {
@@ -304,14 +300,14 @@ impl BedrockMessage {
         }
     }
 
-    /// The Converse response: `{"output": {"message"}, "stopReason",
-    /// "usage", "metrics"}` (the last two when reported).
-    pub(crate) fn native(&self, calls: &[StreamedCall]) -> J {
-        let content: Vec<J> = self
+    /// The Converse response as a turn: `output.message`, `stopReason`,
+    /// and `usage` and `metrics` when reported.
+    pub(crate) fn turn(&self, calls: &[StreamedCall]) -> AssistantTurn {
+        let parts = self
             .blocks
             .values()
             .map(|b| match b {
-                BedrockBlock::Text(t) => serde_json::json!({ "text": t }),
+                BedrockBlock::Text(t) => bedrock_text(t),
                 BedrockBlock::Reasoning {
                     text,
                     signature,
@@ -330,45 +326,43 @@ impl BedrockMessage {
                             serde_json::json!({ "reasoningText": r })
                         }
                     };
-                    serde_json::json!({ "reasoningContent": inner })
+                    TurnPart::Native {
+                        vendor: Vendor::Bedrock,
+                        item: serde_json::json!({ "reasoningContent": inner }),
+                    }
                 }
                 BedrockBlock::Tool { start, call } => {
-                    let mut t = start.clone();
-                    let input = calls
-                        .get(*call)
+                    let mut start = start.clone();
+                    start.insert("input".into(), J::Null);
+                    let call = calls.get(*call);
+                    if call.is_some_and(|c| c.kind() == CallKind::Server) {
+                        start
+                            .entry("type")
+                            .or_insert_with(|| "server_tool_use".into());
+                    }
+                    let input = call
                         .and_then(tool_input)
                         .unwrap_or_else(|| J::Object(Map::new()));
-                    t.insert("input".into(), input);
-                    if calls
-                        .get(*call)
-                        .is_some_and(|c| c.kind() == CallKind::Server)
-                    {
-                        t.entry("type").or_insert_with(|| "server_tool_use".into());
-                    }
-                    serde_json::json!({ "toolUse": t })
+                    bedrock_tool_use(&start, Arguments::from_value(input))
                 }
-                BedrockBlock::Whole(b) => b.clone(),
+                BedrockBlock::Whole(b) => TurnPart::Native {
+                    vendor: Vendor::Bedrock,
+                    item: b.clone(),
+                },
             })
             .collect();
-        let mut o = Map::new();
-        o.insert(
-            "output".into(),
-            serde_json::json!({"message": {
-                "role": self.role.clone().unwrap_or_else(|| "assistant".into()),
-                "content": content,
-            }}),
-        );
-        o.insert(
-            "stopReason".into(),
-            self.stop_reason.clone().map_or(J::Null, J::String),
-        );
-        if let Some(u) = &self.usage {
-            o.insert("usage".into(), u.clone());
-        }
-        if let Some(m) = &self.metrics {
-            o.insert("metrics".into(), m.clone());
-        }
-        J::Object(o)
+        AssistantTurn::bedrock_response(
+            parts,
+            self.stop_reason.as_deref(),
+            self.usage.as_ref(),
+            self.metrics.as_ref(),
+        )
+    }
+
+    /// The Converse response: `{"output": {"message"}, "stopReason",
+    /// "usage", "metrics"}` (the last two when reported).
+    pub(crate) fn native(&self, calls: &[StreamedCall]) -> J {
+        self.turn(calls).to_bedrock()
     }
 }
 

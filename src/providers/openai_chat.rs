@@ -153,13 +153,25 @@ impl State {
                 };
                 if let Some((key, text)) = reasoning.filter(|(_, t)| !t.is_empty()) {
                     calls.response.chat_reasoning(c, key, &text);
-                    calls.push(CallEvent::ThinkingAppended { at: c, text });
+                    calls.push(CallEvent::ThinkingAppended {
+                        choice: c,
+                        block: 0,
+                        text,
+                    });
                 }
                 if let Some(text) = delta.content.filter(|t| !t.is_empty()) {
-                    calls.push(CallEvent::TextAppended { at: c, text });
+                    calls.push(CallEvent::TextAppended {
+                        choice: c,
+                        block: 0,
+                        text,
+                    });
                 }
                 if let Some(text) = delta.refusal.filter(|t| !t.is_empty()) {
-                    calls.push(CallEvent::RefusalAppended { at: c, text });
+                    calls.push(CallEvent::RefusalAppended {
+                        choice: c,
+                        block: 0,
+                        text,
+                    });
                 }
                 let legacy = delta.function_call.map(|f| ToolCallDelta {
                     index: 0,

@@ -40,7 +40,7 @@ struct Event<'a> {
     #[serde(default)]
     content_index: Option<u64>,
     #[serde(default)]
-    response: Option<Response>,
+    response: Option<serde_json::Value>,
     #[serde(default, deserialize_with = "super::lenient_string")]
     code: Option<String>,
     #[serde(default, deserialize_with = "super::lenient_string")]
@@ -102,8 +102,6 @@ struct Response {
     #[serde(default)]
     usage: Option<serde_json::Value>,
     #[serde(default)]
-    output: Option<Vec<serde_json::Value>>,
-    #[serde(default)]
     incomplete_details: Option<IncompleteDetails>,
     #[serde(default)]
     error: Option<ErrorBody>,
@@ -123,6 +121,15 @@ struct ErrorBody {
     code: Option<String>,
     #[serde(default, deserialize_with = "super::lenient_string")]
     message: Option<String>,
+}
+
+impl Response {
+    /// The members this adapter reads, from the lifecycle event's whole
+    /// `response` object (kept whole for the final message).
+    fn read(v: Option<&serde_json::Value>) -> Response {
+        v.and_then(|v| Response::deserialize(v).ok())
+            .unwrap_or_default()
+    }
 }
 
 impl Item {
@@ -179,7 +186,8 @@ impl State {
         };
         match kind {
             "response.created" => {
-                let r = ev.response.unwrap_or_default();
+                let r = Response::read(ev.response.as_ref());
+                calls.response.responses_envelope(ev.response);
                 calls.response.id = r.id.clone();
                 calls.response.model = r.model.clone();
                 calls.push(CallEvent::MessageStarted {
@@ -204,7 +212,8 @@ impl State {
                         calls.response.part_append(at, content_index, "text", text);
                         if !text.is_empty() {
                             calls.push(CallEvent::TextAppended {
-                                at,
+                                choice: 0,
+                                block: at,
                                 text: text.to_owned(),
                             });
                         }
@@ -215,7 +224,8 @@ impl State {
                             .part_append(at, content_index, "refusal", text);
                         if !text.is_empty() {
                             calls.push(CallEvent::RefusalAppended {
-                                at,
+                                choice: 0,
+                                block: at,
                                 text: text.to_owned(),
                             });
                         }
@@ -223,7 +233,8 @@ impl State {
                     _ => {
                         if !text.is_empty() {
                             calls.push(CallEvent::ThinkingAppended {
-                                at,
+                                choice: 0,
+                                block: at,
                                 text: text.to_owned(),
                             });
                         }
@@ -289,12 +300,12 @@ impl State {
                 }
             }
             "response.completed" => {
-                let r = ev.response.unwrap_or_default();
+                let r = Response::read(ev.response.as_ref());
                 if let Some(u) = r.usage.as_ref().and_then(Usage::from_json) {
                     calls.response.usage = Some(u.clone());
                     calls.push(CallEvent::UsageUpdated(u));
                 }
-                calls.response.completed(r.output);
+                calls.response.completed(ev.response);
                 calls.end_open(|_| true);
                 let stop = if calls.has_calls_of(CallKind::Client)
                     || calls.has_calls_of(CallKind::Custom)
@@ -306,7 +317,8 @@ impl State {
                 calls.finish_stream(stop);
             }
             "response.incomplete" => {
-                let r = ev.response.unwrap_or_default();
+                let r = Response::read(ev.response.as_ref());
+                calls.response.responses_envelope(ev.response);
                 if let Some(u) = r.usage.as_ref().and_then(Usage::from_json) {
                     calls.response.usage = Some(u.clone());
                     calls.push(CallEvent::UsageUpdated(u));
@@ -324,7 +336,10 @@ impl State {
                 calls.finish_stream(stop);
             }
             "response.failed" => {
-                let e = ev.response.and_then(|r| r.error).unwrap_or_default();
+                let e = Response::read(ev.response.as_ref())
+                    .error
+                    .unwrap_or_default();
+                calls.response.responses_envelope(ev.response);
                 calls.finish_stream(StopReason::Error {
                     kind: e.code.or(e.kind).unwrap_or_else(|| "failed".to_owned()),
                     message: e.message.unwrap_or_default(),

@@ -75,6 +75,10 @@ pub(crate) struct Response {
     done_items: BTreeMap<u64, J>,
     /// Responses: the `output` of `response.completed`.
     completed_output: Option<Vec<J>>,
+    /// Responses: the latest lifecycle event's `response` object
+    /// (`response.created`, `.completed`, `.incomplete`, `.failed`), but
+    /// its `output`.
+    envelope: Map<String, J>,
     choices: BTreeMap<u64, ChatChoice>,
     pub(crate) id: Option<String>,
     pub(crate) model: Option<String>,
@@ -271,14 +275,29 @@ impl Response {
     }
 
     /// Responses `response.completed`: its `output` is final.
-    pub(crate) fn completed(&mut self, output: Option<Vec<J>>) {
-        self.completed_output = output;
+    pub(crate) fn completed(&mut self, response: Option<J>) {
+        if let Some(J::Object(mut o)) = response {
+            if let Some(J::Array(output)) = o.shift_remove("output") {
+                self.completed_output = Some(output);
+            }
+            self.envelope = o;
+        }
     }
 
-    /// The final message(s) in the provider's JSON: Anthropic one `message`
-    /// object; OpenAI Chat one `{"index", "message", "finish_reason"}` per
-    /// choice; Responses one `{"output": [...]}`. Empty before the provider
-    /// is known.
+    /// Responses: a lifecycle event's `response` object, but its
+    /// `output` (the items are accumulated from their own events).
+    pub(crate) fn responses_envelope(&mut self, response: Option<J>) {
+        if let Some(J::Object(mut o)) = response {
+            o.shift_remove("output");
+            self.envelope = o;
+        }
+    }
+
+    /// The final message(s) in the provider's JSON, one per choice, each
+    /// with its stop reason: Anthropic the `message` object; OpenAI Chat
+    /// one `{"index", "message", "finish_reason"}` per choice; Responses
+    /// the `response` object; Gemini one candidate per candidate; Bedrock
+    /// the Converse response. Empty before the provider is known.
     pub(crate) fn native(&self, calls: &[StreamedCall]) -> Vec<J> {
         match self.provider {
             None => Vec::new(),
@@ -389,7 +408,9 @@ impl Response {
                 })
                 .collect(),
         };
-        serde_json::json!({ "output": output })
+        let mut o = self.envelope.clone();
+        o.insert("output".into(), J::Array(output));
+        J::Object(o)
     }
 
     /// The final message in the protocol's model.
@@ -400,6 +421,12 @@ impl Response {
         let Some(vendor) = self.provider.and_then(Provider::vendor) else {
             return Ok(Vec::new());
         };
+        // Gathered in the model already.
+        match self.provider {
+            Some(Provider::Gemini) => return Ok(self.gemini.turns(calls)),
+            Some(Provider::Bedrock) => return Ok(vec![self.bedrock.turn(calls)]),
+            _ => {}
+        }
         self.native(calls)
             .iter()
             .map(|m| {

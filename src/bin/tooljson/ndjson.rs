@@ -226,9 +226,21 @@ pub fn line<'a>(stream: &'a ToolCallStream, e: &'a CallEvent) -> Line<'a> {
             m.insert("model", model.as_deref());
             m
         }
-        CallEvent::TextAppended { at, text } => at_text("text_appended", *at, "text", text),
-        CallEvent::ThinkingAppended { at, text } => at_text("thinking_appended", *at, "text", text),
-        CallEvent::RefusalAppended { at, text } => at_text("refusal_appended", *at, "text", text),
+        CallEvent::TextAppended {
+            choice,
+            block,
+            text,
+        } => choice_text("text_appended", *choice, *block, text),
+        CallEvent::ThinkingAppended {
+            choice,
+            block,
+            text,
+        } => choice_text("thinking_appended", *choice, *block, text),
+        CallEvent::RefusalAppended {
+            choice,
+            block,
+            text,
+        } => choice_text("refusal_appended", *choice, *block, text),
         CallEvent::ThinkingSigned { at, signature } => {
             at_text("thinking_signed", *at, "signature", signature)
         }
@@ -285,6 +297,14 @@ pub fn line<'a>(stream: &'a ToolCallStream, e: &'a CallEvent) -> Line<'a> {
     }
 }
 
+fn choice_text<'a>(event: &'static str, choice: u64, block: u64, text: &'a str) -> Line<'a> {
+    let mut m = Line::new(event);
+    m.insert("choice", choice);
+    m.insert("block", block);
+    m.insert("text", text);
+    m
+}
+
 fn at_text<'a>(event: &'static str, at: u64, key: &'static str, text: &'a str) -> Line<'a> {
     let mut m = Line::new(event);
     m.insert("at", at);
@@ -297,6 +317,7 @@ fn usage_key(k: &str) -> &'static str {
         "input_tokens" => "input_tokens",
         "output_tokens" => "output_tokens",
         "cache_creation_input_tokens" => "cache_creation_input_tokens",
+        "reasoning_tokens" => "reasoning_tokens",
         _ => "cache_read_input_tokens",
     }
 }

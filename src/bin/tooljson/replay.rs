@@ -37,14 +37,14 @@
 //! | `call_doomed` | `error`: why the call can no longer be valid (reported once, as soon as certain) |
 //! | `call_finished` | `kind`; `status`: `complete`, `truncated`, `aborted` or `invalid`; `arguments`: the final value, `null` unless complete; `partial`: the best-effort value when not complete (`null` if nothing was visible); `raw`: the argument text; `errors`: messages (JSON errors, schema violations as `"<pointer>: <message>"`, unknown tool, the stop that cut it) |
 //! | `message_started` | `id`, `model` (not a call event: no `call`, `key`, `id`, `name`) |
-//! | `text_appended`, `thinking_appended`, `refusal_appended` | `at` (Anthropic content block index, Chat choice index, Responses output index), `text` |
+//! | `text_appended`, `thinking_appended`, `refusal_appended` | `choice` (the Chat choice or Gemini candidate index, else 0), `block` (the Anthropic or Bedrock content block index, the Responses output index, else 0), `text` |
 //! | `thinking_signed` | `at`, `signature` |
 //! | `redacted_thinking` | `at`, `data` |
 //! | `server_tool_result` | `at`, `block`: the result block as sent |
 //! | `other_content` | `at`, `block`: another block or item (Anthropic `compaction`, a Responses `computer_call`...), as sent |
-//! | `usage` | the counts given so far: `input_tokens`, `output_tokens`, `cache_creation_input_tokens`, `cache_read_input_tokens` |
+//! | `usage` | the counts given so far: `input_tokens`, `output_tokens`, `reasoning_tokens`, `cache_creation_input_tokens`, `cache_read_input_tokens` |
 //! | `malformed` | `message`: an event that could not be read and was skipped |
-//! | `message_finished` | just before `stream_finished`: `message`, the final assistant message in the provider's own JSON (Anthropic: the `message` object as returned unstreamed; OpenAI Chat: `{"index", "message", "finish_reason"}`, one line per choice; Responses: `{"output": [...]}`; Gemini: `{"index", "content": {"role": "model", "parts"}, "finishReason", "usageMetadata"}`, one line per candidate; Bedrock: `{"output": {"message"}, "stopReason", "usage", "metrics"}`) |
+//! | `message_finished` | just before `stream_finished`: `message`, the final assistant message in the provider's own JSON (Anthropic: the `message` object as returned unstreamed; OpenAI Chat: `{"index", "message", "finish_reason"}`, one line per choice; Responses: the `response` object (`id`, `model`, `status`, `output`, `usage`); Gemini: `{"index", "content": {"role": "model", "parts"}, "finishReason", "usageMetadata"}`, one line per candidate; Bedrock: `{"output": {"message"}, "stopReason", "usage", "metrics"}`) |
 //! | `stream_finished` | always last: `stop_reason` (`tool_use`, `end_turn`, `max_tokens`, `stop_sequence`, `refusal`, `content_filter`, `pause_turn`, `error`, `end_of_stream`, or the vendor's word), `error` (the message for `error`, else `null`), `vendor` (`anthropic`, `openai-chat`, `openai-responses`, `gemini` or `bedrock`), `calls` (how many), `choice_error` (the `tool_choice` check, when `--tools` was given and it failed, else `null`) |
 //!
 //! # Exit codes
@@ -226,7 +226,12 @@ fn replay(
         Ok(fatal.is_none())
     })?;
     if fatal.is_none() {
-        fatal = r.finish().err();
+        // A provider's error event ends the response: the summary reports
+        // it (exit 3), as any cut response.
+        fatal = r
+            .finish()
+            .err()
+            .filter(|e| !matches!(e, StreamError::Provider { .. }));
     }
     r.emit()?;
     if !ndjson {

@@ -1,35 +1,36 @@
-//! Whole request bodies of Anthropic Messages, OpenAI Chat Completions and
-//! OpenAI Responses in one model ([`Request`]), read from each vendor's JSON,
+//! Whole request bodies of Anthropic Messages, OpenAI Chat Completions,
+//! OpenAI Responses, Gemini and Bedrock Converse in one model ([`Request`]),
+//! read from each vendor's JSON,
 //! written back the same, and converted to another vendor: lossless, or with
 //! a [`Loss`](super::Loss) for every part that cannot cross.
 //!
 //! # Terminology: the whole request
 //!
-//! | concept | Anthropic Messages | OpenAI Chat Completions | OpenAI Responses | tooljson |
-//! |---|---|---|---|---|
-//! | model | `model` | `model` | `model` | [`Request::model`] |
-//! | system prompt | `system`: a string or `text` blocks | first message `{role: "system" \| "developer", content}` | `instructions` (a string) | [`Request::system`], [`SystemRole`] |
-//! | a later system prompt | none (a loss) | `{role: "system" \| "developer"}` message | `{role: "system" \| "developer"}` input message | [`Message::System`] |
-//! | conversation | `messages: [{role: "user" \| "assistant", content}]` | `messages: [...]` | `input`: a string or a list of items | [`Request::messages`] |
-//! | user text | `{type: "text", text}` | `{type: "text", text}` | `{type: "input_text", text}` | [`ResultPart::Text`](super::ResultPart::Text) |
-//! | image | `{type: "image", source: {type: "base64", media_type, data} \| {type: "url", url} \| {type: "file", file_id}}` | `{type: "image_url", image_url: {url: "https://…" \| "data:<type>;base64,<data>", detail?}}` | `{type: "input_image", image_url \| file_id, detail?}` | [`ResultPart::Image`](super::ResultPart::Image), [`Media`](super::Media) |
-//! | document | `{type: "document", source: {type: "base64" \| "url" \| "text" \| "file", …}}` | `{type: "file", file: {file_data: "data:…" \| file_id, filename?}}` | `{type: "input_file", file_data \| file_id \| file_url, filename?}` | [`ResultPart::Document`](super::ResultPart::Document) |
-//! | assistant turn | `{role: "assistant", content: [text, tool_use, thinking…]}` | `{role: "assistant", content, tool_calls: [{type: "function", function: {name, arguments}}]}` | `message` (`output_text`), `function_call`, `reasoning` items | [`Message::Assistant`], [`AssistantTurn`](super::AssistantTurn) |
-//! | tool results | `tool_result` blocks first in one `role: "user"` message | one `{role: "tool", tool_call_id, content}` message per call | one `{type: "function_call_output", call_id, output}` item per call | [`Message::Results`], [`ToolResults`](super::ToolResults) |
-//! | text sent with the results | blocks after the `tool_result` blocks of that message | a `role: "user"` message right after the tool messages | a `role: "user"` message item right after the outputs | [`ToolResults::trailing`](super::ToolResults::trailing) |
-//! | tools | `tools: [{name, description, input_schema}]` | `tools: [{type: "function", function: {name, description, parameters}}]` | `tools: [{type: "function", name, description, parameters}]` | [`Request::tools`] ([`ToolSet`](super::ToolSet)) |
-//! | choice: model decides | `tool_choice: {type: "auto"}` | `"auto"` | `"auto"` | [`ToolChoice::Auto`](super::ToolChoice::Auto) |
-//! | choice: some tool | `{type: "any"}` | `"required"` | `"required"` | [`ToolChoice::Any`](super::ToolChoice::Any) |
-//! | choice: this tool | `{type: "tool", name}` | `{type: "function", function: {name}}` | `{type: "function", name}` | [`ToolChoice::Tool`](super::ToolChoice::Tool) |
-//! | choice: no tools | `{type: "none"}` | `"none"` | `"none"` | [`ToolChoice::None`](super::ToolChoice::None) |
-//! | parallel calls off | `tool_choice.disable_parallel_tool_use: true` | `parallel_tool_calls: false` | `parallel_tool_calls: false` | [`ToolSet::parallel_tool_calls`](super::ToolSet::parallel_tool_calls) |
-//! | output limit | `max_tokens` (required) | `max_completion_tokens` (or the older `max_tokens`) | `max_output_tokens` | [`Request::max_tokens`] |
-//! | stop sequences | `stop_sequences: [..]` | `stop`: a string or a list | none (a loss) | [`Request::stop`] |
-//! | sampling | `temperature` (0–1), `top_p`, `top_k` | `temperature` (0–2), `top_p` | `temperature` (0–2), `top_p` | [`Request::temperature`], [`Request::top_p`], [`Request::top_k`] |
-//! | metadata | `metadata: {user_id}` | `metadata: {string: string}` | `metadata: {string: string}` | [`Request::metadata`] |
-//! | streaming | `stream` | `stream` | `stream` | [`Request::stream`] |
-//! | structured output | `output_format: {type: "json_schema", schema}` | `response_format: {type: "json_schema", json_schema: {name, schema, strict}}` | `text: {format: {type: "json_schema", name, schema, strict}}` | [`ResponseFormat`] |
-//! | anything else | kept, in place | kept, in place | kept, in place | written back for its vendor; for another, a loss |
+//! | concept | Anthropic Messages | OpenAI Chat Completions | OpenAI Responses | Gemini | Bedrock Converse | tooljson |
+//! |---|---|---|---|---|---|---|
+//! | model | `model` | `model` | `model` | in the URL (`models/{model}:generateContent`); `model` in the body when given | in the URL (`/model/{modelId}/converse`); `modelId` for the SDKs | [`Request::model`] |
+//! | system prompt | `system`: a string or `text` blocks | first message `{role: "system" \| "developer", content}` | `instructions` (a string) | `systemInstruction: {parts: [{text}]}` | `system: [{text}, {cachePoint}…]` | [`Request::system`], [`SystemRole`] |
+//! | a later system prompt | none (a loss) | `{role: "system" \| "developer"}` message | `{role: "system" \| "developer"}` input message | none (a loss) | none (a loss) | [`Message::System`] |
+//! | conversation | `messages: [{role: "user" \| "assistant", content}]` | `messages: [...]` | `input`: a string or a list of items | `contents: [{role: "user" \| "model", parts}]` | `messages: [{role: "user" \| "assistant", content: [blocks]}]` | [`Request::messages`] |
+//! | user text | `{type: "text", text}` | `{type: "text", text}` | `{type: "input_text", text}` | `{text}` | `{text}` | [`ResultPart::Text`](super::ResultPart::Text) |
+//! | image | `{type: "image", source: {type: "base64", media_type, data} \| {type: "url", url} \| {type: "file", file_id}}` | `{type: "image_url", image_url: {url: "https://…" \| "data:<type>;base64,<data>", detail?}}` | `{type: "input_image", image_url \| file_id, detail?}` | `{inlineData: {mimeType: "image/…", data}}`; a URL goes as `{fileData: {fileUri}}` (reads back as that part) | `{image: {format: "png" \| "jpeg" \| "gif" \| "webp", source: {bytes}}}`; a URL: none (a loss) | [`ResultPart::Image`](super::ResultPart::Image), [`Media`](super::Media) |
+//! | document | `{type: "document", source: {type: "base64" \| "url" \| "text" \| "file", …}}` | `{type: "file", file: {file_data: "data:…" \| file_id, filename?}}` | `{type: "input_file", file_data \| file_id \| file_url, filename?}` | `{inlineData: {mimeType, data}}` (`fileData` kept for Gemini) | `{document: {format, name, source: {bytes} \| {text}}}` | [`ResultPart::Document`](super::ResultPart::Document) |
+//! | assistant turn | `{role: "assistant", content: [text, tool_use, thinking…]}` | `{role: "assistant", content, tool_calls: [{type: "function", function: {name, arguments}}]}` | `message` (`output_text`), `function_call`, `reasoning` items | `{role: "model", parts: [{text}, {functionCall: {id?, name, args}}, {text, thought: true}…]}`, a `thoughtSignature` on its part | `{role: "assistant", content: [{text}, {toolUse: {toolUseId, name, input}}, {reasoningContent}…]}` | [`Message::Assistant`], [`AssistantTurn`](super::AssistantTurn) |
+//! | tool results | `tool_result` blocks first in one `role: "user"` message | one `{role: "tool", tool_call_id, content}` message per call | one `{type: "function_call_output", call_id, output}` item per call | `{functionResponse: {id?, name, response: {output} \| {error}}}` parts first in one `role: "user"` content | `{toolResult: {toolUseId, content: [text \| json \| image \| document], status?}}` blocks first in one `role: "user"` message | [`Message::Results`], [`ToolResults`](super::ToolResults) |
+//! | text sent with the results | blocks after the `tool_result` blocks of that message | a `role: "user"` message right after the tool messages | a `role: "user"` message item right after the outputs | parts after the `functionResponse` parts | blocks after the `toolResult` blocks | [`ToolResults::trailing`](super::ToolResults::trailing) |
+//! | tools | `tools: [{name, description, input_schema}]` | `tools: [{type: "function", function: {name, description, parameters}}]` | `tools: [{type: "function", name, description, parameters}]` | `tools: [{functionDeclarations: [{name, description, parameters \| parametersJsonSchema}]}]` | `toolConfig.tools: [{toolSpec: {name, description, inputSchema: {json}}}]` | [`Request::tools`] ([`ToolSet`](super::ToolSet)) |
+//! | choice: model decides | `tool_choice: {type: "auto"}` | `"auto"` | `"auto"` | `toolConfig.functionCallingConfig: {mode: "AUTO"}` | `toolConfig.toolChoice: {auto: {}}` | [`ToolChoice::Auto`](super::ToolChoice::Auto) |
+//! | choice: some tool | `{type: "any"}` | `"required"` | `"required"` | `{mode: "ANY"}` | `{any: {}}` | [`ToolChoice::Any`](super::ToolChoice::Any) |
+//! | choice: this tool | `{type: "tool", name}` | `{type: "function", function: {name}}` | `{type: "function", name}` | `{mode: "ANY", allowedFunctionNames: [name]}` | `{tool: {name}}` | [`ToolChoice::Tool`](super::ToolChoice::Tool) |
+//! | choice: no tools | `{type: "none"}` | `"none"` | `"none"` | `{mode: "NONE"}` | none: `toolConfig` left out (a loss) | [`ToolChoice::None`](super::ToolChoice::None) |
+//! | parallel calls off | `tool_choice.disable_parallel_tool_use: true` | `parallel_tool_calls: false` | `parallel_tool_calls: false` | none (a loss) | none (a loss) | [`ToolSet::parallel_tool_calls`](super::ToolSet::parallel_tool_calls) |
+//! | output limit | `max_tokens` (required) | `max_completion_tokens` (or the older `max_tokens`) | `max_output_tokens` | `generationConfig.maxOutputTokens` | `inferenceConfig.maxTokens` | [`Request::max_tokens`] |
+//! | stop sequences | `stop_sequences: [..]` | `stop`: a string or a list | none (a loss) | `generationConfig.stopSequences` | `inferenceConfig.stopSequences` | [`Request::stop`] |
+//! | sampling | `temperature` (0–1), `top_p`, `top_k` | `temperature` (0–2), `top_p` | `temperature` (0–2), `top_p` | `generationConfig.temperature`, `topP`, `topK` | `inferenceConfig.temperature`, `topP` (no `top_k`: a loss) | [`Request::temperature`], [`Request::top_p`], [`Request::top_k`] |
+//! | metadata | `metadata: {user_id}` | `metadata: {string: string}` | `metadata: {string: string}` | none (a loss) | `requestMetadata: {string: string}` | [`Request::metadata`] |
+//! | streaming | `stream` | `stream` | `stream` | another endpoint (`streamGenerateContent`): a loss | another operation (`ConverseStream`): a loss | [`Request::stream`] |
+//! | structured output | `output_format: {type: "json_schema", schema}` | `response_format: {type: "json_schema", json_schema: {name, schema, strict}}` | `text: {format: {type: "json_schema", name, schema, strict}}` | `generationConfig: {responseMimeType: "application/json", responseJsonSchema}` | `outputConfig.textFormat: {type: "json_schema", structure: {jsonSchema: {schema: "<JSON text>", name?, description?}}}` | [`ResponseFormat`] |
+//! | anything else | kept, in place | kept, in place | kept, in place | kept, in place | kept, in place | written back for its vendor; for another, a loss |
 //!
 //! # Lossless, or said out loud
 //!
@@ -77,6 +78,8 @@
 //! # Ok::<(), tooljson::protocol::ProtocolError>(())
 //! ```
 
+mod bedrock;
+mod gemini;
 mod read;
 mod write;
 
@@ -189,7 +192,7 @@ pub enum ResponseFormat {
     },
 }
 
-/// A whole request body of one of the three APIs.
+/// A whole request body of one of the five APIs.
 ///
 /// Read with [`from_vendor`](Self::from_vendor), written with
 /// [`to_vendor`](Self::to_vendor), which lists what cannot cross.
@@ -243,6 +246,9 @@ struct Shape {
     /// Responses `text` members beside `format`; Chat `json_schema`
     /// members beside the known ones.
     format_native: Map<String, Value>,
+    /// Gemini `generationConfig`, Bedrock `inferenceConfig`: the members
+    /// in the order read, the typed ones as `null` slots.
+    config_native: Map<String, Value>,
 }
 
 impl Request {

@@ -185,8 +185,10 @@ impl Request {
     /// [`AssistantTurn::from_vendor`](crate::protocol::AssistantTurn::from_vendor)
     /// and [`ToolResults::from_vendor`](crate::protocol::ToolResults::from_vendor).
     pub fn from_vendor(vendor: Vendor, v: &Value) -> Result<Request, ProtocolError> {
-        if !crate::protocol::error::models_messages(vendor) {
-            return Err(crate::protocol::error::unsupported(vendor, "a request"));
+        match vendor {
+            Vendor::Gemini => return super::gemini::read(v),
+            Vendor::Bedrock => return super::bedrock::read(v),
+            _ => {}
         }
         let o = as_object(v, "", "a request body object")?;
         let mut r = Request::new(get_str(o, "model", "")?, Vec::new());
@@ -218,7 +220,7 @@ impl Request {
             r.metadata = Some((vendor, m.clone()));
         }
         match vendor {
-            // Refused at the top of the conversion (not modelled).
+            // Read above.
             Vendor::Gemini | Vendor::Bedrock => {}
             Vendor::Anthropic => {
                 r.max_tokens = opt_u64(o, "max_tokens")?;

@@ -42,19 +42,24 @@ impl Request {
     /// name it would take (`/max_tokens`). Inside an assistant turn the
     /// pointer is the turn's own, as [`AssistantTurn::to_vendor`](crate::protocol::AssistantTurn::to_vendor) gives it.
     pub fn to_vendor(&self, vendor: Vendor) -> Converted<Value> {
-        let mut losses = Losses::default();
-        if !crate::protocol::error::models_messages(vendor) {
-            losses.push(
-                "",
-                "request",
-                LossEffect::Dropped,
-                crate::protocol::loss::UNMODELLED,
-            );
-            return losses.finish(Value::Null);
+        match vendor {
+            Vendor::Gemini => return self.write_gemini(),
+            Vendor::Bedrock => return self.write_bedrock(),
+            _ => {}
         }
+        let mut losses = Losses::default();
         let same = self.shape.vendor == Some(vendor);
         let mut out: Vec<(String, Value)> = Vec::new();
         let mut put = |k: &str, v: Value| out.push((k.to_owned(), v));
+        // Gemini and Bedrock bodies may leave the model to the URL.
+        if self.model.is_empty() {
+            losses.push(
+                "/model",
+                "model",
+                LossEffect::MissingRequired,
+                &format!("{vendor} requires a model"),
+            );
+        }
         put("model", s(&self.model));
 
         // The system prompt, and the messages.
@@ -90,7 +95,7 @@ impl Request {
         if let Some(p) = &system {
             p.native.report_dropped(vendor, "/system", &mut losses);
             match vendor {
-                // Refused at the top of the conversion (not modelled).
+                // Written by their own writers, above.
                 Vendor::Gemini | Vendor::Bedrock => {}
                 Vendor::Anthropic => {
                     if p.role == SystemRole::Developer {
@@ -180,7 +185,7 @@ impl Request {
                 }
             };
             match vendor {
-                // Refused at the top of the conversion (not modelled).
+                // Written by their own writers, above.
                 Vendor::Gemini | Vendor::Bedrock => {}
                 Vendor::Anthropic => anthropic_messages.extend(written),
                 Vendor::OpenAiChat => chat_messages.extend(written),
@@ -188,7 +193,7 @@ impl Request {
             }
         }
         match vendor {
-            // Refused at the top of the conversion (not modelled).
+            // Written by their own writers, above.
             Vendor::Gemini | Vendor::Bedrock => {}
             Vendor::Anthropic => put("messages", Value::Array(anthropic_messages)),
             Vendor::OpenAiChat => put("messages", Value::Array(chat_messages)),
@@ -260,11 +265,12 @@ impl Request {
         // Spellings of the source that another vendor writes its own way.
         if !same {
             self.report_spellings(vendor, &mut losses);
+            self.report_config(vendor, &mut losses);
         }
 
         // Limits, sampling, metadata, streaming.
         match (vendor, self.max_tokens) {
-            // Refused at the top of the conversion (not modelled).
+            // Written by their own writers, above.
             (Vendor::Gemini | Vendor::Bedrock, _) => {}
             (Vendor::Anthropic, None) => losses.push(
                 "/max_tokens",
@@ -282,7 +288,7 @@ impl Request {
         }
         if let Some(stop) = &self.stop {
             match vendor {
-                // Refused at the top of the conversion (not modelled).
+                // Written by their own writers, above.
                 Vendor::Gemini | Vendor::Bedrock => {}
                 Vendor::Anthropic => put(
                     "stop_sequences",
@@ -426,11 +432,7 @@ impl Request {
         same: bool,
         losses: &mut Losses,
     ) -> Option<(&'static str, Value)> {
-        let at = match self.shape.vendor {
-            Some(Vendor::Anthropic) => "/output_format",
-            Some(Vendor::OpenAiResponses) => "/text/format",
-            _ => "/response_format",
-        };
+        let at = self.format_at();
         let mut native = self.shape.format_native.clone();
         if !same {
             for k in native.keys() {

@@ -1,5 +1,6 @@
 //! Whole non-streamed response bodies of Anthropic Messages, OpenAI Chat
-//! Completions and OpenAI Responses in one model ([`Response`]): the
+//! Completions, OpenAI Responses, Gemini (`GenerateContentResponse`) and
+//! Bedrock (`ConverseResponse`) in one model ([`Response`]): the
 //! assistant turn(s) as [`AssistantTurn`]s, the id, the model and the token
 //! counts; read from each vendor's JSON, written back the same (same
 //! members, same order), and converted to another vendor: lossless, or with
@@ -7,23 +8,23 @@
 //!
 //! # Terminology: the whole response
 //!
-//! | concept | Anthropic Messages | OpenAI Chat Completions | OpenAI Responses | tooljson |
-//! |---|---|---|---|---|
-//! | the body | `{type: "message", …}` | `{object: "chat.completion", …}` | `{object: "response", …}` | [`Response`] |
-//! | id | `id: "msg_…"` | `id: "chatcmpl-…"` | `id: "resp_…"` | [`Response::id`] (copied as is) |
-//! | model | `model` | `model` | `model` | [`Response::model`] |
-//! | created | none (a loss) | `created` (Unix seconds) | `created_at` (Unix seconds) | kept; Chat and Responses map onto each other |
-//! | the turn | `role`, `content: [blocks]` | `choices: [{index, message, logprobs, finish_reason}]` (several with `n`) | `output: [items]` | [`Response::choices`] ([`AssistantTurn`]) |
-//! | text | `{type: "text", text}` block | `message.content` | `message` item, `output_text` parts | [`TurnPart::Text`](super::TurnPart::Text) |
-//! | thinking | `thinking` / `redacted_thinking` blocks | `reasoning_content` (some servers) | `reasoning` items | kept for its vendor; a loss for another |
-//! | tool call | `tool_use` block | `message.tool_calls[]` | `function_call` item | [`ToolCall`](super::ToolCall) |
-//! | refusal | `stop_reason: "refusal"` | `message.refusal` (text) | `refusal` content part | the stop reason crosses; the refusal text is a loss |
-//! | why it stopped | `stop_reason` (+ `stop_sequence`) | `finish_reason` | `status` + `incomplete_details.reason` | [`StopReason`](super::StopReason) |
-//! | input tokens | `input_tokens` **without** cached ones, `cache_creation_input_tokens`, `cache_read_input_tokens` | `prompt_tokens` (cached included), `prompt_tokens_details.cached_tokens` | `input_tokens` (cached included), `input_tokens_details.cached_tokens` | [`Usage`] (as the vendor counts); converted so the total input is the same |
-//! | output tokens | `output_tokens` | `completion_tokens`, `completion_tokens_details.reasoning_tokens` | `output_tokens`, `output_tokens_details.reasoning_tokens` | [`Usage::output_tokens`] |
-//! | total | none (the sum) | `total_tokens` | `total_tokens` | written as input + output |
-//! | echo of the request | none | none | `instructions`, `tools`, `temperature`, `text`, `reasoning`… | kept for Responses; a loss for another |
-//! | anything else | kept, in place | kept, in place | kept, in place | written back for its vendor; for another, a loss when it carries anything |
+//! | concept | Anthropic Messages | OpenAI Chat Completions | OpenAI Responses | Gemini | Bedrock Converse | tooljson |
+//! |---|---|---|---|---|---|---|
+//! | the body | `{type: "message", …}` | `{object: "chat.completion", …}` | `{object: "response", …}` | `GenerateContentResponse` | `ConverseResponse` | [`Response`] |
+//! | id | `id: "msg_…"` | `id: "chatcmpl-…"` | `id: "resp_…"` | `responseId` | none (a loss) | [`Response::id`] (copied as is) |
+//! | model | `model` | `model` | `model` | `modelVersion` | none (a loss) | [`Response::model`] |
+//! | created | none (a loss) | `created` (Unix seconds) | `created_at` (Unix seconds) | none (a loss) | none (a loss) | kept; Chat and Responses map onto each other |
+//! | the turn | `role`, `content: [blocks]` | `choices: [{index, message, logprobs, finish_reason}]` (several with `n`) | `output: [items]` | `candidates: [{content, finishReason, index, safetyRatings…}]` | `output.message`, `stopReason` | [`Response::choices`] ([`AssistantTurn`]) |
+//! | text | `{type: "text", text}` block | `message.content` | `message` item, `output_text` parts | `{text}` part | `{text}` block | [`TurnPart::Text`](super::TurnPart::Text) |
+//! | thinking | `thinking` / `redacted_thinking` blocks | `reasoning_content` (some servers) | `reasoning` items | `{text, thought: true}` parts | `reasoningContent` blocks | kept for its vendor; a loss for another |
+//! | tool call | `tool_use` block | `message.tool_calls[]` | `function_call` item | `functionCall` part | `toolUse` block | [`ToolCall`](super::ToolCall) |
+//! | refusal | `stop_reason: "refusal"` | `message.refusal` (text) | `refusal` content part | `finishReason: "SAFETY"` | `stopReason: "content_filtered"` | the stop reason crosses; the refusal text is a loss |
+//! | why it stopped | `stop_reason` (+ `stop_sequence`) | `finish_reason` | `status` + `incomplete_details.reason` | `finishReason` (`STOP`, `MAX_TOKENS`, `SAFETY`…) | `stopReason` | [`StopReason`](super::StopReason) |
+//! | input tokens | `input_tokens` **without** cached ones, `cache_creation_input_tokens`, `cache_read_input_tokens` | `prompt_tokens` (cached included), `prompt_tokens_details.cached_tokens` | `input_tokens` (cached included), `input_tokens_details.cached_tokens` | `promptTokenCount` (cached included), `cachedContentTokenCount` | `inputTokens` (cache reads and writes **not** included), `cacheReadInputTokens`, `cacheWriteInputTokens` | [`Usage`] (as the vendor counts); converted so the total input is the same |
+//! | output tokens | `output_tokens` | `completion_tokens`, `completion_tokens_details.reasoning_tokens` | `output_tokens`, `output_tokens_details.reasoning_tokens` | `candidatesTokenCount`, `thoughtsTokenCount` (apart) | `outputTokens` | [`Usage::output_tokens`] |
+//! | total | none (the sum) | `total_tokens` | `total_tokens` | `totalTokenCount` | `totalTokens` | written as input + output |
+//! | echo of the request | none | none | `instructions`, `tools`, `temperature`, `text`, `reasoning`… | none | none | kept for Responses; a loss for another |
+//! | anything else | kept, in place | kept, in place | kept, in place | kept, in place | kept, in place | written back for its vendor; for another, a loss when it carries anything |
 //!
 //! A member "carries nothing" when it is `null`, `[]`, `{}` or, in `usage`,
 //! a count of zero: leaving it out is not a loss.
@@ -52,6 +53,8 @@
 //! # Ok::<(), tooljson::protocol::ProtocolError>(())
 //! ```
 
+mod bedrock;
+mod gemini;
 mod order;
 mod usage;
 mod write;
@@ -66,7 +69,7 @@ use super::request::prefixed;
 use super::{AssistantTurn, Vendor};
 use order::KeyOrder;
 
-/// A whole non-streamed response body of one of the three APIs.
+/// A whole non-streamed response body of one of the five APIs.
 ///
 /// Read with [`from_vendor`](Self::from_vendor), written with
 /// [`to_vendor`](Self::to_vendor), which lists what cannot cross.
@@ -178,9 +181,14 @@ impl Response {
     /// Chat completion, a Responses response object.
     ///
     /// Errors: a body that is not an object, a member of the wrong type, a
-    /// malformed turn (with its pointer into `v`); Gemini and Bedrock are
-    /// [`ProtocolError::UnsupportedVendor`].
+    /// malformed turn (with its pointer into `v`). Gemini: a
+    /// `GenerateContentResponse`; Bedrock: a `ConverseResponse`.
     pub fn from_vendor(vendor: Vendor, v: &Value) -> Result<Response, ProtocolError> {
+        match vendor {
+            Vendor::Gemini => return gemini::read(v),
+            Vendor::Bedrock => return bedrock::read(v),
+            _ => {}
+        }
         let o = as_object(v, "", "a response object")?;
         let mut r = Response {
             id: None,
@@ -198,9 +206,8 @@ impl Response {
             Vendor::Anthropic => &["role", "content", "stop_reason"],
             Vendor::OpenAiChat => &["choices"],
             Vendor::OpenAiResponses => &["status", "incomplete_details", "output"],
-            Vendor::Gemini | Vendor::Bedrock => {
-                return Err(super::error::unsupported(vendor, "a response"));
-            }
+            // Read above.
+            Vendor::Gemini | Vendor::Bedrock => &[],
         };
         let mut turn_json = Map::new();
         for (k, val) in o {

@@ -10,12 +10,31 @@ use super::super::Vendor;
 use super::super::error::ptr;
 use super::super::loss::{LossEffect, Losses};
 
-/// Token counts, as the provider reports them (each `None` when not given).
+/// Token counts, as the provider reports them (each `None` when not given):
+/// one struct for every provider, each count read from that provider's
+/// spelling.
 ///
-/// Anthropic: `input_tokens`, `output_tokens`, `cache_creation_input_tokens`,
-/// `cache_read_input_tokens`. OpenAI Chat: `prompt_tokens`,
-/// `completion_tokens`, `prompt_tokens_details.cached_tokens`. Responses:
-/// `input_tokens`, `output_tokens`, `input_tokens_details.cached_tokens`.
+/// | field | Anthropic | OpenAI Chat | Responses | Gemini | Bedrock |
+/// |---|---|---|---|---|---|
+/// | `input_tokens` | `input_tokens` (cache reads and writes not included) | `prompt_tokens` (cached included) | `input_tokens` (cached included) | `promptTokenCount` | `inputTokens` |
+/// | `output_tokens` | `output_tokens` (thinking included) | `completion_tokens` (reasoning included) | `output_tokens` (reasoning included) | `candidatesTokenCount` (thoughts not included) | `outputTokens` |
+/// | `reasoning_tokens` | not reported apart | `completion_tokens_details.reasoning_tokens` | `output_tokens_details.reasoning_tokens` | `thoughtsTokenCount` | not reported apart |
+/// | `cache_creation_input_tokens` | `cache_creation_input_tokens` | not reported | not reported | not reported | `cacheWriteInputTokens` |
+/// | `cache_read_input_tokens` | `cache_read_input_tokens` | `prompt_tokens_details.cached_tokens` | `input_tokens_details.cached_tokens` | `cachedContentTokenCount` | `cacheReadInputTokens` |
+///
+/// # Examples
+///
+/// ```
+/// # #[cfg(feature = "providers")] {
+/// use tooljson::providers::ToolCallStream;
+/// let mut s = ToolCallStream::new();
+/// s.feed(b"data: {\"object\":\"chat.completion.chunk\",\"choices\":[],\"usage\":{\"prompt_tokens\":20,\"completion_tokens\":90,\"completion_tokens_details\":{\"reasoning_tokens\":64},\"prompt_tokens_details\":{\"cached_tokens\":16}}}\n\n")?;
+/// let u = s.usage().unwrap();
+/// assert_eq!((u.input_tokens, u.output_tokens, u.reasoning_tokens), (Some(20), Some(90), Some(64)));
+/// assert_eq!((u.cache_read_input_tokens, u.cache_creation_input_tokens), (Some(16), None));
+/// # }
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct Usage {
@@ -23,7 +42,10 @@ pub struct Usage {
     pub input_tokens: Option<u64>,
     /// Output (completion) tokens.
     pub output_tokens: Option<u64>,
-    /// Input tokens written to the prompt cache (Anthropic).
+    /// Output tokens spent on reasoning or thinking, where the provider
+    /// counts them apart (OpenAI, Gemini).
+    pub reasoning_tokens: Option<u64>,
+    /// Input tokens written to the prompt cache (Anthropic, Bedrock).
     pub cache_creation_input_tokens: Option<u64>,
     /// Input tokens read from the prompt cache.
     pub cache_read_input_tokens: Option<u64>,
@@ -36,12 +58,26 @@ impl Usage {
         let n = |k: &str| o.get(k).and_then(Value::as_u64);
         let nested = |k: &str, m: &str| o.get(k).and_then(|d| d.get(m)).and_then(Value::as_u64);
         Some(Usage {
-            input_tokens: n("input_tokens").or_else(|| n("prompt_tokens")),
-            output_tokens: n("output_tokens").or_else(|| n("completion_tokens")),
-            cache_creation_input_tokens: n("cache_creation_input_tokens"),
+            input_tokens: n("input_tokens")
+                .or_else(|| n("prompt_tokens"))
+                .or_else(|| n("promptTokenCount"))
+                .or_else(|| n("inputTokens")),
+            output_tokens: n("output_tokens")
+                .or_else(|| n("completion_tokens"))
+                .or_else(|| n("candidatesTokenCount"))
+                .or_else(|| n("outputTokens")),
+            // The vendors' spellings, then `to_json`'s own.
+            reasoning_tokens: nested("completion_tokens_details", "reasoning_tokens")
+                .or_else(|| nested("output_tokens_details", "reasoning_tokens"))
+                .or_else(|| n("thoughtsTokenCount"))
+                .or_else(|| n("reasoning_tokens")),
+            cache_creation_input_tokens: n("cache_creation_input_tokens")
+                .or_else(|| n("cacheWriteInputTokens")),
             cache_read_input_tokens: n("cache_read_input_tokens")
                 .or_else(|| nested("prompt_tokens_details", "cached_tokens"))
-                .or_else(|| nested("input_tokens_details", "cached_tokens")),
+                .or_else(|| nested("input_tokens_details", "cached_tokens"))
+                .or_else(|| n("cachedContentTokenCount"))
+                .or_else(|| n("cacheReadInputTokens")),
         })
     }
 
@@ -51,6 +87,7 @@ impl Usage {
         for (k, v) in [
             ("input_tokens", self.input_tokens),
             ("output_tokens", self.output_tokens),
+            ("reasoning_tokens", self.reasoning_tokens),
             (
                 "cache_creation_input_tokens",
                 self.cache_creation_input_tokens,
@@ -124,6 +161,58 @@ fn counts(
                     ("cache_read_input_tokens", ""),
                     ("cache_creation_input_tokens", ""),
                     ("output_tokens", ""),
+                ],
+            )
+        }
+        // Gemini counts thinking apart from the candidates; OpenAI's output
+        // includes it.
+        Vendor::Gemini => {
+            let thoughts = num(o, "thoughtsTokenCount");
+            let output = match (num(o, "candidatesTokenCount"), thoughts) {
+                (None, None) => None,
+                (c, t) => Some(c.unwrap_or(0).saturating_add(t.unwrap_or(0))),
+            };
+            (
+                Counts {
+                    input: num(o, "promptTokenCount"),
+                    cache_read: num(o, "cachedContentTokenCount"),
+                    cache_write: None,
+                    output,
+                    reasoning: thoughts,
+                    total: num(o, "totalTokenCount"),
+                },
+                &[
+                    ("promptTokenCount", ""),
+                    ("candidatesTokenCount", ""),
+                    ("totalTokenCount", ""),
+                    ("cachedContentTokenCount", ""),
+                    ("thoughtsTokenCount", ""),
+                ],
+            )
+        }
+        // Bedrock's inputTokens leave out the cache reads and writes.
+        Vendor::Bedrock => {
+            let cache_read = num(o, "cacheReadInputTokens");
+            let cache_write = num(o, "cacheWriteInputTokens");
+            let input = num(o, "inputTokens").map(|n| {
+                n.saturating_add(cache_read.unwrap_or(0))
+                    .saturating_add(cache_write.unwrap_or(0))
+            });
+            (
+                Counts {
+                    input,
+                    cache_read,
+                    cache_write,
+                    output: num(o, "outputTokens"),
+                    reasoning: None,
+                    total: num(o, "totalTokens"),
+                },
+                &[
+                    ("inputTokens", ""),
+                    ("outputTokens", ""),
+                    ("totalTokens", ""),
+                    ("cacheReadInputTokens", ""),
+                    ("cacheWriteInputTokens", ""),
                 ],
             )
         }
@@ -311,7 +400,65 @@ pub(crate) fn convert_usage(
                 }
             }
         }
-        Vendor::Gemini | Vendor::Bedrock => {}
+        Vendor::Gemini => {
+            if c.cache_write.is_some_and(|n| n > 0) {
+                losses.push(
+                    &ptr(at, "cacheWriteInputTokens"),
+                    "cache writes",
+                    LossEffect::Dropped,
+                    "counted in the input tokens: Gemini reports no prompt-cache writes",
+                );
+            }
+            let reasoning = c.reasoning.filter(|n| *n > 0);
+            put(&mut out, "promptTokenCount", c.input);
+            put(
+                &mut out,
+                "candidatesTokenCount",
+                c.output.map(|n| n.saturating_sub(reasoning.unwrap_or(0))),
+            );
+            let total = match (c.input, c.output) {
+                (Some(i), Some(o)) => Some(i.saturating_add(o)),
+                _ => c.total,
+            };
+            put(&mut out, "totalTokenCount", total);
+            put(
+                &mut out,
+                "cachedContentTokenCount",
+                c.cache_read.filter(|n| *n > 0),
+            );
+            put(&mut out, "thoughtsTokenCount", reasoning);
+        }
+        Vendor::Bedrock => {
+            if c.reasoning.is_some_and(|n| n > 0) {
+                losses.push(
+                    at,
+                    "reasoning tokens",
+                    LossEffect::Dropped,
+                    "Bedrock counts reasoning in outputTokens without a breakdown",
+                );
+            }
+            let uncached = c.input.map(|n| {
+                n.saturating_sub(c.cache_read.unwrap_or(0))
+                    .saturating_sub(c.cache_write.unwrap_or(0))
+            });
+            put(&mut out, "inputTokens", uncached);
+            put(&mut out, "outputTokens", c.output);
+            let total = match (c.input, c.output) {
+                (Some(i), Some(o)) => Some(i.saturating_add(o)),
+                _ => c.total,
+            };
+            put(&mut out, "totalTokens", total);
+            put(
+                &mut out,
+                "cacheReadInputTokens",
+                c.cache_read.filter(|n| *n > 0),
+            );
+            put(
+                &mut out,
+                "cacheWriteInputTokens",
+                c.cache_write.filter(|n| *n > 0),
+            );
+        }
     }
     Value::Object(out)
 }

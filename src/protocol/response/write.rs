@@ -4,10 +4,11 @@
 
 use serde_json::{Map, Value};
 
-use super::super::error::{ptr, ptr_i};
+use super::super::error::ptr;
 use super::super::loss::{Converted, LossEffect, Losses, UNMODELLED};
 use super::super::message::s;
 use super::super::turn::place_losses;
+use super::super::turn::{stop_as_bedrock, stop_as_gemini, stop_from_bedrock, stop_from_gemini};
 use super::super::{StopReason, TurnPart, Vendor};
 use super::order::KeyOrder;
 use super::usage::convert_usage;
@@ -28,6 +29,8 @@ fn reads_back(r: &StopReason, to: Vendor, has_calls: bool) -> StopReason {
     match to {
         Vendor::Anthropic => StopReason::from_anthropic(r.as_anthropic()),
         Vendor::OpenAiChat => StopReason::from_openai_chat(r.as_openai_chat()),
+        Vendor::Gemini => stop_from_gemini(stop_as_gemini(r), has_calls),
+        Vendor::Bedrock => stop_from_bedrock(stop_as_bedrock(r)),
         _ => match r {
             StopReason::MaxTokens | StopReason::EndOfStream => StopReason::MaxTokens,
             StopReason::Refusal | StopReason::ContentFilter => StopReason::Refusal,
@@ -48,7 +51,8 @@ impl Response {
     /// [`Loss`](super::super::Loss) for each part, member or count that the
     /// target has no place for, a stop reason that reads back as another,
     /// and each Chat choice after the first (Anthropic and Responses hold one
-    /// turn). Gemini and Bedrock: `null` and a loss.
+    /// turn). Gemini keeps several candidates; a ConverseResponse has no id
+    /// and does not name the model (both losses).
     ///
     /// # Examples
     ///
@@ -82,6 +86,18 @@ impl Response {
         let same = from == Some(vendor);
         if !same {
             self.report(vendor, &mut losses);
+            self.report_id_model(vendor, &mut losses);
+        }
+        match vendor {
+            Vendor::Gemini => {
+                let out = self.write_gemini(&mut losses);
+                return losses.finish(out);
+            }
+            Vendor::Bedrock => {
+                let out = self.write_bedrock(&mut losses);
+                return losses.finish(out);
+            }
+            _ => {}
         }
         let mut o = if same {
             self.shape.native.clone()
@@ -165,7 +181,7 @@ impl Response {
             let usage = if *uv == vendor {
                 u.clone()
             } else {
-                convert_usage(*uv, u, vendor, "/usage", &mut losses)
+                convert_usage(*uv, u, vendor, self.usage_at(), &mut losses)
             };
             o.insert("usage".into(), usage);
         }
@@ -221,12 +237,8 @@ impl Response {
             );
         }
         for (i, turn) in self.choices.iter().enumerate() {
-            let base = match from {
-                Some(Vendor::OpenAiChat) => ptr_i("/choices", i),
-                Some(Vendor::OpenAiResponses) => "/output".to_owned(),
-                _ => String::new(),
-            };
-            if i > 0 && vendor != Vendor::OpenAiChat {
+            let base = self.choice_at(i);
+            if i > 0 && !matches!(vendor, Vendor::OpenAiChat | Vendor::Gemini) {
                 losses.push(
                     &base,
                     "choice",
@@ -263,6 +275,11 @@ impl Response {
                 _ => String::new(),
             };
             place_losses(from, &prefix, &mut turn_losses.0);
+            if from == Some(Vendor::Gemini) {
+                for l in &mut turn_losses.0 {
+                    l.at.insert_str(0, &base);
+                }
+            }
             losses.0.extend(turn_losses.0);
             if let Some(r) = &turn.stop_reason {
                 let has_calls = turn.parts.iter().any(|p| matches!(p, TurnPart::Call(_)));
@@ -271,6 +288,8 @@ impl Response {
                     let at = match from {
                         Some(Vendor::Anthropic) => "/stop_reason".to_owned(),
                         Some(Vendor::OpenAiChat) => ptr(&base, "finish_reason"),
+                        Some(Vendor::Gemini) => ptr(&base, "finishReason"),
+                        Some(Vendor::Bedrock) => "/stopReason".to_owned(),
                         _ => "/status".to_owned(),
                     };
                     losses.push(
