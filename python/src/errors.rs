@@ -58,6 +58,18 @@ create_exception!(
 );
 create_exception!(
     tooljson,
+    ProviderError,
+    StreamFailed,
+    "The provider reported an error inside the stream (overloaded, quota): kind, message, retryable."
+);
+create_exception!(
+    tooljson,
+    UnrecognizedStream,
+    StreamFailed,
+    "No provider's stream was recognised in the body: bytes, event_count, first."
+);
+create_exception!(
+    tooljson,
     ProtocolError,
     ToolJsonError,
     "A request, turn, result or tool definition that is not of the shape its vendor defines."
@@ -137,6 +149,8 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("LimitExceededError", py.get_type::<LimitExceededError>())?;
     m.add("MisuseError", py.get_type::<MisuseError>())?;
     m.add("StreamFailed", py.get_type::<StreamFailed>())?;
+    m.add("ProviderError", py.get_type::<ProviderError>())?;
+    m.add("UnrecognizedStream", py.get_type::<UnrecognizedStream>())?;
     m.add("ProtocolError", py.get_type::<ProtocolError>())?;
     m.add("LossError", py.get_type::<LossError>())?;
     m.add("ChoiceError", py.get_type::<ChoiceError>())?;

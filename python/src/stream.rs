@@ -8,7 +8,7 @@ use pyo3::types::{PyDict, PyList};
 use tooljson::providers::{CallEvent, StreamError, StreamedCall, ToolCallStream};
 
 use crate::convert::{Decimals, json_to_py, node_to_py, value_to_py};
-use crate::errors::StreamFailed;
+use crate::errors::{ProviderError, StreamFailed, UnrecognizedStream};
 use crate::partial::with_chunk;
 use crate::protocol::{PyAssistantTurn, PyToolCall, PyToolResult, PyToolSet, vendor};
 
@@ -179,8 +179,42 @@ impl PyStreamedCall {
     }
 }
 
-fn stream_error(e: &StreamError) -> PyErr {
-    StreamFailed::new_err(e.to_string())
+/// A stream error as its exception: ``ProviderError`` (the provider
+/// reported an error in the stream) and ``UnrecognizedStream`` (no
+/// provider's stream in the body) are ``StreamFailed``, as is every other;
+/// each says whether sending the request again may well succeed
+/// (``retryable``) and carries the events queued before it (``events``).
+fn stream_error<'py>(py: Python<'py>, e: &StreamError, events: Bound<'py, PyList>) -> PyErr {
+    let err = match e {
+        StreamError::Provider { .. } => ProviderError::new_err(e.to_string()),
+        StreamError::Unrecognized { .. } => UnrecognizedStream::new_err(e.to_string()),
+        _ => StreamFailed::new_err(e.to_string()),
+    };
+    let value = err.value(py);
+    // Plain attributes on a fresh exception: if setting one fails, the
+    // exception still carries its message.
+    let _ = (|| -> PyResult<()> {
+        value.setattr("retryable", e.is_retryable())?;
+        value.setattr("events", events)?;
+        match e {
+            StreamError::Provider { kind, message } => {
+                value.setattr("kind", kind)?;
+                value.setattr("message", message)?;
+            }
+            StreamError::Unrecognized {
+                bytes,
+                events,
+                first,
+            } => {
+                value.setattr("bytes", bytes)?;
+                value.setattr("event_count", events)?;
+                value.setattr("first", first)?;
+            }
+            _ => {}
+        }
+        Ok(())
+    })();
+    err
 }
 
 /// A streamed response (Anthropic Messages, OpenAI Chat Completions, OpenAI
@@ -198,10 +232,22 @@ fn stream_error(e: &StreamError) -> PyErr {
 pub struct PyToolCallStream {
     inner: ToolCallStream,
     decimals: Decimals,
-    text: Vec<(u64, String)>,
 }
 
 impl PyToolCallStream {
+    /// The queued events, or the error carrying them.
+    fn settle<'py>(
+        &mut self,
+        py: Python<'py>,
+        result: Result<(), StreamError>,
+    ) -> PyResult<Bound<'py, PyList>> {
+        let events = self.drain(py)?;
+        match result {
+            Ok(()) => Ok(events),
+            Err(e) => Err(stream_error(py, &e, events)),
+        }
+    }
+
     fn drain<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
         let events: Vec<CallEvent> = self.inner.drain_events().collect();
         let out = PyList::empty(py);
@@ -272,17 +318,23 @@ impl PyToolCallStream {
                 d.set_item("model", model)?;
                 "message_started"
             }
-            CallEvent::TextAppended { at, text } => {
-                match self.text.iter_mut().find(|(k, _)| *k == at) {
-                    Some((_, t)) => t.push_str(&text),
-                    None => self.text.push((at, text.clone())),
-                }
-                d.set_item("at", at)?;
+            CallEvent::TextAppended {
+                choice,
+                block,
+                text,
+            } => {
+                d.set_item("choice", choice)?;
+                d.set_item("block", block)?;
                 d.set_item("text", text)?;
                 "text_appended"
             }
-            CallEvent::ThinkingAppended { at, text } => {
-                d.set_item("at", at)?;
+            CallEvent::ThinkingAppended {
+                choice,
+                block,
+                text,
+            } => {
+                d.set_item("choice", choice)?;
+                d.set_item("block", block)?;
                 d.set_item("text", text)?;
                 "thinking_appended"
             }
@@ -296,8 +348,13 @@ impl PyToolCallStream {
                 d.set_item("data", data)?;
                 "redacted_thinking"
             }
-            CallEvent::RefusalAppended { at, text } => {
-                d.set_item("at", at)?;
+            CallEvent::RefusalAppended {
+                choice,
+                block,
+                text,
+            } => {
+                d.set_item("choice", choice)?;
+                d.set_item("block", block)?;
                 d.set_item("text", text)?;
                 "refusal_appended"
             }
@@ -355,22 +412,20 @@ impl PyToolCallStream {
         Ok(PyToolCallStream {
             inner,
             decimals: Decimals::parse(decimals)?,
-            text: Vec::new(),
         })
     }
 
     /// Feeds the next bytes of the body and returns the events they
     /// completed. Raises ``StreamFailed`` when the stream cannot be
-    /// followed (its events before the failure are then still readable
-    /// through ``drain_events``).
+    /// followed; the events queued before it are the exception's
+    /// ``events``, and what arrived stays readable.
     fn feed<'py>(
         &mut self,
         py: Python<'py>,
         chunk: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyList>> {
         let result = with_chunk(chunk, |bytes| self.inner.feed(bytes))?;
-        result.map_err(|e| stream_error(&e))?;
-        self.drain(py)
+        self.settle(py, result)
     }
 
     /// Feeds one event whose framing was already read (a line of a
@@ -383,17 +438,20 @@ impl PyToolCallStream {
         data: &str,
         event: Option<&str>,
     ) -> PyResult<Bound<'py, PyList>> {
-        self.inner
-            .feed_event(event, data)
-            .map_err(|e| stream_error(&e))?;
-        self.drain(py)
+        let result = self.inner.feed_event(event, data);
+        self.settle(py, result)
     }
 
     /// Ends the body and returns the last events (open calls end as
-    /// truncated when the provider's terminal event never came).
+    /// truncated when the provider's terminal event never came). Raises
+    /// ``ProviderError`` when the provider reported an error in the stream
+    /// (an overloaded reply: ``retryable``; an exhausted quota: not), and
+    /// ``UnrecognizedStream`` when no provider's stream was in the body;
+    /// the last events are then the exception's ``events``, and the
+    /// response so far (text, calls, usage) stays readable.
     fn finish<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        self.inner.finish().map_err(|e| stream_error(&e))?;
-        self.drain(py)
+        let result = self.inner.finish();
+        self.settle(py, result)
     }
 
     /// The events queued and not yet returned.
@@ -419,11 +477,33 @@ impl PyToolCallStream {
             .collect()
     }
 
-    /// The text for the user so far, each block (or choice) in the order it
-    /// began.
+    /// The text of ``choice`` so far (0 unless OpenAI Chat was asked for
+    /// ``n > 1`` or Gemini for several candidates): every
+    /// ``text_appended`` of that choice, joined.
+    #[pyo3(signature = (choice = 0))]
+    fn text(&self, choice: u64) -> &str {
+        self.inner.text(choice)
+    }
+
+    /// The thinking of ``choice`` so far (Anthropic thinking, Responses
+    /// reasoning summaries, Chat ``reasoning_content``, Gemini thoughts,
+    /// Bedrock reasoning).
+    #[pyo3(signature = (choice = 0))]
+    fn thinking(&self, choice: u64) -> &str {
+        self.inner.thinking(choice)
+    }
+
+    /// The refusal text of ``choice`` so far.
+    #[pyo3(signature = (choice = 0))]
+    fn refusal(&self, choice: u64) -> &str {
+        self.inner.refusal(choice)
+    }
+
+    /// The choices that said anything or called a tool, in order: ``[0]``
+    /// for most responses, ``[0, 1, 2]`` for Chat with ``n = 3``.
     #[getter]
-    fn text(&self) -> String {
-        self.text.iter().map(|(_, t)| t.as_str()).collect()
+    fn choices(&self) -> Vec<u64> {
+        self.inner.choices()
     }
 
     /// The message id, once known.

@@ -29,18 +29,30 @@ def serving(body):
     return httpx2.Client(transport=httpx2.MockTransport(handler))
 
 
-def test_the_two_minute_example_runs_as_written_on_a_served_recording(monkeypatch):
+def test_the_two_minute_example_runs_as_written_on_a_served_recording(monkeypatch, testdata):
+    """The first reply is the recorded overloaded_error: the example sends
+    the request again and reads the demo body."""
     assert "with_streaming_response" in BLOCKS[0] and "iter_bytes()" in BLOCKS[0]
+    overloaded = (testdata / "vendor-streams/anthropic/sdk-python-error-event-overloaded.sse").read_bytes()
+    replies = [overloaded, DEMO.read_bytes()]
+
+    def handler(request):
+        body = replies.pop(0)
+        return httpx2.Response(200, headers={"content-type": "text/event-stream"}, content=body)
+
     real = anthropic.Anthropic
-    monkeypatch.setattr(
-        anthropic, "Anthropic", lambda: real(api_key="test", http_client=serving(DEMO.read_bytes()))
-    )
+    client = real(api_key="test", http_client=httpx2.Client(transport=httpx2.MockTransport(handler)))
+    monkeypatch.setattr(anthropic, "Anthropic", lambda: client)
+    slept = []
+    monkeypatch.setattr("time.sleep", slept.append)
     out = io.StringIO()
     namespace = {}
     with contextlib.redirect_stdout(out):
         exec(compile(BLOCKS[0], "README.md", "exec"), namespace)
     printed = out.getvalue()
-    assert printed.startswith("I'll write the plan and run the tests at the same time.")
+    assert replies == [] and slept == [1]
+    assert printed.startswith("\nthe provider reported overloaded_error: Overloaded; trying again\n")
+    assert "I'll write the plan and run the tests at the same time." in printed
     assert "\nwriting docs/PLAN.md ...\n" in printed
     stream = namespace["stream"]
     # write_file is declared and complete; run_command is not declared: its

@@ -11,7 +11,14 @@ import json
 import pytest
 
 from conftest import EXPECTED
-from tooljson import StreamFailed, ToolCallStream, iter_events, stream_events
+from tooljson import (
+    ProviderError,
+    StreamFailed,
+    ToolCallStream,
+    UnrecognizedStream,
+    iter_events,
+    stream_events,
+)
 from test_partial import extends
 
 PROVIDERS = [
@@ -97,7 +104,12 @@ def test_every_transcript_ends_with_the_sdks_final_message_at_every_read_size(te
         else:
             streams = [(n, replay(data, vendor, n)) for n in (1, 7, 64, None)]
         for n, s in streams:
-            got = [normalize(m, chat) for m in s.final_messages()]
+            got = s.final_messages()
+            if folder == "openai-responses":
+                # The SDK's file holds the `output`; the stream gives the
+                # whole `response` object around it.
+                got = [{"output": m.get("output")} for m in got]
+            got = [normalize(m, chat) for m in got]
             if got != want_messages:
                 failures.append(f"{folder}/{path.name} ({n}): {got} != {want_messages}")
             if "sdk_error" in want:
@@ -137,7 +149,8 @@ def test_text_usage_and_stop_reason_of_an_anthropic_recording(testdata):
     s = ToolCallStream()
     events = list(iter_events([path.read_bytes()[i : i + 16] for i in range(0, len(path.read_bytes()), 16)], s))
     assert s.provider == "anthropic"
-    assert s.text == "".join(b["text"] for b in want["content"] if b["type"] == "text")
+    assert s.text() == "".join(b["text"] for b in want["content"] if b["type"] == "text")
+    assert s.choices == [0]
     assert s.stop_reason == want["stop_reason"]
     assert s.usage["output_tokens"] == want["usage"]["output_tokens"]
     assert s.model == want["model"]
@@ -189,3 +202,43 @@ def test_garbage_bodies_raise_stream_failed_or_nothing_never_a_crash(testdata):
             s.final_messages()
             for c in s.calls:
                 c.preview, c.arguments, c.errors
+
+
+def test_the_text_of_each_choice_is_kept_apart(testdata):
+    """OpenAI Chat with n=3: the text per choice equals the SDK's message
+    content per choice."""
+    name = "sdk-python-n3-choices-json-content.sse"
+    path = testdata / "vendor-streams" / "openai-chat" / name
+    want = json.loads((EXPECTED / "openai-chat" / (name + ".json")).read_text())["messages"]
+    for n in (1, 7, 64):
+        s = replay(path.read_bytes(), "openai-chat", n)
+        assert s.choices == [m["index"] for m in want]
+        for m in want:
+            assert s.text(m["index"]) == m["message"]["content"]
+    events = ToolCallStream().feed(path.read_bytes())
+    assert {e.choice for e in events if e.type == "text_appended"} == {0, 1, 2}
+
+
+def test_a_provider_error_is_raised_by_finish_with_the_response_so_far(testdata):
+    path = testdata / "vendor-streams/anthropic/sdk-python-error-event-overloaded.sse"
+    s = ToolCallStream()
+    fed = s.feed(path.read_bytes())
+    # The error event ends the stream as it arrives; finish() raises it.
+    assert fed[-1].type == "stream_finished" and fed[-1].stop_reason == "error"
+    with pytest.raises(ProviderError) as e:
+        s.finish()
+    assert isinstance(e.value, StreamFailed)
+    assert e.value.kind == "overloaded_error" and e.value.retryable
+    assert str(e.value).startswith("the provider reported overloaded_error")
+    assert e.value.events == [] and s.is_finished
+    assert s.stop_reason == "error"
+
+
+def test_a_body_that_is_no_providers_stream_says_so():
+    body = b'{"type": "message_start"}\n{"type": "message_stop"}\n'  # a .jsonl log
+    s = ToolCallStream()
+    s.feed(body)
+    with pytest.raises(UnrecognizedStream) as e:
+        s.finish()
+    assert "feed_event" in str(e.value)
+    assert e.value.bytes == len(body) and e.value.event_count == 0 and not e.value.retryable

@@ -49,6 +49,8 @@ from ._tooljson import (
     Converted,
     # the streamed response
     StreamFailed,
+    ProviderError,
+    UnrecognizedStream,
     ToolCallStream,
     StreamedCall,
     StreamEvent,
@@ -83,6 +85,8 @@ __all__ = [
     "Loss",
     "Converted",
     "StreamFailed",
+    "ProviderError",
+    "UnrecognizedStream",
     "ToolCallStream",
     "StreamedCall",
     "StreamEvent",
