@@ -24,9 +24,11 @@ also pays the SSE framing and each event's JSON, which the SDK rows are
 handed already decoded.
 
 Run: python python/bench/bench_stream.py   (after pip install ./python
--r python/requirements-test.txt); --quick for fewer passes.
+-r python/requirements-test.txt); --quick (CI) times the others in 16-byte
+deltas only; --floor N requires N times instead of 100.
 """
 
+import gc
 import json
 import sys
 import time
@@ -67,6 +69,9 @@ def deltas_of(text, n):
 
 
 def best_of(passes, fn):
+    # Each contender starts from a collected heap: the garbage of the one
+    # before (16,000 pydantic events) would otherwise slow the next.
+    gc.collect()
     best, result = float("inf"), None
     for _ in range(passes):
         t = time.perf_counter()
@@ -159,8 +164,13 @@ def openai_accumulate(chunks):
 
 
 def main():
+    # --quick (CI): the others only in 16-byte deltas, where the claim is;
+    # best of 3 still, so that one slow pass on a busy machine moves no ratio.
     quick = "--quick" in sys.argv
-    fast_passes, slow_passes = (5, 1) if quick else (20, 3)
+    # --floor N: the speed-up the script requires (100, the target; CI
+    # passes a lower floor so that a busy shared machine cannot fail it).
+    floor = float(sys.argv[sys.argv.index("--floor") + 1]) if "--floor" in sys.argv else 100.0
+    fast_passes, slow_passes = (10, 3) if quick else (20, 3)
     from anthropic.types import RawMessageStreamEvent
     from anthropic._models import construct_type_unchecked
 
@@ -181,6 +191,8 @@ def main():
             ("openai ChatCompletionStreamState (strict)", slow_passes, lambda: openai_accumulate(chunks)),
         ]
         for name, passes, fn in contenders:
+            if quick and n == 4 and not name.startswith("tooljson"):
+                continue
             secs, got = best_of(passes, fn)
             assert got == want, f"{name} ({n}-byte deltas) ended with other arguments"
             per_delta[(name, n)] = secs / len(deltas)
@@ -204,12 +216,12 @@ def main():
                       "openai ChatCompletionStreamState (strict)"):
             speedup = per_delta[(other, 16)] / per_delta[(ours, 16)]
             print(f"16-byte deltas: {ours} is {speedup:.0f}x faster than {other}")
-            if speedup < 100 and ours == "tooljson PartialParser.feed":
+            if speedup < floor and ours == "tooljson PartialParser.feed":
                 failures.append(f"{ours} only {speedup:.0f}x faster than {other}")
     if failures:
         print("FAILED: " + "; ".join(failures))
         sys.exit(1)
-    print("ok: linear per delta, and at least 100x faster at 16-byte deltas")
+    print(f"ok: linear per delta, and at least {floor:.0f}x faster at 16-byte deltas")
 
 
 if __name__ == "__main__":

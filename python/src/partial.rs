@@ -3,13 +3,14 @@
 //! monotone preview as plain Python values.
 
 use std::collections::HashSet;
+use std::sync::Arc;
 
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes, PyList, PyString, PyTuple};
 use tooljson::parser::{DuplicateKeys, Limits, Parser};
 use tooljson::partial::{OpenedKind, PartialParser, ValueEvent};
-use tooljson::path::{Path, Segment};
+use tooljson::path::{Path, PathRef, Segment};
 
 use crate::convert::{Decimals, MAX_DEPTH, node_to_py, value_to_py};
 use crate::errors::json_error;
@@ -33,7 +34,7 @@ pub fn segments_tuple<'py>(py: Python<'py>, path: &Path) -> PyResult<Bound<'py, 
 /// visible: `""`, `[]`, `{}`).
 #[pyclass(module = "tooljson", frozen)]
 pub struct Opened {
-    path: Path,
+    path: Arc<Path>,
     /// `"object"`, `"array"` or `"string"`.
     #[pyo3(get)]
     kind: &'static str,
@@ -70,7 +71,7 @@ impl Opened {
 /// or half an escape).
 #[pyclass(module = "tooljson", frozen)]
 pub struct Appended {
-    path: Path,
+    path: Arc<Path>,
     /// The new text.
     #[pyo3(get)]
     text: Py<PyString>,
@@ -107,7 +108,7 @@ impl Appended {
 /// value, in document order, the root last.
 #[pyclass(module = "tooljson", frozen)]
 pub struct Completed {
-    path: Path,
+    path: Arc<Path>,
     /// The finished value, as plain Python objects (`None` for JSON null).
     #[pyo3(get)]
     value: Py<PyAny>,
@@ -148,13 +149,32 @@ fn opened_kind(kind: OpenedKind) -> &'static str {
     }
 }
 
+/// The path of an event, shared with the events before it at the same
+/// path (the appended text of one long string is most of a stream's
+/// events): no allocation per event for it.
+fn shared_path(cache: &mut Option<Arc<Path>>, path: PathRef<'_>) -> Arc<Path> {
+    match cache {
+        Some(p) if p.as_ref().as_ref() == path => Arc::clone(p),
+        _ => {
+            let p = Arc::new(path.to_path());
+            *cache = Some(Arc::clone(&p));
+            p
+        }
+    }
+}
+
 /// One event as its Python object.
-fn event_to_py(py: Python<'_>, e: ValueEvent<'_>, decimals: Decimals) -> PyResult<Py<PyAny>> {
+fn event_to_py(
+    py: Python<'_>,
+    e: ValueEvent<'_>,
+    decimals: Decimals,
+    cache: &mut Option<Arc<Path>>,
+) -> PyResult<Py<PyAny>> {
     Ok(match e {
         ValueEvent::Opened { path, kind } => Py::new(
             py,
             Opened {
-                path: path.to_path(),
+                path: shared_path(cache, path),
                 kind: opened_kind(kind),
             },
         )?
@@ -162,7 +182,7 @@ fn event_to_py(py: Python<'_>, e: ValueEvent<'_>, decimals: Decimals) -> PyResul
         ValueEvent::Appended { path, text } => Py::new(
             py,
             Appended {
-                path: path.to_path(),
+                path: shared_path(cache, path),
                 text: PyString::new(py, text).unbind(),
             },
         )?
@@ -175,7 +195,7 @@ fn event_to_py(py: Python<'_>, e: ValueEvent<'_>, decimals: Decimals) -> PyResul
             Py::new(
                 py,
                 Completed {
-                    path: path.to_path(),
+                    path: shared_path(cache, path),
                     value,
                 },
             )?
@@ -213,8 +233,10 @@ pub fn with_chunk<R>(chunk: &Bound<'_, PyAny>, f: impl FnOnce(&[u8]) -> R) -> Py
         return Ok(f(b.as_bytes()));
     }
     if let Ok(s) = chunk.cast::<PyString>() {
-        let text = s.to_cow()?;
-        return Ok(f(text.as_bytes()));
+        // The limited API of 3.9 has no borrowed UTF-8 view: one encode,
+        // read in place (`to_cow` would copy it once more).
+        let encoded = s.encode_utf8()?;
+        return Ok(f(encoded.as_bytes()));
     }
     let owned = chunk_bytes(chunk)?;
     Ok(f(&owned))
@@ -252,6 +274,8 @@ pub fn with_chunk<R>(chunk: &Bound<'_, PyAny>, f: impl FnOnce(&[u8]) -> R) -> Py
 pub struct PyPartialParser {
     inner: PartialParser,
     decimals: Decimals,
+    /// The path of the last event, shared by the next at the same path.
+    last_path: Option<Arc<Path>>,
 }
 
 #[pymethods]
@@ -307,6 +331,7 @@ impl PyPartialParser {
         Ok(PyPartialParser {
             inner,
             decimals: Decimals::parse(decimals)?,
+            last_path: None,
         })
     }
 
@@ -320,12 +345,13 @@ impl PyPartialParser {
         chunk: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyList>> {
         let decimals = self.decimals;
+        let cache = &mut self.last_path;
         let mut events: Vec<Py<PyAny>> = Vec::new();
         let mut failed: Option<PyErr> = None;
         let result = with_chunk(chunk, |bytes| {
             let mut sink = |e: ValueEvent<'_>| {
                 if failed.is_none() {
-                    match event_to_py(py, e, decimals) {
+                    match event_to_py(py, e, decimals, cache) {
                         Ok(obj) => events.push(obj),
                         Err(err) => failed = Some(err),
                     }
@@ -345,11 +371,12 @@ impl PyPartialParser {
     /// input ended inside the value.
     fn finish<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
         let decimals = self.decimals;
+        let cache = &mut self.last_path;
         let mut events: Vec<Py<PyAny>> = Vec::new();
         let mut failed: Option<PyErr> = None;
         let mut sink = |e: ValueEvent<'_>| {
             if failed.is_none() {
-                match event_to_py(py, e, decimals) {
+                match event_to_py(py, e, decimals, cache) {
                     Ok(obj) => events.push(obj),
                     Err(err) => failed = Some(err),
                 }
