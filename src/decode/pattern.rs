@@ -46,6 +46,17 @@ pub(crate) fn format_form(f: Format) -> Option<&'static str> {
             r"^(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)",
             r"\.(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)$"
         ),
+        // RFC 3339 appendix A: weeks alone, or a date part of units in
+        // order with no gap (Y M D, M D, D) and an optional time part
+        // (H M S, M S, S), or a time part alone.
+        Format::Duration => concat!(
+            r"^P(?:\d+W|(?:\d+Y(?:\d+M(?:\d+D)?)?|\d+M(?:\d+D)?|\d+D)",
+            r"(?:T(?:\d+H(?:\d+M(?:\d+S)?)?|\d+M(?:\d+S)?|\d+S))?",
+            r"|T(?:\d+H(?:\d+M(?:\d+S)?)?|\d+M(?:\d+S)?|\d+S))$"
+        ),
+        // Empty, or `/` then anything where each `~` is `~0` or `~1`.
+        Format::JsonPointer => r"^(?:/(?:[^~]|~[01])*)?$",
+        Format::RelativeJsonPointer => r"^(?:0|[1-9]\d*)(?:#|(?:/(?:[^~]|~[01])*)?)$",
         _ => return None,
     })
 }

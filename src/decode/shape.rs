@@ -12,7 +12,7 @@ use super::{DecodeError, DecodeOptions, KeyOrder, Whitespace};
 use crate::Value;
 use crate::schema::decode_view::{
     EnumOptions, Format, Kw, NodeId, OwnedRegular, Program, T_ALL, T_ARR, T_BOOL, T_FRAC, T_INT,
-    T_NULL, T_OBJ, T_STR, node_accepts,
+    T_NULL, T_OBJ, T_STR, format_notes, node_accepts,
 };
 
 pub(crate) type ShapeId = u32;
@@ -161,6 +161,8 @@ struct Builder<'p> {
     patterns: Vec<StrPattern>,
     key_order: KeyOrder,
     approx: Approximations,
+    /// Whether the formats the schema keeps as annotations are asserted.
+    assert_formats: bool,
 }
 
 /// Compiles `prog` into a grammar, with the keywords it approximates.
@@ -176,6 +178,7 @@ pub(crate) fn compile(
         patterns: Vec::new(),
         key_order: opts.key_order,
         approx: Approximations::new(opts.approximate),
+        assert_formats: opts.assert_formats,
     };
     let root = b.conj(vec![prog.root], Vec::new())?;
     let any_lits = b.push(Shape::Lits(Box::new([
@@ -271,7 +274,26 @@ impl Builder<'_> {
         // Literal options are checked against whole nodes, so any keyword
         // is exact under `enum` / `const`.
         let has_lit = set_has_literal(prog, set);
+        // Formats asserted here that the schema keeps as annotations:
+        // literal options are checked against them too.
+        let mut noted: Vec<Format> = Vec::new();
         for &n in set {
+            if self.assert_formats {
+                for name in format_notes(prog, n) {
+                    match Format::from_name(name) {
+                        Some(f) => {
+                            noted.push(f);
+                            patterns.push((n, PatternKw::Format(f)));
+                        }
+                        None if UNCHECKED_FORMATS.contains(&name) => {
+                            patterns.push((n, PatternKw::Unchecked(name)));
+                        }
+                        // Not a JSON Schema format: an annotation, as the
+                        // format checker keeps it.
+                        None => {}
+                    }
+                }
+            }
             let node = prog.node(n);
             for (i, kw) in prog.kws(node).iter().enumerate() {
                 let pos = node.kws.start + i as u32;
@@ -382,6 +404,10 @@ impl Builder<'_> {
             let kept: Vec<&Value> = opts
                 .iter()
                 .filter(|v| set.iter().all(|&n| node_accepts(prog, n, v)))
+                .filter(|v| match v {
+                    Value::String(s) => noted.iter().all(|f| f.check(s)),
+                    _ => true,
+                })
                 .collect();
             return self.literals(set[0], &kept);
         }
@@ -531,6 +557,18 @@ impl Builder<'_> {
                 }
             },
             // The formats no pattern states have a hand-built form.
+            PatternKw::Unchecked(name) => {
+                return Err(unsupported(
+                    prog,
+                    *n,
+                    "format",
+                    &format!(
+                        "the `{name}` format has no checker here (IDNA2008 validity of \
+                         Unicode labels is not a language this decoder can follow), so no \
+                         mask can be exact"
+                    ),
+                ));
+            }
             PatternKw::Format(f) => match StrPattern::hand_built(*f) {
                 Some(hand) => Ok(hand),
                 None => match format_form(*f).and_then(OwnedRegular::parse) {
@@ -764,13 +802,20 @@ type Entry = (Box<[u8]>, ShapeId, bool, (u32, u32));
 enum PatternKw<'a> {
     Pattern(&'a crate::schema::decode_view::Pattern),
     Format(Format),
+    /// A JSON Schema format the format checker does not know.
+    Unchecked(&'a str),
 }
+
+/// The JSON Schema formats the format checker does not know: asserted,
+/// each is refused (the others it does not know are not JSON Schema
+/// formats, and stay annotations as the checker keeps them).
+const UNCHECKED_FORMATS: &[&str] = &["idn-email", "idn-hostname", "iri", "iri-reference"];
 
 impl PatternKw<'_> {
     fn name(&self) -> &'static str {
         match self {
             PatternKw::Pattern(_) => "pattern",
-            PatternKw::Format(_) => "format",
+            PatternKw::Format(_) | PatternKw::Unchecked(_) => "format",
         }
     }
 }

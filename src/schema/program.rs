@@ -440,6 +440,9 @@ pub(crate) struct Program {
     pub(crate) locs: String,
     pub(crate) root: NodeId,
     pub(crate) ignored: Vec<String>,
+    /// The `format` values left annotations (not asserted, or unknown),
+    /// by node, sorted.
+    pub(crate) format_notes: Vec<(NodeId, Box<str>)>,
     pub(crate) has_dynamic: bool,
 }
 
