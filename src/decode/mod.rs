@@ -5,7 +5,8 @@
 //! token trie) is prepared once per model and shared. A [`Constraint`] is
 //! compiled from a [`CompiledSchema`] and a vocabulary, once per schema. A
 //! [`Matcher`] follows one sequence: [`Matcher::fill_mask`] writes the
-//! allowed tokens into a caller's bitset, [`Matcher::commit_token`] and
+//! allowed tokens into a caller's bitset ([`fill_masks`]: a batch of
+//! sequences, on threads if the caller asks), [`Matcher::commit_token`] and
 //! [`Matcher::commit_bytes`] advance, [`Matcher::rollback`] undoes tokens
 //! (speculative decoding), [`Matcher::forced_bytes`] gives the bytes that
 //! must come next (fast-forward), [`Matcher::is_complete`] says whether the
@@ -228,6 +229,7 @@
 //! past that. A grammar has at most [`MAX_SHAPES`] shapes.
 
 mod approx;
+mod batch;
 mod bpe;
 mod fast;
 mod forms;
@@ -245,6 +247,7 @@ use std::fmt;
 use std::sync::Arc;
 
 pub use approx::Approximation;
+pub use batch::fill_masks;
 pub use bpe::Tokenizer;
 pub use matcher::{Matcher, apply_mask};
 pub use sample::{Sample, Sampler};
