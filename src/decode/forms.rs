@@ -126,6 +126,20 @@ impl Hand {
         })
     }
 
+    /// A state with at least the room of `at` that steps as `at` does
+    /// for as long as neither runs out, and how many characters `at` may
+    /// still take before one of its counts binds (`u64::MAX`: none). The
+    /// tokens that stay inside the string from the two are the same when
+    /// every such token is shorter than that (less 2: a step looks one
+    /// character ahead).
+    pub(crate) fn canon(self, at: u64) -> (u64, u64) {
+        match self {
+            Hand::Hostname => net::host_canon(at),
+            Hand::Email => net::email_canon(at),
+            _ => (at, u64::MAX),
+        }
+    }
+
     /// Whether the text read up to state `at` is valid.
     pub(crate) fn accepts(self, at: u64) -> bool {
         match self {

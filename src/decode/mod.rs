@@ -208,16 +208,22 @@
 //! walk of the closing trie (a key outside the named ones likewise);
 //! near a `maxLength`, the plain tokens are taken by their length in code
 //! points and only the others walked. A string under a `pattern` walks
-//! the trie, with two shortcuts: where any text keeps a match possible
-//! (past a match with no `$`, or before one with no `^`, when there is no
-//! `maxLength`) the plain tokens are taken as a set and only the others
-//! walked; and a trie subtree whose bytes all leave the pattern's state as
-//! it is (a run of URI path characters, say) is taken whole. Under an
-//! asserted format with a hand-built automaton (`date-time`, `uri`, ...)
-//! the tokens that stay inside the string depend on the automaton's state
+//! the trie, with two shortcuts: where any plain text keeps a match
+//! possible (past a match with no `$`, before one with no `^` when there
+//! is no `maxLength`, or in a last unbounded item whose class takes every
+//! character a plain token holds, as `^.*$` does) the plain tokens are
+//! taken as a set and only the others walked (a plain token holds no
+//! quote, backslash, control character, U+2028 or U+2029); and a trie
+//! subtree whose bytes all leave the pattern's state as it is (a run of
+//! URI path characters, say) is taken whole. Under an asserted format
+//! with a hand-built automaton (`date-time`, `uri`, `email`, ...) the
+//! tokens that stay inside the string depend on the automaton's state
 //! alone, so the vocabulary keeps them per state for every constraint: a
 //! URI's parts (scheme, authority, path, ...) each cost a walk on their
-//! first use in the process, and only the closing tokens after that.
+//! first use in the process, and only the closing tokens after that. A
+//! state that counts (an email's local part, a host name's octets and
+//! labels) shares the set of the same state with the most room: only the
+//! tokens long enough for its count to bind are walked again.
 //!
 //! Finished masks are cached in the [`Constraint`], shared by its
 //! matchers, keyed by the configurations with what cannot change the mask

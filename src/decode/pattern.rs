@@ -18,6 +18,7 @@
 use std::collections::HashMap;
 
 use super::forms::Hand;
+use super::vocab::PLAIN_EXCLUDED;
 use crate::schema::decode_view::{Class, ClassSequence, Format, PositionAutomaton, Regular};
 
 /// The most steps taken to find the lengths of a pattern's matches.
@@ -98,6 +99,9 @@ struct Item {
 struct Seq {
     items: Box<[Item]>,
     to_end: bool,
+    /// Whether the last item is unbounded over a class that takes every
+    /// character of a plain token.
+    last_plain: bool,
     /// The sum of `min` / `max` of the items from each one on (one more
     /// entry, 0, at the end).
     suffix_min: Box<[u64]>,
@@ -124,12 +128,14 @@ struct Auto {
     from: Box<[u64]>,
     /// The union of the repeating part.
     cycle: u64,
-    /// Positions past a match that take any character and stay (what
-    /// follows a pattern without `$`): from them, anything matches.
+    /// Positions past a match that take any character of a plain token
+    /// and stay (what follows a pattern without `$`, a `.*$`): from them,
+    /// any plain text matches.
     free: u64,
-    /// Positions that take any character and stay, from which a match can
-    /// end (what comes before a pattern without `^`, and `free`): from
-    /// them, with no `maxLength`, any text keeps a match possible.
+    /// Positions that take any character of a plain token and stay, from
+    /// which a match can end (what comes before a pattern without `^`,
+    /// and `free`): from them, with no `maxLength`, any plain text keeps a
+    /// match possible.
     alive: u64,
 }
 
@@ -208,7 +214,10 @@ impl StrPattern {
     /// then count): the mask may take the string's plain tokens as a set.
     pub(crate) fn is_free(&self, st: PatState) -> bool {
         match &self.form {
-            Form::Seq(s) => !s.to_end && s.norm(st.at).0 == s.items.len(),
+            Form::Seq(s) => {
+                let k = s.norm(st.at).0;
+                (!s.to_end && k == s.items.len()) || s.last_takes_plain(k)
+            }
             Form::Auto(a) => st.at & a.free != 0,
             Form::Hand(_) => false,
         }
@@ -221,6 +230,19 @@ impl StrPattern {
         match &self.form {
             Form::Hand(h) => Some((*h as u8, st)),
             _ => None,
+        }
+    }
+
+    /// For a format's hand-built automaton: the state with the most room
+    /// that steps as `st` does until a count binds, and how many
+    /// characters that takes (see `Hand::canon`).
+    pub(crate) fn canon(&self, st: PatState) -> (PatState, u64) {
+        match &self.form {
+            Form::Hand(h) if st.acc == 0 => {
+                let (at, room) = h.canon(st.at);
+                (PatState { at, acc: 0 }, room)
+            }
+            _ => (st, u64::MAX),
         }
     }
 
@@ -575,12 +597,23 @@ impl Seq {
             suffix_min[k] = sat_add(lo, suffix_min[k + 1]);
             suffix_max[k] = sat_add(hi, suffix_max[k + 1]);
         }
+        let last_plain = items
+            .last()
+            .is_some_and(|it| it.max == NO_MAX && it.class.holds_all_but(PLAIN_EXCLUDED));
         Seq {
             items,
             to_end,
+            last_plain,
             suffix_min: suffix_min.into(),
             suffix_max: suffix_max.into(),
         }
+    }
+
+    /// Whether `k` is the last item, unbounded, over a class that takes
+    /// every character of a plain token (a `.*$`): in it, any plain text
+    /// keeps a match possible.
+    fn last_takes_plain(&self, k: usize) -> bool {
+        self.last_plain && k + 1 == self.items.len()
     }
 
     fn enc(k: usize, n: u64) -> u64 {
@@ -800,15 +833,20 @@ impl Auto {
             from[l] |= from[l + 1];
         }
         let cycle = rs[pre..].iter().fold(0, |u, &s| u | s);
-        let any = Class::any();
+        // A class that takes every character a plain token can hold (`.`,
+        // `[^\n]`, any) takes every plain token.
+        let takes_plain: Vec<bool> = classes
+            .iter()
+            .map(|c| c.holds_all_but(PLAIN_EXCLUDED))
+            .collect();
         let mut free = 0u64;
-        for (q, c) in classes.iter().enumerate() {
-            if last & follow[q] & (1 << q) != 0 && *c == any {
+        for q in 0..classes.len() {
+            if last & follow[q] & (1 << q) != 0 && takes_plain[q] {
                 free |= 1 << q;
             }
         }
         let alive = (0..classes.len())
-            .filter(|&q| follow[q] & 1 << q != 0 && classes[q] == any && from[0] & 1 << q != 0)
+            .filter(|&q| follow[q] & 1 << q != 0 && takes_plain[q] && from[0] & 1 << q != 0)
             .fold(0u64, |u, q| u | 1 << q);
         Ok(Auto {
             classes: classes.into(),

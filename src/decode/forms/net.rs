@@ -71,6 +71,21 @@ impl Host {
         self.last == 1
     }
 
+    /// The state with the most room that steps as this one does for as
+    /// long as neither runs out: no octet counted, and a label past the
+    /// characters the `--` rule looks at shortened to them; and the
+    /// characters this one may still take before a count binds.
+    pub(super) fn canon(mut self) -> (Host, u64) {
+        let mut room = u64::from(HOST_MAX - self.total);
+        self.total = 0;
+        if self.label >= 4 {
+            room = room.min(u64::from(LABEL_MAX - self.label));
+            self.label = 4;
+            self.third_dash = false;
+        }
+        (self, room)
+    }
+
     pub(super) fn step(mut self, c: u8) -> Option<Host> {
         // Room for this character and, unless it may end the name, one
         // more after it.
@@ -363,6 +378,29 @@ pub(super) fn email_step(at: u64, c: u8) -> Option<u64> {
 
 pub(super) fn email_accepts(at: u64) -> bool {
     Mail::unpack(at).accepts()
+}
+
+pub(super) fn host_canon(at: u64) -> (u64, u64) {
+    let (h, room) = Host::unpack(at).canon();
+    (h.pack(), room)
+}
+
+/// See [`Host::canon`]: the local part's octets counted as one.
+pub(super) fn email_canon(at: u64) -> (u64, u64) {
+    let mut m = Mail::unpack(at);
+    match m.phase {
+        1 | 2 => {
+            let room = u64::from(LOCAL_MAX - m.local);
+            m.local = 1;
+            (m.pack(), room)
+        }
+        3 => {
+            let (h, room) = Host::unpack(m.sub).canon();
+            m.sub = h.pack();
+            (m.pack(), room)
+        }
+        _ => (at, u64::MAX),
+    }
 }
 
 pub(super) fn email_lens(at: u64) -> Lens {
