@@ -247,6 +247,7 @@ mod sample;
 mod shape;
 mod step;
 mod string;
+mod strkw;
 mod vocab;
 
 use std::fmt;

@@ -18,7 +18,6 @@
 use std::collections::HashMap;
 
 use super::forms::Hand;
-use super::vocab::PLAIN_EXCLUDED;
 use crate::schema::decode_view::{Class, ClassSequence, Format, PositionAutomaton, Regular};
 
 /// The most steps taken to find the lengths of a pattern's matches.
@@ -146,6 +145,10 @@ enum Form {
     /// A format no pattern here states (`date-time`, `uri`, ...).
     Hand(Hand),
 }
+
+/// The code points no plain token holds.
+pub(crate) const PLAIN_EXCLUDED: &[(u32, u32)] =
+    &[(0, 0x1F), (0x22, 0x22), (0x5C, 0x5C), (0x2028, 0x2029)];
 
 /// A pattern a string must match while it is decoded.
 #[derive(Debug)]

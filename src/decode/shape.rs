@@ -7,12 +7,13 @@
 use std::collections::HashMap;
 
 use super::approx::{Approximation, Approximations, unsupported};
-use super::pattern::{StrPattern, format_form};
+use super::pattern::StrPattern;
+use super::strkw::{PatternKw, UNCHECKED_FORMATS};
 use super::{DecodeError, DecodeOptions, KeyOrder, Whitespace};
 use crate::Value;
 use crate::schema::decode_view::{
-    EnumOptions, Format, Kw, NodeId, OwnedRegular, Program, T_ALL, T_ARR, T_BOOL, T_FRAC, T_INT,
-    T_NULL, T_OBJ, T_STR, format_notes, node_accepts,
+    EnumOptions, Format, Kw, NodeId, Program, T_ALL, T_ARR, T_BOOL, T_FRAC, T_INT, T_NULL, T_OBJ,
+    T_STR, format_notes, node_accepts,
 };
 
 pub(crate) type ShapeId = u32;
@@ -544,47 +545,7 @@ impl Builder<'_> {
                 "a second pattern or format on the same string (only one is followed)",
             ));
         }
-        let form = match kw {
-            PatternKw::Pattern(p) => match p.regular() {
-                Some(r) => StrPattern::new(r),
-                None => {
-                    return Err(unsupported(
-                        prog,
-                        *n,
-                        "pattern",
-                        "a pattern outside the class sequences and position automata the crate matches without a regex",
-                    ));
-                }
-            },
-            // The formats no pattern states have a hand-built form.
-            PatternKw::Unchecked(name) => {
-                return Err(unsupported(
-                    prog,
-                    *n,
-                    "format",
-                    &format!(
-                        "the `{name}` format has no checker here (IDNA2008 validity of \
-                         Unicode labels is not a language this decoder can follow), so no \
-                         mask can be exact"
-                    ),
-                ));
-            }
-            PatternKw::Format(f) => match StrPattern::hand_built(*f) {
-                Some(hand) => Ok(hand),
-                None => match format_form(*f).and_then(OwnedRegular::parse) {
-                    Some(o) => StrPattern::new(o.as_regular()),
-                    None => {
-                        return Err(unsupported(
-                            prog,
-                            *n,
-                            "format",
-                            &format!("the `{}` format has no exact regular form here", f.name()),
-                        ));
-                    }
-                },
-            },
-        };
-        let form = form.map_err(|why| unsupported(prog, *n, kw.name(), why))?;
+        let form = kw.form(prog, *n)?;
         self.patterns.push(form);
         Ok(Some((self.patterns.len() - 1) as u32))
     }
@@ -797,28 +758,6 @@ impl Builder<'_> {
 /// A named key of an object shape being built: its text, its value's
 /// shape, whether it is required, and its place in `properties`.
 type Entry = (Box<[u8]>, ShapeId, bool, (u32, u32));
-
-/// A `pattern` or asserted `format` keyword.
-enum PatternKw<'a> {
-    Pattern(&'a crate::schema::decode_view::Pattern),
-    Format(Format),
-    /// A JSON Schema format the format checker does not know.
-    Unchecked(&'a str),
-}
-
-/// The JSON Schema formats the format checker does not know: asserted,
-/// each is refused (the others it does not know are not JSON Schema
-/// formats, and stay annotations as the checker keeps them).
-const UNCHECKED_FORMATS: &[&str] = &["idn-email", "idn-hostname", "iri", "iri-reference"];
-
-impl PatternKw<'_> {
-    fn name(&self) -> &'static str {
-        match self {
-            PatternKw::Pattern(_) => "pattern",
-            PatternKw::Format(_) | PatternKw::Unchecked(_) => "format",
-        }
-    }
-}
 
 fn set_has_literal(prog: &Program, set: &[NodeId]) -> bool {
     set.iter().any(|&n| {

@@ -9,7 +9,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use super::DecodeError;
-use super::pattern::PatState;
+use super::pattern::{PLAIN_EXCLUDED, PatState};
 use super::string::{Sx, str_byte};
 
 /// Plain tokens of at most this many code points get a bitset each (the
@@ -306,24 +306,23 @@ pub struct Vocabulary {
     pub(crate) inner: Arc<VocabInner>,
 }
 
-/// Whether `t` is plain string text: complete UTF-8 with no quote,
-/// backslash, control character or line or paragraph separator (U+2028,
-/// U+2029: what a pattern's `.` leaves out, so that a pattern position
-/// taking every [`PLAIN_EXCLUDED`] character takes every plain token);
-/// its length in code points if so.
+/// Whether `t` is plain string text: complete UTF-8 with none of
+/// [`PLAIN_EXCLUDED`] (a quote, a backslash, a control character, a line
+/// or paragraph separator: what a pattern's `.` leaves out, so that a
+/// pattern position that takes the rest takes every plain token); its
+/// length in code points if so.
 fn plain_chars(t: &[u8]) -> Option<u32> {
     let s = std::str::from_utf8(t).ok()?;
-    if t.iter().any(|&b| b == b'"' || b == b'\\' || b < 0x20)
-        || s.contains(['\u{2028}', '\u{2029}'])
-    {
+    let excluded = |c: char| {
+        PLAIN_EXCLUDED
+            .iter()
+            .any(|&(a, b)| (a..=b).contains(&u32::from(c)))
+    };
+    if s.chars().any(excluded) {
         return None;
     }
     Some(s.chars().count() as u32)
 }
-
-/// The code points no plain token holds.
-pub(crate) const PLAIN_EXCLUDED: &[(u32, u32)] =
-    &[(0, 0x1F), (0x22, 0x22), (0x5C, 0x5C), (0x2028, 0x2029)];
 
 impl Vocabulary {
     /// A vocabulary from each token's bytes (by id) and the end-of-sequence
