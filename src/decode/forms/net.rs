@@ -42,10 +42,14 @@ pub(super) struct Host {
     label: u8,
     last: u8,
     third_dash: bool,
+    /// Counts nothing (room without end): only ever a state that stands
+    /// for others (see [`Host::canon`]), where a run of letters leaves the
+    /// state as it is.
+    free: bool,
 }
 
 impl Host {
-    pub(super) const WIDTH: u32 = 17;
+    pub(super) const WIDTH: u32 = 18;
 
     pub(super) fn unpack(w: u64) -> Host {
         let mut b = Bits::new(w);
@@ -54,6 +58,7 @@ impl Host {
             label: b.take_u8(6),
             last: b.take_u8(2),
             third_dash: b.take(1) == 1,
+            free: b.take(1) == 1,
         }
     }
 
@@ -64,6 +69,7 @@ impl Host {
         b.put(self.label, 6);
         b.put(self.last, 2);
         b.put(self.third_dash, 1);
+        b.put(self.free, 1);
         b.word
     }
 
@@ -78,6 +84,7 @@ impl Host {
     pub(super) fn canon(mut self) -> (Host, u64) {
         let mut room = u64::from(HOST_MAX - self.total);
         self.total = 0;
+        self.free = true;
         if self.label >= 4 {
             room = room.min(u64::from(LABEL_MAX - self.label));
             self.label = 4;
@@ -89,15 +96,24 @@ impl Host {
     pub(super) fn step(mut self, c: u8) -> Option<Host> {
         // Room for this character and, unless it may end the name, one
         // more after it.
-        let room = HOST_MAX - self.total;
+        let room = if self.free {
+            HOST_MAX
+        } else {
+            HOST_MAX - self.total
+        };
+        let label_room = if self.free && self.label >= 4 {
+            LABEL_MAX
+        } else {
+            LABEL_MAX - self.label
+        };
         match c {
             _ if c.is_ascii_alphanumeric() => {
-                (self.label < LABEL_MAX && room >= 1).then_some(())?;
+                (label_room >= 1 && room >= 1).then_some(())?;
                 self.last = 1;
             }
             b'-' => {
                 let ok = self.last != 0
-                    && self.label < LABEL_MAX - 1
+                    && label_room >= 2
                     && room >= 2
                     // The output policy: no A-label (see the module docs).
                     && !(self.label == 3 && self.third_dash);
@@ -107,7 +123,7 @@ impl Host {
             }
             b'.' => {
                 (self.last == 1 && room >= 2).then_some(())?;
-                self.total += 1;
+                self.total += u8::from(!self.free);
                 self.label = 0;
                 self.last = 0;
                 self.third_dash = false;
@@ -115,8 +131,13 @@ impl Host {
             }
             _ => return None,
         }
-        self.total += 1;
-        self.label += 1;
+        if !self.free {
+            self.total += 1;
+        }
+        // Free, a label past the `--` rule's characters counts no more.
+        if !(self.free && self.label >= 4) {
+            self.label += 1;
+        }
         Some(self)
     }
 
@@ -145,6 +166,8 @@ struct Mail {
     phase: u8,
     last: u8,
     local: u8,
+    /// The local part counts nothing (see [`Host::free`]).
+    free: bool,
     /// The host name, the IPv6 literal, or the IPv4 literal's `(dots, digits, value)`.
     sub: u64,
 }
@@ -160,6 +183,7 @@ impl Mail {
             last: b.take_u8(3),
             local: b.take_u8(7),
             sub: b.take(Ip::WIDTH.max(Host::WIDTH)),
+            free: b.take(1) == 1,
         }
     }
 
@@ -169,6 +193,7 @@ impl Mail {
         b.put(self.last, 3);
         b.put(self.local, 7);
         b.put(self.sub, Ip::WIDTH.max(Host::WIDTH));
+        b.put(self.free, 1);
         b.word
     }
 
@@ -189,7 +214,11 @@ impl Mail {
     }
 
     fn step(mut self, c: u8) -> Option<Mail> {
-        let room = LOCAL_MAX - self.local;
+        let room = if self.free {
+            LOCAL_MAX
+        } else {
+            LOCAL_MAX - self.local
+        };
         match (self.phase, self.last) {
             (0, _) => match c {
                 b'"' => Some(Mail {
@@ -197,12 +226,14 @@ impl Mail {
                     last: 1,
                     local: 1,
                     sub: 0,
+                    free: false,
                 }),
                 _ if atext(c) => Some(Mail {
                     phase: 1,
                     last: 1,
                     local: 1,
                     sub: 0,
+                    free: false,
                 }),
                 _ => None,
             },
@@ -210,12 +241,12 @@ impl Mail {
                 b'@' if last == 1 => Some(Mail::to(3, 0)),
                 // A dot needs an `atext` after it.
                 b'.' if last == 1 && room >= 2 => {
-                    self.local += 1;
+                    self.local += u8::from(!self.free);
                     self.last = 2;
                     Some(self)
                 }
                 _ if atext(c) && room >= 1 => {
-                    self.local += 1;
+                    self.local += u8::from(!self.free);
                     self.last = 1;
                     Some(self)
                 }
@@ -223,25 +254,25 @@ impl Mail {
             },
             (2, 1) => match c {
                 b'"' => {
-                    self.local += 1;
+                    self.local += u8::from(!self.free);
                     self.last = 3;
                     Some(self)
                 }
                 // A quoted pair, then the closing quote.
                 b'\\' if room >= 3 => {
-                    self.local += 1;
+                    self.local += u8::from(!self.free);
                     self.last = 2;
                     Some(self)
                 }
                 b' ' | b'\t' | 0x21..=0x7e if c != b'\\' && room >= 2 => {
-                    self.local += 1;
+                    self.local += u8::from(!self.free);
                     Some(self)
                 }
                 _ => None,
             },
             (2, 2) => match c {
                 b' '..=b'~' | b'\t' => {
-                    self.local += 1;
+                    self.local += u8::from(!self.free);
                     self.last = 1;
                     Some(self)
                 }
@@ -392,9 +423,11 @@ pub(super) fn email_canon(at: u64) -> (u64, u64) {
         1 | 2 => {
             let room = u64::from(LOCAL_MAX - m.local);
             m.local = 1;
+            m.free = true;
             (m.pack(), room)
         }
-        3 => {
+        // Not at the domain's start, where `[` may still come.
+        3 if m.sub != 0 => {
             let (h, room) = Host::unpack(m.sub).canon();
             m.sub = h.pack();
             (m.pack(), room)
