@@ -14,6 +14,10 @@ use super::step::{Config, Frame, Ox, can_end, num_bounded, step};
 use super::string::Sx;
 use super::vocab::{FormatSet, Trie, VocabInner};
 
+/// A format's id and a state of its automaton: the key of a token set the
+/// vocabulary keeps.
+type FormatKey = (u8, PatState);
+
 /// The most long tokens walked again from a counting format state before
 /// the whole trie is walked instead.
 const RECHECK: usize = 4096;
@@ -126,7 +130,7 @@ fn compute(g: &Grammar, v: &VocabInner, configs: &[Config]) -> Cached {
             }
             _ if format_key(g, cfg).is_some() && v.str_index(Sx::Normal).is_some() => {
                 let (exact, canon, room) = format_key(g, cfg).expect("tested");
-                let inside = |key: (u8, PatState)| {
+                let inside = |key: FormatKey| {
                     let mut from = top;
                     if let Frame::Str { pat, .. } = &mut from {
                         *pat = key.1;
@@ -288,7 +292,7 @@ fn normalize(g: &Grammar, v: &VocabInner, configs: &[Config]) -> Box<[Config]> {
 /// length bound left: the key of its inside tokens in the vocabulary, the
 /// key of the state with the most room that stands for it, and how many
 /// characters until one of its counts binds (see `Hand::canon`).
-fn format_key(g: &Grammar, cfg: &Config) -> Option<((u8, PatState), (u8, PatState), u64)> {
+fn format_key(g: &Grammar, cfg: &Config) -> Option<(FormatKey, FormatKey, u64)> {
     let Frame::Str {
         shape,
         chars,
