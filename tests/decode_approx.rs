@@ -16,6 +16,7 @@ const APPROXIMATE: DecodeOptions = DecodeOptions {
     key_order: tooljson::decode::KeyOrder::Any,
     whitespace: tooljson::decode::Whitespace::None,
     approximate: true,
+    assert_formats: true,
 };
 
 /// Whether the whole of `text` is allowed and may end there.

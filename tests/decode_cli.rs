@@ -144,3 +144,41 @@ fn approximate_on_an_exact_schema_prints_nothing_more() {
     assert!(err.is_empty(), "{err}");
     assert_eq!(out.lines().count(), 1);
 }
+
+/// Formats are asserted by default (`--assert-formats` still read);
+/// `--format-annotation` leaves them unconstrained.
+#[test]
+fn formats_are_asserted_unless_format_annotation() {
+    let dir = std::env::temp_dir().join(format!("tooljson-decode-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let schema = dir.join("email-schema");
+    std::fs::write(
+        &schema,
+        r#"{"type": "object", "properties": {"to": {"type": "string", "format": "email"}}, "required": ["to"], "additionalProperties": false}"#,
+    )
+    .unwrap();
+    let text = dir.join("not-an-email");
+    std::fs::write(&text, r#"{"to":"nobody"}"#).unwrap();
+    let (s, t) = (schema.to_str().unwrap(), text.to_str().unwrap());
+    let (code, out, err) = run(&["--schema", s, "--check", t]);
+    assert_eq!(code, 3, "{out}{err}");
+    let (code, out, err) = run(&["--schema", s, "--assert-formats", "--check", t]);
+    assert_eq!(code, 3, "{out}{err}");
+    let (code, out, err) = run(&["--schema", s, "--format-annotation", "--check", t]);
+    assert_eq!(code, 0, "{out}{err}");
+    // Samples hold the format, as the schema layer's checker asserts it.
+    let (code, out, err) = run(&["--schema", s, "--sample", "20", "--seed", "4"]);
+    assert_eq!(code, 0, "{out}{err}");
+    let check = tooljson::CompiledSchema::builder()
+        .assert_formats(true)
+        .build_str(&std::fs::read_to_string(&schema).unwrap())
+        .unwrap();
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 21, "{out}");
+    for line in &lines[..20] {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        let inst = tooljson::from_str(v["text"].as_str().unwrap()).unwrap();
+        assert!(check.is_valid(&inst), "{line}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -1,5 +1,7 @@
 //! Constrained decoding of the formats with hand-built automata
-//! (`date-time`, `time`, `uri`, `uri-reference`) through the public API:
+//! (`date-time`, `time`, `uri`, `uri-reference`, `ipv6`, `hostname`,
+//! `email`) and the new regular forms (`duration`, `json-pointer`,
+//! `relative-json-pointer`) through the public API:
 //! instances accepted byte by byte exactly when `validate` accepts them,
 //! escapes and code points split across tokens, `minLength` / `maxLength`
 //! with a format (exact: every prefix of a valid instance in the window is
@@ -83,6 +85,72 @@ const CASES: &[(&str, &[&str])] = &[
         ],
     ),
     (
+        "email",
+        &[
+            "joe@example.com",
+            "a.b+c@x-y.z",
+            "\"j\\\"o e\"@h",
+            "\"a@b\"@h",
+            "u@[1.2.3.4]",
+            "u@[IPv6:::1]",
+            "u@[ipv6:1:2:3:4:5:6:7:8]",
+            "joe",
+            "joe@",
+            "@h",
+            "a..b@h",
+            ".a@h",
+            "a.@h",
+            "a@-h",
+            "a@h-",
+            "a@h..c",
+            "a@[1.2.3]",
+            "a@[IPv6:1]",
+            "a b@h",
+        ],
+    ),
+    (
+        "hostname",
+        &[
+            "example.com",
+            "a",
+            "a-b.c0",
+            "-a",
+            "a-",
+            "a..b",
+            "a.",
+            "a_b",
+            "ab--c",
+            "",
+        ],
+    ),
+    (
+        "ipv6",
+        &[
+            "::",
+            "::1",
+            "fe80::1:2",
+            "::ffff:1.2.3.4",
+            "1:2:3:4:5:6:7:8",
+            "1:2:3:4:5:6:7",
+            "1::2::3",
+            ":1::",
+            "1.2.3.4",
+            "12345::",
+            "",
+        ],
+    ),
+    (
+        "duration",
+        &[
+            "P1Y", "P1Y2M3D", "PT1H3S", "P1W", "P1Y3D", "P1DT", "PT", "P", "P1W2D",
+        ],
+    ),
+    ("json-pointer", &["", "/a/b", "/~0~1", "a", "/~2", "/~"]),
+    (
+        "relative-json-pointer",
+        &["0", "1#", "10/a", "01", "#", "0/~"],
+    ),
+    (
         "uri-reference",
         &[
             "",
@@ -115,7 +183,7 @@ fn instances_are_taken_exactly_when_they_validate() {
             checked += 1;
         }
     }
-    assert_eq!(checked, 38);
+    assert_eq!(checked, 38 + 19 + 10 + 11 + 9 + 6 + 6);
 }
 
 #[test]
@@ -163,6 +231,18 @@ fn pool(format: &str) -> Vec<String> {
                 }
             }
         }
+        "email" | "hostname" | "ipv6" => {
+            let (pre, post) = match format {
+                "email" => ("a", "@b.c"),
+                "hostname" => ("a", ".b"),
+                _ => ("1::", ":2"),
+            };
+            for pad in 0..6 {
+                out.push(format!("{pre}{}{post}", "1".repeat(pad)));
+                out.push(format!("{pre}{}", "1".repeat(pad)));
+                out.push(format!("{}{post}", "1".repeat(pad)));
+            }
+        }
         _ => {
             for s in [
                 "a:",
@@ -190,13 +270,21 @@ fn pool(format: &str) -> Vec<String> {
 fn length_bounds_with_a_format_are_exact() {
     let v = vocab();
     let mut prefixes = 0;
-    for format in ["date-time", "time", "uri", "uri-reference"] {
+    for format in [
+        "date-time",
+        "time",
+        "uri",
+        "uri-reference",
+        "email",
+        "hostname",
+        "ipv6",
+    ] {
         let any = schema(format, "");
         let pool: Vec<String> = pool(format)
             .into_iter()
             .filter(|p| any.is_valid(&Value::from(p.as_str())))
             .collect();
-        assert!(pool.len() >= 15, "{format}: {pool:?}");
+        assert!(pool.len() >= 9, "{format}: {pool:?}");
         for (min, max) in [
             (0, 2),
             (2, 3),
@@ -217,8 +305,9 @@ fn length_bounds_with_a_format_are_exact() {
             let empty = match format {
                 "date-time" => (min..=max).all(|l| l < 20 || l == 21),
                 "time" => (min..=max).all(|l| l < 9 || l == 10),
-                "uri" => max < 2,
-                _ => false,
+                "uri" | "ipv6" => max < 2,
+                "email" => max < 3,
+                _ => max < 1,
             };
             let c = match Constraint::new(&s, &v) {
                 Ok(c) => c,
@@ -277,6 +366,13 @@ fn samples_are_valid() {
         ("uri", ""),
         ("uri", r#", "minLength": 10, "maxLength": 12"#),
         ("uri-reference", ""),
+        ("email", ""),
+        ("email", r#", "maxLength": 12"#),
+        ("hostname", ""),
+        ("hostname", r#", "minLength": 5, "maxLength": 7"#),
+        ("ipv6", ""),
+        ("ipv6", r#", "minLength": 20"#),
+        ("duration", ""),
     ] {
         let s = schema(format, bounds);
         let c = Constraint::new(&s, &v).unwrap();
@@ -291,4 +387,58 @@ fn samples_are_valid() {
             );
         }
     }
+}
+
+/// Formats are asserted by default, whether or not the schema asserts
+/// them; `DecodeOptions::formats_as_annotations` leaves the schema's
+/// annotations unconstrained; the formats the format checker does not
+/// know are refused, naming the reason, and unknown names stay
+/// annotations.
+#[test]
+fn formats_are_asserted_by_default_and_annotations_on_request() {
+    use tooljson::decode::DecodeOptions;
+    let v = vocab();
+    let asserted = schema("email", "");
+    let annotated =
+        CompiledSchema::from_json_str(r#"{"type": "string", "format": "email"}"#).unwrap();
+    let bad = json("not an email");
+    for s in [&asserted, &annotated] {
+        let c = Constraint::new(s, &v).unwrap();
+        assert!(refused_at(&c, bad.as_bytes()).is_some());
+        assert_eq!(refused_at(&c, json("joe@example.com").as_bytes()), None);
+        // Every sample holds the format as the checker asserts it.
+        let mut sampler = Sampler::new(&c, 3, 40);
+        for _ in 0..50 {
+            let out = sampler.sample().unwrap();
+            let val = tooljson::from_slice(&out.text).unwrap();
+            assert!(
+                asserted.is_valid(&val),
+                "{}",
+                String::from_utf8_lossy(&out.text)
+            );
+        }
+    }
+    let opts = DecodeOptions::formats_as_annotations();
+    let c = Constraint::with_options(&annotated, &v, &opts).unwrap();
+    assert_eq!(refused_at(&c, bad.as_bytes()), None);
+    // A schema that asserts its formats keeps them asserted.
+    let c = Constraint::with_options(&asserted, &v, &opts).unwrap();
+    assert!(refused_at(&c, bad.as_bytes()).is_some());
+    // An enum option that breaks the format is left out.
+    let e = CompiledSchema::from_json_str(r#"{"enum": ["x", "a@b"], "format": "email"}"#).unwrap();
+    let c = Constraint::new(&e, &v).unwrap();
+    assert!(refused_at(&c, br#""x""#).is_some());
+    assert_eq!(refused_at(&c, br#""a@b""#), None);
+    for name in ["idn-email", "idn-hostname", "iri", "iri-reference"] {
+        let s =
+            CompiledSchema::from_json_str(&format!(r#"{{"type": "string", "format": "{name}"}}"#))
+                .unwrap();
+        let err = Constraint::new(&s, &v).unwrap_err();
+        assert_eq!(err.keyword(), Some("format"), "{name}");
+        assert!(err.to_string().contains(name), "{err}");
+        assert!(Constraint::with_options(&s, &v, &opts).is_ok());
+    }
+    let s = CompiledSchema::from_json_str(r#"{"type": "string", "format": "int32"}"#).unwrap();
+    let c = Constraint::new(&s, &v).unwrap();
+    assert_eq!(refused_at(&c, br#""anything""#), None);
 }

@@ -318,3 +318,58 @@ fn a_huge_minimum_count_is_refused_at_compile_time() {
     let at = r#"{"type": "object", "minProperties": 65536}"#;
     assert!(Constraint::new(&CompiledSchema::from_json_str(at).unwrap(), &v).is_ok());
 }
+
+/// `fill_masks` gives each sequence of a batch the mask `fill_mask`
+/// gives it alone, on one thread or several, over sequences of two
+/// constraints at different positions, in rows wider than the masks.
+#[test]
+fn fill_masks_is_fill_mask_per_row_on_any_number_of_threads() {
+    use tooljson::decode::fill_masks;
+    let v = vocab(&[b"{\"", b"\":", b"true", b"\"a"]);
+    let c1 = constraint(
+        r#"{"type": "object", "properties": {"a": {"type": "boolean"}, "b": {"type": "string", "format": "date"}}}"#,
+        &v,
+    );
+    let c2 = constraint(
+        r#"{"type": "array", "items": {"type": "integer", "maximum": 50}}"#,
+        &v,
+    );
+    let mut batch = Vec::new();
+    for (c, text) in [
+        (&c1, &b""[..]),
+        (&c1, b"{\""),
+        (&c1, b"{\"a\":"),
+        (&c1, b"{\"b\":\"2024-0"),
+        (&c2, b"[4"),
+        (&c2, b"[1,"),
+        (&c2, b"[5"),
+    ] {
+        let mut m = c.matcher();
+        m.commit_bytes(text).unwrap();
+        batch.push(m);
+    }
+    let words = v.mask_words();
+    let width = words + 2;
+    let alone: Vec<Vec<u64>> = batch
+        .iter()
+        .map(|m| {
+            let mut row = vec![0u64; words];
+            m.fill_mask(&mut row);
+            row
+        })
+        .collect();
+    assert!(alone.iter().all(|r| r.iter().any(|&w| w != 0)));
+    for threads in [0, 1, 2, 3, 7, 100] {
+        // One word past the last row stays as it is.
+        let mut masks = vec![u64::MAX; width * batch.len() + 1];
+        fill_masks(&batch, &mut masks[..width * batch.len()], threads);
+        for (i, want) in alone.iter().enumerate() {
+            let row = &masks[i * width..(i + 1) * width];
+            assert_eq!(&row[..words], &want[..], "row {i}, {threads} threads");
+            assert!(row[words..].iter().all(|&w| w == 0), "row {i} tail");
+        }
+        assert_eq!(masks[width * batch.len()], u64::MAX);
+    }
+    // No sequences: nothing to do.
+    fill_masks(&[], &mut [0u64; 4], 2);
+}

@@ -26,54 +26,78 @@
 use crate::schema::decode_view::{Format, days_in_month};
 
 /// A format decoded by a hand-built automaton.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(crate) enum Hand {
     DateTime,
     Time,
     Uri,
     UriReference,
+    Ipv6,
+    Hostname,
+    Email,
 }
 
 /// The lengths of the valid completions from a state: `min`, and, when
-/// `open`, every length past it, but `min + 1` when `gap`.
+/// `open`, every length past it up to `max`, but `min + 1` when `gap`;
+/// or, for a short part, exactly the lengths whose bits `set` holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Lens {
     min: u64,
     open: bool,
     gap: bool,
+    max: u64,
+    set: Option<u64>,
 }
 
 impl Lens {
-    fn exactly(min: u64) -> Lens {
+    fn run(min: u64, max: u64, gap: bool) -> Lens {
         Lens {
             min,
-            open: false,
-            gap: false,
+            open: max > min,
+            gap,
+            max,
+            set: None,
         }
+    }
+
+    fn exactly(min: u64) -> Lens {
+        Lens::run(min, min, false)
     }
 
     fn at_least(min: u64) -> Lens {
-        Lens {
-            min,
-            open: true,
-            gap: false,
-        }
+        Lens::run(min, u64::MAX, false)
     }
 
     fn gapped(min: u64) -> Lens {
+        Lens::run(min, u64::MAX, true)
+    }
+
+    /// The lengths below 64 whose bits are set (at least one).
+    fn set(bits: u64) -> Lens {
         Lens {
-            min,
-            open: true,
-            gap: true,
+            min: u64::from(bits.trailing_zeros()),
+            open: false,
+            gap: false,
+            max: u64::from(63 - bits.leading_zeros().min(63)),
+            set: Some(bits),
         }
     }
 
     fn holds(self, l: u64) -> bool {
-        l == self.min || (self.open && l > self.min && !(self.gap && l == self.min + 1))
+        if let Some(bits) = self.set {
+            return l < 64 && bits >> l & 1 == 1;
+        }
+        l == self.min
+            || (self.open && l > self.min && l <= self.max && !(self.gap && l == self.min + 1))
     }
 
     /// The least length in `a..=b`.
     fn first_in(self, a: u64, b: u64) -> Option<u64> {
+        if let Some(bits) = self.set {
+            let from = if a >= 64 { 0 } else { bits >> a << a };
+            let l = u64::from(from.trailing_zeros());
+            return (from != 0 && l <= b).then_some(l);
+        }
         let l = if a <= self.min {
             self.min
         } else if !self.open {
@@ -83,7 +107,7 @@ impl Lens {
         } else {
             a
         };
-        (l <= b).then_some(l)
+        (l <= b && l <= self.max).then_some(l)
     }
 }
 
@@ -95,8 +119,25 @@ impl Hand {
             Format::Time => Hand::Time,
             Format::Uri => Hand::Uri,
             Format::UriReference => Hand::UriReference,
+            Format::Ipv6 => Hand::Ipv6,
+            Format::Hostname => Hand::Hostname,
+            Format::Email => Hand::Email,
             _ => return None,
         })
+    }
+
+    /// A state with at least the room of `at` that steps as `at` does
+    /// for as long as neither runs out, and how many characters `at` may
+    /// still take before one of its counts binds (`u64::MAX`: none). The
+    /// tokens that stay inside the string from the two are the same when
+    /// every such token is shorter than that (less 2: a step looks one
+    /// character ahead).
+    pub(crate) fn canon(self, at: u64) -> (u64, u64) {
+        match self {
+            Hand::Hostname => net::host_canon(at),
+            Hand::Email => net::email_canon(at),
+            _ => (at, u64::MAX),
+        }
     }
 
     /// Whether the text read up to state `at` is valid.
@@ -104,6 +145,9 @@ impl Hand {
         match self {
             Hand::DateTime | Hand::Time => matches!(Dt::unpack(self, at).phase, 22 | 28),
             Hand::Uri | Hand::UriReference => Ur::unpack(at).accepts(self),
+            Hand::Ipv6 => net::ipv6_accepts(at),
+            Hand::Hostname => net::Host::unpack(at).accepts(),
+            Hand::Email => net::email_accepts(at),
         }
     }
 
@@ -113,6 +157,9 @@ impl Hand {
         match self {
             Hand::DateTime | Hand::Time => Dt::unpack(self, at).step(c).map(Dt::pack),
             Hand::Uri | Hand::UriReference => Ur::unpack(at).step(self, c).map(Ur::pack),
+            Hand::Ipv6 => net::ipv6_step(at, c),
+            Hand::Hostname => net::Host::unpack(at).step(c).map(net::Host::pack),
+            Hand::Email => net::email_step(at, c),
         }
     }
 
@@ -120,6 +167,9 @@ impl Hand {
         match self {
             Hand::DateTime | Hand::Time => Dt::unpack(self, at).lens(),
             Hand::Uri | Hand::UriReference => Ur::unpack(at).lens(self),
+            Hand::Ipv6 => net::ipv6_lens(at),
+            Hand::Hostname => net::Host::unpack(at).lens(),
+            Hand::Email => net::email_lens(at),
         }
     }
 
@@ -802,5 +852,6 @@ impl Ip {
     }
 }
 
+mod net;
 #[cfg(test)]
 mod tests;

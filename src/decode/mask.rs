@@ -12,7 +12,15 @@ use super::pattern::PatState;
 use super::shape::{Grammar, Shape};
 use super::step::{Config, Frame, Ox, can_end, num_bounded, step};
 use super::string::Sx;
-use super::vocab::{Trie, VocabInner};
+use super::vocab::{FormatSet, Trie, VocabInner};
+
+/// A format's id and a state of its automaton: the key of a token set the
+/// vocabulary keeps.
+type FormatKey = (u8, PatState);
+
+/// The most long tokens walked again from a counting format state before
+/// the whole trie is walked instead.
+const RECHECK: usize = 4096;
 
 /// Cached masks at most; past it the cache starts over.
 const CACHE_ENTRIES: usize = 4096;
@@ -121,17 +129,57 @@ fn compute(g: &Grammar, v: &VocabInner, configs: &[Config]) -> Cached {
                 &v.rest
             }
             _ if format_key(g, cfg).is_some() && v.str_index(Sx::Normal).is_some() => {
-                let key = format_key(g, cfg).expect("tested");
-                let set = v.format_inside(key, || {
+                let (exact, canon, room) = format_key(g, cfg).expect("tested");
+                let inside = |key: FormatKey| {
+                    let mut from = top;
+                    if let Frame::Str { pat, .. } = &mut from {
+                        *pat = key.1;
+                    }
                     let mut inside = Walk::new(g);
                     inside.inside_only = true;
-                    inside.walk(&v.all, 0, cfg, top, 0);
+                    inside.walk(&v.all, 0, cfg, from, 0);
                     let mut bits = vec![0u64; v.tokens.len().div_ceil(64)];
                     for t in inside.out {
                         bits[t as usize / 64] |= 1 << (t % 64);
                     }
                     bits
-                });
+                };
+                // The state with the most room stands for this one for
+                // every token too short for a count to bind; the longer
+                // ones are walked again from this state.
+                let wide = v.format_inside(canon, || inside(canon));
+                let safe = room.saturating_sub(2);
+                let set = if wide.longest < safe {
+                    wide.bits.clone()
+                } else if let Some(n) = Some(
+                    wide.long
+                        .iter()
+                        .position(|&(len, _)| u64::from(len) < safe)
+                        .unwrap_or(wide.long.len()),
+                )
+                .filter(|&n| u64::from(FormatSet::LONG) < safe && n <= RECHECK)
+                {
+                    v.format_derived(exact, || {
+                        let mut bits = wide.bits.to_vec();
+                        for &(_, t) in &wide.long[..n] {
+                            bits[t as usize / 64] &= !(1 << (t % 64));
+                        }
+                        let long = Trie::build(&v.tokens, wide.long[..n].iter().map(|x| x.1));
+                        let mut from = top;
+                        if let Frame::Str { pat, .. } = &mut from {
+                            *pat = exact.1;
+                        }
+                        let mut again = Walk::new(g);
+                        again.inside_only = true;
+                        again.walk(&long, 0, cfg, from, 0);
+                        for t in again.out {
+                            bits[t as usize / 64] |= 1 << (t % 64);
+                        }
+                        bits
+                    })
+                } else {
+                    v.format_inside(exact, || inside(exact)).bits.clone()
+                };
                 bases.push(Base::Format(set));
                 &v.strs[v.str_index(Sx::Normal).unwrap_or(0)].closing
             }
@@ -241,8 +289,10 @@ fn normalize(g: &Grammar, v: &VocabInner, configs: &[Config]) -> Box<[Config]> {
 }
 
 /// A string in plain text under a format's hand-built automaton, with no
-/// length bound left: the key of its inside tokens in the vocabulary.
-fn format_key(g: &Grammar, cfg: &Config) -> Option<(u8, PatState)> {
+/// length bound left: the key of its inside tokens in the vocabulary, the
+/// key of the state with the most room that stands for it, and how many
+/// characters until one of its counts binds (see `Hand::canon`).
+fn format_key(g: &Grammar, cfg: &Config) -> Option<(FormatKey, FormatKey, u64)> {
     let Frame::Str {
         shape,
         chars,
@@ -257,7 +307,12 @@ fn format_key(g: &Grammar, cfg: &Config) -> Option<(u8, PatState)> {
             pat: Some(p),
             min,
             max: u64::MAX,
-        } if chars >= *min => g.pattern(*p).shared_key(pat),
+        } if chars >= *min => {
+            let p = g.pattern(*p);
+            let key = p.shared_key(pat)?;
+            let (canon, room) = p.canon(pat);
+            Some((key, (key.0, canon), room))
+        }
         _ => None,
     }
 }

@@ -5,7 +5,8 @@
 //! token trie) is prepared once per model and shared. A [`Constraint`] is
 //! compiled from a [`CompiledSchema`] and a vocabulary, once per schema. A
 //! [`Matcher`] follows one sequence: [`Matcher::fill_mask`] writes the
-//! allowed tokens into a caller's bitset, [`Matcher::commit_token`] and
+//! allowed tokens into a caller's bitset ([`fill_masks`]: a batch of
+//! sequences, on threads if the caller asks), [`Matcher::commit_token`] and
 //! [`Matcher::commit_bytes`] advance, [`Matcher::rollback`] undoes tokens
 //! (speculative decoding), [`Matcher::forced_bytes`] gives the bytes that
 //! must come next (fast-forward), [`Matcher::is_complete`] says whether the
@@ -52,6 +53,9 @@
 //! - integers in plain digits (no fraction, no exponent); a number under a
 //!   bound without an exponent;
 //! - an `enum` / `const` value exactly as the schema writes it (compact);
+//! - every `format` asserted (unless
+//!   [`DecodeOptions::formats_as_annotations`]), host names without IDNA
+//!   A-labels (see [Formats](#formats));
 //! - nesting at most [`MAX_DEPTH`] arrays and objects deep.
 //!
 //! [`DecodeOptions`] chooses the key order and the whitespace; the
@@ -102,13 +106,7 @@
 //! while one it may become keeps a match possible). A pattern left to the
 //! `regex` crate (look-around, back references, `\b`, `\u`, more
 //! positions) is refused, naming `pattern`; so is a second pattern or
-//! format on the same string. An asserted `format` of `date`, `ipv4` or
-//! `uuid` is the pattern of exactly the strings the format checker
-//! accepts; `date-time`, `time`, `uri` and `uri-reference` are followed
-//! by hand-built automata equal to the checker, `minLength` / `maxLength`
-//! exact with them; any other asserted format (`email`, `hostname`,
-//! `ipv6`, `uri-template`, ...) is refused, naming it. A `format` that is
-//! only an annotation (the default) constrains nothing.
+//! format on the same string. Formats are asserted (see [Formats](#formats)).
 //!
 //! Any other keyword that constrains a value (`multipleOf`, non-integer
 //! bounds, `not`, `if`, `patternProperties`, `propertyNames`,
@@ -116,6 +114,38 @@
 //! `$dynamicRef`, overlapping `oneOf`) fails [`Constraint::new`] with
 //! [`DecodeError::Unsupported`] naming it, unless the caller opts into
 //! approximations.
+//!
+//! # Formats
+//!
+//! Every `format` is asserted by default, also where the schema keeps it
+//! an annotation ([`CompiledSchema`] compiled without
+//! [`SchemaBuilder::assert_formats`](crate::SchemaBuilder::assert_formats)):
+//! the texts are then those that [`CompiledSchema::validate`] accepts
+//! with formats asserted. [`DecodeOptions::formats_as_annotations`] (the
+//! command line's `--format-annotation`) leaves the schema's annotations
+//! unconstrained; the formats a schema itself asserts always hold.
+//!
+//! - `date`, `ipv4`, `uuid`, `duration`, `json-pointer` and
+//!   `relative-json-pointer`: the pattern of exactly the strings the
+//!   format checker accepts;
+//! - `date-time`, `time`, `uri`, `uri-reference`, `ipv6`, `hostname` and
+//!   `email` (RFC 5321 `Mailbox`: a dot-atom or quoted local part, then a
+//!   host name or an address literal): hand-built automata equal to the
+//!   checker, with `minLength` / `maxLength` exact. One output policy
+//!   narrows them: a host name (alone, or an email's domain) is written
+//!   without `--` as its label's third and fourth characters, so no IDNA
+//!   A-label (`xn--…`): the checker accepts one only when its Punycode
+//!   decodes to a valid IDNA2008 label, which no automaton here can tell
+//!   from a prefix;
+//! - `idn-email`, `idn-hostname`, `iri`, `iri-reference`: refused,
+//!   naming `format` (the format checker does not assert them, and
+//!   IDNA2008's contextual and bidirectional rules over a whole Unicode
+//!   label are no language this decoder follows); `regex` and
+//!   `uri-template` are refused too;
+//! - a `format` that is no JSON Schema format (`int32`, `phone`, ...)
+//!   stays an annotation, as the format checker keeps it.
+//!
+//! An `enum` / `const` string that breaks an asserted format is left out.
 //!
 //! # Approximations
 //!
@@ -178,16 +208,22 @@
 //! walk of the closing trie (a key outside the named ones likewise);
 //! near a `maxLength`, the plain tokens are taken by their length in code
 //! points and only the others walked. A string under a `pattern` walks
-//! the trie, with two shortcuts: where any text keeps a match possible
-//! (past a match with no `$`, or before one with no `^`, when there is no
-//! `maxLength`) the plain tokens are taken as a set and only the others
-//! walked; and a trie subtree whose bytes all leave the pattern's state as
-//! it is (a run of URI path characters, say) is taken whole. Under an
-//! asserted format with a hand-built automaton (`date-time`, `uri`, ...)
-//! the tokens that stay inside the string depend on the automaton's state
+//! the trie, with two shortcuts: where any plain text keeps a match
+//! possible (past a match with no `$`, before one with no `^` when there
+//! is no `maxLength`, or in a last unbounded item whose class takes every
+//! character a plain token holds, as `^.*$` does) the plain tokens are
+//! taken as a set and only the others walked (a plain token holds no
+//! quote, backslash, control character, U+2028 or U+2029); and a trie
+//! subtree whose bytes all leave the pattern's state as it is (a run of
+//! URI path characters, say) is taken whole. Under an asserted format
+//! with a hand-built automaton (`date-time`, `uri`, `email`, ...) the
+//! tokens that stay inside the string depend on the automaton's state
 //! alone, so the vocabulary keeps them per state for every constraint: a
 //! URI's parts (scheme, authority, path, ...) each cost a walk on their
-//! first use in the process, and only the closing tokens after that.
+//! first use in the process, and only the closing tokens after that. A
+//! state that counts (an email's local part, a host name's octets and
+//! labels) shares the set of the same state with the most room: only the
+//! tokens long enough for its count to bind are walked again.
 //!
 //! Finished masks are cached in the [`Constraint`], shared by its
 //! matchers, keyed by the configurations with what cannot change the mask
@@ -199,6 +235,7 @@
 //! past that. A grammar has at most [`MAX_SHAPES`] shapes.
 
 mod approx;
+mod batch;
 mod bpe;
 mod fast;
 mod forms;
@@ -210,12 +247,14 @@ mod sample;
 mod shape;
 mod step;
 mod string;
+mod strkw;
 mod vocab;
 
 use std::fmt;
 use std::sync::Arc;
 
 pub use approx::Approximation;
+pub use batch::fill_masks;
 pub use bpe::Tokenizer;
 pub use matcher::{Matcher, apply_mask};
 pub use sample::{Sample, Sampler};
@@ -310,8 +349,9 @@ pub enum Whitespace {
     Bounded(u8),
 }
 
-/// How a [`Constraint`] writes what the schema leaves open; the default
-/// is compact JSON with keys in any order.
+/// How a [`Constraint`] writes what the schema leaves open, and whether
+/// it asserts formats; the default is compact JSON with keys in any order
+/// and every `format` asserted.
 ///
 /// # Examples
 ///
@@ -319,8 +359,10 @@ pub enum Whitespace {
 /// use tooljson::decode::{DecodeOptions, KeyOrder, Whitespace};
 /// let opts = DecodeOptions { key_order: KeyOrder::Properties, ..DecodeOptions::default() };
 /// assert_eq!(opts.whitespace, Whitespace::None);
+/// assert!(opts.assert_formats);
+/// assert!(!DecodeOptions::formats_as_annotations().assert_formats);
 /// ```
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct DecodeOptions {
     /// The order of object keys.
     pub key_order: KeyOrder,
@@ -330,6 +372,50 @@ pub struct DecodeOptions {
     /// each on the constraint, instead of refusing them (see
     /// [Approximations](self#approximations)); off by default.
     pub approximate: bool,
+    /// Assert every `format` of the schema, also those the schema keeps
+    /// as annotations (see [Formats](self#formats)); on by default. Off,
+    /// only the formats the schema itself asserts
+    /// ([`SchemaBuilder::assert_formats`](crate::SchemaBuilder::assert_formats))
+    /// constrain the text.
+    pub assert_formats: bool,
+}
+
+impl Default for DecodeOptions {
+    fn default() -> DecodeOptions {
+        DecodeOptions {
+            key_order: KeyOrder::default(),
+            whitespace: Whitespace::default(),
+            approximate: false,
+            assert_formats: true,
+        }
+    }
+}
+
+impl DecodeOptions {
+    /// The defaults, but with each `format` the schema keeps as an
+    /// annotation left unconstrained (formats the schema itself asserts
+    /// still hold).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use tooljson::CompiledSchema;
+    /// use tooljson::decode::{Constraint, DecodeOptions, Vocabulary};
+    /// let vocab = Vocabulary::from_bytes((0..=255u8).map(|b| vec![b]).chain([vec![]]).collect(), vec![256])?;
+    /// let schema = CompiledSchema::from_json_str(r#"{"type": "string", "format": "email"}"#)?;
+    /// let asserted = Constraint::new(&schema, &vocab)?;
+    /// assert!(asserted.matcher().commit_bytes(br#""not an email""#).is_err());
+    /// let opts = DecodeOptions::formats_as_annotations();
+    /// let annotated = Constraint::with_options(&schema, &vocab, &opts)?;
+    /// assert!(annotated.matcher().commit_bytes(br#""not an email""#).is_ok());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn formats_as_annotations() -> DecodeOptions {
+        DecodeOptions {
+            assert_formats: false,
+            ..DecodeOptions::default()
+        }
+    }
 }
 
 #[derive(Debug)]

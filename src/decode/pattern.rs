@@ -46,6 +46,17 @@ pub(crate) fn format_form(f: Format) -> Option<&'static str> {
             r"^(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)",
             r"\.(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)$"
         ),
+        // RFC 3339 appendix A: weeks alone, or a date part of units in
+        // order with no gap (Y M D, M D, D) and an optional time part
+        // (H M S, M S, S), or a time part alone.
+        Format::Duration => concat!(
+            r"^P(?:\d+W|(?:\d+Y(?:\d+M(?:\d+D)?)?|\d+M(?:\d+D)?|\d+D)",
+            r"(?:T(?:\d+H(?:\d+M(?:\d+S)?)?|\d+M(?:\d+S)?|\d+S))?",
+            r"|T(?:\d+H(?:\d+M(?:\d+S)?)?|\d+M(?:\d+S)?|\d+S))$"
+        ),
+        // Empty, or `/` then anything where each `~` is `~0` or `~1`.
+        Format::JsonPointer => r"^(?:/(?:[^~]|~[01])*)?$",
+        Format::RelativeJsonPointer => r"^(?:0|[1-9]\d*)(?:#|(?:/(?:[^~]|~[01])*)?)$",
         _ => return None,
     })
 }
@@ -87,6 +98,9 @@ struct Item {
 struct Seq {
     items: Box<[Item]>,
     to_end: bool,
+    /// Whether the last item is unbounded over a class that takes every
+    /// character of a plain token.
+    last_plain: bool,
     /// The sum of `min` / `max` of the items from each one on (one more
     /// entry, 0, at the end).
     suffix_min: Box<[u64]>,
@@ -113,12 +127,14 @@ struct Auto {
     from: Box<[u64]>,
     /// The union of the repeating part.
     cycle: u64,
-    /// Positions past a match that take any character and stay (what
-    /// follows a pattern without `$`): from them, anything matches.
+    /// Positions past a match that take any character of a plain token
+    /// and stay (what follows a pattern without `$`, a `.*$`): from them,
+    /// any plain text matches.
     free: u64,
-    /// Positions that take any character and stay, from which a match can
-    /// end (what comes before a pattern without `^`, and `free`): from
-    /// them, with no `maxLength`, any text keeps a match possible.
+    /// Positions that take any character of a plain token and stay, from
+    /// which a match can end (what comes before a pattern without `^`,
+    /// and `free`): from them, with no `maxLength`, any plain text keeps a
+    /// match possible.
     alive: u64,
 }
 
@@ -129,6 +145,10 @@ enum Form {
     /// A format no pattern here states (`date-time`, `uri`, ...).
     Hand(Hand),
 }
+
+/// The code points no plain token holds.
+pub(crate) const PLAIN_EXCLUDED: &[(u32, u32)] =
+    &[(0, 0x1F), (0x22, 0x22), (0x5C, 0x5C), (0x2028, 0x2029)];
 
 /// A pattern a string must match while it is decoded.
 #[derive(Debug)]
@@ -197,7 +217,10 @@ impl StrPattern {
     /// then count): the mask may take the string's plain tokens as a set.
     pub(crate) fn is_free(&self, st: PatState) -> bool {
         match &self.form {
-            Form::Seq(s) => !s.to_end && s.norm(st.at).0 == s.items.len(),
+            Form::Seq(s) => {
+                let k = s.norm(st.at).0;
+                (!s.to_end && k == s.items.len()) || s.last_takes_plain(k)
+            }
             Form::Auto(a) => st.at & a.free != 0,
             Form::Hand(_) => false,
         }
@@ -210,6 +233,19 @@ impl StrPattern {
         match &self.form {
             Form::Hand(h) => Some((*h as u8, st)),
             _ => None,
+        }
+    }
+
+    /// For a format's hand-built automaton: the state with the most room
+    /// that steps as `st` does until a count binds, and how many
+    /// characters that takes (see `Hand::canon`).
+    pub(crate) fn canon(&self, st: PatState) -> (PatState, u64) {
+        match &self.form {
+            Form::Hand(h) if st.acc == 0 => {
+                let (at, room) = h.canon(st.at);
+                (PatState { at, acc: 0 }, room)
+            }
+            _ => (st, u64::MAX),
         }
     }
 
@@ -564,12 +600,23 @@ impl Seq {
             suffix_min[k] = sat_add(lo, suffix_min[k + 1]);
             suffix_max[k] = sat_add(hi, suffix_max[k + 1]);
         }
+        let last_plain = items
+            .last()
+            .is_some_and(|it| it.max == NO_MAX && it.class.holds_all_but(PLAIN_EXCLUDED));
         Seq {
             items,
             to_end,
+            last_plain,
             suffix_min: suffix_min.into(),
             suffix_max: suffix_max.into(),
         }
+    }
+
+    /// Whether `k` is the last item, unbounded, over a class that takes
+    /// every character of a plain token (a `.*$`): in it, any plain text
+    /// keeps a match possible.
+    fn last_takes_plain(&self, k: usize) -> bool {
+        self.last_plain && k + 1 == self.items.len()
     }
 
     fn enc(k: usize, n: u64) -> u64 {
@@ -789,15 +836,20 @@ impl Auto {
             from[l] |= from[l + 1];
         }
         let cycle = rs[pre..].iter().fold(0, |u, &s| u | s);
-        let any = Class::any();
+        // A class that takes every character a plain token can hold (`.`,
+        // `[^\n]`, any) takes every plain token.
+        let takes_plain: Vec<bool> = classes
+            .iter()
+            .map(|c| c.holds_all_but(PLAIN_EXCLUDED))
+            .collect();
         let mut free = 0u64;
-        for (q, c) in classes.iter().enumerate() {
-            if last & follow[q] & (1 << q) != 0 && *c == any {
+        for q in 0..classes.len() {
+            if last & follow[q] & (1 << q) != 0 && takes_plain[q] {
                 free |= 1 << q;
             }
         }
         let alive = (0..classes.len())
-            .filter(|&q| follow[q] & 1 << q != 0 && classes[q] == any && from[0] & 1 << q != 0)
+            .filter(|&q| follow[q] & 1 << q != 0 && takes_plain[q] && from[0] & 1 << q != 0)
             .fold(0u64, |u, q| u | 1 << q);
         Ok(Auto {
             classes: classes.into(),

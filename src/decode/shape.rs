@@ -7,12 +7,13 @@
 use std::collections::HashMap;
 
 use super::approx::{Approximation, Approximations, unsupported};
-use super::pattern::{StrPattern, format_form};
+use super::pattern::StrPattern;
+use super::strkw::{PatternKw, UNCHECKED_FORMATS};
 use super::{DecodeError, DecodeOptions, KeyOrder, Whitespace};
 use crate::Value;
 use crate::schema::decode_view::{
-    EnumOptions, Format, Kw, NodeId, OwnedRegular, Program, T_ALL, T_ARR, T_BOOL, T_FRAC, T_INT,
-    T_NULL, T_OBJ, T_STR, node_accepts,
+    EnumOptions, Format, Kw, NodeId, Program, T_ALL, T_ARR, T_BOOL, T_FRAC, T_INT, T_NULL, T_OBJ,
+    T_STR, format_notes, node_accepts,
 };
 
 pub(crate) type ShapeId = u32;
@@ -161,6 +162,8 @@ struct Builder<'p> {
     patterns: Vec<StrPattern>,
     key_order: KeyOrder,
     approx: Approximations,
+    /// Whether the formats the schema keeps as annotations are asserted.
+    assert_formats: bool,
 }
 
 /// Compiles `prog` into a grammar, with the keywords it approximates.
@@ -176,6 +179,7 @@ pub(crate) fn compile(
         patterns: Vec::new(),
         key_order: opts.key_order,
         approx: Approximations::new(opts.approximate),
+        assert_formats: opts.assert_formats,
     };
     let root = b.conj(vec![prog.root], Vec::new())?;
     let any_lits = b.push(Shape::Lits(Box::new([
@@ -271,7 +275,26 @@ impl Builder<'_> {
         // Literal options are checked against whole nodes, so any keyword
         // is exact under `enum` / `const`.
         let has_lit = set_has_literal(prog, set);
+        // Formats asserted here that the schema keeps as annotations:
+        // literal options are checked against them too.
+        let mut noted: Vec<Format> = Vec::new();
         for &n in set {
+            if self.assert_formats {
+                for name in format_notes(prog, n) {
+                    match Format::from_name(name) {
+                        Some(f) => {
+                            noted.push(f);
+                            patterns.push((n, PatternKw::Format(f)));
+                        }
+                        None if UNCHECKED_FORMATS.contains(&name) => {
+                            patterns.push((n, PatternKw::Unchecked(name)));
+                        }
+                        // Not a JSON Schema format: an annotation, as the
+                        // format checker keeps it.
+                        None => {}
+                    }
+                }
+            }
             let node = prog.node(n);
             for (i, kw) in prog.kws(node).iter().enumerate() {
                 let pos = node.kws.start + i as u32;
@@ -382,6 +405,10 @@ impl Builder<'_> {
             let kept: Vec<&Value> = opts
                 .iter()
                 .filter(|v| set.iter().all(|&n| node_accepts(prog, n, v)))
+                .filter(|v| match v {
+                    Value::String(s) => noted.iter().all(|f| f.check(s)),
+                    _ => true,
+                })
                 .collect();
             return self.literals(set[0], &kept);
         }
@@ -518,35 +545,7 @@ impl Builder<'_> {
                 "a second pattern or format on the same string (only one is followed)",
             ));
         }
-        let form = match kw {
-            PatternKw::Pattern(p) => match p.regular() {
-                Some(r) => StrPattern::new(r),
-                None => {
-                    return Err(unsupported(
-                        prog,
-                        *n,
-                        "pattern",
-                        "a pattern outside the class sequences and position automata the crate matches without a regex",
-                    ));
-                }
-            },
-            // The formats no pattern states have a hand-built form.
-            PatternKw::Format(f) => match StrPattern::hand_built(*f) {
-                Some(hand) => Ok(hand),
-                None => match format_form(*f).and_then(OwnedRegular::parse) {
-                    Some(o) => StrPattern::new(o.as_regular()),
-                    None => {
-                        return Err(unsupported(
-                            prog,
-                            *n,
-                            "format",
-                            &format!("the `{}` format has no exact regular form here", f.name()),
-                        ));
-                    }
-                },
-            },
-        };
-        let form = form.map_err(|why| unsupported(prog, *n, kw.name(), why))?;
+        let form = kw.form(prog, *n)?;
         self.patterns.push(form);
         Ok(Some((self.patterns.len() - 1) as u32))
     }
@@ -759,21 +758,6 @@ impl Builder<'_> {
 /// A named key of an object shape being built: its text, its value's
 /// shape, whether it is required, and its place in `properties`.
 type Entry = (Box<[u8]>, ShapeId, bool, (u32, u32));
-
-/// A `pattern` or asserted `format` keyword.
-enum PatternKw<'a> {
-    Pattern(&'a crate::schema::decode_view::Pattern),
-    Format(Format),
-}
-
-impl PatternKw<'_> {
-    fn name(&self) -> &'static str {
-        match self {
-            PatternKw::Pattern(_) => "pattern",
-            PatternKw::Format(_) => "format",
-        }
-    }
-}
 
 fn set_has_literal(prog: &Program, set: &[NodeId]) -> bool {
     set.iter().any(|&n| {

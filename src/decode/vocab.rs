@@ -9,7 +9,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use super::DecodeError;
-use super::pattern::PatState;
+use super::pattern::{PLAIN_EXCLUDED, PatState};
 use super::string::{Sx, str_byte};
 
 /// Plain tokens of at most this many code points get a bitset each (the
@@ -35,7 +35,7 @@ pub(crate) struct Trie {
 }
 
 impl Trie {
-    fn build(tokens: &[Box<[u8]>], ids: impl Iterator<Item = u32>) -> Trie {
+    pub(crate) fn build(tokens: &[Box<[u8]>], ids: impl Iterator<Item = u32>) -> Trie {
         let mut order: Vec<u32> = ids.filter(|&i| !tokens[i as usize].is_empty()).collect();
         order.sort_by(|&a, &b| tokens[a as usize].cmp(&tokens[b as usize]));
         // Nodes in depth-first order with explicit child lists.
@@ -175,7 +175,22 @@ fn str_sets(tokens: &[Box<[u8]>], sx: Sx, canonical: bool) -> StrSets {
 }
 
 /// Token sets by format and state (see `VocabInner::formats`).
-type FormatSets = HashMap<(u8, PatState), Arc<[u64]>>;
+type FormatSets = HashMap<(u8, PatState), Arc<FormatSet>>;
+
+/// The tokens that stay inside a string under a format in one state.
+#[derive(Debug)]
+pub(crate) struct FormatSet {
+    pub(crate) bits: Arc<[u64]>,
+    /// The longest of them, in bytes.
+    pub(crate) longest: u64,
+    /// Those of [`FormatSet::LONG`] bytes or more, longest first: what a
+    /// state with less room checks again.
+    pub(crate) long: Box<[(u32, u32)]>,
+}
+
+impl FormatSet {
+    pub(crate) const LONG: u32 = 8;
+}
 
 #[derive(Debug)]
 pub(crate) struct VocabInner {
@@ -213,15 +228,63 @@ impl VocabInner {
         &self,
         key: (u8, PatState),
         find: impl FnOnce() -> Vec<u64>,
-    ) -> Arc<[u64]> {
-        if let Some(set) = self.formats.lock().ok().and_then(|m| m.get(&key).cloned()) {
-            return set;
+    ) -> Arc<FormatSet> {
+        if let Some(found) = self.formats.lock().ok().and_then(|m| m.get(&key).cloned()) {
+            return found;
         }
-        let set: Arc<[u64]> = find().into();
+        let found = Arc::new(self.format_set(find()));
         if let Ok(mut m) = self.formats.lock() {
-            m.insert(key, set.clone());
+            m.insert(key, found.clone());
         }
-        set
+        found
+    }
+
+    /// The tokens that stay inside under format `key.0` in state `key.1`
+    /// as found from a state standing for it, by `find` on first use
+    /// (kept apart from the sets [`VocabInner::format_inside`] keeps,
+    /// without their long tokens).
+    pub(crate) fn format_derived(
+        &self,
+        key: (u8, PatState),
+        find: impl FnOnce() -> Vec<u64>,
+    ) -> Arc<[u64]> {
+        let key = (key.0 | 0x80, key.1);
+        if let Some(found) = self.formats.lock().ok().and_then(|m| m.get(&key).cloned()) {
+            return found.bits.clone();
+        }
+        let bits: Arc<[u64]> = find().into();
+        let found = Arc::new(FormatSet {
+            bits: bits.clone(),
+            longest: 0,
+            long: Box::new([]),
+        });
+        if let Ok(mut m) = self.formats.lock() {
+            m.insert(key, found);
+        }
+        bits
+    }
+
+    fn format_set(&self, bits: Vec<u64>) -> FormatSet {
+        let mut long: Vec<(u32, u32)> = Vec::new();
+        let mut longest = 0u64;
+        for (w, &word) in bits.iter().enumerate() {
+            let mut word = word;
+            while word != 0 {
+                let t = w * 64 + word.trailing_zeros() as usize;
+                word &= word - 1;
+                let len = self.tokens.get(t).map_or(0, |x| x.len() as u32);
+                longest = longest.max(u64::from(len));
+                if len >= FormatSet::LONG {
+                    long.push((len, t as u32));
+                }
+            }
+        }
+        long.sort_unstable_by(|a, b| b.cmp(a));
+        FormatSet {
+            bits: bits.into(),
+            longest,
+            long: long.into(),
+        }
     }
 }
 
@@ -243,11 +306,19 @@ pub struct Vocabulary {
     pub(crate) inner: Arc<VocabInner>,
 }
 
-/// Whether `t` is plain string text: complete UTF-8 with no quote,
-/// backslash or control character; its length in code points if so.
+/// Whether `t` is plain string text: complete UTF-8 with none of
+/// [`PLAIN_EXCLUDED`] (a quote, a backslash, a control character, a line
+/// or paragraph separator: what a pattern's `.` leaves out, so that a
+/// pattern position that takes the rest takes every plain token); its
+/// length in code points if so.
 fn plain_chars(t: &[u8]) -> Option<u32> {
     let s = std::str::from_utf8(t).ok()?;
-    if t.iter().any(|&b| b == b'"' || b == b'\\' || b < 0x20) {
+    let excluded = |c: char| {
+        PLAIN_EXCLUDED
+            .iter()
+            .any(|&(a, b)| (a..=b).contains(&u32::from(c)))
+    };
+    if s.chars().any(excluded) {
         return None;
     }
     Some(s.chars().count() as u32)

@@ -23,3 +23,14 @@ pub(crate) fn node_accepts(prog: &Program, id: NodeId, v: &crate::Value) -> bool
     let val = super::validate::Validator::new(prog);
     val.check::<false>(id, v, &super::validate::At::ROOT, None, 0, &mut Vec::new())
 }
+
+/// The `format` values node `id` keeps as annotations (not asserted when
+/// it compiled, or not known to the format checker).
+pub(crate) fn format_notes(prog: &Program, id: NodeId) -> impl Iterator<Item = &str> {
+    let notes = &prog.format_notes;
+    let from = notes.partition_point(|n| n.0 < id);
+    notes[from..]
+        .iter()
+        .take_while(move |n| n.0 == id)
+        .map(|n| &*n.1)
+}

@@ -440,6 +440,10 @@ pub(crate) struct Program {
     pub(crate) locs: String,
     pub(crate) root: NodeId,
     pub(crate) ignored: Vec<String>,
+    /// The `format` values left annotations (not asserted, or unknown),
+    /// by node, sorted: read by constrained decoding, which asserts them.
+    #[cfg_attr(not(feature = "decode"), allow(dead_code))]
+    pub(crate) format_notes: Vec<(NodeId, Box<str>)>,
     pub(crate) has_dynamic: bool,
 }
 

@@ -1,8 +1,11 @@
 //! `tooljson decode --schema SCHEMA.json [--vocab o200k|cl100k|tokenizer.json]
-//! [--assert-formats] [--approximate] (--check FILE | --sample N [--seed S] [--max-tokens M])`:
+//! [--format-annotation] [--approximate] (--check FILE | --sample N [--seed S] [--max-tokens M])`:
 //! constrained decoding from the command line.
 //!
 //! Output contract:
+//! - every `format` is asserted (the texts, and the `--check` file, hold
+//!   it), unless `--format-annotation` makes each an annotation that
+//!   constrains nothing; `--assert-formats`, the default, is still read;
 //! - `--approximate`: a keyword the decoder cannot decide exactly is
 //!   approximated (the mask allows more) instead of refused; each
 //!   approximation is first written to stderr as one line
@@ -117,9 +120,12 @@ pub struct Args {
     /// The token budget a sample steers to finish within.
     #[arg(long, value_name = "M", default_value_t = 256)]
     max_tokens: usize,
-    /// Treat `format` as an assertion.
-    #[arg(long)]
+    /// Treat `format` as an assertion (the default).
+    #[arg(long, conflicts_with = "format_annotation")]
     assert_formats: bool,
+    /// Treat `format` as an annotation: it constrains nothing.
+    #[arg(long)]
+    format_annotation: bool,
     /// Approximate (allow more than) the keywords the decoder cannot decide
     /// exactly instead of refusing the schema; each is listed on stderr.
     #[arg(long)]
@@ -134,9 +140,11 @@ pub fn run(args: Args) -> Result<(), Failure> {
         sample,
         seed,
         max_tokens,
-        assert_formats,
+        assert_formats: _,
+        format_annotation,
         approximate,
     } = args;
+    let assert_formats = !format_annotation;
     let text = std::fs::read_to_string(&schema_path)
         .map_err(|e| fail(2, format!("error: reading {schema_path}: {e}")))?;
     let schema = CompiledSchema::builder()
@@ -157,6 +165,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
     let tok = tokenizer(vocab_name)?;
     let opts = DecodeOptions {
         approximate,
+        assert_formats,
         ..DecodeOptions::default()
     };
     let constraint = Constraint::with_options(&schema, tok.vocabulary(), &opts)

@@ -280,19 +280,22 @@ impl<'a> Compiler<'a> {
     ) -> Result<(), SchemaError> {
         let (k, loc) = ("format", at.loc);
         match v.as_str() {
-            Some(s) => {
-                if self.opts.assert_formats {
-                    match Format::from_name(s) {
-                        Some(f) => kws.push(Kw::Format(f)),
-                        // An unknown format stays an annotation (as
-                        // other validators do), and is listed.
-                        None => self.ignored.push(format!(
+            Some(s) => match (self.opts.assert_formats, Format::from_name(s)) {
+                (true, Some(f)) => kws.push(Kw::Format(f)),
+                (assert, _) => {
+                    // An unknown format stays an annotation (as other
+                    // validators do), and is listed.
+                    if assert {
+                        self.ignored.push(format!(
                             "{}/format: format {s:?} is not known, kept as an annotation",
                             self.loc_str(loc)
-                        )),
+                        ));
                     }
+                    // Kept for a reader that asserts formats itself
+                    // (constrained decoding).
+                    self.format_notes.push((loc, s.into()));
                 }
-            }
+            },
             None => self.bad(loc, k, format!("expected a string, found {}", v.kind_of()))?,
         }
         Ok(())

@@ -86,6 +86,8 @@ struct Compiler<'a> {
     /// subschema has its parent's base, which is then not hashed again.
     last_resource: Option<(Rc<str>, u32)>,
     ignored: Vec<String>,
+    /// `format` values left annotations, by their subschema's path.
+    format_notes: Vec<(Span, Box<str>)>,
     has_dynamic: bool,
     metas_loaded: bool,
     /// What the schema's patterns may still take.
@@ -671,6 +673,7 @@ pub(crate) fn compile(
         resources: HashMap::new(),
         last_resource: None,
         ignored: Vec::new(),
+        format_notes: Vec::new(),
         has_dynamic: false,
         metas_loaded: false,
         pattern_budget: PatternBudget::new(opts.max_pattern_memory, opts.max_pattern_backtracks),
@@ -725,12 +728,32 @@ pub(crate) fn compile(
         ));
     }
     finish(&mut nodes, &c.kws, &c.locs)?;
+    let format_notes = note_nodes(&nodes, c.format_notes);
     Ok(Program {
         nodes,
         kws: c.kws,
         locs: c.locs,
         root: 0,
         ignored: c.ignored,
+        format_notes,
         has_dynamic: c.has_dynamic,
     })
+}
+
+/// The annotation formats by node: a node's path is its own span.
+fn note_nodes(nodes: &[Node], notes: Vec<(Span, Box<str>)>) -> Vec<(NodeId, Box<str>)> {
+    if notes.is_empty() {
+        return Vec::new();
+    }
+    let at: HashMap<(usize, usize), NodeId> = nodes
+        .iter()
+        .enumerate()
+        .map(|(i, n)| ((n.loc.start, n.loc.end), i as NodeId))
+        .collect();
+    let mut out: Vec<(NodeId, Box<str>)> = notes
+        .into_iter()
+        .filter_map(|(loc, f)| Some((*at.get(&(loc.start, loc.end))?, f)))
+        .collect();
+    out.sort_by_key(|n| n.0);
+    out
 }

@@ -129,6 +129,39 @@ impl Class {
     }
 
     #[cfg(feature = "decode")]
+    /// Whether it holds every code point outside `except` (sorted,
+    /// disjoint ranges); the surrogates never count.
+    pub(crate) fn holds_all_but(&self, except: &[(u32, u32)]) -> bool {
+        let mut ex = except.to_vec();
+        ex.extend([(0xD800, 0xDFFF), (0x11_0000, 0x11_0000)]);
+        ex.sort_unstable();
+        let mut lo = 0u32;
+        let mut need: Vec<(u32, u32)> = Vec::new();
+        for (a, b) in ex {
+            if a > lo {
+                need.push((lo, a - 1));
+            }
+            lo = lo.max(b.saturating_add(1));
+        }
+        need.iter().all(|&(lo, hi)| {
+            (lo..=hi.min(0x7F)).all(|c| self.contains_ascii(c as u8)) && {
+                let mut cur = lo.max(0x80);
+                let mut i = self.high.partition_point(|&(_, h)| h < cur);
+                while cur <= hi {
+                    match self.high.get(i) {
+                        Some(&(a, b)) if a <= cur => {
+                            cur = b.saturating_add(1);
+                            i += 1;
+                        }
+                        _ => return false,
+                    }
+                }
+                true
+            }
+        })
+    }
+
+    #[cfg(feature = "decode")]
     /// A character it holds, the plainest in JSON text first (a letter, a
     /// digit, printable ASCII, an escaped one, then any other), if any.
     pub(crate) fn sample(&self) -> Option<char> {
