@@ -92,6 +92,8 @@ mod protocol_messages;
 #[cfg(feature = "protocol")]
 mod protocol_props;
 #[cfg(feature = "protocol")]
+mod protocol_provider_true;
+#[cfg(feature = "protocol")]
 mod protocol_requests;
 #[cfg(feature = "protocol")]
 mod protocol_responses;

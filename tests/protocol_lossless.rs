@@ -24,12 +24,21 @@ fn carried(v: &Value) -> Value {
     carried_in(v, false)
 }
 
-/// In `usage`, a count of zero carries nothing either.
+/// In `usage`, a count of zero carries nothing either; nor does `"strict":
+/// false` outside a Responses tool (Anthropic and Chat read its absence as
+/// false; Responses as true), nor an OpenAI `"tool_choice": "auto"` (the
+/// default when there are tools).
 fn carried_in(v: &Value, usage: bool) -> Value {
     match v {
         Value::Object(o) => Value::Object(
             o.iter()
                 .map(|(k, m)| (k.clone(), carried_in(m, usage || k == "usage")))
+                .filter(|(k, m)| {
+                    let responses_tool =
+                        o.get("type") == Some(&Value::from("function")) && o.contains_key("name");
+                    !(k == "strict" && *m == Value::Bool(false) && !responses_tool)
+                        && !(k == "tool_choice" && *m == Value::from("auto"))
+                })
                 .filter(|(_, m)| match m {
                     Value::Null => false,
                     Value::Array(a) => !a.is_empty(),

@@ -219,6 +219,20 @@ pub(crate) fn read_part(vendor: Vendor, p: &Value) -> Option<super::ResultPart> 
     }
 }
 
+/// The members of a content part that [`read_part`] models, in any vendor.
+const PART_CORE: [&str; 10] = [
+    "type",
+    "text",
+    "source",
+    "image_url",
+    "file",
+    "file_data",
+    "file_id",
+    "file_url",
+    "filename",
+    "detail",
+];
+
 fn obj(pairs: Vec<(&str, Value)>) -> Value {
     let mut o = Map::new();
     for (k, v) in pairs {
@@ -262,6 +276,27 @@ pub(crate) fn write_part(
                 && !matches!(known, P::Native { .. })
             {
                 return write_part(&known, vendor, place, at, losses);
+            }
+            // A known part with members only its vendor has (`cache_control`,
+            // a document `title`): the part crosses, each such member is lost.
+            if let Some(o) = part.as_object() {
+                let (core, others): (Map<String, Value>, Map<String, Value>) = o
+                    .iter()
+                    .map(|(k, v)| (k.clone(), v.clone()))
+                    .partition(|(k, _)| PART_CORE.contains(&k.as_str()));
+                if !others.is_empty()
+                    && let Some(known) = read_part(*from, &Value::Object(core))
+                {
+                    for k in others.keys() {
+                        losses.push(
+                            &super::error::ptr(at, k),
+                            k,
+                            LossEffect::Dropped,
+                            &format!("{vendor} has no counterpart of this {from} member"),
+                        );
+                    }
+                    return write_part(&known, vendor, place, at, losses);
+                }
             }
             let ty = part
                 .get("type")

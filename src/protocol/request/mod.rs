@@ -243,6 +243,11 @@ struct Shape {
     /// Responses `text` members beside `format`; Chat `json_schema`
     /// members beside the known ones.
     format_native: Map<String, Value>,
+    /// Where each of `messages` starts in the source: the list (`/messages`,
+    /// `/input`) and the index of its first message or item there.
+    message_at: Vec<(&'static str, usize)>,
+    /// Where the system prompt stood in the source, and its content.
+    system_at: Option<(String, String)>,
 }
 
 impl Request {
