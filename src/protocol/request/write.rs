@@ -185,7 +185,17 @@ impl Request {
                 Message::Assistant(t) => {
                     let v = losses.absorb_with(t.to_vendor(vendor), |l| place(i, l));
                     match v {
-                        Value::Array(items) => items,
+                        Value::Array(items) => {
+                            if items.is_empty() {
+                                losses.push(
+                                    &at,
+                                    "message",
+                                    LossEffect::Dropped,
+                                    "an empty assistant turn is no Responses item",
+                                );
+                            }
+                            items
+                        }
                         other => vec![other],
                     }
                 }
