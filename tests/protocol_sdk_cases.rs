@@ -20,7 +20,11 @@ const MODELLED: [Vendor; 3] = [
 fn lossless_conversions_come_back_equal_and_no_text_is_dropped() {
     let root = crate::common::project_root();
     let streams = cases::stream_turns(&cases::testdata(&root));
-    assert!(streams.len() >= 20, "only {} recorded final messages", streams.len());
+    assert!(
+        streams.len() >= 20,
+        "only {} recorded final messages",
+        streams.len()
+    );
     let all = cases::all_cases(&root, &streams);
     let mut failures = Vec::new();
     // Per pair: conversions, lossless, lossy.
@@ -53,7 +57,11 @@ fn lossless_conversions_come_back_equal_and_no_text_is_dropped() {
             n.2 += 1;
         }
     }
-    assert_eq!(counts.len(), 6, "every directed pair of the three: {counts:?}");
+    assert_eq!(
+        counts.len(),
+        6,
+        "every directed pair of the three: {counts:?}"
+    );
     // Lossless conversations exist on every pair: the check is not empty.
     for (pair, (total, clean, _)) in &counts {
         assert!(*clean * 2 > *total, "{pair:?}: {clean} of {total} lossless");

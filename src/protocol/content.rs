@@ -337,7 +337,8 @@ pub(crate) fn write_part(
                 );
             }
             if vendor == Vendor::Anthropic {
-                if m.detail.is_some() {
+                // `auto` is the default: it says nothing Anthropic lacks.
+                if m.detail.as_deref().is_some_and(|d| d != "auto") {
                     losses.push(
                         &format!("{at}/detail"),
                         "detail",
@@ -430,8 +431,12 @@ pub(crate) fn write_part(
                     if let Some(n) = &m.filename {
                         o.push(("filename", s(n)));
                     }
-                    if let Some(d) = &m.detail {
-                        o.push(("detail", s(d)));
+                    // Responses requires an image's detail; `auto` is the
+                    // default of the others.
+                    match (&m.detail, image) {
+                        (Some(d), _) => o.push(("detail", s(d))),
+                        (None, true) => o.push(("detail", s("auto"))),
+                        (None, false) => {}
                     }
                     obj(o)
                 }

@@ -15,7 +15,7 @@
 use std::path::{Path, PathBuf};
 
 use serde_json::{Map, Value, json};
-use tooljson::protocol::{AssistantTurn, Request, Vendor};
+use tooljson::protocol::{AssistantTurn, LossEffect, Request, Vendor};
 use tooljson::providers::ToolCallStream;
 
 /// One directed conversion `from -> to`, and back.
@@ -33,6 +33,8 @@ pub struct Case {
     /// `forward` read back as `to` and written for `from` (`null` when
     /// that failed).
     pub back: Value,
+    /// The losses of writing `back`.
+    pub back_losses: Vec<String>,
     /// Whether `back` says what `source` says (see [`same_meaning`]).
     pub round_trip_equal: bool,
     /// Texts of `source` found nowhere in `forward`.
@@ -52,6 +54,7 @@ impl Case {
             "forward": self.forward,
             "losses": self.losses,
             "back": self.back,
+            "back_losses": self.back_losses,
             "round_trip_equal": self.round_trip_equal,
             "texts_dropped": self.texts_dropped,
             "error": self.error,
@@ -209,7 +212,10 @@ pub fn conversations() -> Vec<(String, Value)> {
                         body.insert("tool_choice".into(), c);
                     }
                     let p = if serial { "" } else { "/serial" };
-                    out.push((format!("gen/{shape}/{sname}/{cname}{p}"), Value::Object(body)));
+                    out.push((
+                        format!("gen/{shape}/{sname}/{cname}{p}"),
+                        Value::Object(body),
+                    ));
                 }
             }
         }
@@ -280,7 +286,10 @@ pub fn fixtures(root: &Path) -> Vec<(String, Vendor, Value)> {
 /// `"tool_choice": "auto"` is the default it names; `"strict": false`
 /// outside a Responses tool is its absence (Responses reads an absent
 /// `strict` as true); a Responses input string is a list of one user
-/// message; a Chat `stop` string a list of one; a `null` member is absent.
+/// message; a Chat `stop` string a list of one; a `null` member is absent;
+/// an image `"detail": "auto"` is the default (Responses requires it);
+/// argument text is its JSON value (Anthropic input is an object, so it
+/// comes back compact).
 pub fn same_meaning(v: &Value) -> Value {
     fn walk(v: &Value) -> Value {
         match v {
@@ -294,6 +303,7 @@ pub fn same_meaning(v: &Value) -> Value {
                             (_, Value::Null) => false,
                             ("strict", Value::Bool(false)) => responses_tool,
                             ("tool_choice", Value::String(c)) => c != "auto",
+                            ("detail", Value::String(d)) => d != "auto",
                             _ => true,
                         })
                         .map(|(k, m)| match (k.as_str(), m) {
@@ -301,6 +311,10 @@ pub fn same_meaning(v: &Value) -> Value {
                                 (k.clone(), json!([{"role": "user", "content": t}]))
                             }
                             ("stop", Value::String(t)) => (k.clone(), json!([t])),
+                            ("arguments", Value::String(t)) => (
+                                k.clone(),
+                                serde_json::from_str(t).unwrap_or_else(|_| m.clone()),
+                            ),
                             _ => (k.clone(), walk(m)),
                         })
                         .collect(),
@@ -358,6 +372,7 @@ pub fn convert(conversation: &str, from: Vendor, source: &Value, to: Vendor) -> 
         forward: Value::Null,
         losses: Vec::new(),
         back: Value::Null,
+        back_losses: Vec::new(),
         round_trip_equal: false,
         texts_dropped: Vec::new(),
         error: None,
@@ -369,11 +384,28 @@ pub fn convert(conversation: &str, from: Vendor, source: &Value, to: Vendor) -> 
             return case;
         }
     };
-    let (forward, losses) = request.to_vendor(to).accept_losses();
+    let (mut forward, mut losses) = request.to_vendor(to).accept_losses();
+    // A member the target requires is not invented: the caller sets it and
+    // converts again, as the loss says.
+    if losses
+        .iter()
+        .any(|l| l.effect == LossEffect::MissingRequired && l.part == "max_tokens")
+    {
+        let mut r = request.clone();
+        r.max_tokens = Some(1024);
+        let (f, mut again) = r.to_vendor(to).accept_losses();
+        forward = f;
+        again.retain(|l| l.effect != LossEffect::MissingRequired);
+        losses.retain(|l| l.effect == LossEffect::MissingRequired);
+        losses.extend(again);
+    }
     case.losses = losses.iter().map(ToString::to_string).collect();
     case.forward = forward;
     if case.forward.is_null() {
-        case.error = Some(format!("no {to} request written: {}", case.losses.join("; ")));
+        case.error = Some(format!(
+            "no {to} request written: {}",
+            case.losses.join("; ")
+        ));
         return case;
     }
     let mut have = Vec::new();
@@ -398,7 +430,8 @@ pub fn convert(conversation: &str, from: Vendor, source: &Value, to: Vendor) -> 
         .collect();
     match Request::from_vendor(to, &case.forward) {
         Ok(r) => {
-            let (back, _) = r.to_vendor(from).accept_losses();
+            let (back, back_losses) = r.to_vendor(from).accept_losses();
+            case.back_losses = back_losses.iter().map(ToString::to_string).collect();
             case.round_trip_equal = same_meaning(&back) == same_meaning(source);
             case.back = back;
         }
@@ -416,7 +449,8 @@ pub fn all_cases(root: &Path, streams: &[(String, Vendor, AssistantTurn)]) -> Ve
     let add = |name: &str, body: &Value, sources: &mut Vec<(String, Vendor, Value)>| {
         // The conversation in each vendor's shape is a source; a vendor
         // the conversation cannot be written for is a failed case.
-        let r = Request::from_vendor(Vendor::Anthropic, body).expect("the generator's requests read");
+        let r =
+            Request::from_vendor(Vendor::Anthropic, body).expect("the generator's requests read");
         for v in Vendor::ALL {
             let (b, _) = r.to_vendor(v).accept_losses();
             sources.push((name.to_owned(), v, b));
@@ -431,8 +465,11 @@ pub fn all_cases(root: &Path, streams: &[(String, Vendor, AssistantTurn)]) -> Ve
         let own = |v: Vendor| -> Option<Value> {
             let (m, _) = turn.to_vendor(v).accept_losses();
             let user = json!({"role": "user", "content": "Go on."});
-            let tools = Request::from_vendor(Vendor::Anthropic, &json!({
-                "model": "m", "max_tokens": 1, "messages": [], "tools": tools()}))
+            let tools = Request::from_vendor(
+                Vendor::Anthropic,
+                &json!({
+                "model": "m", "max_tokens": 1, "messages": [], "tools": tools()}),
+            )
             .ok()?
             .to_vendor(v)
             .accept_losses()
@@ -440,11 +477,12 @@ pub fn all_cases(root: &Path, streams: &[(String, Vendor, AssistantTurn)]) -> Ve
             let mut body = match v {
                 Vendor::Anthropic => json!({"model": "claude-sonnet-4-5", "max_tokens": 1024,
                                             "messages": [user, m]}),
-                Vendor::OpenAiChat => json!({"model": "gpt-4.1", "messages": [user, m]}),
+                Vendor::OpenAiChat => json!({"model": "gpt-4.1", "max_completion_tokens": 1024,
+                                             "messages": [user, m]}),
                 Vendor::OpenAiResponses => {
                     let mut input = vec![user];
                     input.extend(m.as_array()?.iter().cloned());
-                    json!({"model": "gpt-4.1", "input": input})
+                    json!({"model": "gpt-4.1", "max_output_tokens": 1024, "input": input})
                 }
                 _ => return None,
             };
@@ -454,10 +492,18 @@ pub fn all_cases(root: &Path, streams: &[(String, Vendor, AssistantTurn)]) -> Ve
         let name = format!("stream/{name}");
         match own(*vendor).or_else(|| own(Vendor::Anthropic)) {
             Some(body) => {
-                let from = if own(*vendor).is_some() { *vendor } else { Vendor::Anthropic };
+                let from = if own(*vendor).is_some() {
+                    *vendor
+                } else {
+                    Vendor::Anthropic
+                };
                 let r = Request::from_vendor(from, &body).expect("a stream's request reads");
                 for v in Vendor::ALL {
-                    let b = if v == from { body.clone() } else { r.to_vendor(v).accept_losses().0 };
+                    let b = if v == from {
+                        body.clone()
+                    } else {
+                        r.to_vendor(v).accept_losses().0
+                    };
                     sources.push((name.clone(), v, b));
                 }
             }
@@ -479,9 +525,12 @@ pub fn all_cases(root: &Path, streams: &[(String, Vendor, AssistantTurn)]) -> Ve
                     forward: Value::Null,
                     losses: Vec::new(),
                     back: Value::Null,
+                    back_losses: Vec::new(),
                     round_trip_equal: false,
                     texts_dropped: Vec::new(),
-                    error: Some(format!("the conversation cannot be written as a {from} request")),
+                    error: Some(format!(
+                        "the conversation cannot be written as a {from} request"
+                    )),
                 });
             } else {
                 out.push(convert(name, *from, body, to));
