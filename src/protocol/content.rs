@@ -243,9 +243,14 @@ fn obj(pairs: Vec<(&str, Value)>) -> Value {
 
 /// Writes one part for `vendor` at `place`, or records why it cannot be
 /// (and returns `None`). `at` is the part's JSON Pointer in the source.
+///
+/// `from`: the vendor whose message holds the part (`None`: built in code);
+/// a default spelled for one vendor (an image's `detail: "auto"`, which
+/// Responses requires) is written as that vendor wrote it.
 pub(crate) fn write_part(
     p: &super::ResultPart,
     vendor: Vendor,
+    from: Option<Vendor>,
     place: Place,
     at: &str,
     losses: &mut Losses,
@@ -275,7 +280,7 @@ pub(crate) fn write_part(
             if let Some(known) = read_part(*from, part)
                 && !matches!(known, P::Native { .. })
             {
-                return write_part(&known, vendor, place, at, losses);
+                return write_part(&known, vendor, Some(*from), place, at, losses);
             }
             // A known part with members only its vendor has (`cache_control`,
             // a document `title`): the part crosses, each such member is lost.
@@ -295,7 +300,7 @@ pub(crate) fn write_part(
                             &format!("{vendor} has no counterpart of this {from} member"),
                         );
                     }
-                    return write_part(&known, vendor, place, at, losses);
+                    return write_part(&known, vendor, Some(*from), place, at, losses);
                 }
             }
             let ty = part
@@ -396,8 +401,11 @@ pub(crate) fn write_part(
                         }
                     };
                     let mut iu = vec![("url", s(&url))];
-                    if let Some(d) = &m.detail {
-                        iu.push(("detail", s(d)));
+                    match &m.detail {
+                        // The default, said only because Responses must.
+                        Some(d) if d == "auto" && from != Some(vendor) => {}
+                        Some(d) => iu.push(("detail", s(d))),
+                        None => {}
                     }
                     obj(vec![("type", s("image_url")), ("image_url", obj(iu))])
                 }
@@ -435,8 +443,8 @@ pub(crate) fn write_part(
                     // default of the others.
                     match (&m.detail, image) {
                         (Some(d), _) => o.push(("detail", s(d))),
-                        (None, true) => o.push(("detail", s("auto"))),
-                        (None, false) => {}
+                        (None, true) if from != Some(vendor) => o.push(("detail", s("auto"))),
+                        (None, _) => {}
                     }
                     obj(o)
                 }

@@ -14,10 +14,10 @@
 //! | user text | `{type: "text", text}` | `{type: "text", text}` | `{type: "input_text", text}` | [`ResultPart::Text`](super::ResultPart::Text) |
 //! | image | `{type: "image", source: {type: "base64", media_type, data} \| {type: "url", url} \| {type: "file", file_id}}` | `{type: "image_url", image_url: {url: "https://…" \| "data:<type>;base64,<data>", detail?}}` | `{type: "input_image", image_url \| file_id, detail?}` | [`ResultPart::Image`](super::ResultPart::Image), [`Media`](super::Media) |
 //! | document | `{type: "document", source: {type: "base64" \| "url" \| "text" \| "file", …}}` | `{type: "file", file: {file_data: "data:…" \| file_id, filename?}}` | `{type: "input_file", file_data \| file_id \| file_url, filename?}` | [`ResultPart::Document`](super::ResultPart::Document) |
-//! | assistant turn | `{role: "assistant", content: [text, tool_use, thinking…]}` | `{role: "assistant", content, tool_calls: [{type: "function", function: {name, arguments}}]}` | `message` (`output_text`), `function_call`, `reasoning` items | [`Message::Assistant`], [`AssistantTurn`](super::AssistantTurn) |
+//! | assistant turn | `{role: "assistant", content: [text, tool_use, thinking…]}` | `{role: "assistant", content, tool_calls: [{type: "function", function: {name, arguments}}]}` | `{role: "assistant", content: "<text>"}` (the easy input message; an output `message` item with its `id`), `function_call`, `reasoning` items | [`Message::Assistant`], [`AssistantTurn`](super::AssistantTurn) |
 //! | tool results | `tool_result` blocks first in one `role: "user"` message | one `{role: "tool", tool_call_id, content}` message per call | one `{type: "function_call_output", call_id, output}` item per call | [`Message::Results`], [`ToolResults`](super::ToolResults) |
 //! | text sent with the results | blocks after the `tool_result` blocks of that message | a `role: "user"` message right after the tool messages | a `role: "user"` message item right after the outputs | [`ToolResults::trailing`](super::ToolResults::trailing) |
-//! | tools | `tools: [{name, description, input_schema}]` | `tools: [{type: "function", function: {name, description, parameters}}]` | `tools: [{type: "function", name, description, parameters}]` | [`Request::tools`] ([`ToolSet`](super::ToolSet)) |
+//! | tools | `tools: [{name, description, input_schema}]` | `tools: [{type: "function", function: {name, description, parameters}}]` | `tools: [{type: "function", name, description, parameters, strict}]` (an absent `strict` reads as true: a tool that is not strict is written `strict: false`) | [`Request::tools`] ([`ToolSet`](super::ToolSet)) |
 //! | choice: model decides | `tool_choice: {type: "auto"}` | `"auto"` | `"auto"` | [`ToolChoice::Auto`](super::ToolChoice::Auto) |
 //! | choice: some tool | `{type: "any"}` | `"required"` | `"required"` | [`ToolChoice::Any`](super::ToolChoice::Any) |
 //! | choice: this tool | `{type: "tool", name}` | `{type: "function", function: {name}}` | `{type: "function", name}` | [`ToolChoice::Tool`](super::ToolChoice::Tool) |
@@ -45,7 +45,8 @@
 //! | `[tool_result…, text]` in one Anthropic user message, to OpenAI | the text follows the results as a `role: "user"` message (item), and reads back into the same Anthropic message: lossless |
 //! | explicit `is_error: false`, to OpenAI | OpenAI has no flag; it reads back absent (the same meaning): reported as [`LossEffect::ReadsBackDifferently`](super::LossEffect::ReadsBackDifferently) |
 //! | a successful result whose text starts with `Error: `, to OpenAI | written unchanged, reported as reading back as an error (the `Error: ` convention marks error results for OpenAI) |
-//! | a part or member only the source vendor has (`thinking`, `reasoning`, `cache_control`, `top_k`, Anthropic `metadata`, a server tool) | left out and reported |
+//! | a part or member only the source vendor has (`thinking`, `reasoning`, `cache_control`, `top_k`, Anthropic `metadata`, a server tool) | left out and reported; a text block with `cache_control` keeps its text, only `cache_control` is lost |
+//! | spellings of one meaning (a Chat `parallel_tool_calls` without `tool_choice`, to Anthropic an `auto` choice carrying the flag; a Responses `input` string and a list of one user text; a Chat `stop` string and a list of one) | no loss |
 //! | a vendor's required member the source lacks (Anthropic `max_tokens`) | not invented: reported ([`LossEffect::MissingRequired`](super::LossEffect::MissingRequired)) |
 //!
 //! # Example: a Chat request to Anthropic

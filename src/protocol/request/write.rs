@@ -16,12 +16,12 @@ const ANTHROPIC_MAX_TEMPERATURE: f64 = 1.0;
 
 fn content_value(
     c: &ResultContent,
-    vendor: Vendor,
+    (vendor, from): (Vendor, Option<Vendor>),
     place: Place,
     at: &str,
     losses: &mut Losses,
 ) -> Value {
-    write_content(c, vendor, place, at, losses).unwrap_or_else(|| s(""))
+    write_content(c, vendor, from, place, at, losses).unwrap_or_else(|| s(""))
 }
 
 /// Both OpenAI APIs read each other's string-map metadata the same way.
@@ -124,7 +124,7 @@ impl Request {
                         "system",
                         content_value(
                             &p.content,
-                            vendor,
+                            (vendor, self.shape.vendor),
                             Place::System,
                             &system_content_at,
                             &mut losses,
@@ -592,7 +592,13 @@ fn system_message(
     o.insert("role".into(), s(p.role.as_str()));
     o.insert(
         "content".into(),
-        content_value(&p.content, vendor, Place::System, content_at, losses),
+        content_value(
+            &p.content,
+            (vendor, p.native.vendor),
+            Place::System,
+            content_at,
+            losses,
+        ),
     );
     Value::Object(o)
 }
@@ -606,7 +612,13 @@ fn user_message(u: &UserMessage, vendor: Vendor, at: &str, losses: &mut Losses) 
     o.insert("role".into(), s("user"));
     o.insert(
         "content".into(),
-        content_value(&u.content, vendor, Place::User, &ptr(at, "content"), losses),
+        content_value(
+            &u.content,
+            (vendor, u.native.vendor),
+            Place::User,
+            &ptr(at, "content"),
+            losses,
+        ),
     );
     Value::Object(o)
 }
