@@ -228,8 +228,11 @@ impl ToolDefinition {
     /// let gemini = json!({"name": "now", "description": "The time"});
     /// let def = ToolDefinition::from_vendor(Vendor::Gemini, &gemini)?;
     /// assert_eq!(def.to_vendor(Vendor::Gemini).lossless()?, gemini);
+    /// // Responses requires `parameters` (null: none) and reads an absent
+    /// // `strict` as true.
     /// assert_eq!(def.to_openai_responses().lossless()?,
-    ///     json!({"type": "function", "name": "now", "description": "The time"}));
+    ///     json!({"type": "function", "name": "now", "description": "The time",
+    ///            "parameters": null, "strict": false}));
     /// # Ok::<(), tooljson::protocol::ProtocolError>(())
     /// ```
     pub fn from_vendor(vendor: Vendor, v: &Value) -> Result<ToolDefinition, ProtocolError> {
