@@ -98,9 +98,17 @@ mod protocol_messages;
 #[cfg(feature = "protocol")]
 mod protocol_props;
 #[cfg(feature = "protocol")]
+mod protocol_provider_true;
+#[cfg(feature = "protocol")]
 mod protocol_requests;
 #[cfg(feature = "protocol")]
 mod protocol_responses;
+#[cfg(feature = "providers")]
+mod protocol_sdk_cases;
+// The conversions the SDK oracle checks, shared with benches/protocol_cases.rs.
+#[cfg(feature = "providers")]
+#[path = "sdk_oracle/cases.rs"]
+mod sdk_cases;
 
 // The schema (the tests against the `jsonschema` crate are in
 // `benches/oracle/`, with the other peers).

@@ -24,12 +24,25 @@ fn carried(v: &Value) -> Value {
     carried_in(v, false)
 }
 
-/// In `usage`, a count of zero carries nothing either.
+/// In `usage`, a count of zero carries nothing either; nor does `"strict":
+/// false` outside a Responses tool (Anthropic and Chat read its absence as
+/// false; Responses as true), nor an OpenAI `"tool_choice": "auto"` (the
+/// default when there are tools), nor an image `"detail": "auto"` (the
+/// default, which Responses requires spelled out).
 fn carried_in(v: &Value, usage: bool) -> Value {
     match v {
         Value::Object(o) => Value::Object(
             o.iter()
                 .map(|(k, m)| (k.clone(), carried_in(m, usage || k == "usage")))
+                .filter(|(k, m)| {
+                    let responses_tool = o.get("type").and_then(Value::as_str) == Some("function")
+                        && o.contains_key("name");
+                    match (k.as_str(), m) {
+                        ("strict", Value::Bool(false)) => responses_tool,
+                        ("tool_choice" | "detail", Value::String(c)) => c != "auto",
+                        _ => true,
+                    }
+                })
                 .filter(|(_, m)| match m {
                     Value::Null => false,
                     Value::Array(a) => !a.is_empty(),

@@ -735,12 +735,9 @@ impl ToolSet {
         match vendor {
             Vendor::Anthropic | Vendor::OpenAiChat | Vendor::OpenAiResponses => {
                 o.insert("tools".to_owned(), Value::Array(entries));
+                // Anthropic carries the flag inside tool_choice: an auto
+                // choice, the default, which reads back with the same meaning.
                 let anthropic_parallel = vendor == Vendor::Anthropic && self.parallel.is_some();
-                if anthropic_parallel && !needs_choice {
-                    losses.push(Loss::changed(parallel_at,
-                        "tool_choice", "Anthropic carries the parallel flag inside tool_choice: an auto choice is written, which reads back as given",
-                    ));
-                }
                 if let (true, Some(c)) = (needs_choice || anthropic_parallel, choice) {
                     o.insert("tool_choice".to_owned(), c);
                 }

@@ -255,6 +255,20 @@ pub(crate) fn json_result(vendor: Vendor, part: &Value) -> Option<&Value> {
     }
 }
 
+/// The members of a content part that [`read_part`] models, in any vendor.
+const PART_CORE: [&str; 10] = [
+    "type",
+    "text",
+    "source",
+    "image_url",
+    "file",
+    "file_data",
+    "file_id",
+    "file_url",
+    "filename",
+    "detail",
+];
+
 pub(crate) fn obj(pairs: Vec<(&str, Value)>) -> Value {
     let mut o = Map::new();
     for (k, v) in pairs {
@@ -265,9 +279,14 @@ pub(crate) fn obj(pairs: Vec<(&str, Value)>) -> Value {
 
 /// Writes one part for `vendor` at `place`, or records why it cannot be
 /// (and returns `None`). `at` is the part's JSON Pointer in the source.
+///
+/// `from`: the vendor whose message holds the part (`None`: built in code);
+/// a default spelled for one vendor (an image's `detail: "auto"`, which
+/// Responses requires) is written as that vendor wrote it.
 pub(crate) fn write_part(
     p: &super::ResultPart,
     vendor: Vendor,
+    from: Option<Vendor>,
     place: Place,
     at: &str,
     losses: &mut Losses,
@@ -302,7 +321,14 @@ pub(crate) fn write_part(
                         );
                     }
                 }
-                return write_part(&P::Text(t.to_owned()), vendor, place, at, losses);
+                return write_part(
+                    &P::Text(t.to_owned()),
+                    vendor,
+                    Some(*from),
+                    place,
+                    at,
+                    losses,
+                );
             }
         }
         _ => {}
@@ -334,13 +360,41 @@ pub(crate) fn write_part(
                         "{vendor} takes no JSON here: written as its text, which reads back as text"
                     ),
                 );
-                return write_part(&P::Text(j.to_string()), vendor, place, at, losses);
+                return write_part(
+                    &P::Text(j.to_string()),
+                    vendor,
+                    Some(*from),
+                    place,
+                    at,
+                    losses,
+                );
             }
             // A part built by hand as native may still be one this layer knows.
             if let Some(known) = read_part(*from, part)
                 && !matches!(known, P::Native { .. })
             {
-                return write_part(&known, vendor, place, at, losses);
+                return write_part(&known, vendor, Some(*from), place, at, losses);
+            }
+            // A known part with members only its vendor has (`cache_control`,
+            // a document `title`): the part crosses, each such member is lost.
+            if let Some(o) = part.as_object() {
+                let (core, others): (Map<String, Value>, Map<String, Value>) = o
+                    .iter()
+                    .map(|(k, v)| (k.clone(), v.clone()))
+                    .partition(|(k, _)| PART_CORE.contains(&k.as_str()));
+                if !others.is_empty()
+                    && let Some(known) = read_part(*from, &Value::Object(core))
+                {
+                    for k in others.keys() {
+                        losses.push(
+                            &super::error::ptr(at, k),
+                            k,
+                            LossEffect::Dropped,
+                            &format!("{vendor} has no counterpart of this {from} member"),
+                        );
+                    }
+                    return write_part(&known, vendor, Some(*from), place, at, losses);
+                }
             }
             let ty = part
                 .get("type")
@@ -381,7 +435,8 @@ pub(crate) fn write_part(
                 );
             }
             if vendor == Vendor::Anthropic {
-                if m.detail.is_some() {
+                // `auto` is the default: it says nothing Anthropic lacks.
+                if m.detail.as_deref().is_some_and(|d| d != "auto") {
                     losses.push(
                         &format!("{at}/detail"),
                         "detail",
@@ -438,8 +493,11 @@ pub(crate) fn write_part(
                         }
                     };
                     let mut iu = vec![("url", s(&url))];
-                    if let Some(d) = &m.detail {
-                        iu.push(("detail", s(d)));
+                    match &m.detail {
+                        // The default, said only because Responses must.
+                        Some(d) if d == "auto" && from != Some(vendor) => {}
+                        Some(d) => iu.push(("detail", s(d))),
+                        None => {}
                     }
                     obj(vec![("type", s("image_url")), ("image_url", obj(iu))])
                 }
@@ -473,8 +531,12 @@ pub(crate) fn write_part(
                     if let Some(n) = &m.filename {
                         o.push(("filename", s(n)));
                     }
-                    if let Some(d) = &m.detail {
-                        o.push(("detail", s(d)));
+                    // Responses requires an image's detail; `auto` is the
+                    // default of the others.
+                    match (&m.detail, image) {
+                        (Some(d), _) => o.push(("detail", s(d))),
+                        (None, true) if from != Some(vendor) => o.push(("detail", s("auto"))),
+                        (None, _) => {}
                     }
                     obj(o)
                 }

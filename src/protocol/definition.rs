@@ -228,8 +228,11 @@ impl ToolDefinition {
     /// let gemini = json!({"name": "now", "description": "The time"});
     /// let def = ToolDefinition::from_vendor(Vendor::Gemini, &gemini)?;
     /// assert_eq!(def.to_vendor(Vendor::Gemini).lossless()?, gemini);
+    /// // Responses requires `parameters` (null: none) and reads an absent
+    /// // `strict` as true.
     /// assert_eq!(def.to_openai_responses().lossless()?,
-    ///     json!({"type": "function", "name": "now", "description": "The time"}));
+    ///     json!({"type": "function", "name": "now", "description": "The time",
+    ///            "parameters": null, "strict": false}));
     /// # Ok::<(), tooljson::protocol::ProtocolError>(())
     /// ```
     pub fn from_vendor(vendor: Vendor, v: &Value) -> Result<ToolDefinition, ProtocolError> {
@@ -665,9 +668,36 @@ impl ToolDefinition {
             _ if self.schema_given => {
                 flat.insert("parameters".to_owned(), self.input_schema.clone());
             }
+            // Responses requires the member; `null` is its "no parameters".
+            Vendor::OpenAiResponses if !own => {
+                flat.insert("parameters".to_owned(), Value::Null);
+            }
             _ => {}
         }
-        if let Some(s) = self.strict {
+        // Responses reads an absent `strict` as true, the others as false
+        // (or have none): a tool that is not strict says so for Responses,
+        // and a `false` is left to the default for the others.
+        if !own
+            && self.source == Vendor::OpenAiResponses
+            && self.strict.is_none()
+            && !self.extra.contains_key("strict")
+        {
+            // The member is absent: the pointer names the tool.
+            losses.push(Loss::changed(
+                member_base(self.source),
+                "strict",
+                format!(
+                    "Responses reads an absent strict as true, {vendor} as not strict: \
+                     written without it"
+                ),
+            ));
+        }
+        let strict = match (own, vendor, self.strict) {
+            (false, Vendor::OpenAiResponses, None) => Some(false),
+            (false, _, Some(false)) if vendor != Vendor::OpenAiResponses => None,
+            (_, _, s) => s,
+        };
+        if let Some(s) = strict {
             if own || !matches!(vendor, Vendor::Gemini | Vendor::Bedrock) {
                 flat.insert("strict".to_owned(), Value::Bool(s));
             } else {

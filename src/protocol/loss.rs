@@ -53,8 +53,8 @@ impl LossEffect {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Loss {
     /// Where the part is in the source JSON (a JSON Pointer; `""` is the
-    /// root). For a whole request, where it is in the [`super::Request`]
-    /// (see [`super::Request::to_vendor`]).
+    /// root). A member the target requires and the source lacks is named
+    /// under the target's name for it (`/max_tokens`).
     pub at: String,
     /// What the part is (`image`, `is_error`, `thinking`, `cache_control`...).
     pub part: String,
@@ -218,6 +218,17 @@ impl Losses {
         let (value, losses) = c.accept_losses();
         for mut l in losses {
             l.at.insert_str(0, prefix);
+            self.0.push(l);
+        }
+        value
+    }
+
+    /// Takes the losses of a nested conversion, each pointer mapped by
+    /// `place` (to where the part stood in a larger document).
+    pub(crate) fn absorb_with<T>(&mut self, c: Converted<T>, place: impl Fn(&str) -> String) -> T {
+        let (value, losses) = c.accept_losses();
+        for mut l in losses {
+            l.at = place(&l.at);
             self.0.push(l);
         }
         value

@@ -501,6 +501,10 @@ pub struct TextPart {
     /// Responses: this text starts a new `message` item, with these item
     /// members (`id`, `status`, ...).
     pub(crate) item_start: Option<Map<String, Value>>,
+    /// Responses: this text is an easy input message of its own,
+    /// `{"role": "assistant", "content": "<text>"}` (`item_start` holds its
+    /// other members).
+    pub(crate) easy: bool,
 }
 
 impl TextPart {
@@ -510,6 +514,7 @@ impl TextPart {
             text: text.into(),
             native: Native::default(),
             item_start: None,
+            easy: false,
         }
     }
 

@@ -406,6 +406,7 @@ impl ToolResult {
                 if let Some(c) = write_content(
                     &self.content,
                     vendor,
+                    self.native.vendor,
                     Place::ToolResult,
                     &content_at,
                     losses,
@@ -443,8 +444,15 @@ impl ToolResult {
                     }
                     self.content.clone()
                 };
-                let content = write_content(&c, vendor, Place::ToolResult, &content_at, losses)
-                    .unwrap_or_else(|| s(""));
+                let content = write_content(
+                    &c,
+                    vendor,
+                    self.native.vendor,
+                    Place::ToolResult,
+                    &content_at,
+                    losses,
+                )
+                .unwrap_or_else(|| s(""));
                 let mut o = self.native.start(vendor);
                 if vendor == Vendor::OpenAiChat {
                     o.insert("role".into(), s("tool"));
@@ -493,6 +501,7 @@ pub(crate) fn read_content(
 pub(crate) fn write_content(
     c: &ResultContent,
     vendor: Vendor,
+    from: Option<Vendor>,
     place: Place,
     at: &str,
     losses: &mut Losses,
@@ -503,7 +512,7 @@ pub(crate) fn write_content(
         ResultContent::Parts(ps) => Some(Value::Array(
             ps.iter()
                 .enumerate()
-                .filter_map(|(i, p)| write_part(p, vendor, place, &ptr_i(at, i), losses))
+                .filter_map(|(i, p)| write_part(p, vendor, from, place, &ptr_i(at, i), losses))
                 .collect(),
         )),
     }
@@ -788,7 +797,16 @@ impl ToolResults {
             .trailing
             .iter()
             .enumerate()
-            .filter_map(|(j, p)| write_part(p, vendor, Place::User, &part_at(j), losses))
+            .filter_map(|(j, p)| {
+                write_part(
+                    p,
+                    vendor,
+                    self.native.vendor,
+                    Place::User,
+                    &part_at(j),
+                    losses,
+                )
+            })
             .collect();
         match vendor {
             Vendor::Anthropic => {

@@ -257,10 +257,18 @@ impl AssistantTurn {
                     other => other,
                 }
             }
-            Vendor::OpenAiResponses => match self.to_openai_responses() {
-                Value::Object(mut o) => o.remove("output").unwrap_or(Value::Array(Vec::new())),
-                other => other,
-            },
+            Vendor::OpenAiResponses => {
+                let items = match self.to_openai_responses() {
+                    Value::Object(mut o) => o.remove("output").unwrap_or(Value::Array(Vec::new())),
+                    other => other,
+                };
+                match items {
+                    Value::Array(items) => {
+                        Value::Array(items.into_iter().flat_map(input_form).collect())
+                    }
+                    other => other,
+                }
+            }
         }
     }
 
@@ -293,6 +301,7 @@ impl AssistantTurn {
                     if t.native.vendor == Some(Vendor::OpenAiResponses)
                         && vendor != Vendor::OpenAiResponses
                         && prev_text
+                        && !t.easy
                         && t.item_start.is_some()
                     {
                         losses.push(
@@ -373,7 +382,8 @@ impl AssistantTurn {
                     }
                 }
                 let item_at = ptr_i("", item);
-                return match self.parts[i] {
+                return match &self.parts[i] {
+                    TurnPart::Text(t) if t.easy => (ptr(&item_at, "content"), item_at),
                     TurnPart::Text(_) => (ptr_i(&ptr(&item_at, "content"), within), item_at),
                     _ => (item_at.clone(), item_at),
                 };
@@ -419,6 +429,7 @@ impl AssistantTurn {
                             text: get_str(bo, "text", &at)?.to_owned(),
                             native: Native::of(Vendor::Anthropic, rest(bo, &["type", "text"])),
                             item_start: None,
+                            easy: false,
                         }),
                         Some("tool_use") => TurnPart::Call(ToolCall::from_anthropic(bo, &at)?),
                         Some(_) => TurnPart::Native {
@@ -538,6 +549,7 @@ impl AssistantTurn {
                             text: get_str(po, "text", &pat)?.to_owned(),
                             native: Native::of(Vendor::OpenAiChat, rest(po, &["type", "text"])),
                             item_start: None,
+                            easy: false,
                         }));
                     } else {
                         turn.parts.push(TurnPart::Native {
@@ -728,7 +740,22 @@ impl AssistantTurn {
         for (i, item) in items.iter().enumerate() {
             let iat = ptr_i(at, i);
             let io = as_object(item, &iat, "an output item object")?;
-            match io.get("type").and_then(Value::as_str) {
+            let ty = io.get("type").and_then(Value::as_str);
+            if let (None | Some("message"), Some("assistant"), Some(Value::String(text))) = (
+                ty,
+                io.get("role").and_then(Value::as_str),
+                io.get("content"),
+            ) {
+                // The easy input message OpenAI documents for earlier turns.
+                turn.parts.push(TurnPart::Text(TextPart {
+                    text: text.clone(),
+                    native: Native::of(Vendor::OpenAiResponses, Map::new()),
+                    item_start: Some(rest(io, &["role", "content"])),
+                    easy: true,
+                }));
+                continue;
+            }
+            match ty {
                 Some("function_call") => turn
                     .parts
                     .push(TurnPart::Call(ToolCall::from_openai_responses(io, &iat)?)),
@@ -745,6 +772,7 @@ impl AssistantTurn {
                                 rest(po, &["type", "text"]),
                             ),
                             item_start: (j == 0).then(|| item_members.clone()),
+                            easy: false,
                         }));
                     }
                 }
@@ -782,6 +810,13 @@ impl AssistantTurn {
         }
         for p in &self.parts {
             match p {
+                TurnPart::Text(t) if t.easy && t.native.vendor == Some(v) => {
+                    close(&mut open, &mut items);
+                    let mut m = t.item_start.clone().unwrap_or_default();
+                    m.insert("role".into(), s("assistant"));
+                    m.insert("content".into(), s(&t.text));
+                    items.push(Value::Object(m));
+                }
                 TurnPart::Text(t) => {
                     let starts = t.native.vendor == Some(v) && t.item_start.is_some();
                     if starts || open.is_none() {
@@ -854,6 +889,49 @@ impl AssistantTurn {
             }
         }
         Value::Object(o)
+    }
+}
+
+/// An output item as the SDK's input types take it: an assistant `message`
+/// without the `id` and `status` only the API gives (so none of its own)
+/// is one easy input message per text, `{"role": "assistant", "content":
+/// "<text>"}`; any other item is itself.
+fn input_form(item: Value) -> Vec<Value> {
+    let Value::Object(o) = &item else {
+        return vec![item];
+    };
+    let bare = o.get("type").and_then(Value::as_str) == Some("message")
+        && !o.contains_key("id")
+        && o.keys()
+            .all(|k| ["type", "role", "content"].contains(&k.as_str()))
+        && is_plain_output_message(o);
+    // Only the empty `annotations` a writer adds may go.
+    let texts: Option<Vec<Value>> = o.get("content").and_then(Value::as_array).map(|parts| {
+        parts
+            .iter()
+            .filter(|p| {
+                p.as_object().is_some_and(|p| {
+                    p.iter().all(|(k, v)| match k.as_str() {
+                        "type" | "text" => true,
+                        "annotations" => v.as_array().is_some_and(Vec::is_empty),
+                        _ => false,
+                    })
+                })
+            })
+            .map(|p| p["text"].clone())
+            .collect()
+    });
+    match texts {
+        Some(texts) if bare && texts.len() == o["content"].as_array().map_or(0, Vec::len) => texts
+            .into_iter()
+            .map(|t| {
+                let mut m = Map::new();
+                m.insert("role".into(), s("assistant"));
+                m.insert("content".into(), t);
+                Value::Object(m)
+            })
+            .collect(),
+        _ => vec![item],
     }
 }
 

@@ -116,13 +116,15 @@ pub(crate) fn write_parts(
     let v = Vendor::Gemini;
     match c {
         ResultContent::Empty => Vec::new(),
-        ResultContent::Text(t) => write_part(&ResultPart::Text(t.clone()), v, place, at, losses)
-            .into_iter()
-            .collect(),
+        ResultContent::Text(t) => {
+            write_part(&ResultPart::Text(t.clone()), v, None, place, at, losses)
+                .into_iter()
+                .collect()
+        }
         ResultContent::Parts(ps) => ps
             .iter()
             .enumerate()
-            .filter_map(|(i, p)| write_part(p, v, place, &ptr_i(at, i), losses))
+            .filter_map(|(i, p)| write_part(p, v, None, place, &ptr_i(at, i), losses))
             .collect(),
     }
 }

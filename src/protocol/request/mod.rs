@@ -15,10 +15,10 @@
 //! | user text | `{type: "text", text}` | `{type: "text", text}` | `{type: "input_text", text}` | `{text}` | `{text}` | [`ResultPart::Text`](super::ResultPart::Text) |
 //! | image | `{type: "image", source: {type: "base64", media_type, data} \| {type: "url", url} \| {type: "file", file_id}}` | `{type: "image_url", image_url: {url: "https://…" \| "data:<type>;base64,<data>", detail?}}` | `{type: "input_image", image_url \| file_id, detail?}` | `{inlineData: {mimeType: "image/…", data}}`; a URL goes as `{fileData: {fileUri}}` (reads back as that part) | `{image: {format: "png" \| "jpeg" \| "gif" \| "webp", source: {bytes}}}`; a URL: none (a loss) | [`ResultPart::Image`](super::ResultPart::Image), [`Media`](super::Media) |
 //! | document | `{type: "document", source: {type: "base64" \| "url" \| "text" \| "file", …}}` | `{type: "file", file: {file_data: "data:…" \| file_id, filename?}}` | `{type: "input_file", file_data \| file_id \| file_url, filename?}` | `{inlineData: {mimeType, data}}` (`fileData` kept for Gemini) | `{document: {format, name, source: {bytes} \| {text}}}` | [`ResultPart::Document`](super::ResultPart::Document) |
-//! | assistant turn | `{role: "assistant", content: [text, tool_use, thinking…]}` | `{role: "assistant", content, tool_calls: [{type: "function", function: {name, arguments}}]}` | `message` (`output_text`), `function_call`, `reasoning` items | `{role: "model", parts: [{text}, {functionCall: {id?, name, args}}, {text, thought: true}…]}`, a `thoughtSignature` on its part | `{role: "assistant", content: [{text}, {toolUse: {toolUseId, name, input}}, {reasoningContent}…]}` | [`Message::Assistant`], [`AssistantTurn`](super::AssistantTurn) |
+//! | assistant turn | `{role: "assistant", content: [text, tool_use, thinking…]}` | `{role: "assistant", content, tool_calls: [{type: "function", function: {name, arguments}}]}` | `{role: "assistant", content: "<text>"}` (the easy input message; an output `message` item with its `id`), `function_call`, `reasoning` items | `{role: "model", parts: [{text}, {functionCall: {id?, name, args}}, {text, thought: true}…]}`, a `thoughtSignature` on its part | `{role: "assistant", content: [{text}, {toolUse: {toolUseId, name, input}}, {reasoningContent}…]}` | [`Message::Assistant`], [`AssistantTurn`](super::AssistantTurn) |
 //! | tool results | `tool_result` blocks first in one `role: "user"` message | one `{role: "tool", tool_call_id, content}` message per call | one `{type: "function_call_output", call_id, output}` item per call | `{functionResponse: {id?, name, response: {output} \| {error}}}` parts first in one `role: "user"` content | `{toolResult: {toolUseId, content: [text \| json \| image \| document], status?}}` blocks first in one `role: "user"` message | [`Message::Results`], [`ToolResults`](super::ToolResults) |
 //! | text sent with the results | blocks after the `tool_result` blocks of that message | a `role: "user"` message right after the tool messages | a `role: "user"` message item right after the outputs | parts after the `functionResponse` parts | blocks after the `toolResult` blocks | [`ToolResults::trailing`](super::ToolResults::trailing) |
-//! | tools | `tools: [{name, description, input_schema}]` | `tools: [{type: "function", function: {name, description, parameters}}]` | `tools: [{type: "function", name, description, parameters}]` | `tools: [{functionDeclarations: [{name, description, parameters \| parametersJsonSchema}]}]` | `toolConfig.tools: [{toolSpec: {name, description, inputSchema: {json}}}]` | [`Request::tools`] ([`ToolSet`](super::ToolSet)) |
+//! | tools | `tools: [{name, description, input_schema}]` | `tools: [{type: "function", function: {name, description, parameters}}]` | `tools: [{type: "function", name, description, parameters, strict}]` (an absent `strict` reads as true: a tool that is not strict is written `strict: false`) | `tools: [{functionDeclarations: [{name, description, parameters \| parametersJsonSchema}]}]` | `toolConfig.tools: [{toolSpec: {name, description, inputSchema: {json}}}]` | [`Request::tools`] ([`ToolSet`](super::ToolSet)) |
 //! | choice: model decides | `tool_choice: {type: "auto"}` | `"auto"` | `"auto"` | `toolConfig.functionCallingConfig: {mode: "AUTO"}` | `toolConfig.toolChoice: {auto: {}}` | [`ToolChoice::Auto`](super::ToolChoice::Auto) |
 //! | choice: some tool | `{type: "any"}` | `"required"` | `"required"` | `{mode: "ANY"}` | `{any: {}}` | [`ToolChoice::Any`](super::ToolChoice::Any) |
 //! | choice: this tool | `{type: "tool", name}` | `{type: "function", function: {name}}` | `{type: "function", name}` | `{mode: "ANY", allowedFunctionNames: [name]}` | `{tool: {name}}` | [`ToolChoice::Tool`](super::ToolChoice::Tool) |
@@ -46,7 +46,8 @@
 //! | `[tool_result…, text]` in one Anthropic user message, to OpenAI | the text follows the results as a `role: "user"` message (item), and reads back into the same Anthropic message: lossless |
 //! | explicit `is_error: false`, to OpenAI | OpenAI has no flag; it reads back absent (the same meaning): reported as [`LossEffect::ReadsBackDifferently`](super::LossEffect::ReadsBackDifferently) |
 //! | a successful result whose text starts with `Error: `, to OpenAI | written unchanged, reported as reading back as an error (the `Error: ` convention marks error results for OpenAI) |
-//! | a part or member only the source vendor has (`thinking`, `reasoning`, `cache_control`, `top_k`, Anthropic `metadata`, a server tool) | left out and reported |
+//! | a part or member only the source vendor has (`thinking`, `reasoning`, `cache_control`, `top_k`, Anthropic `metadata`, a server tool) | left out and reported; a text block with `cache_control` keeps its text, only `cache_control` is lost |
+//! | spellings of one meaning (a Chat `parallel_tool_calls` without `tool_choice`, to Anthropic an `auto` choice carrying the flag; a Responses `input` string and a list of one user text; a Chat `stop` string and a list of one) | no loss |
 //! | a vendor's required member the source lacks (Anthropic `max_tokens`) | not invented: reported ([`LossEffect::MissingRequired`](super::LossEffect::MissingRequired)) |
 //!
 //! # Example: a Chat request to Anthropic
@@ -249,6 +250,11 @@ struct Shape {
     /// Gemini `generationConfig`, Bedrock `inferenceConfig`: the members
     /// in the order read, the typed ones as `null` slots.
     config_native: Map<String, Value>,
+    /// Where each of `messages` starts in the source: the list (`/messages`,
+    /// `/input`) and the index of its first message or item there.
+    message_at: Vec<(&'static str, usize)>,
+    /// Where the system prompt stood in the source, and its content.
+    system_at: Option<(String, String)>,
 }
 
 impl Request {

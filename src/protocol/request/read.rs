@@ -62,8 +62,29 @@ fn known(vendor: Vendor) -> &'static [&'static str] {
 /// The error with `prefix` put before its pointer (a message read on its
 /// own reports pointers from the message).
 pub(crate) fn prefixed(e: ProtocolError, prefix: &str) -> ProtocolError {
+    map_at(e, |at| format!("{prefix}{at}"))
+}
+
+/// A pointer into a run of items read on their own (`/{k}...`, or the
+/// run's own members) as a pointer into the list the run starts in at
+/// `start` (`{list}/{start + k}...`).
+pub(crate) fn rebase_at(at: &str, list: &str, start: usize) -> String {
+    let rest = at.strip_prefix('/').unwrap_or(at);
+    let digits = rest.len() - rest.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+    match rest[..digits].parse::<usize>() {
+        Ok(k) if digits > 0 => format!("{list}/{}{}", start + k, &rest[digits..]),
+        _ => format!("{list}/{start}{at}"),
+    }
+}
+
+/// The error of a run of items read on their own, its pointer into the
+/// list (see [`rebase_at`]).
+fn rebased(e: ProtocolError, list: &str, start: usize) -> ProtocolError {
+    map_at(e, |at| rebase_at(&at, list, start))
+}
+
+fn map_at(e: ProtocolError, p: impl Fn(String) -> String) -> ProtocolError {
     use ProtocolError as E;
-    let p = |at: String| format!("{prefix}{at}");
     match e {
         E::MissingField { at, field } => E::MissingField { at: p(at), field },
         E::WrongType {
@@ -229,6 +250,7 @@ impl Request {
                     r.stop = Some(strings(s, "/stop_sequences")?);
                 }
                 if let Some(s) = o.get("system") {
+                    shape.system_at = Some(("/system".into(), "/system".into()));
                     r.system = Some(SystemPrompt::new(
                         SystemRole::System,
                         read_content(Some(s), "/system", vendor)?,
@@ -253,6 +275,7 @@ impl Request {
                 for (i, m) in messages.iter().enumerate() {
                     let at = ptr_i("/messages", i);
                     r.messages.push(read_anthropic_message(m, &at)?);
+                    shape.message_at.push(("/messages", i));
                 }
             }
             Vendor::OpenAiChat => {
@@ -279,13 +302,14 @@ impl Request {
                     _ => known.retain(|k| *k != "response_format"),
                 }
                 let messages = get_array(o, "messages", "")?;
-                read_chat_messages(messages, &mut r)?;
+                read_chat_messages(messages, &mut r, &mut shape)?;
             }
             Vendor::OpenAiResponses => {
                 r.max_tokens = opt_u64(o, "max_output_tokens")?;
                 match o.get("instructions") {
                     None | Some(Value::Null) => known.retain(|k| *k != "instructions"),
                     Some(Value::String(t)) => {
+                        shape.system_at = Some(("/instructions".into(), "/instructions".into()));
                         r.system = Some(SystemPrompt::new(
                             SystemRole::System,
                             ResultContent::Text(t.clone()),
@@ -308,12 +332,13 @@ impl Request {
                 match o.get("input") {
                     Some(Value::String(t)) => {
                         shape.input_string = true;
+                        shape.message_at.push(("/input", 0));
                         r.messages
                             .push(Message::User(UserMessage::new(ResultContent::Text(
                                 t.clone(),
                             ))));
                     }
-                    Some(Value::Array(items)) => read_responses_items(items, &mut r)?,
+                    Some(Value::Array(items)) => read_responses_items(items, &mut r, &mut shape)?,
                     Some(other) => {
                         return Err(wrong(
                             "/input".into(),
@@ -428,10 +453,17 @@ fn read_responses_format(f: &Value) -> Option<ResponseFormat> {
     }
 }
 
-fn read_chat_messages(messages: &[Value], r: &mut Request) -> Result<(), ProtocolError> {
+fn read_chat_messages(
+    messages: &[Value],
+    r: &mut Request,
+    shape: &mut Shape,
+) -> Result<(), ProtocolError> {
     let vendor = Vendor::OpenAiChat;
     let mut i = 0;
     while i < messages.len() {
+        if r.messages.len() > shape.message_at.len() {
+            shape.message_at.push(("/messages", i - 1));
+        }
         let at = ptr_i("/messages", i);
         let o = as_object(&messages[i], &at, "a message object")?;
         let role = role(o, &at)?;
@@ -443,6 +475,7 @@ fn read_chat_messages(messages: &[Value], r: &mut Request) -> Result<(), Protoco
                     native: Native::of(vendor, rest(o, &["role", "content"])),
                 };
                 if i == 0 {
+                    shape.system_at = Some(("/messages/0".into(), "/messages/0/content".into()));
                     r.system = Some(p);
                 } else {
                     r.messages.push(Message::System(p));
@@ -466,8 +499,9 @@ fn read_chat_messages(messages: &[Value], r: &mut Request) -> Result<(), Protoco
                     i += 1;
                 }
                 let results = ToolResults::from_vendor(vendor, &messages[start..i])
-                    .map_err(|e| prefixed(e, "/messages"))?;
+                    .map_err(|e| rebased(e, "/messages", start))?;
                 r.messages.push(Message::Results(results));
+                shape.message_at.push(("/messages", start));
                 continue;
             }
             other => {
@@ -480,13 +514,23 @@ fn read_chat_messages(messages: &[Value], r: &mut Request) -> Result<(), Protoco
         }
         i += 1;
     }
+    if r.messages.len() > shape.message_at.len() {
+        shape.message_at.push(("/messages", messages.len() - 1));
+    }
     Ok(())
 }
 
-fn read_responses_items(items: &[Value], r: &mut Request) -> Result<(), ProtocolError> {
+fn read_responses_items(
+    items: &[Value],
+    r: &mut Request,
+    shape: &mut Shape,
+) -> Result<(), ProtocolError> {
     let vendor = Vendor::OpenAiResponses;
     let mut i = 0;
     while i < items.len() {
+        if r.messages.len() > shape.message_at.len() {
+            shape.message_at.push(("/input", i - 1));
+        }
         let at = ptr_i("/input", i);
         let o = as_object(&items[i], &at, "an input item object")?;
         let ty = o.get("type").and_then(Value::as_str);
@@ -501,8 +545,9 @@ fn read_responses_items(items: &[Value], r: &mut Request) -> Result<(), Protocol
                 i += 1;
             }
             let results = ToolResults::from_vendor(vendor, &items[start..i])
-                .map_err(|e| prefixed(e, "/input"))?;
+                .map_err(|e| rebased(e, "/input", start))?;
             r.messages.push(Message::Results(results));
+            shape.message_at.push(("/input", start));
             continue;
         }
         if is_assistant_item(&items[i]) {
@@ -512,8 +557,9 @@ fn read_responses_items(items: &[Value], r: &mut Request) -> Result<(), Protocol
             }
             let turn =
                 AssistantTurn::from_openai_responses(&Value::Array(items[start..i].to_vec()))
-                    .map_err(|e| prefixed(e, "/input"))?;
+                    .map_err(|e| rebased(e, "/input", start))?;
             r.messages.push(Message::Assistant(turn));
+            shape.message_at.push(("/input", start));
             continue;
         }
         let role = o.get("role").and_then(Value::as_str);
@@ -546,6 +592,9 @@ fn read_responses_items(items: &[Value], r: &mut Request) -> Result<(), Protocol
             }),
         }
         i += 1;
+    }
+    if r.messages.len() > shape.message_at.len() {
+        shape.message_at.push(("/input", items.len() - 1));
     }
     Ok(())
 }

@@ -2,6 +2,7 @@
 
 use serde_json::{Map, Value};
 
+use super::read::rebase_at;
 use super::{Message, Request, ResponseFormat, SystemPrompt, SystemRole, UserMessage};
 use crate::protocol::content::Place;
 use crate::protocol::error::{ptr, ptr_i};
@@ -15,12 +16,12 @@ const ANTHROPIC_MAX_TEMPERATURE: f64 = 1.0;
 
 fn content_value(
     c: &ResultContent,
-    vendor: Vendor,
+    (vendor, from): (Vendor, Option<Vendor>),
     place: Place,
     at: &str,
     losses: &mut Losses,
 ) -> Value {
-    write_content(c, vendor, place, at, losses).unwrap_or_else(|| s(""))
+    write_content(c, vendor, from, place, at, losses).unwrap_or_else(|| s(""))
 }
 
 /// Both OpenAI APIs read each other's string-map metadata the same way.
@@ -33,14 +34,12 @@ impl Request {
     /// cross listed.
     /// For the vendor it was read from, it is the JSON it was read from.
     ///
-    /// A loss points into the request as [`Request`] holds it, which is not
-    /// always where the part stood in the source JSON: `/system` for the
-    /// system prompt, `/messages/{i}` with `i` an index into
-    /// [`Request::messages`] (where a run of Chat `tool` messages or of
-    /// Responses items is one message), the other members under their
-    /// field's name (`/stop`), and a member the target requires under the
-    /// name it would take (`/max_tokens`). Inside an assistant turn the
-    /// pointer is the turn's own, as [`AssistantTurn::to_vendor`](crate::protocol::AssistantTurn::to_vendor) gives it.
+    /// A loss points where the part stood in the JSON the request was read
+    /// from (`/stop_sequences`, `/system/0/cache_control`,
+    /// `/input/3/output/1`); a member the target requires and the source
+    /// lacks, under the name it would take (`/max_tokens`). For a request
+    /// built in code, `/messages/{i}` counts [`Request::messages`] and the
+    /// system prompt is `/system`.
     pub fn to_vendor(&self, vendor: Vendor) -> Converted<Value> {
         match vendor {
             Vendor::Gemini => return self.write_gemini(),
@@ -49,6 +48,20 @@ impl Request {
         }
         let mut losses = Losses::default();
         let same = self.shape.vendor == Some(vendor);
+        // Where each message and the system prompt stood in the source.
+        let placed = self.shape.message_at.len() == self.messages.len();
+        let message_at = |i: usize| match self.shape.message_at.get(i) {
+            Some((list, start)) if placed => ptr_i(list, *start),
+            _ => ptr_i("/messages", i),
+        };
+        let place = |i: usize, at: &str| match self.shape.message_at.get(i) {
+            Some((list, start)) if placed => rebase_at(at, list, *start),
+            _ => format!("{}{at}", ptr_i("/messages", i)),
+        };
+        let (system_at, system_content_at) = match &self.shape.system_at {
+            Some((a, c)) => (a.clone(), c.clone()),
+            None => ("/system".to_owned(), "/system".to_owned()),
+        };
         let mut out: Vec<(String, Value)> = Vec::new();
         let mut put = |k: &str, v: Value| out.push((k.to_owned(), v));
         // Gemini and Bedrock bodies may leave the model to the URL.
@@ -70,7 +83,7 @@ impl Request {
             && let Some(Message::System(p)) = self.messages.first()
         {
             losses.push(
-                "/messages/0",
+                &message_at(0),
                 "system",
                 LossEffect::ReadsBackDifferently,
                 "Anthropic has one system prompt, at the head: a leading system message \
@@ -84,7 +97,7 @@ impl Request {
             && matches!(self.messages.first(), Some(Message::System(_)))
         {
             losses.push(
-                "/messages/0",
+                &message_at(0),
                 "system",
                 LossEffect::ReadsBackDifferently,
                 "a Chat system message at the head reads back as the request's system prompt",
@@ -92,15 +105,21 @@ impl Request {
         }
         let mut chat_messages: Vec<Value> = Vec::new();
         let mut input: Vec<Value> = Vec::new();
+        // A leading system message taken as the system prompt stood there.
+        let (system_at, system_content_at) = if first == 1 {
+            (message_at(0), ptr(&message_at(0), "content"))
+        } else {
+            (system_at, system_content_at)
+        };
         if let Some(p) = &system {
-            p.native.report_dropped(vendor, "/system", &mut losses);
+            p.native.report_dropped(vendor, &system_at, &mut losses);
             match vendor {
                 // Written by their own writers, above.
                 Vendor::Gemini | Vendor::Bedrock => {}
                 Vendor::Anthropic => {
                     if p.role == SystemRole::Developer {
                         losses.push(
-                            "/system",
+                            &system_at,
                             "developer",
                             LossEffect::ReadsBackDifferently,
                             "Anthropic has no developer role: it reads back as system",
@@ -108,30 +127,46 @@ impl Request {
                     }
                     put(
                         "system",
-                        content_value(&p.content, vendor, Place::System, "/system", &mut losses),
+                        content_value(
+                            &p.content,
+                            (vendor, self.shape.vendor),
+                            Place::System,
+                            &system_content_at,
+                            &mut losses,
+                        ),
                     );
                 }
                 Vendor::OpenAiChat => {
-                    chat_messages.push(system_message(p, vendor, "/system", &mut losses));
+                    chat_messages.push(system_message(
+                        p,
+                        vendor,
+                        (&system_at, &system_content_at),
+                        &mut losses,
+                    ));
                 }
                 Vendor::OpenAiResponses => match (&p.content, p.role) {
                     (ResultContent::Text(t), SystemRole::System) => put("instructions", s(t)),
                     _ => {
                         losses.push(
-                            "/system",
+                            &system_at,
                             "system",
                             LossEffect::ReadsBackDifferently,
                             "Responses instructions are one system string: this prompt goes \
                              first in input and reads back as an input message",
                         );
-                        input.push(system_message(p, vendor, "/system", &mut losses));
+                        input.push(system_message(
+                            p,
+                            vendor,
+                            (&system_at, &system_content_at),
+                            &mut losses,
+                        ));
                     }
                 },
             }
         }
         let mut anthropic_messages: Vec<Value> = Vec::new();
         for (i, m) in self.messages.iter().enumerate().skip(first) {
-            let at = ptr_i("/messages", i);
+            let at = message_at(i);
             let written: Vec<Value> = match m {
                 Message::System(p) => {
                     if vendor == Vendor::Anthropic {
@@ -143,14 +178,29 @@ impl Request {
                         );
                         Vec::new()
                     } else {
-                        vec![system_message(p, vendor, &at, &mut losses)]
+                        vec![system_message(
+                            p,
+                            vendor,
+                            (&at, &ptr(&at, "content")),
+                            &mut losses,
+                        )]
                     }
                 }
                 Message::User(u) => vec![user_message(u, vendor, &at, &mut losses)],
                 Message::Assistant(t) => {
-                    let v = losses.absorb(t.to_vendor(vendor), &at);
+                    let v = losses.absorb_with(t.to_vendor(vendor), |l| place(i, l));
                     match v {
-                        Value::Array(items) => items,
+                        Value::Array(items) => {
+                            if items.is_empty() {
+                                losses.push(
+                                    &at,
+                                    "message",
+                                    LossEffect::Dropped,
+                                    "an empty assistant turn is no Responses item",
+                                );
+                            }
+                            items
+                        }
                         other => vec![other],
                     }
                 }
@@ -160,14 +210,14 @@ impl Request {
                         && matches!(self.messages.get(i + 1), Some(Message::User(_)))
                     {
                         losses.push(
-                            &ptr_i("/messages", i + 1),
+                            &message_at(i + 1),
                             "user message",
                             LossEffect::ReadsBackDifferently,
                             "a user message right after tool results reads back as part of \
                              the results message",
                         );
                     }
-                    losses.absorb(r.to_vendor(vendor), &at)
+                    losses.absorb_with(r.to_vendor(vendor), |l| place(i, l))
                 }
                 Message::Native { vendor: from, item } => {
                     if *from == vendor {
@@ -264,7 +314,7 @@ impl Request {
 
         // Spellings of the source that another vendor writes its own way.
         if !same {
-            self.report_spellings(vendor, &mut losses);
+            self.report_spellings(&mut losses);
             self.report_config(vendor, &mut losses);
         }
 
@@ -299,7 +349,11 @@ impl Request {
                     _ => put("stop", Value::Array(stop.iter().map(|x| s(x)).collect())),
                 },
                 Vendor::OpenAiResponses => losses.push(
-                    "/stop",
+                    if self.shape.vendor == Some(Vendor::Anthropic) {
+                        "/stop_sequences"
+                    } else {
+                        "/stop"
+                    },
                     "stop",
                     LossEffect::Dropped,
                     "Responses has no stop sequences",
@@ -386,41 +440,18 @@ impl Request {
         losses.finish(Value::Object(o))
     }
 
-    /// Source spellings with the same meaning that come back spelled the
-    /// target's way: Chat `max_tokens` (comes back `max_completion_tokens`),
-    /// a Chat `stop` string (comes back a list), a Responses input list of
-    /// one user text (comes back the input string).
-    fn report_spellings(&self, vendor: Vendor, losses: &mut Losses) {
-        let shape = &self.shape;
-        if shape.vendor == Some(Vendor::OpenAiChat) {
-            if shape.chat_old_max_tokens {
-                losses.push(
-                    "/max_tokens",
-                    "max_tokens",
-                    LossEffect::ReadsBackDifferently,
-                    "reads back as max_completion_tokens",
-                );
-            }
-            if shape.stop_string {
-                losses.push(
-                    "/stop",
-                    "stop",
-                    LossEffect::ReadsBackDifferently,
-                    "a single stop string reads back as a list",
-                );
-            }
-        }
-        if shape.vendor == Some(Vendor::OpenAiResponses)
-            && !shape.input_string
-            && vendor != Vendor::OpenAiResponses
-            && matches!(self.messages.as_slice(),
-                [Message::User(u)] if matches!(u.content, ResultContent::Text(_)))
-        {
+    /// Source spellings that come back spelled the target's way with
+    /// another meaning: Chat `max_tokens` comes back `max_completion_tokens`
+    /// (which counts reasoning tokens too). Spellings of the same meaning (a
+    /// Chat `stop` string and a list of one, a Responses input string and a
+    /// list of one user text) are no loss.
+    fn report_spellings(&self, losses: &mut Losses) {
+        if self.shape.vendor == Some(Vendor::OpenAiChat) && self.shape.chat_old_max_tokens {
             losses.push(
-                "/input",
-                "input",
+                "/max_tokens",
+                "max_tokens",
                 LossEffect::ReadsBackDifferently,
-                "one user text reads back as the input string",
+                "reads back as max_completion_tokens",
             );
         }
     }
@@ -550,7 +581,14 @@ impl Request {
     }
 }
 
-fn system_message(p: &SystemPrompt, vendor: Vendor, at: &str, losses: &mut Losses) -> Value {
+/// A system message; `at`: the prompt's pointer in the source and its
+/// content's.
+fn system_message(
+    p: &SystemPrompt,
+    vendor: Vendor,
+    (at, content_at): (&str, &str),
+    losses: &mut Losses,
+) -> Value {
     let mut o = p.native.start(vendor);
     p.native.report_dropped(vendor, at, losses);
     o.insert("role".into(), s(p.role.as_str()));
@@ -558,9 +596,9 @@ fn system_message(p: &SystemPrompt, vendor: Vendor, at: &str, losses: &mut Losse
         "content".into(),
         content_value(
             &p.content,
-            vendor,
+            (vendor, p.native.vendor),
             Place::System,
-            &ptr(at, "content"),
+            content_at,
             losses,
         ),
     );
@@ -576,7 +614,13 @@ fn user_message(u: &UserMessage, vendor: Vendor, at: &str, losses: &mut Losses) 
     o.insert("role".into(), s("user"));
     o.insert(
         "content".into(),
-        content_value(&u.content, vendor, Place::User, &ptr(at, "content"), losses),
+        content_value(
+            &u.content,
+            (vendor, u.native.vendor),
+            Place::User,
+            &ptr(at, "content"),
+            losses,
+        ),
     );
     Value::Object(o)
 }

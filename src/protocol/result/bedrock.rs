@@ -46,7 +46,8 @@ pub(crate) fn write_blocks(
     match c {
         ResultContent::Empty => Vec::new(),
         ResultContent::Text(t) => vec![
-            write_part(&ResultPart::Text(t.clone()), v, place, at, losses).unwrap_or(Value::Null),
+            write_part(&ResultPart::Text(t.clone()), v, None, place, at, losses)
+                .unwrap_or(Value::Null),
         ],
         ResultContent::Parts(ps) => ps
             .iter()
@@ -63,7 +64,7 @@ pub(crate) fn write_blocks(
                         o.insert("json".into(), part["response"].clone());
                         Some(Value::Object(o))
                     }
-                    _ => write_part(p, v, place, &pat, losses),
+                    _ => write_part(p, v, None, place, &pat, losses),
                 }
             })
             .collect(),
@@ -225,7 +226,7 @@ impl ToolResults {
             .map(|(i, r)| r.write_bedrock(&self.result_at(i), losses))
             .collect();
         for (j, p) in self.trailing.iter().enumerate() {
-            if let Some(w) = write_part(p, v, Place::User, &self.trailing_at(j), losses) {
+            if let Some(w) = write_part(p, v, None, Place::User, &self.trailing_at(j), losses) {
                 blocks.push(w);
             }
         }

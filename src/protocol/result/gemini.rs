@@ -230,7 +230,14 @@ impl ToolResult {
                         }
                         other => {
                             // Reported (and left out) by the part writer.
-                            write_part(other, Vendor::Gemini, Place::ToolResult, &pat, losses);
+                            write_part(
+                                other,
+                                Vendor::Gemini,
+                                None,
+                                Place::ToolResult,
+                                &pat,
+                                losses,
+                            );
                         }
                     }
                 }
@@ -349,7 +356,7 @@ impl ToolResults {
             .map(|(i, r)| r.write_gemini(&self.result_at(i), losses))
             .collect();
         for (j, p) in self.trailing.iter().enumerate() {
-            if let Some(w) = write_part(p, v, Place::User, &self.trailing_at(j), losses) {
+            if let Some(w) = write_part(p, v, None, Place::User, &self.trailing_at(j), losses) {
                 parts.push(w);
             }
         }

@@ -53,6 +53,7 @@ pub(crate) fn bedrock_text(text: &str) -> TurnPart {
         text: text.to_owned(),
         native: Native::of(Vendor::Bedrock, members),
         item_start: None,
+        easy: false,
     })
 }
 
@@ -78,6 +79,7 @@ fn read_block(b: &Value, at: &str) -> Result<TurnPart, ProtocolError> {
             text: t.clone(),
             native: Native::of(Vendor::Bedrock, slotted(o, &["text"])),
             item_start: None,
+            easy: false,
         }));
     }
     if let Some(tu) = o.get("toolUse") {

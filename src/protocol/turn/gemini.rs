@@ -81,6 +81,7 @@ pub(crate) fn gemini_text(text: &str, signature: Option<&str>) -> TurnPart {
         text: text.to_owned(),
         native: Native::of(Vendor::Gemini, members),
         item_start: None,
+        easy: false,
     })
 }
 
@@ -115,6 +116,7 @@ pub(crate) fn read_part(p: &Value, at: &str) -> Result<TurnPart, ProtocolError> 
             text: t.clone(),
             native: Native::of(Vendor::Gemini, slotted(o, &["text"])),
             item_start: None,
+            easy: false,
         }));
     }
     if let Some(fc) = o.get("functionCall") {
