@@ -12,7 +12,7 @@ use tooljson::protocol::{Arguments, CallProblem, StopReason, ToolSet};
 use tooljson::providers::{CallEvent, CallStatus, StreamError, ToolCallStream};
 
 fn recording(path: &str) -> Vec<u8> {
-    let p = common::testdata().join("vendor-streams").join(path);
+    let p = common::testdata("vendor-streams").join(path);
     std::fs::read(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
 }
 
@@ -52,7 +52,7 @@ fn point1_a_custom_calls_preview_is_its_text_and_preview_changed_means_it_change
         J::String("SELECT * FROM users WHERE age > 25".into()).to_string()
     );
 
-    let root = common::testdata().join("vendor-streams");
+    let root = common::testdata("vendor-streams");
     let mut changes = (0, 0);
     for dir in ["anthropic", "openai-chat", "openai-responses", "gemini"] {
         for (name, bytes) in common::files_in(&root.join(dir)) {

@@ -348,7 +348,7 @@ fn sdk_said(provider: &str, file: &str) -> Option<(BTreeMap<u64, String>, BTreeM
 /// Every recording: (provider, file name, path).
 fn recordings() -> Vec<(String, String, PathBuf)> {
     let mut out = Vec::new();
-    let root = common::testdata().join("vendor-streams");
+    let root = common::testdata("vendor-streams");
     for provider in [
         "anthropic",
         "openai-chat",
@@ -530,7 +530,7 @@ fn the_readme_loop_over_every_recording_at_1_7_and_64_byte_reads() {
 
 #[test]
 fn an_overloaded_reply_is_a_retryable_error_and_a_quota_one_is_not() {
-    let root = common::testdata().join("vendor-streams");
+    let root = common::testdata("vendor-streams");
     let read = |p: &str| std::fs::read(root.join(p)).unwrap();
     let (stream, finished) =
         readme_loop(&read("anthropic/sdk-python-error-event-overloaded.sse"), 7);

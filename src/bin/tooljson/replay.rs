@@ -224,7 +224,19 @@ fn replay(
         last_draw: None,
     };
     let mut fatal = None;
-    input.for_each_piece(chunk, |read| {
+    input.for_each_piece(chunk, |mut read| {
+        // Blank lines before the framing is known are one piece: they carry
+        // nothing, and a body of them is read at the speed of its bytes.
+        if chunk.is_none() && matches!(r.framing, Framing::Unknown(_)) {
+            let blank = read.iter().take_while(|b| b.is_ascii_whitespace()).count();
+            if let Some(end) = read[..blank].iter().rposition(|&b| b == b'\n') {
+                if let Err(e) = r.piece(&read[..=end])? {
+                    fatal = Some(e);
+                    return Ok(false);
+                }
+                read = &read[end + 1..];
+            }
+        }
         // Without a chunk size, each line is a piece, as recorded.
         for piece in read.split_inclusive(|&b| chunk.is_some() || b == b'\n') {
             if let Err(e) = r.piece(piece)? {
