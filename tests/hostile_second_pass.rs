@@ -136,9 +136,7 @@ fn replay_holds_a_blank_start_in_constant_memory() {
     std::thread::sleep(std::time::Duration::from_millis(300));
     let hwm = vm_hwm_kb(child.id());
     stdin
-        .write_all(
-            gemini_parts(json!([{ "text": "hi" }]), Some("STOP")).as_bytes(),
-        )
+        .write_all(gemini_parts(json!([{ "text": "hi" }]), Some("STOP")).as_bytes())
         .unwrap();
     drop(stdin);
     let o = child.wait_with_output().unwrap();
@@ -291,7 +289,10 @@ fn parse_and_validate_stop_a_dense_array_at_the_value_budget() {
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let strings = serde_json::to_vec(&vec!["x".repeat(100); 80_000]).unwrap();
     let file = temp_file("strings.json", &strings);
-    let o = bin().args(["validate", "--schema", &schema, &file]).output().unwrap();
+    let o = bin()
+        .args(["validate", "--schema", &schema, &file])
+        .output()
+        .unwrap();
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
 }
 

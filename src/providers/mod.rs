@@ -782,7 +782,8 @@ impl ToolCallStream {
             return;
         }
 
-        let binary = matches!(first, 0x00..=0x08 | 0x0B | 0x0E..=0x1F | 0x7F | 0x80..=0xC1 | 0xF5..);
+        let binary =
+            matches!(first, 0x00..=0x08 | 0x0B | 0x0E..=0x1F | 0x7F | 0x80..=0xC1 | 0xF5..);
         if binary && matches!(self.adapter, Adapter::Undetected) {
             self.adapter = Adapter::Bedrock(bedrock::State::default());
             self.calls.response.set_provider(Provider::Bedrock);
