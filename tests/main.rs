@@ -37,6 +37,8 @@ mod corpus_replay;
 mod eventstream;
 #[cfg(feature = "providers")]
 mod hostile;
+#[cfg(feature = "cli")]
+mod hostile_second_pass;
 #[cfg(feature = "providers")]
 mod partial_memory;
 #[cfg(feature = "providers")]

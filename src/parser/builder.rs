@@ -39,6 +39,9 @@ pub struct ValueBuilder {
     bytes: Vec<u8>,
     root: Option<Value>,
     first_wins: bool,
+    /// The bytes of the values closed so far: their lists, long strings and
+    /// keys (see [`held_bytes`](Self::held_bytes)).
+    closed_bytes: u64,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -62,6 +65,31 @@ impl ValueBuilder {
             first_wins: policy == DuplicateKeys::FirstWins,
             ..ValueBuilder::default()
         }
+    }
+
+    /// An estimate of the memory the value built so far holds, in bytes:
+    /// the lists of the closed arrays and objects, the text of strings and
+    /// keys, and the items and members of the open ones counted twice (each
+    /// is copied into a list of its exact length when its container
+    /// closes). Counted as the tokens arrive, O(1) to read; a memory budget
+    /// for untrusted input compares against it between fragments.
+    ///
+    /// ```
+    /// use tooljson::{Parser, ValueBuilder};
+    /// let mut p = Parser::new();
+    /// let mut b = ValueBuilder::new();
+    /// p.feed(b"[1, 2", &mut b)?;
+    /// let small = b.held_bytes();
+    /// p.feed(b", 3, 4, 5, 6]", &mut b)?;
+    /// assert!(b.held_bytes() > small);
+    /// # Ok::<(), tooljson::Error>(())
+    /// ```
+    pub fn held_bytes(&self) -> u64 {
+        let open = self.items.len() * std::mem::size_of::<Value>()
+            + self.members.len() * std::mem::size_of::<(crate::value::Key, Value)>();
+        self.closed_bytes
+            .saturating_add(2 * open as u64)
+            .saturating_add(self.string.capacity() as u64)
     }
 
     /// The root value, once it has closed.
@@ -129,9 +157,12 @@ impl TokenSink for ValueBuilder {
             Token::ObjectBegin => self.frames.push(Frame::Object(self.members.len())),
             Token::ArrayBegin => self.frames.push(Frame::Array(self.items.len())),
             // Built in place, as in `add`.
-            Token::Key(k) => self.members.extend(std::iter::once_with(|| {
-                (crate::value::Key::new(k), Value::Null)
-            })),
+            Token::Key(k) => {
+                self.closed_bytes += k.len() as u64;
+                self.members.extend(std::iter::once_with(|| {
+                    (crate::value::Key::new(k), Value::Null)
+                }));
+            }
             Token::StringBegin => {
                 self.string.clear();
                 self.bytes.clear();
@@ -145,6 +176,7 @@ impl TokenSink for ValueBuilder {
                 // many parts grows them once, not every time); a long one
                 // is taken whole rather than copied.
                 self.settle_bytes();
+                self.closed_bytes += self.string.len() as u64;
                 let s = if self.string.len() >= 4096 {
                     std::mem::take(&mut self.string)
                 } else {
@@ -162,10 +194,15 @@ impl TokenSink for ValueBuilder {
                     // `split_off` moves the items out in one copy, into a
                     // vector of their exact length.
                     Some(Frame::Array(start)) => {
-                        Value::Array(self.items.split_off(start.min(self.items.len())))
+                        let items = self.items.split_off(start.min(self.items.len()));
+                        self.closed_bytes += (items.len() * std::mem::size_of::<Value>()) as u64;
+                        Value::Array(items)
                     }
                     Some(Frame::Object(start)) => {
                         let members = self.members.split_off(start.min(self.members.len()));
+                        self.closed_bytes += (members.len()
+                            * std::mem::size_of::<(crate::value::Key, Value)>())
+                            as u64;
                         Value::Object(Map::from_members(members, self.first_wins))
                     }
                     None => return,

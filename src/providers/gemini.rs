@@ -41,6 +41,11 @@
 //! (an array index out of order, a path back into a value already closed, a
 //! key into an array) is reported as [`CallEvent::Malformed`] and skipped.
 //!
+//! A response may have at most 1,024 candidates (Gemini allows 8); the
+//! index past that bound ends the stream with [`StreamError::Protocol`]
+//! naming it, as the 1,024 tool calls do with
+//! [`StreamError::TooManyCalls`].
+//!
 //! Text parts are [`CallEvent::TextAppended`], `thought: true` parts
 //! [`CallEvent::ThinkingAppended`], a `thoughtSignature`
 //! [`CallEvent::ThinkingSigned`] (all `at` the candidate index). An
@@ -51,7 +56,7 @@
 //! `MAX_TOKENS` as `max_tokens` (open calls truncated); the safety reasons
 //! as `content_filter`; any other word as it is.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use serde::Deserialize;
 use serde_json::{Map, Value as J};
@@ -205,6 +210,8 @@ struct Open {
     children: u64,
     /// The child written last (its value may still be open below).
     current: Option<Seg>,
+    /// Every key written into this object: a path may not come back to one.
+    keys: BTreeSet<String>,
 }
 
 /// Writes path/value events as the JSON text they stand for.
@@ -252,30 +259,42 @@ impl ArgsWriter {
             }
             return Ok(out);
         }
-        // How many open containers lie on the new path.
-        let mut keep = self.stack.len().min(1);
-        while keep < self.stack.len()
-            && keep < segs.len()
-            && self.stack[keep - 1].current.as_ref() == Some(&segs[keep - 1])
-        {
-            keep += 1;
+        // How far the new path follows the open one: `m` segments name
+        // the values still open (each the latest child of its container).
+        let m = self
+            .stack
+            .iter()
+            .zip(segs)
+            .take_while(|(o, s)| o.current.as_ref() == Some(*s))
+            .count();
+        if m == segs.len() {
+            return Err("a path back into a value already written".to_owned());
         }
-        // Check before writing anything: the first new segment goes into a
-        // kept container, each later one into a new container.
-        for (i, seg) in segs.iter().enumerate().skip(keep.saturating_sub(1)) {
-            let (array, children, current) = match self.stack.get(i).filter(|_| i < keep) {
-                Some(o) => (o.array, o.children, o.current.as_ref()),
+        if m > 0 && m == self.stack.len() {
+            return Err("a path into a value already written".to_owned());
+        }
+        let keep = m + 1;
+        // Check before writing anything: the first new segment goes into
+        // the open container at depth `m`, where it must be a child not
+        // written yet (not only other than the latest: a key or index
+        // closed earlier stays closed); each later one into a new container.
+        for (i, seg) in segs.iter().enumerate().skip(m) {
+            let (array, children, seen) = match self.stack.get(i).filter(|_| i == m) {
+                Some(o) => (o.array, o.children, Some(&o.keys)),
                 None if i == 0 => (false, 0, None),
                 None => (matches!(seg, Seg::Index(_)), 0, None),
             };
             match seg {
                 Seg::Key(_) if array => return Err("a key into an array".to_owned()),
                 Seg::Index(_) if !array => return Err("an index into an object".to_owned()),
+                Seg::Index(n) if *n < children => {
+                    return Err(format!("a path back into index {n}, already written"));
+                }
                 Seg::Index(n) if *n != children => {
                     return Err(format!("index {n} where {children} comes next"));
                 }
-                _ if current == Some(seg) => {
-                    return Err("a path back into a value already written".to_owned());
+                Seg::Key(k) if seen.is_some_and(|keys| keys.contains(k)) => {
+                    return Err(format!("a path back into key {k:?}, already written"));
                 }
                 _ => {}
             }
@@ -293,6 +312,7 @@ impl ArgsWriter {
                 array: false,
                 children: 0,
                 current: None,
+                keys: BTreeSet::new(),
             });
         }
         for (i, seg) in segs.iter().enumerate().skip(self.stack.len() - 1) {
@@ -306,6 +326,9 @@ impl ArgsWriter {
                 out.push_str("\":");
             }
             top.children += 1;
+            if let Seg::Key(k) = seg {
+                top.keys.insert(k.clone());
+            }
             top.current = Some(seg.clone());
             if let Some(next) = segs.get(i + 1) {
                 let array = matches!(next, Seg::Index(_));
@@ -314,6 +337,7 @@ impl ArgsWriter {
                     array,
                     children: 0,
                     current: None,
+                    keys: BTreeSet::new(),
                 });
             }
         }
@@ -423,7 +447,14 @@ pub(crate) struct State {
     current: BTreeMap<u64, usize>,
     /// The first `finishReason` seen.
     finish_reason: Option<String>,
+    /// The candidate indexes seen (at most [`MAX_CANDIDATES`]).
+    candidates: BTreeSet<u64>,
 }
+
+/// The most candidates one response may have. Gemini's `candidateCount`
+/// allows 8; each candidate holds state for the whole response, so a stream
+/// that opens a new index per chunk would grow without this bound.
+pub(crate) const MAX_CANDIDATES: usize = 1024;
 
 impl State {
     pub(crate) fn handle(&mut self, calls: &mut Calls, data: &str) -> Result<(), StreamError> {
@@ -456,6 +487,14 @@ impl State {
         }
         for (i, candidate) in chunk.candidates.unwrap_or_default().into_iter().enumerate() {
             let at = candidate.index.unwrap_or(i as u64);
+            if !self.candidates.contains(&at) {
+                if self.candidates.len() >= MAX_CANDIDATES {
+                    return Err(StreamError::Protocol(format!(
+                        "more than {MAX_CANDIDATES} candidates in one Gemini response"
+                    )));
+                }
+                self.candidates.insert(at);
+            }
             let parts = candidate.content.and_then(|c| c.parts).unwrap_or_default();
             for part in parts {
                 self.part(calls, at, part)?;

@@ -769,6 +769,10 @@ impl ToolCallStream {
 
     /// A body that begins with a NUL byte is binary event-stream frames
     /// (a prelude's big-endian length below 16 MiB); an SSE body never does.
+    /// Nor does it begin with another control byte or a byte that cannot
+    /// start UTF-8: such a body is read as frames too, so a first prelude
+    /// past the bound (`0xFF...`) gets the frame decoder's bound error at
+    /// once, as it would later in the stream, instead of being read as text.
     fn sniff(&mut self, bytes: &[u8]) {
         let Some(&first) = bytes.first() else {
             return;
@@ -777,7 +781,9 @@ impl ToolCallStream {
             return;
         }
 
-        if first == 0 && matches!(self.adapter, Adapter::Undetected) {
+        let binary =
+            matches!(first, 0x00..=0x08 | 0x0B | 0x0E..=0x1F | 0x7F | 0x80..=0xC1 | 0xF5..);
+        if binary && matches!(self.adapter, Adapter::Undetected) {
             self.adapter = Adapter::Bedrock(bedrock::State::default());
             self.calls.response.set_provider(Provider::Bedrock);
             self.frames = Some(crate::eventstream::Decoder::new());

@@ -193,6 +193,12 @@
 //! | an in-place fan-out (`$ref` / `allOf` / `anyOf` / `oneOf` / `unevaluated*` multiplying, 2^30 visits in 2 KB) | refused at compile time past [`SchemaBuilder::max_fanout`] ([`DEFAULT_MAX_FANOUT`], 100,000 visits per location), naming `max_fanout` |
 //! | one definition applied twice per level of a recursive schema | each node referred to by more than one keyword is evaluated once per value (remembered verdicts), so the levels add rather than multiply |
 //! | `uniqueItems`, `enum` / `const` in pieces, `multipleOf` with huge numbers, `format: "regex"` on megabytes | linear: hashing, one option followed, exponents past the divisor's digits ignored, patterns checked in pieces |
+//! | `tooljson parse` / `validate` of `[1,1,1,…]` (n bytes; a tree costs about 32 bytes per byte) | the value's memory budget `--max-tree-bytes` (192 MiB as `PartialParser::held_bytes` / `ValueBuilder::held_bytes` estimate it), checked every 64 KiB of input: refused after about 6 MiB, naming the option (0.12 s, 105 MB peak); `[{"a":1},…]` after 9 to 13 MiB (162 MB); 60 MiB of 100-byte strings pass (150 MB). Memory O(min(n, budget)) |
+//! | `tooljson replay --speed 1e-300` (or `1e-12`) | a usage error naming `--speed` (0, or from 0.01: at most 1.2 s per piece), never a pause no `Duration` holds |
+//! | `replay` of n bytes of blank lines before a provider is recognised | held in O(1) (at most 4 KiB, then the open line's first 64 bytes) and fed as one piece: 200 MiB in 0.44 to 0.73 s (a loaded machine), 4.9 MB peak |
+//! | a Gemini stream opening a new candidate index per chunk (3×10^5 chunks) | past 1,024 candidates the stream ends with a protocol error naming the bound: 0.01 s, 6.8 MB |
+//! | Gemini `partialArgs` coming back to a closed key (`$.a.b.c`, `$.d`, `$.a.b.e`) or continuing a string after a sibling | a malformed event, the entry skipped: the value first written stays; O(keys) memory per open object |
+//! | a first Bedrock frame whose prelude claims 2^32−1 bytes | a body whose first byte no text starts with (a control byte, `0x80`–`0xC1`, `0xF5`–`0xFF`) is read as frames: the frame bound's error at byte 0 after 12 bytes, as later in the stream (0.00 s, 4.9 MB) |
 //!
 //! In sizes (`S` the schema, `N` its nodes, `E` its subschema references,
 //! `n` the instance's bytes, `L` its values): compiling takes O(S) time and

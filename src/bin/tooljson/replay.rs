@@ -89,8 +89,9 @@ pub struct Args {
     /// Feed N-byte chunks (default: each line as it arrives).
     #[arg(long, value_name = "N", value_parser = byte_count)]
     chunk: Option<usize>,
-    /// Pacing of a replay: 2 is twice as fast, 0 no pauses (default: 1 for a
-    /// FILE shown live, no pauses for stdin and --ndjson).
+    /// Pacing of a replay: 2 is twice as fast, 0 no pauses, at least 0.01
+    /// otherwise (default: 1 for a FILE shown live, no pauses for stdin and
+    /// --ndjson).
     #[arg(long, value_name = "FACTOR", value_parser = parse_speed)]
     speed: Option<f64>,
     /// The recorded stream; stdin when absent or `-`.
@@ -101,16 +102,21 @@ pub struct Args {
 /// `tooljson`).
 #[derive(clap::Args, Default)]
 pub struct DemoArgs {
-    /// Pacing: 2 is twice as fast, 0 no pauses.
+    /// Pacing: 2 is twice as fast, 0 no pauses, at least 0.01 otherwise.
     #[arg(long, value_name = "FACTOR", value_parser = parse_speed)]
     speed: Option<f64>,
 }
 
+/// The slowest pacing `--speed` accepts: a pause of 1.2 s per piece. Slower
+/// factors would make a replay last for ages (1e-12: 380 years per piece)
+/// and, below about 1e-300, a pause no `Duration` can hold.
+const MIN_SPEED: f64 = 0.01;
+
 fn parse_speed(s: &str) -> Result<f64, String> {
     match s.parse::<f64>() {
-        Ok(f) if f.is_finite() && f >= 0.0 => Ok(f),
+        Ok(f) if f == 0.0 || (f.is_finite() && f >= MIN_SPEED) => Ok(f),
         _ => Err(format!(
-            "expected a factor >= 0 (2: twice as fast), got {s:?}"
+            "expected 0 (no pauses) or a factor from {MIN_SPEED} (2: twice as fast), got {s:?}"
         )),
     }
 }
@@ -208,13 +214,29 @@ fn replay(
         screen: Screen::new(live),
         ndjson,
         framing: Framing::Unknown(Vec::new()),
-        pause: speed.filter(|&s| s > 0.0).map(|s| PACE.div_f64(s)),
+        // `parse_speed` keeps the factor where this division is finite; a
+        // pause that still did not fit would be no pause rather than a panic.
+        pause: speed
+            .filter(|&s| s > 0.0)
+            .and_then(|s| Duration::try_from_secs_f64(PACE.as_secs_f64() / s).ok()),
         start: Instant::now(),
         bytes: 0,
         last_draw: None,
     };
     let mut fatal = None;
-    input.for_each_piece(chunk, |read| {
+    input.for_each_piece(chunk, |mut read| {
+        // Blank lines before the framing is known are one piece: they carry
+        // nothing, and a body of them is read at the speed of its bytes.
+        if chunk.is_none() && matches!(r.framing, Framing::Unknown(_)) {
+            let blank = read.iter().take_while(|b| b.is_ascii_whitespace()).count();
+            if let Some(end) = read[..blank].iter().rposition(|&b| b == b'\n') {
+                if let Err(e) = r.piece(&read[..=end])? {
+                    fatal = Some(e);
+                    return Ok(false);
+                }
+                read = &read[end + 1..];
+            }
+        }
         // Without a chunk size, each line is a piece, as recorded.
         for piece in read.split_inclusive(|&b| chunk.is_some() || b == b'\n') {
             if let Err(e) = r.piece(piece)? {
@@ -300,6 +322,9 @@ impl<W: Write> Replay<'_, W> {
         if let Framing::Unknown(blank) = &mut self.framing {
             let Some(first) = piece.iter().find(|b| !b.is_ascii_whitespace()) else {
                 blank.extend_from_slice(piece);
+                if blank.len() > BLANK_HELD {
+                    compact_blank(blank);
+                }
                 return Ok(());
             };
             let blank = std::mem::take(blank);
@@ -359,6 +384,30 @@ impl<W: Write> Replay<'_, W> {
         }
         Ok(progressed)
     }
+}
+
+/// The most blank bytes held while the framing is not decided yet.
+const BLANK_HELD: usize = 4096;
+
+/// Shrinks the blank start of an input to what can still matter, so a body
+/// of blank lines is held in constant memory. Lines that are complete and
+/// blank mean nothing in either framing (SSE dispatches no event before any
+/// data, a blank JSON line is skipped); of the line still open only whether
+/// it has begun matters (SSE then ignores it as an unknown field, JSON
+/// lines trim it). A blank body is never Bedrock: a frame begins with a NUL
+/// byte.
+fn compact_blank(blank: &mut Vec<u8>) {
+    let open = match blank.iter().rposition(|&b| b == b'\n' || b == b'\r') {
+        Some(i) => i + 1,
+        None => 0,
+    };
+    let kept_open = (blank.len() - open).min(64);
+    let mut kept = Vec::with_capacity(1 + kept_open);
+    if open > 0 {
+        kept.push(b'\n');
+    }
+    kept.extend_from_slice(&blank[open..open + kept_open]);
+    *blank = kept;
 }
 
 /// Feeds the complete lines of a one-event-per-line input; `last` feeds the

@@ -22,7 +22,7 @@ use tooljson::{CompiledSchema, Parser, ValueBuilder};
 
 use crate::Failure;
 use crate::input::Input;
-use crate::parse::byte_count;
+use crate::parse::{BUDGET_STEP, DEFAULT_MAX_TREE_BYTES, byte_count, over_budget, tree_bytes};
 
 /// Check FILE (or stdin) against a JSON Schema.
 ///
@@ -44,6 +44,11 @@ pub struct Args {
     /// Accept schema keywords this draft does not know, and other leniencies.
     #[arg(long)]
     lenient: bool,
+    /// The memory budget of the parsed value, in bytes (as
+    /// `ValueBuilder::held_bytes` estimates it); past it the check stops
+    /// with an error naming this option.
+    #[arg(long, value_name = "BYTES", value_parser = tree_bytes, default_value_t = DEFAULT_MAX_TREE_BYTES)]
+    max_tree_bytes: u64,
     /// The JSON document; stdin when absent or `-`.
     file: Option<PathBuf>,
 }
@@ -94,15 +99,29 @@ pub fn run(args: Args) -> Result<(), Failure> {
     let mut parser = Parser::new();
     let mut first_certain = None;
     let mut fed = Ok(());
+    let budget = args.max_tree_bytes;
+    let past = |b: &ValueBuilder, p: &Parser| {
+        (b.held_bytes() > budget).then(|| over_budget(budget, b.held_bytes(), p.offset()))
+    };
+    let mut over = None;
     let (builder, total) = match args.chunk {
         Some(n) => {
             // The value and the stream check on one pass.
             let mut both = schema.stream_check().beside(ValueBuilder::new());
             let total = input.for_each_piece(Some(n), |piece| {
-                fed = parser.feed(piece, &mut both);
-                Ok(fed.is_ok())
+                for step in piece.chunks(BUDGET_STEP) {
+                    fed = parser.feed(step, &mut both);
+                    if over.is_none() {
+                        over = past(both.sink(), &parser);
+                    }
+                    if fed.is_err() || over.is_some() {
+                        break;
+                    }
+                }
+                Ok(fed.is_ok() && over.is_none())
             })?;
             fed.map_err(invalid_json)?;
+            over.map_or(Ok(()), Err)?;
             parser.finish(&mut both).map_err(invalid_json)?;
             first_certain = both.check().first_violation_offset();
             (both.into_parts().0, total)
@@ -110,10 +129,19 @@ pub fn run(args: Args) -> Result<(), Failure> {
         None => {
             let mut builder = ValueBuilder::new();
             let total = input.for_each_piece(None, |piece| {
-                fed = parser.feed(piece, &mut builder);
-                Ok(fed.is_ok())
+                for step in piece.chunks(BUDGET_STEP) {
+                    fed = parser.feed(step, &mut builder);
+                    if over.is_none() {
+                        over = past(&builder, &parser);
+                    }
+                    if fed.is_err() || over.is_some() {
+                        break;
+                    }
+                }
+                Ok(fed.is_ok() && over.is_none())
             })?;
             fed.map_err(invalid_json)?;
+            over.map_or(Ok(()), Err)?;
             parser.finish(&mut builder).map_err(invalid_json)?;
             (builder, total)
         }
