@@ -245,3 +245,15 @@ pub(crate) fn ptr(base: &str, key: &str) -> String {
 pub(crate) fn ptr_i(base: &str, i: usize) -> String {
     format!("{base}/{i}")
 }
+
+/// A pointer into a run of items read on their own (`/{k}...`, or the
+/// run's own members) as a pointer into the list the run starts in at
+/// `start` (`{list}/{start + k}...`).
+pub(crate) fn rebase_at(at: &str, list: &str, start: usize) -> String {
+    let rest = at.strip_prefix('/').unwrap_or(at);
+    let digits = rest.len() - rest.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+    match rest[..digits].parse::<usize>() {
+        Ok(k) if digits > 0 => format!("{list}/{}{}", start + k, &rest[digits..]),
+        _ => format!("{list}/{start}{at}"),
+    }
+}

@@ -239,7 +239,7 @@ impl Request {
         }
         let mut messages = Vec::new();
         for (i, m) in self.messages.iter().enumerate().skip(first) {
-            let at = self.message_at(i);
+            let at = self.place_in_source(i, "");
             match m {
                 Message::System(_) => losses.push(
                     &at,
@@ -262,7 +262,8 @@ impl Request {
                     o.insert("content".into(), Value::Array(content));
                     messages.push(Value::Object(o));
                 }
-                Message::Assistant(t) => messages.push(losses.absorb(t.to_vendor(v), &at)),
+                Message::Assistant(t) => messages
+                    .push(losses.absorb_with(t.to_vendor(v), |l| self.place_in_source(i, l))),
                 Message::Results(r) => {
                     let r = named(r, &self.messages[..i]);
                     messages.extend(losses.absorb(r.to_vendor(v), &at));

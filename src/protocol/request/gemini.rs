@@ -379,7 +379,7 @@ impl Request {
         }
         let mut contents = Vec::new();
         for (i, m) in self.messages.iter().enumerate().skip(first) {
-            let at = self.message_at(i);
+            let at = self.place_in_source(i, "");
             match m {
                 Message::System(_) => losses.push(
                     &at,
@@ -402,7 +402,8 @@ impl Request {
                     o.insert("parts".into(), Value::Array(parts));
                     contents.push(Value::Object(o));
                 }
-                Message::Assistant(t) => contents.push(losses.absorb(t.to_vendor(v), &at)),
+                Message::Assistant(t) => contents
+                    .push(losses.absorb_with(t.to_vendor(v), |l| self.place_in_source(i, l))),
                 Message::Results(r) => {
                     let r = named(r, &self.messages[..i]);
                     contents.extend(losses.absorb(r.to_vendor(v), &at));
@@ -568,6 +569,18 @@ impl Request {
         match self.shape.vendor {
             Some(Vendor::Gemini) => ptr_i("/contents", i),
             _ => ptr_i("/messages", i),
+        }
+    }
+
+    /// Where `inner` (a pointer under message `i`) stood in the source: the
+    /// reader's record of where each message began (a Responses item, a run
+    /// of Chat tool messages), else [`Request::message_at`].
+    pub(super) fn place_in_source(&self, i: usize, inner: &str) -> String {
+        match self.shape.message_at.get(i) {
+            Some((list, start)) if self.shape.message_at.len() == self.messages.len() => {
+                crate::protocol::error::rebase_at(inner, list, *start)
+            }
+            _ => format!("{}{inner}", self.message_at(i)),
         }
     }
 

@@ -65,22 +65,10 @@ pub(crate) fn prefixed(e: ProtocolError, prefix: &str) -> ProtocolError {
     map_at(e, |at| format!("{prefix}{at}"))
 }
 
-/// A pointer into a run of items read on their own (`/{k}...`, or the
-/// run's own members) as a pointer into the list the run starts in at
-/// `start` (`{list}/{start + k}...`).
-pub(crate) fn rebase_at(at: &str, list: &str, start: usize) -> String {
-    let rest = at.strip_prefix('/').unwrap_or(at);
-    let digits = rest.len() - rest.trim_start_matches(|c: char| c.is_ascii_digit()).len();
-    match rest[..digits].parse::<usize>() {
-        Ok(k) if digits > 0 => format!("{list}/{}{}", start + k, &rest[digits..]),
-        _ => format!("{list}/{start}{at}"),
-    }
-}
-
 /// The error of a run of items read on their own, its pointer into the
-/// list (see [`rebase_at`]).
+/// list (see [`rebase_at`](crate::protocol::error::rebase_at)).
 fn rebased(e: ProtocolError, list: &str, start: usize) -> ProtocolError {
-    map_at(e, |at| rebase_at(&at, list, start))
+    map_at(e, |at| crate::protocol::error::rebase_at(&at, list, start))
 }
 
 fn map_at(e: ProtocolError, p: impl Fn(String) -> String) -> ProtocolError {

@@ -2,9 +2,9 @@
 
 use serde_json::{Map, Value};
 
-use super::read::rebase_at;
 use super::{Message, Request, ResponseFormat, SystemPrompt, SystemRole, UserMessage};
 use crate::protocol::content::Place;
+use crate::protocol::error::rebase_at;
 use crate::protocol::error::{ptr, ptr_i};
 use crate::protocol::loss::{Converted, LossEffect, Losses};
 use crate::protocol::message::s;
