@@ -9,6 +9,7 @@
 
 mod convert;
 mod errors;
+mod events;
 mod partial;
 mod protocol;
 mod stream;
@@ -19,9 +20,9 @@ use pyo3::prelude::*;
 fn _tooljson(m: &Bound<'_, PyModule>) -> PyResult<()> {
     errors::register(m)?;
     m.add_class::<partial::PyPartialParser>()?;
-    m.add_class::<partial::Opened>()?;
-    m.add_class::<partial::Appended>()?;
-    m.add_class::<partial::Completed>()?;
+    m.add_class::<events::Opened>()?;
+    m.add_class::<events::Appended>()?;
+    m.add_class::<events::Completed>()?;
     m.add_function(wrap_pyfunction!(partial::loads, m)?)?;
     m.add_class::<protocol::PyToolSet>()?;
     m.add_class::<protocol::PyToolCall>()?;
@@ -35,7 +36,7 @@ fn _tooljson(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<protocol::Converted>()?;
     m.add_class::<stream::PyToolCallStream>()?;
     m.add_class::<stream::PyStreamedCall>()?;
-    m.add_class::<stream::PyStreamEvent>()?;
+    m.add_class::<events::PyStreamEvent>()?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

@@ -3,206 +3,16 @@
 //! monotone preview as plain Python values.
 
 use std::collections::HashSet;
-use std::sync::Arc;
 
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyByteArray, PyBytes, PyList, PyString, PyTuple};
+use pyo3::types::{PyByteArray, PyBytes, PyList, PyString};
 use tooljson::parser::{DuplicateKeys, Limits, Parser};
-use tooljson::partial::{OpenedKind, PartialParser, ValueEvent};
-use tooljson::path::{Path, PathRef, Segment};
+use tooljson::partial::PartialParser;
 
 use crate::convert::{Decimals, MAX_DEPTH, node_to_py, value_to_py};
 use crate::errors::json_error;
-
-/// A path's segments as a tuple of `str` keys and `int` indices.
-pub fn segments_tuple<'py>(py: Python<'py>, path: &Path) -> PyResult<Bound<'py, PyTuple>> {
-    let items: Vec<Bound<'py, PyAny>> = path
-        .segments()
-        .iter()
-        .map(|s| -> PyResult<Bound<'py, PyAny>> {
-            Ok(match s {
-                Segment::Key(k) => PyString::new(py, k).into_any(),
-                Segment::Index(i) => i.into_pyobject(py)?.into_any(),
-            })
-        })
-        .collect::<PyResult<_>>()?;
-    PyTuple::new(py, items)
-}
-
-/// A string, an array or an object opened at `path` (its preview is now
-/// visible: `""`, `[]`, `{}`).
-#[pyclass(module = "tooljson", frozen)]
-pub struct Opened {
-    path: Arc<Path>,
-    /// `"object"`, `"array"` or `"string"`.
-    #[pyo3(get)]
-    kind: &'static str,
-}
-
-#[pymethods]
-impl Opened {
-    #[classattr]
-    #[allow(non_upper_case_globals)]
-    const __match_args__: (&'static str, &'static str) = ("path", "kind");
-
-    /// The JSON Pointer of the value (`""` is the root).
-    #[getter]
-    fn path(&self) -> String {
-        self.path.to_string()
-    }
-
-    /// The path as a tuple of `str` keys and `int` indices.
-    #[getter]
-    fn segments<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
-        segments_tuple(py, &self.path)
-    }
-
-    fn __repr__(&self) -> String {
-        format!(
-            "Opened(path={:?}, kind={:?})",
-            self.path.to_string(),
-            self.kind
-        )
-    }
-}
-
-/// Decoded text appended to the string at `path` (never half a character
-/// or half an escape).
-#[pyclass(module = "tooljson", frozen)]
-pub struct Appended {
-    path: Arc<Path>,
-    /// The new text.
-    #[pyo3(get)]
-    text: Py<PyString>,
-}
-
-#[pymethods]
-impl Appended {
-    #[classattr]
-    #[allow(non_upper_case_globals)]
-    const __match_args__: (&'static str, &'static str) = ("path", "text");
-
-    /// The JSON Pointer of the string (`""` is the root).
-    #[getter]
-    fn path(&self) -> String {
-        self.path.to_string()
-    }
-
-    /// The path as a tuple of `str` keys and `int` indices.
-    #[getter]
-    fn segments<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
-        segments_tuple(py, &self.path)
-    }
-
-    fn __repr__(&self, py: Python<'_>) -> String {
-        format!(
-            "Appended(path={:?}, text={:?})",
-            self.path.to_string(),
-            self.text.bind(py).to_string()
-        )
-    }
-}
-
-/// The value at `path` is complete and will not change; fires once per
-/// value, in document order, the root last.
-#[pyclass(module = "tooljson", frozen)]
-pub struct Completed {
-    path: Arc<Path>,
-    /// The finished value, as plain Python objects (`None` for JSON null).
-    #[pyo3(get)]
-    value: Py<PyAny>,
-}
-
-#[pymethods]
-impl Completed {
-    #[classattr]
-    #[allow(non_upper_case_globals)]
-    const __match_args__: (&'static str, &'static str) = ("path", "value");
-
-    /// The JSON Pointer of the value (`""` is the root).
-    #[getter]
-    fn path(&self) -> String {
-        self.path.to_string()
-    }
-
-    /// The path as a tuple of `str` keys and `int` indices.
-    #[getter]
-    fn segments<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
-        segments_tuple(py, &self.path)
-    }
-
-    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
-        Ok(format!(
-            "Completed(path={:?}, value={})",
-            self.path.to_string(),
-            self.value.bind(py).repr()?
-        ))
-    }
-}
-
-fn opened_kind(kind: OpenedKind) -> &'static str {
-    match kind {
-        OpenedKind::Object => "object",
-        OpenedKind::Array => "array",
-        OpenedKind::String => "string",
-    }
-}
-
-/// The path of an event, shared with the events before it at the same
-/// path (the appended text of one long string is most of a stream's
-/// events): no allocation per event for it.
-fn shared_path(cache: &mut Option<Arc<Path>>, path: PathRef<'_>) -> Arc<Path> {
-    match cache {
-        Some(p) if p.as_ref().as_ref() == path => Arc::clone(p),
-        _ => {
-            let p = Arc::new(path.to_path());
-            *cache = Some(Arc::clone(&p));
-            p
-        }
-    }
-}
-
-/// One event as its Python object.
-fn event_to_py(
-    py: Python<'_>,
-    e: ValueEvent<'_>,
-    decimals: Decimals,
-    cache: &mut Option<Arc<Path>>,
-) -> PyResult<Py<PyAny>> {
-    Ok(match e {
-        ValueEvent::Opened { path, kind } => Py::new(
-            py,
-            Opened {
-                path: shared_path(cache, path),
-                kind: opened_kind(kind),
-            },
-        )?
-        .into_any(),
-        ValueEvent::Appended { path, text } => Py::new(
-            py,
-            Appended {
-                path: shared_path(cache, path),
-                text: PyString::new(py, text).unbind(),
-            },
-        )?
-        .into_any(),
-        ValueEvent::Completed { path, value } => {
-            let value = match value {
-                Some(v) => value_to_py(py, v, decimals)?.unbind(),
-                None => py.None(),
-            };
-            Py::new(
-                py,
-                Completed {
-                    path: shared_path(cache, path),
-                    value,
-                },
-            )?
-            .into_any()
-        }
-    })
-}
+use crate::events::ValueEvents;
 
 /// The bytes of a `str`, `bytes`, `bytearray` or `memoryview` chunk.
 pub fn chunk_bytes(chunk: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
@@ -274,8 +84,7 @@ pub fn with_chunk<R>(chunk: &Bound<'_, PyAny>, f: impl FnOnce(&[u8]) -> R) -> Py
 pub struct PyPartialParser {
     inner: PartialParser,
     decimals: Decimals,
-    /// The path of the last event, shared by the next at the same path.
-    last_path: Option<Arc<Path>>,
+    events: ValueEvents,
 }
 
 #[pymethods]
@@ -331,7 +140,7 @@ impl PyPartialParser {
         Ok(PyPartialParser {
             inner,
             decimals: Decimals::parse(decimals)?,
-            last_path: None,
+            events: ValueEvents::default(),
         })
     }
 
@@ -344,50 +153,20 @@ impl PyPartialParser {
         py: Python<'py>,
         chunk: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyList>> {
-        let decimals = self.decimals;
-        let cache = &mut self.last_path;
-        let mut events: Vec<Py<PyAny>> = Vec::new();
-        let mut failed: Option<PyErr> = None;
-        let result = with_chunk(chunk, |bytes| {
-            let mut sink = |e: ValueEvent<'_>| {
-                if failed.is_none() {
-                    match event_to_py(py, e, decimals, cache) {
-                        Ok(obj) => events.push(obj),
-                        Err(err) => failed = Some(err),
-                    }
-                }
-            };
-            self.inner.feed(bytes, &mut sink)
-        })?;
-        if let Some(err) = failed {
-            return Err(err);
-        }
-        result.map_err(|e| json_error(py, &e))?;
-        PyList::new(py, events)
+        let inner = &mut self.inner;
+        with_chunk(chunk, |bytes| {
+            self.events
+                .collect(py, self.decimals, |sink| inner.feed(bytes, sink))
+        })?
     }
 
     /// Ends the input and returns the last events (a number or literal at
     /// the very end completes here). Raises ``TruncatedError`` when the
     /// input ended inside the value.
     fn finish<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        let decimals = self.decimals;
-        let cache = &mut self.last_path;
-        let mut events: Vec<Py<PyAny>> = Vec::new();
-        let mut failed: Option<PyErr> = None;
-        let mut sink = |e: ValueEvent<'_>| {
-            if failed.is_none() {
-                match event_to_py(py, e, decimals, cache) {
-                    Ok(obj) => events.push(obj),
-                    Err(err) => failed = Some(err),
-                }
-            }
-        };
-        let result = self.inner.finish(&mut sink);
-        if let Some(err) = failed {
-            return Err(err);
-        }
-        result.map_err(|e| json_error(py, &e))?;
-        PyList::new(py, events)
+        let inner = &mut self.inner;
+        self.events
+            .collect(py, self.decimals, |sink| inner.finish(sink))
     }
 
     /// The best-effort value so far as plain Python objects, or ``None``

@@ -4,59 +4,14 @@
 
 use pyo3::exceptions::PyAttributeError;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList};
+use pyo3::types::PyList;
 use tooljson::providers::{CallEvent, StreamError, StreamedCall, ToolCallStream};
 
 use crate::convert::{Decimals, json_to_py, node_to_py, value_to_py};
 use crate::errors::{ProviderError, StreamFailed, UnrecognizedStream};
+use crate::events::stream_event;
 use crate::partial::with_chunk;
 use crate::protocol::{PyAssistantTurn, PyToolCall, PyToolResult, PyToolSet, vendor};
-
-/// One event of a streamed response: ``type`` says which, the other
-/// attributes depend on it (see the stub for each type's attributes).
-/// ``call`` is an index into ``ToolCallStream.calls``.
-#[pyclass(module = "tooljson", name = "StreamEvent", frozen)]
-pub struct PyStreamEvent {
-    /// ``call_started``, ``arguments_appended``, ``value_completed``,
-    /// ``call_doomed``, ``call_finished``, ``message_started``,
-    /// ``text_appended``, ``thinking_appended``, ``thinking_signed``,
-    /// ``redacted_thinking``, ``refusal_appended``, ``server_tool_result``,
-    /// ``other_content``, ``usage_updated``, ``malformed``,
-    /// ``stream_finished``.
-    #[pyo3(get, name = "type")]
-    kind: &'static str,
-    fields: Py<PyDict>,
-}
-
-#[pymethods]
-impl PyStreamEvent {
-    fn __getattr__(&self, py: Python<'_>, name: &str) -> PyResult<Py<PyAny>> {
-        match self.fields.bind(py).get_item(name)? {
-            Some(v) => Ok(v.unbind()),
-            None => Err(PyAttributeError::new_err(format!(
-                "a {} event has no attribute {name:?}",
-                self.kind
-            ))),
-        }
-    }
-
-    /// The event's attributes (``type`` aside) as a new dict.
-    fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        self.fields.bind(py).copy()
-    }
-
-    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
-        let mut parts = Vec::new();
-        for (k, v) in self.fields.bind(py).iter() {
-            parts.push(format!("{}={}", k.str()?, v.repr()?));
-        }
-        Ok(format!(
-            "StreamEvent({:?}, {})",
-            self.kind,
-            parts.join(", ")
-        ))
-    }
-}
 
 /// One tool call of the response: a live view into its stream (each read
 /// gives the call as it stands then).
@@ -252,144 +207,9 @@ impl PyToolCallStream {
         let events: Vec<CallEvent> = self.inner.drain_events().collect();
         let out = PyList::empty(py);
         for e in events {
-            out.append(self.event_to_py(py, e)?)?;
+            out.append(stream_event(py, &self.inner, self.decimals, e)?)?;
         }
         Ok(out)
-    }
-
-    fn event_to_py(&mut self, py: Python<'_>, e: CallEvent) -> PyResult<PyStreamEvent> {
-        let d = PyDict::new(py);
-        let kind = match e {
-            CallEvent::CallStarted {
-                call,
-                id,
-                name,
-                kind,
-                ..
-            } => {
-                d.set_item("call", call)?;
-                d.set_item("id", id)?;
-                d.set_item("name", name)?;
-                d.set_item("kind", kind.as_str())?;
-                "call_started"
-            }
-            CallEvent::ArgumentsAppended {
-                call,
-                range,
-                preview_changed,
-            } => {
-                let text = self
-                    .inner
-                    .call(call)
-                    .and_then(|c| c.arguments_text().get(range))
-                    .unwrap_or("");
-                d.set_item("call", call)?;
-                d.set_item("text", text)?;
-                d.set_item("preview_changed", preview_changed)?;
-                "arguments_appended"
-            }
-            CallEvent::ValueCompleted { call, path, value } => {
-                let v = match value {
-                    Some(v) => Some(value_to_py(py, &v, self.decimals)?),
-                    None => self
-                        .inner
-                        .call(call)
-                        .and_then(|c| c.value_at(&path))
-                        .map(|v| value_to_py(py, v, self.decimals))
-                        .transpose()?,
-                };
-                d.set_item("call", call)?;
-                d.set_item("path", path.to_string())?;
-                d.set_item("value", v)?;
-                "value_completed"
-            }
-            CallEvent::CallDoomed { call, error } => {
-                d.set_item("call", call)?;
-                d.set_item("error", error.to_string())?;
-                "call_doomed"
-            }
-            CallEvent::CallFinished { call, status } => {
-                d.set_item("call", call)?;
-                d.set_item("status", status.as_str())?;
-                "call_finished"
-            }
-            CallEvent::MessageStarted { id, model } => {
-                d.set_item("id", id)?;
-                d.set_item("model", model)?;
-                "message_started"
-            }
-            CallEvent::TextAppended {
-                choice,
-                block,
-                text,
-            } => {
-                d.set_item("choice", choice)?;
-                d.set_item("block", block)?;
-                d.set_item("text", text)?;
-                "text_appended"
-            }
-            CallEvent::ThinkingAppended {
-                choice,
-                block,
-                text,
-            } => {
-                d.set_item("choice", choice)?;
-                d.set_item("block", block)?;
-                d.set_item("text", text)?;
-                "thinking_appended"
-            }
-            CallEvent::ThinkingSigned { at, signature } => {
-                d.set_item("at", at)?;
-                d.set_item("signature", signature)?;
-                "thinking_signed"
-            }
-            CallEvent::RedactedThinking { at, data } => {
-                d.set_item("at", at)?;
-                d.set_item("data", data)?;
-                "redacted_thinking"
-            }
-            CallEvent::RefusalAppended {
-                choice,
-                block,
-                text,
-            } => {
-                d.set_item("choice", choice)?;
-                d.set_item("block", block)?;
-                d.set_item("text", text)?;
-                "refusal_appended"
-            }
-            CallEvent::ServerToolResult { at, block } => {
-                d.set_item("at", at)?;
-                d.set_item("block", json_to_py(py, &block)?)?;
-                "server_tool_result"
-            }
-            CallEvent::OtherContent { at, block } => {
-                d.set_item("at", at)?;
-                d.set_item("block", json_to_py(py, &block)?)?;
-                "other_content"
-            }
-            CallEvent::UsageUpdated(usage) => {
-                d.set_item("usage", json_to_py(py, &usage.to_json())?)?;
-                "usage_updated"
-            }
-            CallEvent::Malformed { message } => {
-                d.set_item("message", message)?;
-                "malformed"
-            }
-            CallEvent::StreamFinished {
-                stop_reason,
-                choice_error,
-            } => {
-                d.set_item("stop_reason", stop_reason.as_str())?;
-                d.set_item("choice_error", choice_error)?;
-                "stream_finished"
-            }
-            _ => "other",
-        };
-        Ok(PyStreamEvent {
-            kind,
-            fields: d.unbind(),
-        })
     }
 }
 
