@@ -237,6 +237,7 @@
 mod approx;
 mod batch;
 mod bpe;
+mod closing;
 mod fast;
 mod forms;
 mod hf;
