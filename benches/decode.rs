@@ -354,7 +354,15 @@ fn main() {
         let ids = tokenize(&s, &cases);
         if std::env::var("TOOLJSON_DECODE_BENCH_ONLY").is_ok_and(|e| e == "tooljson") {
             let vocab = s.tokenizer.vocabulary();
-            let run = run_engine(&s.tooljson, s.tooljson_ms, &cases, &ids, vocab, repeat, cold);
+            let run = run_engine(
+                &s.tooljson,
+                s.tooljson_ms,
+                &cases,
+                &ids,
+                vocab,
+                repeat,
+                cold,
+            );
             report::print_one(label, &cases, &run);
             benched = true;
             continue;

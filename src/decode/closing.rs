@@ -109,7 +109,11 @@ impl Closing {
 /// Each token's length in code points when it is plain string text (see
 /// `plain_upto` in the vocabulary), `u32::MAX` when it is not: what a
 /// walk checks a token by once any plain text may follow.
-pub(crate) fn plain_lens(n: usize, plain_upto: &[Vec<u64>], plain_long: &[(u32, u32)]) -> Box<[u32]> {
+pub(crate) fn plain_lens(
+    n: usize,
+    plain_upto: &[Vec<u64>],
+    plain_long: &[(u32, u32)],
+) -> Box<[u32]> {
     let mut lens = vec![u32::MAX; n];
     // `plain_upto[k]` holds the plain tokens of at most `k` code points:
     // a token's length is the first set that holds it.

@@ -227,7 +227,14 @@ fn compute(g: &Grammar, v: &VocabInner, configs: &[Config]) -> Cached {
 /// of `v.strs[i]`, with room for any token and no pattern), pushed to
 /// `out`: the configuration past the quote is stepped once, and the
 /// suffixes after the quote are walked from it once each.
-fn close_string(g: &Grammar, v: &VocabInner, cfg: &Config, top: Frame, i: usize, out: &mut Vec<u32>) {
+fn close_string(
+    g: &Grammar,
+    v: &VocabInner,
+    cfg: &Config,
+    top: Frame,
+    i: usize,
+    out: &mut Vec<u32>,
+) {
     let Frame::Str { shape, chars, .. } = top else {
         return;
     };
@@ -279,7 +286,14 @@ fn close_string(g: &Grammar, v: &VocabInner, cfg: &Config, top: Frame, i: usize,
 /// same but for the key's hash, which only a second key closed in the
 /// same token would read: those tokens are walked whole, the others
 /// grouped by the suffix after the quote.
-fn close_key(g: &Grammar, v: &VocabInner, cfg: &Config, top: Frame, i: usize, w: &mut Walk) -> bool {
+fn close_key(
+    g: &Grammar,
+    v: &VocabInner,
+    cfg: &Config,
+    top: Frame,
+    i: usize,
+    w: &mut Walk,
+) -> bool {
     let Frame::Key {
         lo, hi, pos, hash, ..
     } = top
@@ -378,8 +392,11 @@ fn close_key(g: &Grammar, v: &VocabInner, cfg: &Config, top: Frame, i: usize, w:
     if named.is_empty() {
         w.out.extend_from_slice(&found);
     } else {
-        w.out
-            .extend(found.into_iter().filter(|t| named.binary_search(t).is_err()));
+        w.out.extend(
+            found
+                .into_iter()
+                .filter(|t| named.binary_search(t).is_err()),
+        );
     }
     true
 }
@@ -613,7 +630,15 @@ impl<'g> Walk<'g> {
     /// then plain text of the string on top where the walk started) by
     /// its length, the others walked in the trie of the tokens that are
     /// not plain. Returns false, doing nothing, otherwise.
-    fn split_free(&mut self, trie: &Trie, child: u32, b: u8, base: &Config, f: Frame, depth: usize) -> bool {
+    fn split_free(
+        &mut self,
+        trie: &Trie,
+        child: u32,
+        b: u8,
+        base: &Config,
+        f: Frame,
+        depth: usize,
+    ) -> bool {
         let Some(v) = self.v else { return false };
         if !std::ptr::eq(trie, &v.all) {
             return false;
