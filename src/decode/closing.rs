@@ -12,14 +12,14 @@
 //! suffix it accepts stands for every token that ends with it.
 
 use super::string::{Sx, str_byte};
-use super::vocab::Trie;
 
-/// The closing tokens of one string state, by suffix.
+/// The closing tokens of one string state, by suffix, over the token
+/// trie type `T` (the vocabulary's, which holds these sets).
 #[derive(Debug)]
-pub(crate) struct Closing {
+pub(crate) struct Closing<T> {
     /// The distinct non-empty suffixes after the quote; a trie's "token"
     /// is the index of its suffix's group.
-    pub(crate) after: Trie,
+    pub(crate) after: T,
     /// Per group: the tokens with that suffix and the code points each
     /// completes before its quote, fewest first.
     groups: Vec<Box<[(u32, u32)]>>,
@@ -28,7 +28,7 @@ pub(crate) struct Closing {
     /// For a key: the tokens whose suffix holds two quotes or more (it
     /// may close a second key, which must differ from the first), left
     /// out of the groups and walked whole.
-    pub(crate) whole: Trie,
+    pub(crate) whole: T,
 }
 
 /// Where a token's closing quote is, from string state `sx`: the code
@@ -46,10 +46,17 @@ fn split(t: &[u8], mut sx: Sx, key: bool) -> Option<(u32, usize)> {
     None
 }
 
-impl Closing {
+impl<T> Closing<T> {
     /// The closing tokens `ids` of string state `sx` (of a key, with the
-    /// escapes `serde_json` writes, when `key`), grouped.
-    pub(crate) fn build(tokens: &[Box<[u8]>], sx: Sx, ids: &[u32], key: bool) -> Closing {
+    /// escapes `serde_json` writes, when `key`), grouped; `trie` builds a
+    /// trie of the given ids of a list of byte strings.
+    pub(crate) fn build(
+        tokens: &[Box<[u8]>],
+        sx: Sx,
+        ids: &[u32],
+        key: bool,
+        trie: impl Fn(&[Box<[u8]>], Vec<u32>) -> T,
+    ) -> Closing<T> {
         let mut at_quote = Vec::new();
         let mut whole = Vec::new();
         let mut by_suffix: std::collections::HashMap<&[u8], usize> = Default::default();
@@ -87,10 +94,10 @@ impl Closing {
         at_quote.sort_unstable_by_key(|&(id, c)| (c, id));
         let n = suffixes.len() as u32;
         Closing {
-            after: Trie::build(&suffixes, 0..n),
+            after: trie(&suffixes, (0..n).collect()),
             groups,
             at_quote: at_quote.into_boxed_slice(),
-            whole: Trie::build(tokens, whole.into_iter()),
+            whole: trie(tokens, whole),
         }
     }
 

@@ -211,8 +211,8 @@ pub(crate) struct VocabInner {
     pub(crate) keys: Vec<StrSets>,
     /// Per string state (as `strs`), its closing tokens by the bytes after
     /// the quote; the same for a key (as `keys`).
-    pub(crate) closing: Vec<super::closing::Closing>,
-    pub(crate) key_closing: Vec<super::closing::Closing>,
+    pub(crate) closing: Vec<super::closing::Closing<Trie>>,
+    pub(crate) key_closing: Vec<super::closing::Closing<Trie>>,
     /// Each token's length in code points if plain (see `closing::plain_lens`).
     pub(crate) plain_len: Box<[u32]>,
     /// The tokens that stay inside a string under a format's hand-built
@@ -376,7 +376,15 @@ impl Vocabulary {
             .collect();
         let closing = strs
             .iter()
-            .map(|s| super::closing::Closing::build(&tokens, s.sx, &s.closing.tok_ids, false))
+            .map(|s| {
+                super::closing::Closing::build(
+                    &tokens,
+                    s.sx,
+                    &s.closing.tok_ids,
+                    false,
+                    |t, ids| Trie::build(t, ids.into_iter()),
+                )
+            })
             .collect();
         let keys: Vec<StrSets> = str_states()
             .into_iter()
@@ -384,7 +392,11 @@ impl Vocabulary {
             .collect();
         let key_closing = keys
             .iter()
-            .map(|s| super::closing::Closing::build(&tokens, s.sx, &s.closing.tok_ids, true))
+            .map(|s| {
+                super::closing::Closing::build(&tokens, s.sx, &s.closing.tok_ids, true, |t, ids| {
+                    Trie::build(t, ids.into_iter())
+                })
+            })
             .collect();
         let plain_len = super::closing::plain_lens(n, &plain_upto, &plain_long);
         let all = Trie::build(&tokens, 0..n as u32);
