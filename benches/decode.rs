@@ -34,7 +34,9 @@
 //! `-- zzz_nothing` prints the summary tables alone. Caps:
 //! `TOOLJSON_DECODE_BENCH_SCHEMAS` (evenly spaced, default all 206),
 //! `TOOLJSON_DECODE_BENCH_INSTANCES` (per schema, default all),
-//! `TOOLJSON_DECODE_BENCH_VOCABS` (`o200k,llama3_1`).
+//! `TOOLJSON_DECODE_BENCH_VOCABS` (`o200k,llama3_1`). With
+//! `TOOLJSON_DECODE_BENCH_ONLY=tooljson`, tooljson's `first` figures alone
+//! (no llguidance, no criterion): a quick check while profiling.
 
 #[path = "decode/data.rs"]
 mod data;
@@ -350,6 +352,21 @@ fn main() {
         };
         let s = setup(label);
         let ids = tokenize(&s, &cases);
+        if std::env::var("TOOLJSON_DECODE_BENCH_ONLY").is_ok_and(|e| e == "tooljson") {
+            let vocab = s.tokenizer.vocabulary();
+            let run = run_engine(
+                &s.tooljson,
+                s.tooljson_ms,
+                &cases,
+                &ids,
+                vocab,
+                repeat,
+                cold,
+            );
+            report::print_one(label, &cases, &run);
+            benched = true;
+            continue;
+        }
         let runs = summary(&s, &cases, &ids, repeat, cold);
         // Criterion on the first vocabulary only: the steps it times do
         // not change their nature with the vocabulary.

@@ -70,6 +70,17 @@ fn masks_equal_commits_under_patterns_and_formats() {
             r#"{"type": "object", "properties": {"a": {"type": "string", "maxLength": 3}}, "additionalProperties": {"type": "integer"}}"#,
             r#"{"a":"xy","zz":12}"#,
         ),
+        (
+            // Free after the first character (no `$`), length bounded.
+            r#"{"type": "string", "pattern": "^[A-Za-z][A-Za-z0-9_]*", "minLength": 1, "maxLength": 18}"#,
+            r#""Temperature_1 x""#,
+        ),
+        (
+            // Named keys among free ones, a second free key, `minLength`
+            // on a string with room for any token.
+            r#"{"type": "object", "properties": {"name": {"type": "string", "minLength": 3}, "id": {"type": "string"}}, "required": ["name"]}"#,
+            r#"{"id":"ab","name":"xyz","x":"q","y":[1]}"#,
+        ),
     ];
     let mut prefixes = 0;
     for (schema, text) in cases {

@@ -242,3 +242,31 @@ pub fn print(vocab: &str, cases: &[Case], runs: &[EngineRun], repeat: usize) {
         }
     }
 }
+
+/// One engine's `first` mask figures on its own instances (tool-like and
+/// all), with no peer: a quick check while profiling.
+pub fn print_one(vocab: &str, cases: &[Case], run: &EngineRun) {
+    for (label, tool_only) in [("tool-like", true), ("all", false)] {
+        let mut v = Vec::new();
+        let mut worst: Option<(f64, &str)> = None;
+        for (case, s) in cases.iter().zip(&run.schemas) {
+            if tool_only && !case.tool_like {
+                continue;
+            }
+            for t in s.instances.iter().flatten() {
+                v.extend_from_slice(&t.first);
+                for &x in &t.first {
+                    if worst.is_none_or(|w| x > w.0) {
+                        worst = Some((x, &case.name));
+                    }
+                }
+            }
+        }
+        println!(
+            "{vocab} {} {label}, own, first: masks | avg | p50 | p99 | p99.9 | max = {}; worst {:?}",
+            run.name,
+            mask_cells(v),
+            worst
+        );
+    }
+}

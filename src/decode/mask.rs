@@ -10,7 +10,7 @@ use std::sync::{Arc, Mutex};
 use super::fast::{Fast, top_step};
 use super::pattern::PatState;
 use super::shape::{Grammar, Shape};
-use super::step::{Config, Frame, Ox, can_end, num_bounded, step};
+use super::step::{Config, Frame, Ox, can_end, num_bounded, step_take};
 use super::string::Sx;
 use super::vocab::{FormatSet, Trie, VocabInner};
 
@@ -117,11 +117,15 @@ fn compute(g: &Grammar, v: &VocabInner, configs: &[Config]) -> Cached {
             (Some((room, sx)), _) if room >= cap && v.str_index(sx).is_some() => {
                 let i = v.str_index(sx).unwrap_or(0);
                 bases.push(Base::Inside(i));
-                &v.strs[i].closing
+                close_string(g, v, cfg, top, i, &mut w.out);
+                continue;
             }
             _ if free_key(top).is_some_and(|sx| v.str_index(sx).is_some()) => {
                 let i = free_key(top).and_then(|sx| v.str_index(sx)).unwrap_or(0);
                 bases.push(Base::KeyInside(i));
+                if close_key(g, v, cfg, top, i, &mut w) {
+                    continue;
+                }
                 &v.keys[i].closing
             }
             (_, Some(room)) => {
@@ -185,6 +189,11 @@ fn compute(g: &Grammar, v: &VocabInner, configs: &[Config]) -> Cached {
             }
             _ => &v.all,
         };
+        w.v = Some(v);
+        w.start_chars = match top {
+            Frame::Str { chars, .. } => chars,
+            _ => 0,
+        };
         w.walk(trie, 0, cfg, top, 0);
     }
     let mut ids = w.out;
@@ -212,6 +221,184 @@ fn compute(g: &Grammar, v: &VocabInner, configs: &[Config]) -> Cached {
         ids: ids.into_boxed_slice(),
         bits: None,
     }
+}
+
+/// The closing tokens of the string on top of `cfg` (`top`, in the state
+/// of `v.strs[i]`, with room for any token and no pattern), pushed to
+/// `out`: the configuration past the quote is stepped once, and the
+/// suffixes after the quote are walked from it once each.
+fn close_string(
+    g: &Grammar,
+    v: &VocabInner,
+    cfg: &Config,
+    top: Frame,
+    i: usize,
+    out: &mut Vec<u32>,
+) {
+    let Frame::Str { shape, chars, .. } = top else {
+        return;
+    };
+    let min = match g.shape(shape) {
+        Shape::Str { min, .. } => *min,
+        _ => 0,
+    };
+    let need = min.saturating_sub(chars);
+    // The string at its quote with `minLength` met: the tokens that do
+    // not meet it are left out by their count below.
+    let mut c = cfg.clone();
+    if let Some(t) = c.frames.last_mut() {
+        *t = Frame::Str {
+            shape,
+            chars: chars.max(min),
+            sx: Sx::Normal,
+            pat: PatState::default(),
+        };
+    }
+    let mut closed = Vec::new();
+    step_take(g, c, b'"', &mut closed);
+    dedup(&mut closed);
+    if closed.is_empty() {
+        return;
+    }
+    let sets = &v.closing[i];
+    sets.push(None, need, out);
+    let mut after = Walk::new(g);
+    for s in &closed {
+        let t = *s.frames.last().expect("a configuration has a root frame");
+        after.walk(&sets.after, 0, s, t, 0);
+    }
+    let mut groups = after.out;
+    groups.sort_unstable();
+    groups.dedup();
+    for gi in groups {
+        sets.push(Some(gi), need, out);
+    }
+}
+
+/// The closing tokens of the key on top of `cfg` (`top`, one that may be
+/// outside the named ones, in the state of `v.keys[i]`), pushed to
+/// `w.out`; false (nothing done) when its object already has a key
+/// outside the named ones, which the key must differ from.
+///
+/// A token whose text before the quote ends a named key is walked as
+/// before (the named key's value follows); every other one ends a key
+/// outside the named ones, and the configuration past its quote is the
+/// same but for the key's hash, which only a second key closed in the
+/// same token would read: those tokens are walked whole, the others
+/// grouped by the suffix after the quote.
+fn close_key(
+    g: &Grammar,
+    v: &VocabInner,
+    cfg: &Config,
+    top: Frame,
+    i: usize,
+    w: &mut Walk,
+) -> bool {
+    let Frame::Key {
+        lo, hi, pos, hash, ..
+    } = top
+    else {
+        return false;
+    };
+    let n = cfg.frames.len();
+    let d = (n - 1) as u32;
+    if n < 2 || cfg.keys.iter().any(|&(kd, _)| kd == d) {
+        return false;
+    }
+    let Some(&Frame::Obj { shape, .. }) = cfg.frames.get(n - 2) else {
+        return false;
+    };
+    let trie = &v.keys[i].closing;
+    let sets = &v.key_closing[i];
+    // The named keys the text may still end: their closing tokens.
+    let mut named: Vec<u32> = Vec::new();
+    if let (true, Shape::Obj(o)) = (lo < hi, g.shape(shape)) {
+        for k in lo..hi {
+            let rest = &o.keys[k as usize][pos as usize..];
+            let mut node = 0u32;
+            let mut f = Some(top);
+            let mut found = true;
+            for &b in rest {
+                let Some(&(_, c)) = trie.children(node).iter().find(|e| e.0 == b) else {
+                    found = false;
+                    break;
+                };
+                node = c;
+                f = match f.map(|f| top_step(g, &cfg.frames, f, b)) {
+                    Some(Fast::Stay(nf)) => Some(nf),
+                    _ => None,
+                };
+            }
+            let Some(&(_, q)) = trie.children(node).iter().find(|e| e.0 == b'"') else {
+                continue;
+            };
+            if !found {
+                continue;
+            }
+            named.extend_from_slice(trie.tokens(q));
+            named.extend_from_slice(trie.tokens_below(q));
+            let Some(f) = f else { continue };
+            let mut c = cfg.clone();
+            if let Some(t) = c.frames.last_mut() {
+                *t = f;
+            }
+            let mut succ = Vec::new();
+            step_take(g, c, b'"', &mut succ);
+            if succ.is_empty() {
+                continue;
+            }
+            w.out.extend_from_slice(trie.tokens(q));
+            dedup(&mut succ);
+            for s in &succ {
+                let t = *s.frames.last().expect("a configuration has a root frame");
+                w.walk(trie, q, s, t, 1);
+            }
+        }
+    }
+    named.sort_unstable();
+    // Tokens whose suffix may close a second key: walked whole.
+    w.walk(&sets.whole, 0, cfg, top, 0);
+    // Every other token ends a key outside the named ones.
+    let mut c = cfg.clone();
+    if let Some(t) = c.frames.last_mut() {
+        *t = Frame::Key {
+            lo: 0,
+            hi: 0,
+            pos,
+            free: true,
+            sx: Sx::Normal,
+            hash,
+        };
+    }
+    let mut closed = Vec::new();
+    step_take(g, c, b'"', &mut closed);
+    dedup(&mut closed);
+    if closed.is_empty() {
+        return true;
+    }
+    let mut found = Vec::new();
+    sets.push(None, 0, &mut found);
+    let mut after = Walk::new(g);
+    for s in &closed {
+        let t = *s.frames.last().expect("a configuration has a root frame");
+        after.walk(&sets.after, 0, s, t, 0);
+    }
+    let mut groups = after.out;
+    groups.sort_unstable();
+    groups.dedup();
+    for gi in groups {
+        sets.push(Some(gi), 0, &mut found);
+    }
+    if named.is_empty() {
+        w.out.extend_from_slice(&found);
+    } else {
+        w.out.extend(
+            found
+                .into_iter()
+                .filter(|t| named.binary_search(t).is_err()),
+        );
+    }
+    true
 }
 
 /// `configs` with the parts that cannot change the mask set to one value:
@@ -410,6 +597,15 @@ struct Walk<'g> {
     /// Only the tokens that stay inside the string on top: no step past
     /// its closing quote.
     inside_only: bool,
+    /// The vocabulary, when the walk is over its trie of every token: a
+    /// string whose pattern lets any plain text follow then takes the
+    /// plain tokens below by their length (see [`Walk::split_free`]).
+    v: Option<&'g VocabInner>,
+    /// The bytes from the walk's root to the node being walked.
+    path: Vec<u8>,
+    /// The code points of the string on top where the walk started (0
+    /// when none is).
+    start_chars: u64,
 }
 
 impl<'g> Walk<'g> {
@@ -420,7 +616,69 @@ impl<'g> Walk<'g> {
             bufs: Vec::new(),
             loops: Vec::new(),
             inside_only: false,
+            v: None,
+            path: Vec::new(),
+            start_chars: 0,
         }
+    }
+
+    /// At trie node `child` (byte `b` below the path) of the trie of every
+    /// token, with `f` on top: when `f` is a string in plain text whose
+    /// pattern lets any plain text follow (only the length counts, as past
+    /// a match of `^[a-z]` with no `$`), the tokens below are decided
+    /// without walking each: a plain one (whose text before `child` is
+    /// then plain text of the string on top where the walk started) by
+    /// its length, the others walked in the trie of the tokens that are
+    /// not plain. Returns false, doing nothing, otherwise.
+    fn split_free(
+        &mut self,
+        trie: &Trie,
+        child: u32,
+        b: u8,
+        base: &Config,
+        f: Frame,
+        depth: usize,
+    ) -> bool {
+        let Some(v) = self.v else { return false };
+        if !std::ptr::eq(trie, &v.all) {
+            return false;
+        }
+        let Frame::Str {
+            shape,
+            sx: Sx::Normal,
+            pat,
+            ..
+        } = f
+        else {
+            return false;
+        };
+        let Shape::Str {
+            pat: Some(p), max, ..
+        } = self.g.shape(shape)
+        else {
+            return false;
+        };
+        if !self.g.pattern(*p).is_free(pat) {
+            return false;
+        }
+        let limit = max.saturating_sub(self.start_chars);
+        for &t in trie.tokens_below(child) {
+            let len = v.plain_len[t as usize];
+            if len != u32::MAX && u64::from(len) <= limit {
+                self.out.push(t);
+            }
+        }
+        let mut node = 0u32;
+        for &c in self.path.iter().chain(std::iter::once(&b)) {
+            match v.rest.children(node).iter().find(|e| e.0 == c) {
+                Some(&(_, n)) => node = n,
+                None => return true,
+            }
+        }
+        self.path.push(b);
+        self.walk(&v.rest, node, base, f, depth);
+        self.path.pop();
+        true
     }
 
     /// When `f` is a string under a pattern with no `maxLength` in plain
@@ -487,11 +745,16 @@ impl<'g> Walk<'g> {
                         self.out.extend_from_slice(trie.tokens_below(child));
                         continue;
                     }
+                    if self.split_free(trie, child, b, base, f, depth) {
+                        continue;
+                    }
+                    self.path.push(b);
                     self.walk(trie, child, base, f, depth);
+                    self.path.pop();
                 }
                 Fast::Slow if self.inside_only => {}
                 Fast::Slow => {
-                    if self.bufs.len() <= depth {
+                    while self.bufs.len() <= depth {
                         self.bufs.push(Vec::new());
                     }
                     let mut succ = std::mem::take(&mut self.bufs[depth]);
@@ -500,15 +763,17 @@ impl<'g> Walk<'g> {
                     if let Some(t) = c.frames.last_mut() {
                         *t = top;
                     }
-                    step(g, &c, b, &mut succ);
+                    step_take(g, c, b, &mut succ);
                     if !succ.is_empty() {
                         self.out.extend_from_slice(trie.tokens(child));
                         if !trie.children(child).is_empty() {
                             dedup(&mut succ);
+                            self.path.push(b);
                             for s in &succ {
                                 let t = *s.frames.last().expect("a configuration has a root frame");
                                 self.walk(trie, child, s, t, depth + 1);
                             }
+                            self.path.pop();
                         }
                     }
                     self.bufs[depth] = succ;

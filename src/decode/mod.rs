@@ -204,8 +204,12 @@
 //! keeps, per string state (plain text, after `\`, inside a UTF-8
 //! sequence, between the halves of a surrogate pair), the set of tokens
 //! that stay inside the string as a bitset and those that close it as a
-//! small trie: a string with room for any token costs the bitset plus a
-//! walk of the closing trie (a key outside the named ones likewise);
+//! small trie: a string with room for any token costs the bitset plus one
+//! step past its closing quote and a walk of the distinct suffixes that
+//! closing tokens have after their quote, each suffix accepted standing
+//! for every token that ends with it (a key outside the named ones
+//! likewise, but for the tokens that may end a named key or close a
+//! second key, which are walked whole);
 //! near a `maxLength`, the plain tokens are taken by their length in code
 //! points and only the others walked. A string under a `pattern` walks
 //! the trie, with two shortcuts: where any plain text keeps a match
@@ -215,7 +219,10 @@
 //! taken as a set and only the others walked (a plain token holds no
 //! quote, backslash, control character, U+2028 or U+2029); and a trie
 //! subtree whose bytes all leave the pattern's state as it is (a run of
-//! URI path characters, say) is taken whole. Under an asserted format
+//! URI path characters, say) is taken whole; where the walk reaches a
+//! state from which any plain text matches (past `^[a-z]` with no `$`),
+//! the plain tokens below are taken by their length and only the others
+//! walked. Under an asserted format
 //! with a hand-built automaton (`date-time`, `uri`, `email`, ...) the
 //! tokens that stay inside the string depend on the automaton's state
 //! alone, so the vocabulary keeps them per state for every constraint: a
@@ -237,6 +244,7 @@
 mod approx;
 mod batch;
 mod bpe;
+mod closing;
 mod fast;
 mod forms;
 mod hf;

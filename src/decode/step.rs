@@ -443,8 +443,27 @@ fn num_start(g: &Grammar, shape: ShapeId, b: u8, out: &mut SmallVec<[Frame; 2]>)
 
 /// The successors of `cfg` after byte `b`, pushed to `out`.
 pub(crate) fn step(g: &Grammar, cfg: &Config, b: u8, out: &mut Vec<Config>) {
-    let mut c = cfg.clone();
+    step_take(g, cfg.clone(), b, out);
+}
+
+/// [`step`] on a configuration the caller gives up: its successor is
+/// moved to `out`, not copied (the mask walk steps a configuration it
+/// has just built).
+pub(crate) fn step_take(g: &Grammar, mut c: Config, b: u8, out: &mut Vec<Config>) {
     step_owned(g, &mut c, b, out, 0);
+}
+
+/// `c` moved out, an empty configuration (no allocation) left in its
+/// place: a successor is pushed by move at the end of each path.
+fn take(c: &mut Config) -> Config {
+    std::mem::replace(
+        c,
+        Config {
+            frames: SmallVec::new(),
+            keys: SmallVec::new(),
+            ws: 0,
+        },
+    )
 }
 
 /// A number state after byte `b` (`None`: the byte is not part of it).
@@ -502,7 +521,7 @@ fn step_owned(g: &Grammar, c: &mut Config, b: u8, out: &mut Vec<Config>, guard: 
         if matches!(b, b' ' | b'\n' | b'\r' | b'\t') && between_tokens(top) {
             if c.ws < g.ws_max {
                 c.ws += 1;
-                out.push(c.clone());
+                out.push(take(c));
             }
             return;
         }
@@ -556,7 +575,7 @@ fn step_owned(g: &Grammar, c: &mut Config, b: u8, out: &mut Vec<Config>, guard: 
             if sx == Sx::Normal && b == b'"' {
                 if chars >= min && p.is_none_or(|p| g.pattern(p).accepts(pat)) {
                     value_done(g, c);
-                    out.push(c.clone());
+                    out.push(take(c));
                 }
                 return;
             }
@@ -584,7 +603,7 @@ fn step_owned(g: &Grammar, c: &mut Config, b: u8, out: &mut Vec<Config>, guard: 
                 sx: nsx,
                 pat,
             };
-            out.push(c.clone());
+            out.push(take(c));
         }
         Frame::Num {
             shape,
@@ -605,7 +624,7 @@ fn step_owned(g: &Grammar, c: &mut Config, b: u8, out: &mut Vec<Config>, guard: 
                         mag: mag2,
                         frac_nz: fnz2,
                     };
-                    out.push(c.clone());
+                    out.push(take(c));
                 }
                 return;
             }
@@ -628,7 +647,7 @@ fn step_owned(g: &Grammar, c: &mut Config, b: u8, out: &mut Vec<Config>, guard: 
             match (ax, b) {
                 (Ax::Item { open: true } | Ax::After, b']') if count >= min => {
                     value_done(g, c);
-                    out.push(c.clone());
+                    out.push(take(c));
                 }
                 (Ax::After, b',') if count < max && item.is_some_and(|i| g.sat(i)) => {
                     *c.top() = Frame::Arr {
@@ -636,7 +655,7 @@ fn step_owned(g: &Grammar, c: &mut Config, b: u8, out: &mut Vec<Config>, guard: 
                         count,
                         ax: Ax::Item { open: false },
                     };
-                    out.push(c.clone());
+                    out.push(take(c));
                 }
                 (Ax::Item { .. }, _) => {
                     if count >= max {
@@ -687,11 +706,11 @@ fn step_owned(g: &Grammar, c: &mut Config, b: u8, out: &mut Vec<Config>, guard: 
                     let d = depth as u32;
                     c.keys.retain(|(kd, _)| *kd != d);
                     value_done(g, c);
-                    out.push(c.clone());
+                    out.push(take(c));
                 }
                 (Ox::After, b',') if o.is_none_or(|o| obj_can_add(g, o, used, count)) => {
                     set(c, Ox::Key { open: false }, used, count, pending);
-                    out.push(c.clone());
+                    out.push(take(c));
                 }
                 (Ox::Key { .. }, b'"') => {
                     let (hi, free) = match o {
@@ -713,12 +732,12 @@ fn step_owned(g: &Grammar, c: &mut Config, b: u8, out: &mut Vec<Config>, guard: 
                     if key_viable(g, o, used, count, &k) {
                         set(c, Ox::Key { open: false }, used, count, pending);
                         c.frames.push(k);
-                        out.push(c.clone());
+                        out.push(take(c));
                     }
                 }
                 (Ox::Colon, b':') => {
                     set(c, Ox::Value, used, count, pending);
-                    out.push(c.clone());
+                    out.push(take(c));
                 }
                 (Ox::Value, _) => {
                     let mut starts = SmallVec::new();
@@ -792,7 +811,7 @@ fn step_owned(g: &Grammar, c: &mut Config, b: u8, out: &mut Vec<Config>, guard: 
                     ox: Ox::Colon,
                     pending: pend,
                 };
-                out.push(c.clone());
+                out.push(take(c));
                 return;
             }
             let Some((nsx, _)) = str_byte(sx, b, true) else {
@@ -813,7 +832,7 @@ fn step_owned(g: &Grammar, c: &mut Config, b: u8, out: &mut Vec<Config>, guard: 
             };
             if key_viable(g, o, used, count, &k) {
                 *c.top() = k;
-                out.push(c.clone());
+                out.push(take(c));
             }
         }
     }
@@ -860,7 +879,7 @@ fn finish_lit(g: &Grammar, c: &mut Config, out: &mut Vec<Config>) {
             value_done(g, c);
         }
     }
-    out.push(c.clone());
+    out.push(take(c));
 }
 
 /// Pushes each starting frame on a copy of `c`, marking the parent (top of
@@ -871,8 +890,9 @@ fn push_starts(
     mark: impl Fn(&mut Frame),
     out: &mut Vec<Config>,
 ) {
-    for f in starts {
-        let mut n = c.clone();
+    let last = starts.len().saturating_sub(1);
+    for (i, f) in starts.into_iter().enumerate() {
+        let mut n = if i == last { take(c) } else { c.clone() };
         mark(n.top());
         n.frames.push(f);
         out.push(n);

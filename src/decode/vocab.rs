@@ -209,6 +209,12 @@ pub(crate) struct VocabInner {
     pub(crate) strs: Vec<StrSets>,
     /// The same for a key that may be one outside the named ones.
     pub(crate) keys: Vec<StrSets>,
+    /// Per string state (as `strs`), its closing tokens by the bytes after
+    /// the quote; the same for a key (as `keys`).
+    pub(crate) closing: Vec<super::closing::Closing<Trie>>,
+    pub(crate) key_closing: Vec<super::closing::Closing<Trie>>,
+    /// Each token's length in code points if plain (see `closing::plain_lens`).
+    pub(crate) plain_len: Box<[u32]>,
     /// The tokens that stay inside a string under a format's hand-built
     /// automaton, by format and state: the same under every constraint,
     /// so kept here, each found on its first use.
@@ -364,14 +370,35 @@ impl Vocabulary {
             }
         }
         let max_len = tokens.iter().map(|t| t.len()).max().unwrap_or(0);
-        let strs = str_states()
+        let strs: Vec<StrSets> = str_states()
             .into_iter()
             .map(|sx| str_sets(&tokens, sx, false))
             .collect();
-        let keys = str_states()
+        let closing = strs
+            .iter()
+            .map(|s| {
+                super::closing::Closing::build(
+                    &tokens,
+                    s.sx,
+                    &s.closing.tok_ids,
+                    false,
+                    |t, ids| Trie::build(t, ids.into_iter()),
+                )
+            })
+            .collect();
+        let keys: Vec<StrSets> = str_states()
             .into_iter()
             .map(|sx| str_sets(&tokens, sx, true))
             .collect();
+        let key_closing = keys
+            .iter()
+            .map(|s| {
+                super::closing::Closing::build(&tokens, s.sx, &s.closing.tok_ids, true, |t, ids| {
+                    Trie::build(t, ids.into_iter())
+                })
+            })
+            .collect();
+        let plain_len = super::closing::plain_lens(n, &plain_upto, &plain_long);
         let all = Trie::build(&tokens, 0..n as u32);
         let rest = Trie::build(&tokens, (0..n as u32).filter(|&i| !is_plain[i as usize]));
         Ok(Vocabulary {
@@ -385,6 +412,9 @@ impl Vocabulary {
                 max_len,
                 strs,
                 keys,
+                closing,
+                key_closing,
+                plain_len,
                 formats: Mutex::default(),
             }),
         })
