@@ -13,8 +13,9 @@ use super::{DecodeError, DecodeOptions, KeyOrder, Whitespace};
 use crate::Value;
 use crate::schema::decode_view::{
     EnumOptions, Format, Kw, NodeId, Program, T_ALL, T_ARR, T_BOOL, T_FRAC, T_INT, T_NULL, T_OBJ,
-    T_STR, format_notes, node_accepts,
+    T_STR, deepest_nesting, format_notes, node_accepts,
 };
+use crate::schema::MAX_SCHEMA_NESTING;
 
 pub(crate) type ShapeId = u32;
 
@@ -171,6 +172,21 @@ pub(crate) fn compile(
     prog: &Program,
     opts: &DecodeOptions,
 ) -> Result<(Grammar, Box<[Approximation]>), DecodeError> {
+    // `validate` refuses a value met past this many schema applications;
+    // the matcher unrolls recursion up to `MAX_DEPTH` values deep, so a
+    // schema that can go past it there is refused rather than decoded into
+    // texts `validate` refuses.
+    let deepest = deepest_nesting(prog, super::MAX_DEPTH as u32, MAX_SCHEMA_NESTING);
+    if deepest > MAX_SCHEMA_NESTING {
+        return Err(DecodeError::Budget {
+            what: format!(
+                "a value can meet more than {MAX_SCHEMA_NESTING} levels of schema nesting \
+                 (`$ref`, `allOf`, `properties`, ... applied in a chain; `MAX_SCHEMA_NESTING`, \
+                 the bound `validate` holds) within the decoder's {} levels of values",
+                super::MAX_DEPTH
+            ),
+        });
+    }
     let mut b = Builder {
         prog,
         shapes: Vec::new(),

@@ -283,6 +283,7 @@ pub use budget::DEFAULT_MAX_FANOUT;
 pub use budget::{reset_work, work_done};
 pub use compile::MAX_SCHEMA_DEPTH;
 pub use stream::{CheckedSink, StreamCheck, StreamViolation};
+pub use validate::MAX_SCHEMA_NESTING;
 
 use crate::{Path, PathRef, Value};
 
