@@ -24,7 +24,10 @@ fn compile(schema: &J) -> CompiledSchema {
 fn ref_chain(n: usize) -> J {
     let mut defs = serde_json::Map::new();
     for i in 0..n {
-        defs.insert(format!("d{i}"), json!({ "$ref": format!("#/$defs/d{}", i + 1) }));
+        defs.insert(
+            format!("d{i}"),
+            json!({ "$ref": format!("#/$defs/d{}", i + 1) }),
+        );
     }
     defs.insert(
         format!("d{n}"),
@@ -51,12 +54,19 @@ fn decode_and_validate_share_the_schema_nesting_bound() {
         let c = Constraint::new(&s, &vocab).unwrap_or_else(|e| panic!("{n}: {e}"));
         let text = c.matcher().shortest_completion();
         let v = tooljson::from_slice(&text).unwrap();
-        assert!(s.validate(&v).is_ok(), "{n}: {}", String::from_utf8_lossy(&text));
+        assert!(
+            s.validate(&v).is_ok(),
+            "{n}: {}",
+            String::from_utf8_lossy(&text)
+        );
     }
     for n in [512usize, 600] {
         let s = compile(&ref_chain(n));
         let errs = s.validate(&one).unwrap_err();
-        assert!(errs[0].to_string().contains("at most 512 levels"), "{errs:?}");
+        assert!(
+            errs[0].to_string().contains("at most 512 levels"),
+            "{errs:?}"
+        );
         let e = Constraint::new(&s, &vocab).unwrap_err();
         assert!(nesting_refusal(&e), "{n}: {e}");
     }
@@ -136,7 +146,8 @@ fn tokenizing_long_runs_is_bounded_and_never_panics() {
 #[test]
 fn pieces_keep_the_whole_text_tokens_on_ordinary_text() {
     use tooljson::decode::Tokenizer;
-    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
     let rows: Vec<J> = (0..200)
         .map(|i| json!({ "id": i, "city": "Zürich", "temp_c": -3.5, "tags": ["a b", "ünï"] }))
         .collect();
@@ -174,4 +185,116 @@ fn decode_check_of_a_nul_megabyte_is_refused_not_a_panic() {
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(3), "{err}");
     assert!(!err.contains("panicked"), "{err}");
+}
+
+#[cfg(feature = "cli")]
+fn cli(args: &[&str]) -> (Option<i32>, String) {
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_tooljson"))
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        o.status.code(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
+
+#[cfg(feature = "cli")]
+fn temp(name: &str, bytes: &[u8]) -> String {
+    let p = std::env::temp_dir().join(format!("tooljson-hd-{}-{name}", std::process::id()));
+    std::fs::write(&p, bytes).unwrap();
+    p.display().to_string()
+}
+
+/// Item 5: a format with no checker (`idn-email`, `iri-reference`) or no
+/// JSON Schema format at all is never passed in silence: `validate
+/// --assert-formats` (whole and streamed) warns, naming it; the library
+/// lists it; the decoder refuses the unchecked ones (it cannot follow
+/// them) and warns on an unknown name. An asserted format still refuses.
+#[cfg(feature = "cli")]
+#[test]
+fn unasserted_formats_are_warned_about_or_refused_never_silent() {
+    let x = temp("x.json", b"\"x\"");
+    for (name, decode_refuses) in [
+        ("idn-email", true),
+        ("iri-reference", true),
+        ("iri", true),
+        ("idn-hostname", true),
+        ("no-such-format", false),
+    ] {
+        let body = json!({ "type": "string", "format": name }).to_string();
+        let s = CompiledSchema::builder()
+            .assert_formats(true)
+            .build_str(&body)
+            .unwrap();
+        let listed = s.ignored_keywords();
+        assert!(
+            listed.len() == 1 && listed[0].contains(name),
+            "{name}: {listed:?}"
+        );
+        let schema = temp(&format!("{name}.json"), body.as_bytes());
+        for chunk in [None, Some("1")] {
+            let mut args = vec!["validate", "--assert-formats", "--schema", &schema];
+            if let Some(c) = chunk {
+                args.extend(["--chunk", c]);
+            }
+            args.push(&x);
+            let (code, err) = cli(&args);
+            assert_eq!(code, Some(0), "{name} {chunk:?}: {err}");
+            assert!(
+                err.contains("warning") && err.contains(name),
+                "{name}: {err}"
+            );
+        }
+        let vocab = bytes_vocab();
+        let refused = Constraint::new(&s, &vocab);
+        assert_eq!(refused.is_err(), decode_refuses, "{name}");
+        if let Err(e) = refused {
+            assert_eq!(e.keyword(), Some("format"), "{name}: {e}");
+        }
+        #[cfg(feature = "tiktoken")]
+        {
+            let (code, err) = cli(&[
+                "decode", "--vocab", "cl100k", "--schema", &schema, "--sample", "1",
+            ]);
+            assert!(err.contains(name), "{name}: {err}");
+            assert_eq!(
+                code,
+                Some(if decode_refuses { 2 } else { 0 }),
+                "{name}: {err}"
+            );
+        }
+    }
+    // An asserted format refuses "x", with no warning.
+    let schema = temp(
+        "email.json",
+        json!({ "format": "email" }).to_string().as_bytes(),
+    );
+    let (code, err) = cli(&["validate", "--assert-formats", "--schema", &schema, &x]);
+    assert_eq!(code, Some(3), "{err}");
+    assert!(!err.contains("warning"), "{err}");
+}
+
+/// Item 8: a schema file past the 64 MiB input limit is refused before it
+/// is read, by `validate` and `decode`, naming the limit.
+#[cfg(feature = "cli")]
+#[test]
+fn a_schema_past_the_input_limit_is_refused_before_it_is_read() {
+    let limit = tooljson::Limits::default().max_input_bytes;
+    let p = std::env::temp_dir().join(format!("tooljson-hd-{}-big.json", std::process::id()));
+    // Sparse: the size is there, the bytes are not written.
+    let f = std::fs::File::create(&p).unwrap();
+    f.set_len(limit + 1).unwrap();
+    let big = p.display().to_string();
+    let x = temp("one.json", b"1");
+    let mut runs = vec![vec!["validate", "--schema", big.as_str(), x.as_str()]];
+    if cfg!(feature = "tiktoken") {
+        runs.push(vec!["decode", "--schema", big.as_str(), "--sample", "1"]);
+    }
+    for args in runs {
+        let (code, err) = cli(&args);
+        assert_eq!(code, Some(2), "{args:?}: {err}");
+        assert!(err.contains("max_input_bytes"), "{args:?}: {err}");
+    }
+    std::fs::remove_file(&p).unwrap();
 }

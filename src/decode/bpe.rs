@@ -211,12 +211,18 @@ pub(crate) fn pieces(text: &str) -> impl Iterator<Item = &str> {
                 .char_indices()
                 .rev()
                 .find(|&(i, c)| {
-                    c == ' ' && rest[..i].chars().next_back().is_some_and(char::is_alphanumeric)
+                    c == ' '
+                        && rest[..i]
+                            .chars()
+                            .next_back()
+                            .is_some_and(char::is_alphanumeric)
                 })
                 .map(|(i, _)| i);
             match exact {
                 Some(i) if i > 0 => i,
-                _ => floor_boundary(rest, FORCED).max(rest.chars().next().map_or(1, char::len_utf8)),
+                _ => {
+                    floor_boundary(rest, FORCED).max(rest.chars().next().map_or(1, char::len_utf8))
+                }
             }
         };
         let (piece, tail) = rest.split_at(cut);

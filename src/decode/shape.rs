@@ -11,11 +11,11 @@ use super::pattern::StrPattern;
 use super::strkw::{PatternKw, UNCHECKED_FORMATS};
 use super::{DecodeError, DecodeOptions, KeyOrder, Whitespace};
 use crate::Value;
+use crate::schema::MAX_SCHEMA_NESTING;
 use crate::schema::decode_view::{
     EnumOptions, Format, Kw, NodeId, Program, T_ALL, T_ARR, T_BOOL, T_FRAC, T_INT, T_NULL, T_OBJ,
     T_STR, deepest_nesting, format_notes, node_accepts,
 };
-use crate::schema::MAX_SCHEMA_NESTING;
 
 pub(crate) type ShapeId = u32;
 
@@ -987,5 +987,18 @@ pub(crate) fn made_up_key(keys: &[Box<[u8]>], next: &mut u64) -> Box<[u8]> {
         if keys.binary_search(&k).is_err() {
             return k;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// The formats the decoder refuses as having no checker are those the
+    /// schema layer lists as not asserted.
+    #[test]
+    fn unchecked_formats_are_the_schema_layers_unasserted_ones() {
+        assert_eq!(
+            super::UNCHECKED_FORMATS,
+            crate::schema::decode_view::Format::UNASSERTED
+        );
     }
 }

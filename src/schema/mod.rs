@@ -117,13 +117,21 @@
 //! (`\1(a)`, `(a\1)`) is refused with a message saying so.
 //!
 //! `format` is an annotation unless [`SchemaBuilder::assert_formats`] is
-//! set; then `date-time`, `date`, `time`, `duration`, `email`, `hostname`
-//! (A-labels decoded and checked against IDNA2008's rules, with `PVALID`
-//! approximated by general category), `ipv4`, `ipv6`, `uri`,
-//! `uri-reference`, `uri-template`, `uuid`, `json-pointer`,
-//! `relative-json-pointer` and `regex` (ECMA-262 syntax, parsed but never
-//! built) are checked. Other format names stay annotations and are listed
-//! by [`CompiledSchema::ignored_keywords`].
+//! set (the decoder asserts formats by default: see
+//! [`crate::decode`]). What each format name does then, the same in
+//! `validate`, `is_valid` and the stream check:
+//!
+//! | format | asserted as | decoder ([`crate::decode`]) |
+//! |---|---|---|
+//! | `date-time`, `date`, `time`, `duration` | RFC 3339 (with its appendix A durations) | exact |
+//! | `email` | RFC 5321 `Mailbox`: dot-atom or quoted local part, host name or address literal | exact, no A-label in the domain |
+//! | `hostname` | RFC 1123, A-labels decoded and checked against IDNA2008 (`PVALID` approximated by general category) | exact, no A-labels |
+//! | `ipv4`, `ipv6`, `uuid`, `json-pointer`, `relative-json-pointer` | their RFCs' text forms | exact |
+//! | `uri`, `uri-reference` | RFC 3986 | exact |
+//! | `regex` | ECMA-262 syntax, parsed, never built | refused (approximated: not enforced) |
+//! | `uri-template` | RFC 6570 | refused (approximated: not enforced) |
+//! | `idn-email`, `idn-hostname`, `iri`, `iri-reference` | **not asserted** (no checker): kept as annotations and listed by [`CompiledSchema::ignored_keywords`]; `tooljson validate` and `decode` print each as a warning | refused, naming `format` (approximated: not enforced) |
+//! | any other name (`int32`, `phone`, ...) | not a JSON Schema format: an annotation, listed and warned about as above | an annotation (warned about by `tooljson decode`) |
 //!
 //! # Options
 //!
@@ -433,8 +441,12 @@ impl SchemaBuilder {
 
     /// Assert `format` (date-time, date, time, email, hostname, ipv4, ipv6,
     /// uri, uri-reference, uuid, json-pointer, relative-json-pointer, regex,
-    /// duration) instead of treating it as an annotation. Other format names
-    /// stay annotations and are listed by [`CompiledSchema::ignored_keywords`].
+    /// duration, uri-template) instead of treating it as an annotation.
+    /// Other format names (`idn-email`, `idn-hostname`, `iri`,
+    /// `iri-reference`, which have no checker here, and names that are no
+    /// JSON Schema format) stay annotations and are listed by
+    /// [`CompiledSchema::ignored_keywords`]: see the table in the
+    /// [module docs](crate::schema).
     pub fn assert_formats(mut self, assert: bool) -> SchemaBuilder {
         self.opts.assert_formats = assert;
         self
