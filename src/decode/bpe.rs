@@ -282,10 +282,7 @@ impl Bpe {
                 .unwrap_or(u32::MAX)
         };
         let mut pair: Vec<u32> = syms.windows(2).map(|w| rank(&w[0], &w[1])).collect();
-        loop {
-            let Some((r, i)) = pair.iter().enumerate().map(|(i, &r)| (r, i)).min() else {
-                break;
-            };
+        while let Some((r, i)) = pair.iter().enumerate().map(|(i, &r)| (r, i)).min() {
             if r == u32::MAX {
                 break;
             }
