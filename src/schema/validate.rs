@@ -13,6 +13,7 @@
 mod evaluated;
 mod fanout;
 mod memo;
+#[cfg(feature = "decode")]
 mod nesting;
 mod quick;
 mod unique;
@@ -33,6 +34,7 @@ use super::program::{DynRef, Kw, Node, NodeId, Program};
 use super::types::{T_ARR, T_BOOL, T_FRAC, T_INT, T_NULL, T_OBJ, T_STR, equal};
 use crate::{Path, Segment, Value};
 
+#[cfg(feature = "decode")]
 pub(crate) use nesting::deepest_nesting;
 
 /// Nesting of schema applications (the root, then one level per `$ref`,
