@@ -116,6 +116,8 @@ mod sdk_cases;
 // `benches/oracle/`, with the other peers).
 #[cfg(feature = "cost-counters")]
 mod hostile_cost;
+#[cfg(feature = "decode")]
+mod hostile_decode;
 #[cfg(feature = "schema")]
 mod hostile_schema;
 #[cfg(feature = "schema")]

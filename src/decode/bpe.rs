@@ -2,6 +2,18 @@
 //! the masks token by token as a model would have written it: tiktoken's
 //! encoder for o200k / cl100k, and for a `tokenizer.json` its split regex
 //! (or none, SentencePiece-style), then merges by rank, with byte fallback.
+//!
+//! Cost: a text is handed to the encoder in pieces of at most [`PIECE`]
+//! bytes, cut before a space that follows a letter or digit, where the
+//! o200k / cl100k split patterns always end a piece, so that the tokens
+//! are those of the whole text; a run of [`PIECE`] bytes with no such place
+//! (a long word, 1 MB of NUL bytes) is cut every [`FORCED`] bytes at a
+//! character boundary, and only there may its tokens differ from a whole
+//! encoding (the masks' verdict on a text does not depend on where its
+//! tokens fall). Merging by rank is quadratic in a piece's length, so the
+//! whole text costs O(n × [`FORCED`]) rather than O(n²), and the
+//! encoders' regex (which reports a long run as an error that tiktoken-rs
+//! unwraps) never sees a long run.
 
 use std::collections::HashMap;
 
@@ -147,19 +159,89 @@ impl Tokenizer {
         &self.vocab
     }
 
-    /// The token ids of `text` (special tokens are not recognised).
+    /// The token ids of `text` (special tokens are not recognised),
+    /// encoded in pieces (see the module docs): O(`text.len()`) time and
+    /// memory.
     pub fn encode(&self, text: &str) -> Result<Vec<u32>, DecodeError> {
-        match &self.kind {
-            #[cfg(feature = "tiktoken")]
-            Kind::Tiktoken(bpe) => Ok(bpe.encode_ordinary(text)),
-            Kind::Bpe(b) => b.encode(text),
+        let mut out = Vec::new();
+        for piece in pieces(text) {
+            match &self.kind {
+                #[cfg(feature = "tiktoken")]
+                Kind::Tiktoken(bpe) => {
+                    // tiktoken-rs unwraps its regex's errors; the pieces
+                    // are short enough that none is expected, and one that
+                    // still comes is an error here, not a panic.
+                    let ids = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                        bpe.encode_ordinary(piece)
+                    }))
+                    .map_err(|_| {
+                        DecodeError::Vocabulary(format!(
+                            "tiktoken failed on a piece of {} bytes",
+                            piece.len()
+                        ))
+                    })?;
+                    out.extend(ids);
+                }
+                Kind::Bpe(b) => b.encode(piece, &mut out)?,
+            }
         }
+        Ok(out)
     }
 }
 
+/// The most bytes handed to an encoder at once.
+pub(crate) const PIECE: usize = 1024;
+/// Where a run with no place to cut exactly is cut.
+pub(crate) const FORCED: usize = 256;
+
+/// `text` in pieces of at most [`PIECE`] bytes: each cut before a space
+/// that follows a letter or digit (a piece boundary of the split patterns),
+/// or, in a run with none, every [`FORCED`] bytes at a character boundary.
+pub(crate) fn pieces(text: &str) -> impl Iterator<Item = &str> {
+    let mut rest = text;
+    std::iter::from_fn(move || {
+        if rest.is_empty() {
+            return None;
+        }
+        let cut = if rest.len() <= PIECE {
+            rest.len()
+        } else {
+            let window = floor_boundary(rest, PIECE);
+            let exact = rest[..window]
+                .char_indices()
+                .rev()
+                .find(|&(i, c)| {
+                    c == ' '
+                        && rest[..i]
+                            .chars()
+                            .next_back()
+                            .is_some_and(char::is_alphanumeric)
+                })
+                .map(|(i, _)| i);
+            match exact {
+                Some(i) if i > 0 => i,
+                _ => {
+                    floor_boundary(rest, FORCED).max(rest.chars().next().map_or(1, char::len_utf8))
+                }
+            }
+        };
+        let (piece, tail) = rest.split_at(cut);
+        rest = tail;
+        Some(piece)
+    })
+}
+
+/// The largest character boundary of `s` at or below `at`.
+fn floor_boundary(s: &str, mut at: usize) -> usize {
+    at = at.min(s.len());
+    while !s.is_char_boundary(at) {
+        at -= 1;
+    }
+    at
+}
+
 impl Bpe {
-    fn encode(&self, text: &str) -> Result<Vec<u32>, DecodeError> {
-        let mut out = Vec::new();
+    fn encode(&self, text: &str, out: &mut Vec<u32>) -> Result<(), DecodeError> {
         if self.byte_level {
             let pieces: Vec<&str> = match &self.split {
                 Some(re) => re
@@ -171,13 +253,13 @@ impl Bpe {
             };
             for p in pieces {
                 let word: String = p.bytes().map(|b| self.byte_map[b as usize]).collect();
-                self.word(&word, &mut out)?;
+                self.word(&word, out)?;
             }
         } else {
             let word = text.replace(' ', "\u{2581}");
-            self.word(&word, &mut out)?;
+            self.word(&word, out)?;
         }
-        Ok(out)
+        Ok(())
     }
 
     fn word(&self, word: &str, out: &mut Vec<u32>) -> Result<(), DecodeError> {
@@ -191,20 +273,28 @@ impl Bpe {
             return Ok(());
         }
         let mut syms: Vec<String> = word.chars().map(String::from).collect();
-        loop {
-            let best = syms
-                .windows(2)
-                .enumerate()
-                .filter_map(|(i, w)| {
-                    self.ranks
-                        .get(&(w[0].clone(), w[1].clone()))
-                        .map(|&r| (r, i))
-                })
-                .min();
-            let Some((_, i)) = best else { break };
-            let merged = format!("{}{}", syms[i], syms[i + 1]);
-            syms[i] = merged;
-            syms.remove(i + 1);
+        // The rank of each adjacent pair, kept beside the symbols: a merge
+        // looks up only its two new pairs (no clone of every pair per step).
+        let rank = |a: &String, b: &String| {
+            self.ranks
+                .get(&(a.clone(), b.clone()))
+                .copied()
+                .unwrap_or(u32::MAX)
+        };
+        let mut pair: Vec<u32> = syms.windows(2).map(|w| rank(&w[0], &w[1])).collect();
+        while let Some((r, i)) = pair.iter().enumerate().map(|(i, &r)| (r, i)).min() {
+            if r == u32::MAX {
+                break;
+            }
+            let next = syms.remove(i + 1);
+            syms[i].push_str(&next);
+            pair.remove(i);
+            if i > 0 {
+                pair[i - 1] = rank(&syms[i - 1], &syms[i]);
+            }
+            if i < pair.len() {
+                pair[i] = rank(&syms[i], &syms[i + 1]);
+            }
         }
         for s in syms {
             match (self.ids.get(&s), &self.byte_ids) {

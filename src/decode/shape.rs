@@ -11,9 +11,10 @@ use super::pattern::StrPattern;
 use super::strkw::{PatternKw, UNCHECKED_FORMATS};
 use super::{DecodeError, DecodeOptions, KeyOrder, Whitespace};
 use crate::Value;
+use crate::schema::MAX_SCHEMA_NESTING;
 use crate::schema::decode_view::{
     EnumOptions, Format, Kw, NodeId, Program, T_ALL, T_ARR, T_BOOL, T_FRAC, T_INT, T_NULL, T_OBJ,
-    T_STR, format_notes, node_accepts,
+    T_STR, deepest_nesting, format_notes, node_accepts,
 };
 
 pub(crate) type ShapeId = u32;
@@ -171,6 +172,21 @@ pub(crate) fn compile(
     prog: &Program,
     opts: &DecodeOptions,
 ) -> Result<(Grammar, Box<[Approximation]>), DecodeError> {
+    // `validate` refuses a value met past this many schema applications;
+    // the matcher unrolls recursion up to `MAX_DEPTH` values deep, so a
+    // schema that can go past it there is refused rather than decoded into
+    // texts `validate` refuses.
+    let deepest = deepest_nesting(prog, super::MAX_DEPTH as u32, MAX_SCHEMA_NESTING);
+    if deepest > MAX_SCHEMA_NESTING {
+        return Err(DecodeError::Budget {
+            what: format!(
+                "a value can meet more than {MAX_SCHEMA_NESTING} levels of schema nesting \
+                 (`$ref`, `allOf`, `properties`, ... applied in a chain; `MAX_SCHEMA_NESTING`, \
+                 the bound `validate` holds) within the decoder's {} levels of values",
+                super::MAX_DEPTH
+            ),
+        });
+    }
     let mut b = Builder {
         prog,
         shapes: Vec::new(),
@@ -971,5 +987,18 @@ pub(crate) fn made_up_key(keys: &[Box<[u8]>], next: &mut u64) -> Box<[u8]> {
         if keys.binary_search(&k).is_err() {
             return k;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// The formats the decoder refuses as having no checker are those the
+    /// schema layer lists as not asserted.
+    #[test]
+    fn unchecked_formats_are_the_schema_layers_unasserted_ones() {
+        assert_eq!(
+            super::UNCHECKED_FORMATS,
+            crate::schema::decode_view::Format::UNASSERTED
+        );
     }
 }

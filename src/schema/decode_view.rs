@@ -34,3 +34,10 @@ pub(crate) fn format_notes(prog: &Program, id: NodeId) -> impl Iterator<Item = &
         .take_while(move |n| n.0 == id)
         .map(|n| &*n.1)
 }
+
+/// The deepest schema nesting (as `validate` counts it, against
+/// [`MAX_SCHEMA_NESTING`](super::MAX_SCHEMA_NESTING)) that a value nested
+/// at most `levels` deep can meet, or a figure past `stop`.
+pub(crate) fn deepest_nesting(prog: &Program, levels: u32, stop: u32) -> u32 {
+    super::validate::deepest_nesting(prog, levels, stop)
+}

@@ -28,6 +28,13 @@ pub(crate) enum Format {
 }
 
 impl Format {
+    /// The JSON Schema formats that have no checker here: under
+    /// `assert_formats` they stay annotations, listed by
+    /// `ignored_keywords` (and refused by the decoder, which cannot follow
+    /// them exactly).
+    pub(crate) const UNASSERTED: &'static [&'static str] =
+        &["idn-email", "idn-hostname", "iri", "iri-reference"];
+
     pub(crate) fn from_name(name: &str) -> Option<Format> {
         Some(match name {
             "date-time" => Format::DateTime,

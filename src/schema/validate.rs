@@ -13,6 +13,8 @@
 mod evaluated;
 mod fanout;
 mod memo;
+#[cfg(feature = "decode")]
+mod nesting;
 mod quick;
 mod unique;
 
@@ -32,9 +34,38 @@ use super::program::{DynRef, Kw, Node, NodeId, Program};
 use super::types::{T_ARR, T_BOOL, T_FRAC, T_INT, T_NULL, T_OBJ, T_STR, equal};
 use crate::{Path, Segment, Value};
 
-/// Nesting of schema applications beyond which validation gives up with a
-/// violation instead of exhausting the stack.
-pub(crate) const MAX_DEPTH: u32 = 512;
+#[cfg(feature = "decode")]
+pub(crate) use nesting::deepest_nesting;
+
+/// Nesting of schema applications (the root, then one level per `$ref`,
+/// `allOf` branch, `properties` member, `items` item, ... applied under
+/// it) beyond which `validate` and the stream check give up with a
+/// violation, "expected schema nesting of at most 512 levels", instead of
+/// exhausting the stack. The decoder refuses a schema that could reach
+/// past it within its own nesting bound, so that it never writes a text
+/// that `validate` refuses for its depth.
+///
+/// # Examples
+///
+/// ```
+/// use tooljson::CompiledSchema;
+/// use tooljson::schema::MAX_SCHEMA_NESTING;
+/// // The root, then a chain of `$ref`s one past the bound.
+/// let n = MAX_SCHEMA_NESTING;
+/// let mut defs = serde_json::Map::new();
+/// for i in 0..n {
+///     defs.insert(format!("d{i}"), serde_json::json!({"$ref": format!("#/$defs/d{}", i + 1)}));
+/// }
+/// defs.insert(format!("d{n}"), serde_json::json!({"type": "integer"}));
+/// let schema = serde_json::json!({"$ref": "#/$defs/d0", "$defs": defs});
+/// let s = CompiledSchema::from_json_str(&schema.to_string())?;
+/// let errs = s.validate(&tooljson::from_str("1")?).unwrap_err();
+/// assert!(errs[0].to_string().contains("at most 512 levels"));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub const MAX_SCHEMA_NESTING: u32 = 512;
+
+pub(crate) const MAX_DEPTH: u32 = MAX_SCHEMA_NESTING;
 
 /// One step of the instance path, borrowed.
 #[derive(Clone, Copy, Debug)]

@@ -145,12 +145,31 @@ pub fn run(args: Args) -> Result<(), Failure> {
         approximate,
     } = args;
     let assert_formats = !format_annotation;
+    // A schema past the parser's input limit is refused before it is read
+    // (reading it, then building its tree up to the limit, took 400 MB).
+    let limit = tooljson::Limits::default().max_input_bytes;
+    if let Ok(meta) = std::fs::metadata(&schema_path)
+        && meta.len() > limit
+    {
+        return Err(fail(
+            2,
+            format!(
+                "error: {schema_path}: {} bytes, past the schema input limit of {limit} bytes (max_input_bytes)",
+                meta.len()
+            ),
+        ));
+    }
     let text = std::fs::read_to_string(&schema_path)
         .map_err(|e| fail(2, format!("error: reading {schema_path}: {e}")))?;
     let schema = CompiledSchema::builder()
         .assert_formats(assert_formats)
         .build_str(&text)
         .map_err(|e| fail(2, format!("error: {e}")))?;
+    // A format name the decoder leaves unconstrained is said, as
+    // `validate` says it.
+    for what in schema.ignored_keywords() {
+        eprintln!("warning: {schema_path}: {what}");
+    }
     let default_vocab = if cfg!(feature = "tiktoken") {
         "o200k"
     } else {

@@ -80,6 +80,20 @@ impl<'a> From<&'a Violation> for Located<'a> {
 
 pub fn run(args: Args) -> Result<(), Failure> {
     let schema_name = args.schema.display().to_string();
+    // A schema past the parser's input limit is refused before it is read
+    // (reading it, then building its tree up to the limit, took 400 MB).
+    let limit = tooljson::Limits::default().max_input_bytes;
+    if let Ok(meta) = std::fs::metadata(&args.schema)
+        && meta.len() > limit
+    {
+        return Err(Failure {
+            code: 2,
+            message: format!(
+                "error: {schema_name}: {} bytes, past the schema input limit of {limit} bytes (max_input_bytes)",
+                meta.len()
+            ),
+        });
+    }
     let schema_text = std::fs::read_to_string(&args.schema)
         .map_err(|e| Failure::io(&format!("reading {schema_name}"), e))?;
     let schema = CompiledSchema::builder()
@@ -90,6 +104,12 @@ pub fn run(args: Args) -> Result<(), Failure> {
             code: 2,
             message: format!("error: {schema_name}: {e}"),
         })?;
+    // What the schema leaves unchecked (a format with no checker, an
+    // unknown format name, a keyword ignored when lenient) is said, never
+    // silently passed.
+    for what in schema.ignored_keywords() {
+        eprintln!("warning: {schema_name}: {what}");
+    }
     let input = Input::open(args.file.as_ref())?;
 
     let invalid_json = |e: tooljson::Error| Failure {

@@ -286,10 +286,13 @@ impl<'a> Compiler<'a> {
                     // An unknown format stays an annotation (as other
                     // validators do), and is listed.
                     if assert {
-                        self.ignored.push(format!(
-                            "{}/format: format {s:?} is not known, kept as an annotation",
-                            self.loc_str(loc)
-                        ));
+                        let why = if Format::UNASSERTED.contains(&s) {
+                            "is not asserted here (no checker), kept as an annotation"
+                        } else {
+                            "is not a JSON Schema format, kept as an annotation"
+                        };
+                        self.ignored
+                            .push(format!("{}/format: format {s:?} {why}", self.loc_str(loc)));
                     }
                     // Kept for a reader that asserts formats itself
                     // (constrained decoding).
