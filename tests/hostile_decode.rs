@@ -128,9 +128,10 @@ fn tokenizing_long_runs_is_bounded_and_never_panics() {
         for text in [nul.as_str(), e_acute.as_str()] {
             let t = std::time::Instant::now();
             let ids = tok.encode(text).unwrap();
-            // Generous: the whole-run encoding took seconds for a tenth
-            // of this (and panicked on all of it).
-            assert!(t.elapsed().as_secs_f64() < 3.0, "{:?}", t.elapsed());
+            // A guard against the quadratic cost, not a speed target: the
+            // whole-run encoding took seconds for a tenth of this, so all
+            // of it would take minutes (and panicked).
+            assert!(t.elapsed().as_secs_f64() < 30.0, "{:?}", t.elapsed());
             let spelled: Vec<u8> = ids
                 .iter()
                 .flat_map(|&i| tok.vocabulary().token_bytes(i).to_vec())
