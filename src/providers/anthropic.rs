@@ -207,15 +207,14 @@ fn fast_delta(calls: &mut Calls, data: &str, scratch: &mut String) -> bool {
     let Some(d) = fast::anthropic(data, scratch) else {
         return false;
     };
-    let text = d.payload.text(data, scratch);
     match d.kind {
         AnthropicKind::InputJson => {
             let Some(n) = calls.open(CallKey::Block(d.index)) else {
                 return false;
             };
-            calls.append(n, text);
+            calls.append(n, d.payload.into_text(data, scratch));
         }
-        kind => block_text(calls, d.index, kind, text),
+        kind => block_text(calls, d.index, kind, d.payload.text(data, scratch)),
     }
     fast::trim_scratch(scratch);
     true

@@ -25,6 +25,7 @@
 //! then a slice of the event's data) and into the adapter's scratch buffer
 //! otherwise, so no delta allocates.
 
+use std::borrow::Cow;
 use std::ops::Range;
 
 /// Where a decoded payload lies: a slice of the event's data (no escape
@@ -41,6 +42,18 @@ impl Payload {
         match self {
             Payload::Raw(r) => data.get(r.clone()).unwrap_or_default(),
             Payload::Scratch => scratch,
+        }
+    }
+}
+
+impl Payload {
+    /// The decoded text for [`Calls::append`](super::Calls::append): a
+    /// long decoded text is handed over whole (the call's text becomes
+    /// that buffer when it is the first), not copied once more.
+    pub(crate) fn into_text<'a>(self, data: &'a str, scratch: &'a mut String) -> Cow<'a, str> {
+        match self {
+            Payload::Scratch if scratch.len() > 1 << 12 => Cow::Owned(std::mem::take(scratch)),
+            p => Cow::Borrowed(p.text(data, scratch)),
         }
     }
 }
@@ -136,33 +149,42 @@ impl<'a> Cursor<'a> {
     fn string(&mut self, out: &mut String) -> Option<Payload> {
         self.eat(b'"')?;
         let start = self.i;
-        let mut run = start;
-        let mut escaped = false;
+        let at = run_end(self.b, start);
+        match *self.b.get(at)? {
+            b'"' => {
+                self.i = at + 1;
+                return Some(Payload::Raw(start..at));
+            }
+            b'\\' => {}
+            _ => return None, // a control byte
+        }
+        out.clear();
+        out.push_str(self.s.get(start..at)?);
+        let mut i = self.escape(at + 1, out)?;
+        // The rest byte by byte: escaped payloads are short runs between
+        // escapes, where a copy call per run costs more than a push per byte.
         loop {
-            let at = run_end(self.b, run);
-            let stop = *self.b.get(at)?;
-            if escaped {
-                // Cut at ASCII bytes: whole characters of the data.
-                out.push_str(self.s.get(run..at)?);
-            }
-            match stop {
+            match *self.b.get(i)? {
                 b'"' => {
-                    self.i = at + 1;
-                    return Some(if escaped {
-                        Payload::Scratch
-                    } else {
-                        Payload::Raw(start..at)
-                    });
+                    self.i = i + 1;
+                    return Some(Payload::Scratch);
                 }
-                b'\\' => {}
-                _ => return None, // a control byte
+                b'\\' => i = self.escape(i + 1, out)?,
+                x @ 0x20..=0x7F => {
+                    out.push(char::from(x));
+                    i += 1;
+                }
+                0..0x20 => return None,
+                _ => {
+                    // A multi-byte character: up to the next ASCII byte.
+                    let mut j = i + 1;
+                    while self.b.get(j).is_some_and(|&x| x >= 0x80) {
+                        j += 1;
+                    }
+                    out.push_str(self.s.get(i..j)?);
+                    i = j;
+                }
             }
-            if !escaped {
-                escaped = true;
-                out.clear();
-                out.push_str(self.s.get(start..at)?);
-            }
-            run = self.escape(at + 1, out)?;
         }
     }
 
@@ -238,11 +260,16 @@ impl<'a> Cursor<'a> {
 
     /// The members of an object, each handed to `member` with the cursor at
     /// its value; `member` reads the value or returns `None`.
-    fn object(&mut self, mut member: impl FnMut(&mut Self, &'a [u8]) -> Option<()>) -> Option<()> {
+    fn object(&mut self, member: impl FnMut(&mut Self, &'a [u8]) -> Option<()>) -> Option<()> {
         self.eat(b'{')?;
         if self.eat(b'}').is_some() {
             return Some(());
         }
+        self.members(member)
+    }
+
+    /// The members of an object from the start of a key on, to its `}`.
+    fn members(&mut self, mut member: impl FnMut(&mut Self, &'a [u8]) -> Option<()>) -> Option<()> {
         loop {
             let key = self.key()?;
             member(self, key)?;
@@ -403,14 +430,25 @@ pub(crate) struct ChatDelta {
 /// `index`, a `delta` that is either one tool call's `index` and
 /// `function.arguments` or `content` alone, `finish_reason: null`), `usage`
 /// and `error` null or absent, other top-level members scalars.
-pub(crate) fn chat(data: &str, scratch: &mut String) -> Option<ChatDelta> {
+///
+/// `known` is the data before `"choices"` of the last chunk read here
+/// when it held only ignored members (a stream repeats its `id`, `object`,
+/// `created`, `model` and `system_fingerprint` in every chunk): a chunk
+/// that begins with the same bytes skips to `choices`.
+pub(crate) fn chat(data: &str, scratch: &mut String, known: &mut Vec<u8>) -> Option<ChatDelta> {
     let mut c = Cursor::new(data);
     let mut seen = 0u32;
     let mut found = None;
-    c.object(|c, key| {
+    let mut choices_at = None;
+    let mut member = |c: &mut Cursor<'_>, key: &[u8]| {
         match key {
             b"choices" => {
                 once(&mut seen, 1)?;
+                if seen == 1 {
+                    // Only ignored members before it (the key, its quotes
+                    // and colon are 10 bytes).
+                    choices_at.get_or_insert(c.i - 10);
+                }
                 c.eat(b'[')?;
                 found = Some(chat_choice(c, scratch)?);
                 c.eat(b']')?;
@@ -426,7 +464,17 @@ pub(crate) fn chat(data: &str, scratch: &mut String) -> Option<ChatDelta> {
             _ => c.skip_value(&mut String::new())?,
         }
         Some(())
-    })?;
+    };
+    if !known.is_empty() && data.as_bytes().starts_with(known) {
+        c.i = known.len();
+        c.members(&mut member)?;
+    } else {
+        c.object(&mut member)?;
+        if let Some(at) = choices_at {
+            known.clear();
+            known.extend_from_slice(data.as_bytes().get(..at)?);
+        }
+    }
     c.at_end().then_some(())?;
     found
 }

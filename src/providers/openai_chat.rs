@@ -78,6 +78,8 @@ pub(crate) struct State {
     started: bool,
     /// Escaped delta text decoded on the fast path.
     scratch: String,
+    /// The fast path's bytes before `choices` of the last chunk it read.
+    known: Vec<u8>,
 }
 
 fn stop_of(reason: &str) -> StopReason {
@@ -213,19 +215,19 @@ impl State {
         if !self.started {
             return false;
         }
-        let Some(d) = fast::chat(data, &mut self.scratch) else {
+        let Some(d) = fast::chat(data, &mut self.scratch, &mut self.known) else {
             return false;
         };
-        let text = d.payload.text(data, &self.scratch);
         let c = d.choice;
         match d.kind {
             ChatKind::Arguments { index } => {
                 let Some(n) = calls.open(CallKey::Choice { choice: c, index }) else {
                     return false;
                 };
-                calls.append(n, text);
+                calls.append(n, d.payload.into_text(data, &mut self.scratch));
             }
             ChatKind::Content => {
+                let text = d.payload.text(data, &self.scratch);
                 calls.response.chat_delta(c, None, Some(text), None);
                 if !text.is_empty() {
                     calls.push(CallEvent::TextAppended {

@@ -181,15 +181,15 @@ fn fast_delta(calls: &mut Calls, data: &str, scratch: &mut String) -> bool {
     let Some(d) = fast::responses(data, scratch) else {
         return false;
     };
-    let text = d.payload.text(data, scratch);
     match d.kind {
         ResponsesKind::Arguments => {
             let Ok(n) = locate(calls, d.output_index, d.item_id) else {
                 return false;
             };
-            calls.append(n, text);
+            calls.append(n, d.payload.into_text(data, scratch));
         }
         ResponsesKind::Text => {
+            let text = d.payload.text(data, scratch);
             let Some(at) = d.output_index else {
                 return false;
             };
