@@ -144,6 +144,17 @@ impl<'a> Cursor<'a> {
         Some(s)
     }
 
+    /// [`plain_string`](Self::plain_string) as text: cut at quotes, so
+    /// whole characters of the data.
+    fn plain_str(&mut self) -> Option<&'a str> {
+        self.eat(b'"')?;
+        let start = self.i;
+        self.i = run_end(self.b, start);
+        let s = self.s.get(start..self.i)?;
+        self.eat(b'"')?;
+        Some(s)
+    }
+
     /// A string value decoded: a range of the data when it has no escape,
     /// else its text in `out` (cleared first).
     fn string(&mut self, out: &mut String) -> Option<Payload> {
@@ -159,6 +170,10 @@ impl<'a> Cursor<'a> {
             _ => return None, // a control byte
         }
         out.clear();
+        // Decoded text is never longer than the rest of the data: one
+        // allocation, no copy on growth (a long payload's peak stays its
+        // size).
+        out.reserve(self.b.len() - start);
         out.push_str(self.s.get(start..at)?);
         let mut i = self.escape(at + 1, out)?;
         // The rest byte by byte: escaped payloads are short runs between
@@ -480,6 +495,41 @@ pub(crate) fn chat(data: &str, scratch: &mut String, known: &mut Vec<u8>) -> Opt
 }
 
 fn chat_choice(c: &mut Cursor<'_>, scratch: &mut String) -> Option<ChatDelta> {
+    let at = c.i;
+    if let Some(d) = chat_choice_as_sent(c, scratch) {
+        return Some(d);
+    }
+    c.i = at;
+    chat_choice_any_order(c, scratch)
+}
+
+/// A choice as the API sends it: a few literal comparisons.
+fn chat_choice_as_sent(c: &mut Cursor<'_>, scratch: &mut String) -> Option<ChatDelta> {
+    c.lit(br#"{"index":"#)?;
+    let choice = c.uint()?;
+    let kind = if c.lit(br#","delta":{"tool_calls":[{"index":"#).is_some() {
+        let index = c.uint()?;
+        c.lit(br#","function":{"arguments":"#)?;
+        ChatKind::Arguments { index }
+    } else {
+        c.lit(br#","delta":{"content":"#)?;
+        ChatKind::Content
+    };
+    let payload = c.string(scratch)?;
+    if kind == ChatKind::Content {
+        c.lit(b"}")?;
+    } else {
+        c.lit(b"}}]}")?;
+    }
+    c.lit(br#","logprobs":null,"finish_reason":null}"#)?;
+    Some(ChatDelta {
+        choice,
+        kind,
+        payload,
+    })
+}
+
+fn chat_choice_any_order(c: &mut Cursor<'_>, scratch: &mut String) -> Option<ChatDelta> {
     let (mut seen, mut choice, mut kind, mut payload) = (0u32, None, None, None);
     c.object(|c, key| {
         match key {
@@ -586,6 +636,34 @@ pub(crate) struct ResponsesDelta<'a> {
 /// `output_index`, `item_id` (without escapes), `content_index`, and
 /// ignored scalar members (`sequence_number`, `obfuscation`, `logprobs: []`).
 pub(crate) fn responses<'a>(data: &'a str, scratch: &mut String) -> Option<ResponsesDelta<'a>> {
+    responses_as_sent(data, scratch).or_else(|| responses_any_order(data, scratch))
+}
+
+/// An arguments delta as the API sends it: a few literal comparisons.
+fn responses_as_sent<'a>(data: &'a str, scratch: &mut String) -> Option<ResponsesDelta<'a>> {
+    let mut c = Cursor::new(data);
+    c.lit(br#"{"type":"response.function_call_arguments.delta","sequence_number":"#)?;
+    c.uint()?;
+    c.lit(br#","item_id":"#)?;
+    let item_id = c.plain_str()?;
+    c.lit(br#","output_index":"#)?;
+    let output_index = c.uint()?;
+    c.lit(br#","delta":"#)?;
+    let payload = c.string(scratch)?;
+    if c.lit(br#","obfuscation":"#).is_some() {
+        c.plain_string()?;
+    }
+    c.lit(b"}")?;
+    c.at_end().then_some(ResponsesDelta {
+        kind: ResponsesKind::Arguments,
+        output_index: Some(output_index),
+        item_id: Some(item_id),
+        content_index: None,
+        payload,
+    })
+}
+
+fn responses_any_order<'a>(data: &'a str, scratch: &mut String) -> Option<ResponsesDelta<'a>> {
     let mut c = Cursor::new(data);
     let mut seen = 0u32;
     let (mut kind, mut output_index, mut item_id, mut content_index, mut payload) =
@@ -608,9 +686,7 @@ pub(crate) fn responses<'a>(data: &'a str, scratch: &mut String) -> Option<Respo
             }
             b"item_id" => {
                 once(&mut seen, 4)?;
-                let id = c.plain_string()?;
-                // ASCII-delimited, so a whole &str of the data.
-                item_id = Some(std::str::from_utf8(id).ok()?);
+                item_id = Some(c.plain_str()?);
             }
             b"content_index" => {
                 once(&mut seen, 8)?;
