@@ -199,9 +199,7 @@ fn workload(name: &str) -> Option<Box<dyn FnMut() -> usize>> {
             let body = common::gateway::body(wire, &common::write_file_args(KIB64), 16);
             match parts.next()? {
                 "tooljson" => Box::new(move || common::gateway::tooljson_full(&body, 1400)),
-                "serde" => {
-                    Box::new(move || common::gateway::serde_client(wire, &body, 1400).len())
-                }
+                "serde" => Box::new(move || common::gateway::serde_client(wire, &body, 1400).len()),
                 _ => return None,
             }
         }

@@ -30,7 +30,10 @@ fn recorded_streams_and_transcripts_read_the_same_both_ways() {
     let mut paths = Vec::new();
     files(&common::testdata("vendor-streams"), &mut paths);
     let recorded = paths.len();
-    files(&common::project_root().join("corpus/transcripts"), &mut paths);
+    files(
+        &common::project_root().join("corpus/transcripts"),
+        &mut paths,
+    );
     assert!(recorded >= 10, "too few recorded streams: {recorded}");
     assert!(paths.len() > recorded, "no transcripts");
     for p in &paths {

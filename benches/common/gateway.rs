@@ -74,7 +74,10 @@ pub fn body(wire: Wire, args: &str, delta: usize) -> Vec<u8> {
         }
         Wire::Chat => {
             let chunk = |delta: serde_json::Value, finish: serde_json::Value| json!({"id":"chatcmpl-g","object":"chat.completion.chunk","created":1,"model":"gpt-4o","system_fingerprint":"fp","choices":[{"index":0,"delta":delta,"logprobs":null,"finish_reason":finish}]});
-            ev.push(chunk(json!({"role":"assistant","content":null}), json!(null)));
+            ev.push(chunk(
+                json!({"role":"assistant","content":null}),
+                json!(null),
+            ));
             ev.push(chunk(json!({"tool_calls":[{"index":0,"id":"call_0","type":"function","function":{"name":"write_file","arguments":""}}]}), json!(null)));
             for d in pieces(args, delta) {
                 ev.push(chunk(

@@ -13,10 +13,10 @@ use std::borrow::Cow;
 
 use serde::Deserialize;
 
+use super::fast::{self, AnthropicKind};
 use super::{
     CallEvent, CallKey, CallKind, CallStatus, Calls, StopReason, StreamError, Usage, read_event,
 };
-use super::fast::{self, AnthropicKind};
 use crate::value::Value;
 
 /// One event, flat: every member the handled events use, all optional, so

@@ -244,9 +244,9 @@ impl<'a> Cursor<'a> {
 
     fn hex4(&self, i: usize) -> Option<u32> {
         let digits = self.b.get(i..i.checked_add(4)?)?;
-        digits.iter().try_fold(0u32, |n, &d| {
-            Some(n * 16 + char::from(d).to_digit(16)?)
-        })
+        digits
+            .iter()
+            .try_fold(0u32, |n, &d| Some(n * 16 + char::from(d).to_digit(16)?))
     }
 
     /// A member value the full reader ignores: a string, an integer, a

@@ -695,7 +695,13 @@ impl ToolCallStream {
         if self.finished {
             return Err(StreamError::AfterFinish);
         }
-        match handle_event(&mut self.adapter, &mut self.calls, event, data, self.fast_path) {
+        match handle_event(
+            &mut self.adapter,
+            &mut self.calls,
+            event,
+            data,
+            self.fast_path,
+        ) {
             Ok(()) => Ok(()),
             Err(e) => Err(self.fail(e)),
         }
