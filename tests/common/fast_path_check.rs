@@ -119,9 +119,7 @@ fn frame(vendor: u8) -> (&'static str, &'static str, &'static str) {
                 "event: response.output_item.added\ndata: {\"type\":\"response.output_item.added\",\"sequence_number\":2,\"output_index\":1,\"item\":{\"id\":\"msg_f\",\"type\":\"message\",\"status\":\"in_progress\",\"role\":\"assistant\",\"content\":[]}}\n\n",
             ),
             "",
-            concat!(
-                "event: response.completed\ndata: {\"type\":\"response.completed\",\"sequence_number\":99,\"response\":{\"id\":\"resp_f\",\"status\":\"completed\"}}\n\n",
-            ),
+            "event: response.completed\ndata: {\"type\":\"response.completed\",\"sequence_number\":99,\"response\":{\"id\":\"resp_f\",\"status\":\"completed\"}}\n\n",
         ),
     }
 }
