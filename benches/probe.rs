@@ -190,6 +190,19 @@ fn workload(name: &str) -> Option<Box<dyn FnMut() -> usize>> {
                 events + s.drain_events().count()
             })
         }
+        w if w.starts_with("gateway/") => {
+            // gateway/<wire>/<tooljson|serde>: one 64 KiB write-file call
+            // in 16-byte deltas, 1400-byte reads (benches/gateway.rs).
+            let mut parts = w.split('/').skip(1);
+            let wire = parts.next()?;
+            let wire = *common::gateway::WIRES.iter().find(|x| x.name() == wire)?;
+            let body = common::gateway::body(wire, &common::write_file_args(KIB64), 16);
+            match parts.next()? {
+                "tooljson" => Box::new(move || common::gateway::tooljson_full(&body, 1400)),
+                "serde" => Box::new(move || common::gateway::serde_client(wire, &body, 1400).len()),
+                _ => return None,
+            }
+        }
         _ => return None,
     };
     Some(run)
@@ -209,6 +222,12 @@ const WORKLOADS: &[&str] = &[
     "schema/stream_check/16",
     "schema/stream_check_tool/whole",
     "providers/replay_demo/1400",
+    "gateway/anthropic/tooljson",
+    "gateway/anthropic/serde",
+    "gateway/openai_chat/tooljson",
+    "gateway/openai_chat/serde",
+    "gateway/openai_responses/tooljson",
+    "gateway/openai_responses/serde",
 ];
 
 fn main() {

@@ -18,6 +18,7 @@ fn check_for(target: &str) -> Option<fn(&[u8])> {
         "sse" => checks::sse,
         "eventstream" => eventstream_check::eventstream,
         "providers" => checks::providers,
+        "fast_path" => crate::common::fast_path_check::fast_path,
         "schema" => checks::schema,
         "protocol" => checks::protocol,
         #[cfg(feature = "decode")]

@@ -50,6 +50,8 @@ mod providers_cli;
 #[cfg(feature = "providers")]
 mod providers_duplicate_ids;
 #[cfg(feature = "providers")]
+mod providers_fast_path;
+#[cfg(feature = "providers")]
 mod providers_gemini_bedrock;
 #[cfg(feature = "providers")]
 mod providers_memory;

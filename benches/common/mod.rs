@@ -3,6 +3,7 @@
 #![allow(dead_code)]
 
 mod documents;
+pub mod gateway;
 // Not every bench reads the documents.
 #[allow(unused_imports)]
 pub use documents::*;

@@ -13,6 +13,7 @@ use std::borrow::Cow;
 
 use serde::Deserialize;
 
+use super::fast::{self, AnthropicKind};
 use super::{
     CallEvent, CallKey, CallKind, CallStatus, Calls, StopReason, StreamError, Usage, read_event,
 };
@@ -172,9 +173,60 @@ pub(crate) struct State {
     stop: Option<String>,
     /// Blocks seen so far (for calls keyed in `message_start` content).
     prefilled: u64,
+    /// Escaped delta text decoded on the fast path.
+    scratch: String,
+}
+
+/// A text or thinking delta of block `index` (an argument delta is
+/// [`Calls::append`]ed).
+fn block_text(calls: &mut Calls, index: u64, kind: AnthropicKind, text: &str) {
+    let (member, event): (_, fn(u64, u64, String) -> CallEvent) = match kind {
+        AnthropicKind::Thinking => ("thinking", |choice, block, text| {
+            CallEvent::ThinkingAppended {
+                choice,
+                block,
+                text,
+            }
+        }),
+        _ => ("text", |choice, block, text| CallEvent::TextAppended {
+            choice,
+            block,
+            text,
+        }),
+    };
+    calls.response.block_append(index, member, member, text);
+    if !text.is_empty() {
+        calls.push(event(0, index, text.to_owned()));
+    }
+}
+
+/// The fast path (`fast.rs`): whether the event was a delta it read. An
+/// argument delta for a block that is not open is left to the full reader,
+/// which reports it.
+fn fast_delta(calls: &mut Calls, data: &str, scratch: &mut String) -> bool {
+    let Some(d) = fast::anthropic(data, scratch) else {
+        return false;
+    };
+    match d.kind {
+        AnthropicKind::InputJson => {
+            let Some(n) = calls.open(CallKey::Block(d.index)) else {
+                return false;
+            };
+            calls.append(n, d.payload.into_text(data, scratch));
+        }
+        kind => block_text(calls, d.index, kind, d.payload.text(data, scratch)),
+    }
+    fast::trim_scratch(scratch);
+    true
 }
 
 impl State {
+    /// The fast path for delta events (see `fast.rs`); `false` leaves the
+    /// event to [`handle`](Self::handle).
+    pub(crate) fn fast_delta(&mut self, calls: &mut Calls, data: &str) -> bool {
+        fast_delta(calls, data, &mut self.scratch)
+    }
+
     pub(crate) fn handle(
         &mut self,
         calls: &mut Calls,
@@ -285,28 +337,12 @@ impl State {
                     Some("input_json_delta") => {}
                     Some("text_delta") => {
                         let text = delta.text.unwrap_or_default();
-                        calls.response.block_append(index, "text", "text", &text);
-                        if !text.is_empty() {
-                            calls.push(CallEvent::TextAppended {
-                                choice: 0,
-                                block: index,
-                                text: text.into_owned(),
-                            });
-                        }
+                        block_text(calls, index, AnthropicKind::Text, &text);
                         return Ok(());
                     }
                     Some("thinking_delta") => {
                         let text = delta.text.unwrap_or_default();
-                        calls
-                            .response
-                            .block_append(index, "thinking", "thinking", &text);
-                        if !text.is_empty() {
-                            calls.push(CallEvent::ThinkingAppended {
-                                choice: 0,
-                                block: index,
-                                text: text.into_owned(),
-                            });
-                        }
+                        block_text(calls, index, AnthropicKind::Thinking, &text);
                         return Ok(());
                     }
                     Some("signature_delta") => {

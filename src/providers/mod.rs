@@ -156,6 +156,7 @@ mod call;
 mod calls;
 mod decode;
 mod events;
+mod fast;
 #[cfg(feature = "stream")]
 pub mod futures;
 mod gemini;
@@ -224,6 +225,8 @@ pub struct ToolCallStream {
     /// is reported with.
     bytes_fed: u64,
     body_start: Vec<u8>,
+    /// Whether delta events take the fast path (`fast.rs`).
+    fast_path: bool,
 }
 
 impl Default for ToolCallStream {
@@ -245,7 +248,18 @@ impl ToolCallStream {
             sniffed: false,
             bytes_fed: 0,
             body_start: Vec::new(),
+            fast_path: true,
         }
+    }
+
+    /// Reads every event with the adapters' full readers, never the fast
+    /// path for delta events: what the differential tests and the
+    /// `fast_path` fuzz target hold the fast path against. The events and
+    /// the final state are the same either way.
+    #[doc(hidden)]
+    pub fn without_fast_path(mut self) -> ToolCallStream {
+        self.fast_path = false;
+        self
     }
 
     /// A stream for a known vendor (no detection).
@@ -645,14 +659,16 @@ impl ToolCallStream {
             sse,
             adapter,
             calls,
+            fast_path: fast,
             ..
         } = self;
+        let fast = *fast;
         let sse_result = sse.feed(bytes, &mut |e: sse::Event<'_>| {
             if failure.is_some() {
                 return;
             }
             let name = if e.named { Some(e.event) } else { None };
-            if let Err(err) = handle_event(adapter, calls, name, e.data) {
+            if let Err(err) = handle_event(adapter, calls, name, e.data, fast) {
                 failure = Some(err);
             }
         });
@@ -679,7 +695,13 @@ impl ToolCallStream {
         if self.finished {
             return Err(StreamError::AfterFinish);
         }
-        match handle_event(&mut self.adapter, &mut self.calls, event, data) {
+        match handle_event(
+            &mut self.adapter,
+            &mut self.calls,
+            event,
+            data,
+            self.fast_path,
+        ) {
             Ok(()) => Ok(()),
             Err(e) => Err(self.fail(e)),
         }
@@ -725,12 +747,14 @@ impl ToolCallStream {
             sse,
             adapter,
             calls,
+            fast_path: fast,
             ..
         } = self;
+        let fast = *fast;
         let mut failure = None;
         sse.finish_flush(&mut |e: sse::Event<'_>| {
             let name = if e.named { Some(e.event) } else { None };
-            if let Err(err) = handle_event(adapter, calls, name, e.data) {
+            if let Err(err) = handle_event(adapter, calls, name, e.data, fast) {
                 failure = Some(err);
             }
         });
@@ -804,11 +828,14 @@ impl ToolCallStream {
     }
 }
 
+/// One event to its adapter: the delta fast path first when `fast`
+/// (`fast.rs`), else or when it declines, the adapter's full reader.
 fn handle_event(
     adapter: &mut Adapter,
     calls: &mut Calls,
     event: Option<&str>,
     data: &str,
+    fast: bool,
 ) -> Result<(), StreamError> {
     calls.events_seen = calls.events_seen.saturating_add(1);
     if calls.is_finished() {
@@ -846,6 +873,17 @@ fn handle_event(
                 calls.undetected.get_or_insert(what);
                 return Ok(());
             }
+        }
+    }
+    if fast {
+        let read = match adapter {
+            Adapter::Anthropic(s) => s.fast_delta(calls, data),
+            Adapter::Chat(s) => s.fast_delta(calls, data),
+            Adapter::Responses(s) => s.fast_delta(calls, data),
+            _ => false,
+        };
+        if read {
+            return Ok(());
         }
     }
     match adapter {

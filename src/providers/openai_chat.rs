@@ -8,6 +8,7 @@
 
 use serde::Deserialize;
 
+use super::fast::{self, ChatKind};
 use super::{CallEvent, CallKey, CallKind, CallStatus, Calls, StopReason, StreamError, Usage};
 
 #[derive(Deserialize)]
@@ -75,6 +76,10 @@ pub(crate) struct State {
     /// `finish_reason` per choice, in the order they came.
     finished: Vec<(u64, String)>,
     started: bool,
+    /// Escaped delta text decoded on the fast path.
+    scratch: String,
+    /// The fast path's bytes before `choices` of the last chunk it read.
+    known: Vec<u8>,
 }
 
 fn stop_of(reason: &str) -> StopReason {
@@ -200,6 +205,41 @@ impl State {
             }
         }
         Ok(())
+    }
+
+    /// The fast path (`fast.rs`), once the first chunk was read: whether
+    /// the chunk was a delta it read; `false` leaves it to
+    /// [`handle`](Self::handle). Arguments for a call that is not open are
+    /// left to the full reader.
+    pub(crate) fn fast_delta(&mut self, calls: &mut Calls, data: &str) -> bool {
+        if !self.started {
+            return false;
+        }
+        let Some(d) = fast::chat(data, &mut self.scratch, &mut self.known) else {
+            return false;
+        };
+        let c = d.choice;
+        match d.kind {
+            ChatKind::Arguments { index } => {
+                let Some(n) = calls.open(CallKey::Choice { choice: c, index }) else {
+                    return false;
+                };
+                calls.append(n, d.payload.into_text(data, &mut self.scratch));
+            }
+            ChatKind::Content => {
+                let text = d.payload.text(data, &self.scratch);
+                calls.response.chat_delta(c, None, Some(text), None);
+                if !text.is_empty() {
+                    calls.push(CallEvent::TextAppended {
+                        choice: c,
+                        block: 0,
+                        text: text.to_owned(),
+                    });
+                }
+            }
+        }
+        fast::trim_scratch(&mut self.scratch);
+        true
     }
 
     fn tool_delta(

@@ -13,6 +13,7 @@ use std::borrow::Cow;
 
 use serde::Deserialize;
 
+use super::fast::{self, ResponsesKind};
 use super::{
     CallError, CallEvent, CallKey, CallKind, CallStatus, Calls, StopReason, StreamError, Usage,
 };
@@ -168,9 +169,52 @@ fn kind_of(item_type: &str) -> Option<CallKind> {
 
 /// Adapter state for one Responses stream.
 #[derive(Debug, Default)]
-pub(crate) struct State {}
+pub(crate) struct State {
+    /// Escaped delta text decoded on the fast path.
+    scratch: String,
+}
+
+/// The fast path (`fast.rs`): whether the event was a delta it read. An
+/// arguments delta that names no open call is left to the full reader,
+/// which reports it.
+fn fast_delta(calls: &mut Calls, data: &str, scratch: &mut String) -> bool {
+    let Some(d) = fast::responses(data, scratch) else {
+        return false;
+    };
+    match d.kind {
+        ResponsesKind::Arguments => {
+            let Ok(n) = locate(calls, d.output_index, d.item_id) else {
+                return false;
+            };
+            calls.append(n, d.payload.into_text(data, scratch));
+        }
+        ResponsesKind::Text => {
+            let text = d.payload.text(data, scratch);
+            let Some(at) = d.output_index else {
+                return false;
+            };
+            let content_index = d.content_index.unwrap_or_default();
+            calls.response.part_append(at, content_index, "text", text);
+            if !text.is_empty() {
+                calls.push(CallEvent::TextAppended {
+                    choice: 0,
+                    block: at,
+                    text: text.to_owned(),
+                });
+            }
+        }
+    }
+    fast::trim_scratch(scratch);
+    true
+}
 
 impl State {
+    /// The fast path for delta events (see `fast.rs`); `false` leaves the
+    /// event to [`handle`](Self::handle).
+    pub(crate) fn fast_delta(&mut self, calls: &mut Calls, data: &str) -> bool {
+        fast_delta(calls, data, &mut self.scratch)
+    }
+
     pub(crate) fn handle(
         &mut self,
         calls: &mut Calls,

@@ -13,6 +13,8 @@ pub mod decode_check;
 pub mod decode_data;
 #[cfg(feature = "providers")]
 pub mod eventstream_check;
+#[cfg(feature = "providers")]
+pub mod fast_path_check;
 
 /// The project root: the main crate's folder, also when this file is built
 /// into the benchmark package (`benches/`, one below it).
