@@ -12,7 +12,7 @@
 
 use std::path::{Path, PathBuf};
 
-use serde_json::{Value, json};
+use tooljson::{Value, json};
 use tooljson::protocol::{
     AssistantTurn, LossEffect, Request, Response, ToolResult, ToolResults, Vendor,
 };
@@ -25,7 +25,7 @@ fn corpus() -> PathBuf {
 }
 
 fn read_json(p: &Path) -> Value {
-    serde_json::from_slice(&std::fs::read(p).unwrap()).unwrap()
+    tooljson::from_slice(&std::fs::read(p).unwrap()).unwrap()
 }
 
 /// The fixtures of one directory: (file name, vendor, is a request, body).
@@ -61,7 +61,7 @@ fn fixtures(dir: &Path) -> Vec<(String, Vendor, bool, Value)> {
             name,
             vendor,
             request,
-            serde_json::from_slice(&bytes).unwrap(),
+            tooljson::from_slice(&bytes).unwrap(),
         ));
     }
     out

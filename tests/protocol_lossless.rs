@@ -9,7 +9,7 @@
 //! out is not a loss.
 
 use proptest::prelude::*;
-use serde_json::{Map, Value, json};
+use tooljson::{Map, Value, json};
 use tooljson::protocol::{
     AssistantTurn, Converted, ProtocolError, Response, ToolDefinition, ToolResult, ToolSet, Vendor,
 };
@@ -33,11 +33,11 @@ fn carried_in(v: &Value, usage: bool) -> Value {
     match v {
         Value::Object(o) => Value::Object(
             o.iter()
-                .map(|(k, m)| (k.clone(), carried_in(m, usage || k == "usage")))
+                .map(|(k, m)| (k.to_owned(), carried_in(m, usage || k == "usage")))
                 .filter(|(k, m)| {
                     let responses_tool = o.get("type").and_then(Value::as_str) == Some("function")
                         && o.contains_key("name");
-                    match (k.as_str(), m) {
+                    match (*k, m) {
                         ("strict", Value::Bool(false)) => responses_tool,
                         ("tool_choice" | "detail", Value::String(c)) => c != "auto",
                         _ => true,

@@ -5,7 +5,7 @@
 
 use std::path::PathBuf;
 
-use serde_json::{Value, json};
+use tooljson::{Value, json};
 use tooljson::protocol::{
     Arguments, AssistantTurn, CallProblem, ProtocolError, ResultContent, ResultPart, StopReason,
     ToolCall, ToolDefinition, ToolOutcome, ToolResult, ToolResults, ToolSet, TurnPart, Vendor,
@@ -17,7 +17,7 @@ fn corpus(name: &str) -> Value {
         .join("corpus/protocol")
         .join(name);
     let text = std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
-    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+    tooljson::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
 }
 
 const EXCHANGES: [&str; 6] = [

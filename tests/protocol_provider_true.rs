@@ -5,7 +5,7 @@
 //! of the same properties against the SDKs themselves is
 //! `tests/sdk_oracle/run`.
 
-use serde_json::{Value, json};
+use tooljson::{Value, json};
 use tooljson::protocol::{LossEffect, Request, Vendor};
 
 fn read(vendor: Vendor, body: &Value) -> Request {

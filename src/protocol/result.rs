@@ -3,7 +3,7 @@
 //! `function_call_output` items), the correlation of results with a turn's
 //! calls, and building the reply from (id, outcome) pairs.
 
-use serde_json::{Map, Value};
+use crate::value::{Map, Value};
 
 use super::Vendor;
 use super::content::{Media, Place, read_part, write_part};
@@ -296,7 +296,7 @@ impl ToolResult {
         call_id: String,
         content: ResultContent,
         vendor: Vendor,
-        members: Map<String, Value>,
+        members: Map,
     ) -> ToolResult {
         let (content, is_error) = match content.strip_error_prefix() {
             Some(c) => (c, true),

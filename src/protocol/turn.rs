@@ -1,7 +1,7 @@
 //! An assistant turn (text and tool calls, in order, and why it stopped) read
 //! from and written to the five vendor shapes, keeping ids and order.
 
-use serde_json::{Map, Value};
+use crate::value::{Map, Value};
 
 use super::Vendor;
 use super::error::{ProtocolError, json_type, ptr, ptr_i};
@@ -42,7 +42,7 @@ enum Envelope {
     AnthropicStringContent,
     /// Chat: read as a choice (`{"index", "message", "finish_reason", ...}`);
     /// its members beside `message` and `finish_reason`.
-    ChatChoice(Map<String, Value>),
+    ChatChoice(Map),
     /// Responses: read as a bare array of output items.
     ResponsesItems,
     /// Responses: read as a response object (`{"status", "output", ...}`).
@@ -251,7 +251,7 @@ impl AssistantTurn {
                 };
                 match m {
                     Value::Object(mut o) => {
-                        o.retain(|k, _| CHAT_MESSAGE_MEMBERS.contains(&k.as_str()));
+                        o.retain(|k, _| CHAT_MESSAGE_MEMBERS.contains(&k));
                         Value::Object(o)
                     }
                     other => other,
@@ -799,8 +799,8 @@ impl AssistantTurn {
         let v = Vendor::OpenAiResponses;
         let mut items: Vec<Value> = Vec::new();
         // The message item being filled: its members and content parts.
-        let mut open: Option<(Map<String, Value>, Vec<Value>)> = None;
-        fn close(open: &mut Option<(Map<String, Value>, Vec<Value>)>, items: &mut Vec<Value>) {
+        let mut open: Option<(Map, Vec<Value>)> = None;
+        fn close(open: &mut Option<(Map, Vec<Value>)>, items: &mut Vec<Value>) {
             if let Some((mut m, parts)) = open.take() {
                 m.insert("type".into(), s("message"));
                 m.insert("role".into(), s("assistant"));
@@ -903,7 +903,7 @@ fn input_form(item: Value) -> Vec<Value> {
     let bare = o.get("type").and_then(Value::as_str) == Some("message")
         && !o.contains_key("id")
         && o.keys()
-            .all(|k| ["type", "role", "content"].contains(&k.as_str()))
+            .all(|k| ["type", "role", "content"].contains(&k))
         && is_plain_output_message(o);
     // Only the empty `annotations` a writer adds may go.
     let texts: Option<Vec<Value>> = o.get("content").and_then(Value::as_array).map(|parts| {
@@ -911,7 +911,7 @@ fn input_form(item: Value) -> Vec<Value> {
             .iter()
             .filter(|p| {
                 p.as_object().is_some_and(|p| {
-                    p.iter().all(|(k, v)| match k.as_str() {
+                    p.iter().all(|(k, v)| match k {
                         "type" | "text" => true,
                         "annotations" => v.as_array().is_some_and(Vec::is_empty),
                         _ => false,
@@ -937,7 +937,7 @@ fn input_form(item: Value) -> Vec<Value> {
 
 /// A Responses `message` item whose content is all `output_text` parts (any
 /// other message item is kept verbatim).
-fn is_plain_output_message(io: &Map<String, Value>) -> bool {
+fn is_plain_output_message(io: &Map) -> bool {
     io.get("role").and_then(Value::as_str) == Some("assistant")
         && io
             .get("content")

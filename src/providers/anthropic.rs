@@ -354,9 +354,8 @@ impl State {
                 if let Some(n) = calls.open(CallKey::Block(index)) {
                     calls.end(n);
                 } else if let Some(block) = calls.response.block(index)
-                    && !reported_elsewhere(block)
+                    && !reported_elsewhere(&block)
                 {
-                    let block = block.clone();
                     calls.push(CallEvent::OtherContent { at: index, block });
                 }
             }

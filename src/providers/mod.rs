@@ -475,7 +475,7 @@ impl ToolCallStream {
     /// })]);
     /// # Ok::<(), tooljson::providers::StreamError>(())
     /// ```
-    pub fn final_messages_json(&self) -> Vec<serde_json::Value> {
+    pub fn final_messages_json(&self) -> Vec<crate::Value> {
         self.calls.response.native(&self.calls.calls)
     }
 

@@ -10,7 +10,10 @@
 
 use std::collections::BTreeMap;
 
-use serde_json::{Map, Value as J};
+use crate::value::{Map, Value as J};
+
+/// An event's member as serde decoded it.
+type EventJson = serde_json::Value;
 
 use super::native_message::{BedrockMessage, GeminiMessage, tool_input};
 use super::{CallKey, StreamedCall};
@@ -67,7 +70,7 @@ struct ChatChoice {
 pub(crate) struct Response {
     provider: Option<Provider>,
     /// Anthropic: the `message` object of `message_start`, updated.
-    message: Map<String, J>,
+    message: Map,
     /// Anthropic content blocks by index; Responses output items by
     /// `output_index`.
     blocks: BTreeMap<u64, J>,
@@ -78,7 +81,7 @@ pub(crate) struct Response {
     /// Responses: the latest lifecycle event's `response` object
     /// (`response.created`, `.completed`, `.incomplete`, `.failed`), but
     /// its `output`.
-    envelope: Map<String, J>,
+    envelope: Map,
     choices: BTreeMap<u64, ChatChoice>,
     pub(crate) id: Option<String>,
     pub(crate) model: Option<String>,
@@ -107,9 +110,9 @@ impl Response {
     }
 
     /// Anthropic `message_start`.
-    pub(crate) fn anthropic_start(&mut self, message: J) {
+    pub(crate) fn anthropic_start(&mut self, message: EventJson) {
         self.anthropic_started = true;
-        if let J::Object(mut m) = message {
+        if let J::Object(mut m) = J::from(message) {
             let content = match m.shift_remove("content") {
                 Some(J::Array(a)) => a,
                 _ => Vec::new(),
@@ -125,8 +128,8 @@ impl Response {
     }
 
     /// Anthropic `content_block_start`.
-    pub(crate) fn block_start(&mut self, index: u64, block: J) {
-        self.blocks.insert(index, block);
+    pub(crate) fn block_start(&mut self, index: u64, block: EventJson) {
+        self.blocks.insert(index, J::from(block));
     }
 
     /// Anthropic: a delta's string appended to a block member (`text`,
@@ -139,20 +142,22 @@ impl Response {
         }
     }
 
-    /// Anthropic: the block at `index` as it stands.
-    pub(crate) fn block(&self, index: u64) -> Option<&J> {
-        self.blocks.get(&index)
+    /// Anthropic: the block at `index` as it stands, for an event (`None`
+    /// also for a number serde_json cannot hold).
+    pub(crate) fn block(&self, index: u64) -> Option<EventJson> {
+        self.blocks.get(&index)?.to_serde_json().ok()
     }
 
     /// Anthropic: a member of a block set (`signature`).
-    pub(crate) fn block_set(&mut self, index: u64, key: &str, value: J) {
+    pub(crate) fn block_set(&mut self, index: u64, key: &str, value: EventJson) {
         if let Some(J::Object(b)) = self.blocks.get_mut(&index) {
-            b.insert(key.to_owned(), value);
+            b.insert(key.to_owned(), J::from(value));
         }
     }
 
     /// Anthropic `citations_delta`.
-    pub(crate) fn block_cite(&mut self, index: u64, citation: J) {
+    pub(crate) fn block_cite(&mut self, index: u64, citation: EventJson) {
+        let citation = J::from(citation);
         if let Some(J::Object(b)) = self.blocks.get_mut(&index) {
             match b.get_mut("citations") {
                 Some(J::Array(a)) => a.push(citation),
@@ -166,8 +171,9 @@ impl Response {
     /// Anthropic `message_delta`: the stop members overwrite; usage counts
     /// are cumulative, so they overwrite too, an absent optional count
     /// keeping the earlier one.
-    pub(crate) fn anthropic_delta(&mut self, delta: Option<&J>, usage: Option<&J>) {
-        if let Some(d) = delta.and_then(J::as_object) {
+    pub(crate) fn anthropic_delta(&mut self, delta: Option<&EventJson>, usage: Option<&EventJson>) {
+        let (delta, usage) = (delta.map(J::from), usage.map(J::from));
+        if let Some(d) = delta.as_ref().and_then(J::as_object) {
             for k in ["stop_reason", "stop_sequence", "stop_details"] {
                 self.message
                     .insert(k.into(), d.get(k).cloned().unwrap_or(J::Null));
@@ -176,7 +182,7 @@ impl Response {
                 self.message.insert("container".into(), c.clone());
             }
         }
-        if let Some(u) = usage.and_then(J::as_object) {
+        if let Some(u) = usage.as_ref().and_then(J::as_object) {
             let target = self
                 .message
                 .entry("usage")
@@ -240,17 +246,18 @@ impl Response {
     }
 
     /// Responses `output_item.added`.
-    pub(crate) fn item_added(&mut self, index: u64, item: J) {
-        self.blocks.insert(index, item);
+    pub(crate) fn item_added(&mut self, index: u64, item: EventJson) {
+        self.blocks.insert(index, J::from(item));
     }
 
     /// Responses `output_item.done`.
-    pub(crate) fn item_done(&mut self, index: u64, item: J) {
-        self.done_items.insert(index, item);
+    pub(crate) fn item_done(&mut self, index: u64, item: EventJson) {
+        self.done_items.insert(index, J::from(item));
     }
 
     /// Responses `content_part.added`.
-    pub(crate) fn part_added(&mut self, index: u64, part: J) {
+    pub(crate) fn part_added(&mut self, index: u64, part: EventJson) {
+        let part = J::from(part);
         if let Some(J::Object(item)) = self.blocks.get_mut(&index) {
             match item.get_mut("content") {
                 Some(J::Array(a)) => a.push(part),
@@ -268,15 +275,15 @@ impl Response {
             .blocks
             .get_mut(&index)
             .and_then(|i| i.get_mut("content"))
-            .and_then(|c| c.get_mut(content_index as usize))
+            .and_then(|c| c.as_array_mut()?.get_mut(content_index as usize))
         {
             append_str(part, key, text);
         }
     }
 
     /// Responses `response.completed`: its `output` is final.
-    pub(crate) fn completed(&mut self, response: Option<J>) {
-        if let Some(J::Object(mut o)) = response {
+    pub(crate) fn completed(&mut self, response: Option<EventJson>) {
+        if let Some(J::Object(mut o)) = response.map(J::from) {
             if let Some(J::Array(output)) = o.shift_remove("output") {
                 self.completed_output = Some(output);
             }
@@ -286,8 +293,8 @@ impl Response {
 
     /// Responses: a lifecycle event's `response` object, but its
     /// `output` (the items are accumulated from their own events).
-    pub(crate) fn responses_envelope(&mut self, response: Option<J>) {
-        if let Some(J::Object(mut o)) = response {
+    pub(crate) fn responses_envelope(&mut self, response: Option<EventJson>) {
+        if let Some(J::Object(mut o)) = response.map(J::from) {
             o.shift_remove("output");
             self.envelope = o;
         }
@@ -362,7 +369,7 @@ impl Response {
                     .iter()
                     .filter(|t| matches!(t.key, CallKey::Choice { choice, .. } if choice == i))
                     .map(|t| {
-                        serde_json::json!({
+                        crate::json!({
                             "id": t.id(),
                             "type": "function",
                             "function": {"name": t.name(), "arguments": t.arguments_text()},

@@ -2,6 +2,8 @@
 //! insertion-ordered [`Map`]; serde support and conversion to and from
 //! `serde_json::Value`.
 
+mod access;
+mod build;
 mod map;
 mod number;
 
@@ -14,6 +16,9 @@ use serde::ser::{Serialize, SerializeSeq, Serializer};
 pub(crate) use map::Key;
 #[cfg(feature = "schema")]
 pub(crate) use map::MapIter;
+pub use access::Entry;
+#[doc(hidden)]
+pub use access::ToJsonValue;
 pub use map::{IntoIter, Map};
 pub use number::Number;
 
@@ -311,9 +316,9 @@ impl From<Number> for Value {
         Value::Number(n)
     }
 }
-impl From<Vec<Value>> for Value {
-    fn from(a: Vec<Value>) -> Self {
-        Value::Array(a)
+impl<T: Into<Value>> From<Vec<T>> for Value {
+    fn from(a: Vec<T>) -> Self {
+        Value::Array(a.into_iter().map(Into::into).collect())
     }
 }
 impl From<Map> for Value {

@@ -16,6 +16,9 @@ use tooljson::{Number, Value};
 /// One member's value.
 enum Member<'a> {
     Json(serde_json::Value),
+    /// A message the stream built: written as it stands, numbers as the
+    /// provider wrote them.
+    Message(Value),
     Str(&'a str),
     Value(&'a Value),
     Partial(&'a PartialNode),
@@ -81,6 +84,7 @@ impl<'a> Line<'a> {
             out.write_all(b":")?;
             match v {
                 Member::Json(j) => serde_json::to_writer(&mut *out, j)?,
+                Member::Message(v) => out.write_all(v.to_string().as_bytes())?,
                 Member::Str(s) => serde_json::to_writer(&mut *out, s)?,
                 Member::Value(v) => write_value(out, v)?,
                 Member::Partial(p) => serde_json::to_writer(&mut *out, p)?,
@@ -92,9 +96,9 @@ impl<'a> Line<'a> {
 }
 
 /// `message_finished`: the final message in the provider's own JSON.
-pub fn message_finished(message: serde_json::Value) -> Line<'static> {
+pub fn message_finished(message: Value) -> Line<'static> {
     let mut m = Line::new("message_finished");
-    m.insert("message", message);
+    m.insert("message", Member::Message(message));
     m
 }
 
@@ -259,9 +263,9 @@ pub fn line<'a>(stream: &'a ToolCallStream, e: &'a CallEvent) -> Line<'a> {
         }
         CallEvent::UsageUpdated(usage) => {
             let mut m = Line::new("usage");
-            if let serde_json::Value::Object(counts) = usage.to_json() {
+            if let Value::Object(counts) = usage.to_json() {
                 for (k, v) in counts {
-                    m.insert(usage_key(&k), v);
+                    m.insert(usage_key(&k), Member::Message(v));
                 }
             }
             m

@@ -5,7 +5,7 @@
 //! `json`, `image`, `document` (and `video`, `searchResult`, kept for
 //! Bedrock only).
 
-use serde_json::{Map, Value};
+use crate::value::{Map, Value};
 
 use super::{ResultContent, ResultPart, ToolResult, ToolResults};
 use crate::protocol::Vendor;

@@ -7,7 +7,7 @@
 //! `is_error` crosses), any other object the whole output. A string output
 //! is text; any other output is a JSON result (as Bedrock's `json` block).
 
-use serde_json::{Map, Value};
+use crate::value::{Map, Value};
 
 use super::{ResultContent, ResultPart, ToolResult, ToolResults};
 use crate::protocol::Vendor;

@@ -9,7 +9,7 @@
 //! read: the typed ones stand as `null` slots in the kept members and are
 //! filled back in place when written for Gemini.
 
-use serde_json::{Map, Value};
+use crate::value::{Map, Value};
 
 use super::{AssistantTurn, Envelope};
 use crate::protocol::Vendor;
