@@ -33,7 +33,7 @@ fn carried_in(v: &Value, usage: bool) -> Value {
     match v {
         Value::Object(o) => Value::Object(
             o.iter()
-                .map(|(k, m)| (k.to_owned(), carried_in(m, usage || k == "usage")))
+                .map(|(k, m)| (k, carried_in(m, usage || k == "usage")))
                 .filter(|(k, m)| {
                     let responses_tool = o.get("type").and_then(Value::as_str) == Some("function")
                         && o.contains_key("name");
