@@ -96,7 +96,7 @@ enum Slot {
 /// # Examples
 ///
 /// ```
-/// use serde_json::json;
+/// use tooljson::json;
 /// use tooljson::protocol::{ToolSet, ToolChoice, Vendor, ChoiceViolation};
 ///
 /// let request = json!({
@@ -222,7 +222,7 @@ impl ToolSet {
     /// # Examples
     ///
     /// ```
-    /// use serde_json::json;
+    /// use tooljson::json;
     /// use tooljson::protocol::{ToolChoice, ToolSet, Vendor};
     /// let bedrock = json!({"toolConfig": {
     ///     "tools": [{"toolSpec": {"name": "top_song",
@@ -251,7 +251,7 @@ impl ToolSet {
     /// # Examples
     ///
     /// ```
-    /// use serde_json::json;
+    /// use tooljson::json;
     /// use tooljson::protocol::ToolSet;
     /// let set = ToolSet::from_request_json_lenient(&json!({"tools": [
     ///     {"name": "ok", "input_schema": {"type": "object", "properties": {"a": {"type": "integer"}}}},

@@ -74,7 +74,7 @@ pub fn validate_tool_name(name: &str) -> Result<(), NameProblem> {
 /// # Examples
 ///
 /// ```
-/// use serde_json::json;
+/// use tooljson::json;
 /// use tooljson::protocol::{ToolDefinition, Vendor};
 ///
 /// let anthropic = json!({
@@ -165,7 +165,7 @@ impl ToolDefinition {
     /// # Examples
     ///
     /// ```
-    /// use serde_json::json;
+    /// use tooljson::json;
     /// use tooljson::protocol::{ToolDefinition, ProtocolError};
     /// let def = ToolDefinition::new("get_time", Some("Current time"), json!({"type": "object"}))?;
     /// assert_eq!(def.to_openai_responses().lossless()?["name"], "get_time");
@@ -223,7 +223,7 @@ impl ToolDefinition {
     /// # Examples
     ///
     /// ```
-    /// use serde_json::json;
+    /// use tooljson::json;
     /// use tooljson::protocol::{ToolDefinition, Vendor};
     /// let gemini = json!({"name": "now", "description": "The time"});
     /// let def = ToolDefinition::from_vendor(Vendor::Gemini, &gemini)?;
@@ -510,7 +510,7 @@ impl ToolDefinition {
     /// # Examples
     ///
     /// ```
-    /// use serde_json::json;
+    /// use tooljson::json;
     /// use tooljson::protocol::ToolDefinition;
     /// let def = ToolDefinition::new("f", None, json!({"type": "object", "required": ["a"]}))?;
     /// assert!(def.validate_json(&json!({"a": 1})).is_ok());
@@ -537,7 +537,7 @@ impl ToolDefinition {
     /// # Examples
     ///
     /// ```
-    /// use serde_json::json;
+    /// use tooljson::json;
     /// use tooljson::protocol::ToolDefinition;
     /// let def = ToolDefinition::new("get_weather", None, json!({
     ///     "type": "object",
@@ -596,7 +596,7 @@ impl ToolDefinition {
     /// # Examples
     ///
     /// ```
-    /// use serde_json::json;
+    /// use tooljson::json;
     /// use tooljson::protocol::{ToolDefinition, Vendor};
     /// let def = ToolDefinition::from_vendor_json(&json!({
     ///     "name": "f", "input_schema": {"type": "object"},

@@ -59,7 +59,7 @@ pub const MAX_INLINED_NODES: usize = 10_000;
 /// # Examples
 ///
 /// ```
-/// use serde_json::json;
+/// use tooljson::json;
 /// use tooljson::protocol::{GeminiSchema, ToolDefinition};
 /// let def = ToolDefinition::new("f", None, json!({
 ///     "type": "object",

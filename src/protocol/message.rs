@@ -145,7 +145,7 @@ pub(crate) fn s(text: &str) -> Value {
 /// # Examples
 ///
 /// ```
-/// use serde_json::json;
+/// use tooljson::json;
 /// use tooljson::protocol::Arguments;
 /// let a = Arguments::from_text(r#"{"location": "Paris"}"#);
 /// assert_eq!(a.value(), Some(&json!({"location": "Paris"})));
@@ -265,6 +265,40 @@ pub(crate) fn parse_arguments(text: &str) -> Result<Value, crate::Error> {
     parser.feed(text.as_bytes(), &mut builder)?;
     parser.finish(&mut builder)?;
     Ok(builder.into_value().unwrap_or_default())
+}
+
+/// Numbers named one by one in a loss report; past it, one summary loss.
+const MAX_NUMBER_LOSSES: usize = 8;
+
+/// The text a double gives back for `lexeme` (`null`: out of range).
+fn as_double(lexeme: &str) -> String {
+    lexeme
+        .parse::<f64>()
+        .ok()
+        .and_then(crate::Number::from_f64)
+        .map_or_else(|| "null".to_owned(), |n| n.as_str().to_owned())
+}
+
+/// The numbers in `v` whose text does not come back from a double: a
+/// double's shortest text, or an integer that a double holds exactly.
+fn inexact_numbers(v: &Value, out: &mut Vec<String>) {
+    let mut stack = vec![v];
+    while let Some(v) = stack.pop() {
+        match v {
+            Value::Number(n) => {
+                let lexeme = n.as_str();
+                let exact_int = n
+                    .as_i64()
+                    .is_some_and(|i| i.unsigned_abs() <= 1 << 53 && i.to_string() == lexeme);
+                if !exact_int && as_double(lexeme) != lexeme {
+                    out.push(lexeme.to_owned());
+                }
+            }
+            Value::Array(a) => stack.extend(a.iter().rev()),
+            Value::Object(m) => stack.extend(m.values().rev()),
+            _ => {}
+        }
+    }
 }
 
 /// The wrapper Anthropic documents for tool input that is not valid JSON:
@@ -433,6 +467,78 @@ impl ToolCall {
                 super::loss::LossEffect::Dropped,
                 &format!("{vendor} has no item id beside the call id"),
             );
+        }
+        self.report_arguments(vendor, at, losses);
+    }
+
+    /// Arguments a target cannot carry as they are: text that is not one
+    /// JSON object (or repeats a key) where the target takes an object, and
+    /// for Gemini (whose `args` is a protobuf `Struct`: numbers are doubles)
+    /// each number whose text a double does not give back.
+    fn report_arguments(&self, vendor: Vendor, at: &str, losses: &mut super::loss::Losses) {
+        let member = match self.native.vendor {
+            Some(Vendor::OpenAiChat) => "function/arguments",
+            Some(Vendor::OpenAiResponses) => "arguments",
+            Some(Vendor::Gemini) => "functionCall/args",
+            Some(Vendor::Bedrock) => "toolUse/input",
+            _ => "input",
+        };
+        let at = format!("{at}/{member}");
+        let takes_object = matches!(vendor, Vendor::Anthropic | Vendor::Gemini | Vendor::Bedrock);
+        match &self.arguments {
+            Arguments::Invalid(raw) if takes_object => {
+                let why = match parse_arguments(raw) {
+                    Err(e) => format!("the text is not one JSON object ({e})"),
+                    Ok(_) => "the text is not one JSON object".to_owned(),
+                };
+                losses.push(
+                    &at,
+                    "arguments",
+                    super::loss::LossEffect::ReadsBackDifferently,
+                    &format!(
+                        "{why}; {vendor} takes an object: written as {{\"{INVALID_JSON_KEY}\": \"<text>\"}}"
+                    ),
+                );
+            }
+            Arguments::Json { value, .. } if takes_object && !value.is_object() => {
+                losses.push(
+                    &at,
+                    "arguments",
+                    super::loss::LossEffect::ReadsBackDifferently,
+                    &format!(
+                        "the arguments are {} {}, and {vendor} takes an object",
+                        if value.is_array() { "an" } else { "a" },
+                        value.type_name()
+                    ),
+                );
+            }
+            Arguments::Json { value, .. } if vendor == Vendor::Gemini => {
+                let mut bad = Vec::new();
+                inexact_numbers(value, &mut bad);
+                for lexeme in bad.iter().take(MAX_NUMBER_LOSSES) {
+                    losses.push(
+                        &at,
+                        "number",
+                        super::loss::LossEffect::ReadsBackDifferently,
+                        &format!(
+                            "Gemini holds numbers as doubles: {lexeme} reads back as {}",
+                            as_double(lexeme)
+                        ),
+                    );
+                }
+                if bad.len() > MAX_NUMBER_LOSSES {
+                    losses.push(
+                        &at,
+                        "number",
+                        super::loss::LossEffect::ReadsBackDifferently,
+                        &format!(
+                            "and {} more numbers that Gemini's doubles do not hold as written",
+                            bad.len() - MAX_NUMBER_LOSSES
+                        ),
+                    );
+                }
+            }
+            _ => {}
         }
     }
 

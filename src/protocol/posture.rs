@@ -28,7 +28,7 @@ use super::loss::{Converted, Loss};
 /// # Examples
 ///
 /// ```
-/// use serde_json::json;
+/// use tooljson::json;
 /// use tooljson::protocol::{ToolChoice, Vendor};
 /// let (choice, parallel) = ToolChoice::from_vendor_json(&json!({"type": "any", "disable_parallel_tool_use": true}))?;
 /// assert_eq!(choice, ToolChoice::Any);

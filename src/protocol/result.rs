@@ -528,7 +528,7 @@ pub(crate) fn write_content(
 /// # Examples
 ///
 /// ```
-/// use serde_json::json;
+/// use tooljson::json;
 /// use tooljson::protocol::{AssistantTurn, ToolOutcome, Vendor};
 ///
 /// let turn = AssistantTurn::from_openai_chat(&json!({

@@ -204,7 +204,7 @@ fn echo(raw: &str) -> String {
 /// # Examples
 ///
 /// ```
-/// use serde_json::json;
+/// use tooljson::json;
 /// use tooljson::protocol::{violations_message, ToolDefinition};
 /// let def = ToolDefinition::new("get_weather", None, json!({
 ///     "type": "object",
@@ -255,7 +255,7 @@ pub fn violations_result(call_id: &str, tool: &str, violations: &[Violation]) ->
 /// # Examples
 ///
 /// ```
-/// use serde_json::json;
+/// use tooljson::json;
 /// use tooljson::protocol::{parse_error_result, Vendor};
 /// let raw = r#"{"location": "San Fra"#;
 /// let err = tooljson::from_str(raw).unwrap_err();
@@ -278,7 +278,7 @@ impl ToolSet {
     /// # Examples
     ///
     /// ```
-    /// use serde_json::json;
+    /// use tooljson::json;
     /// use tooljson::protocol::{Arguments, CallProblem, ToolCall, ToolSet};
     /// let set = ToolSet::from_request_json(&json!([{
     ///     "name": "get_weather",

@@ -95,7 +95,7 @@ pub(crate) fn place_losses(from: Option<Vendor>, at: &str, losses: &mut [Loss]) 
 /// # Examples
 ///
 /// ```
-/// use serde_json::json;
+/// use tooljson::json;
 /// use tooljson::protocol::{AssistantTurn, StopReason, Vendor};
 ///
 /// let message = json!({
@@ -187,7 +187,7 @@ impl AssistantTurn {
     /// # Examples
     ///
     /// ```
-    /// use serde_json::json;
+    /// use tooljson::json;
     /// use tooljson::protocol::{AssistantTurn, Vendor};
     /// let turn = AssistantTurn::from_anthropic(&json!({
     ///     "id": "msg_01", "type": "message", "role": "assistant", "model": "claude-sonnet-4-5",

@@ -53,7 +53,7 @@
 //! # Example: a Chat request to Anthropic
 //!
 //! ```
-//! use serde_json::json;
+//! use tooljson::json;
 //! use tooljson::protocol::{Request, Vendor};
 //!
 //! let chat = json!({
@@ -269,7 +269,7 @@ impl Request {
     /// ]);
     /// r.max_tokens = Some(1024);
     /// let body = r.to_vendor(Vendor::Anthropic).lossless().unwrap();
-    /// assert_eq!(body, serde_json::json!({"model": "claude-sonnet-4-5", "max_tokens": 1024,
+    /// assert_eq!(body, tooljson::json!({"model": "claude-sonnet-4-5", "max_tokens": 1024,
     ///     "messages": [{"role": "user", "content": "Hello"}]}));
     /// ```
     pub fn new(model: impl Into<String>, messages: Vec<Message>) -> Request {

@@ -32,7 +32,7 @@
 //! # Example: an Anthropic response as a Chat completion
 //!
 //! ```
-//! use serde_json::json;
+//! use tooljson::json;
 //! use tooljson::protocol::{Response, StopReason, Vendor};
 //!
 //! let body = json!({
@@ -109,7 +109,7 @@ impl Response {
     /// # Examples
     ///
     /// ```
-    /// use serde_json::json;
+    /// use tooljson::json;
     /// use tooljson::protocol::{AssistantTurn, Response, StopReason, TextPart, TurnPart, Vendor};
     /// let turn = AssistantTurn::new(vec![TurnPart::Text(TextPart::new("Hi"))],
     ///                               Some(StopReason::EndTurn));
@@ -144,7 +144,7 @@ impl Response {
     /// # Examples
     ///
     /// ```
-    /// use serde_json::json;
+    /// use tooljson::json;
     /// use tooljson::protocol::{Response, Vendor};
     /// let r = Response::from_vendor(Vendor::OpenAiChat, &json!({
     ///     "id": "chatcmpl-1", "object": "chat.completion", "created": 1, "model": "gpt-4.1",

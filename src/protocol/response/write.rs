@@ -57,7 +57,7 @@ impl Response {
     /// # Examples
     ///
     /// ```
-    /// use serde_json::json;
+    /// use tooljson::json;
     /// use tooljson::protocol::{Response, Vendor};
     /// let body = json!({
     ///     "id": "resp_1", "object": "response", "created_at": 1741476542, "status": "completed",

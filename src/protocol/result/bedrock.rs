@@ -77,7 +77,7 @@ impl ToolResult {
     /// # Examples
     ///
     /// ```
-    /// use serde_json::json;
+    /// use tooljson::json;
     /// use tooljson::protocol::{ToolResult, Vendor};
     /// let block = json!({"toolResult": {"toolUseId": "tooluse_1",
     ///     "content": [{"json": {"song": "Elemental Hotel"}}], "status": "success"}});

@@ -64,7 +64,7 @@ impl ToolResult {
     /// # Examples
     ///
     /// ```
-    /// use serde_json::json;
+    /// use tooljson::json;
     /// use tooljson::protocol::{ToolResult, Vendor};
     /// let part = json!({"functionResponse": {"id": "c1", "name": "get_weather",
     ///                                        "response": {"error": "city not found"}}});

@@ -139,7 +139,7 @@ impl AssistantTurn {
     /// # Examples
     ///
     /// ```
-    /// use serde_json::json;
+    /// use tooljson::json;
     /// use tooljson::protocol::{AssistantTurn, StopReason, Vendor};
     /// let response = json!({
     ///     "output": {"message": {"role": "assistant", "content": [
@@ -218,7 +218,7 @@ impl AssistantTurn {
     /// # Examples
     ///
     /// ```
-    /// use serde_json::json;
+    /// use tooljson::json;
     /// use tooljson::protocol::AssistantTurn;
     /// let turn = AssistantTurn::from_anthropic(&json!({"role": "assistant",
     ///     "content": [{"type": "text", "text": "Hi"}]}))?;

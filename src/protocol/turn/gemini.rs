@@ -213,7 +213,7 @@ impl AssistantTurn {
     /// # Examples
     ///
     /// ```
-    /// use serde_json::json;
+    /// use tooljson::json;
     /// use tooljson::protocol::{AssistantTurn, StopReason, Vendor};
     /// let candidate = json!({
     ///     "content": {"role": "model", "parts": [
@@ -308,7 +308,7 @@ impl AssistantTurn {
     /// # Examples
     ///
     /// ```
-    /// use serde_json::json;
+    /// use tooljson::json;
     /// use tooljson::protocol::AssistantTurn;
     /// let turn = AssistantTurn::from_openai_chat(&json!({"role": "assistant", "content": "Hi"}))?;
     /// assert_eq!(turn.to_gemini(), json!({"role": "model", "parts": [{"text": "Hi"}]}));
