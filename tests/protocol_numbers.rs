@@ -295,3 +295,40 @@ proptest! {
         }
     }
 }
+
+/// An Anthropic message of `n` `tool_use` blocks.
+fn many_calls(n: usize) -> Value {
+    let blocks: Vec<Value> = (0..n)
+        .map(|i| json!({"type": "tool_use", "id": format!("toolu_{i}"), "name": "f", "input": {"i": i}}))
+        .collect();
+    json!({"role": "assistant", "content": blocks})
+}
+
+/// Seconds for reading `n` calls and writing them for every vendor, best of 3.
+fn convert_seconds(n: usize) -> f64 {
+    let message = many_calls(n);
+    (0..3)
+        .map(|_| {
+            let start = std::time::Instant::now();
+            let turn = AssistantTurn::from_vendor(Vendor::Anthropic, &message).unwrap();
+            for vendor in Vendor::ALL {
+                let (out, _) = turn.to_vendor(vendor).accept_losses();
+                AssistantTurn::from_vendor(vendor, &out).unwrap();
+            }
+            start.elapsed().as_secs_f64()
+        })
+        .fold(f64::INFINITY, f64::min)
+}
+
+/// Issue 45 item 9: the cost of a turn of `n` calls grows linearly. Four
+/// times the calls may take at most eight times as long (a quadratic step
+/// takes sixteen: 64k calls took 3 s where 16k took 0.2 s).
+#[test]
+fn many_tool_use_blocks_convert_in_linear_time() {
+    let small = convert_seconds(4_000);
+    let large = convert_seconds(16_000);
+    assert!(
+        large < 8.0 * small + 0.05,
+        "16k calls {large:.3} s, 4k calls {small:.3} s: grows faster than linear"
+    );
+}
