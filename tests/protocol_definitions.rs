@@ -4,10 +4,10 @@
 
 use std::path::PathBuf;
 
-use tooljson::{Value, json};
 use tooljson::protocol::{
     ChoiceViolation, NameProblem, ProtocolError, ToolChoice, ToolDefinition, ToolSet, Vendor,
 };
+use tooljson::{Value, json};
 
 fn corpus(name: &str) -> Value {
     let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -51,7 +51,8 @@ fn documented_requests_round_trip_exactly() {
                 assert_eq!(def.source(), vendor, "{file}");
                 assert_eq!(&def.to_vendor(vendor).lossless().unwrap(), t, "{file}");
                 assert_eq!(&serde_json::to_value(&def).unwrap(), t, "{file}");
-                let back: ToolDefinition = serde_json::from_value(t.to_serde_json().unwrap()).unwrap();
+                let back: ToolDefinition =
+                    serde_json::from_value(t.to_serde_json().unwrap()).unwrap();
                 assert_eq!(back, def, "{file}");
             }
         }
@@ -411,7 +412,8 @@ fn malformed_definitions_are_typed_errors() {
         Err(ProtocolError::UnknownShape { .. })
     ));
     // Serde surfaces the same error.
-    let e = serde_json::from_value::<ToolDefinition>(serde_json::json!({"input_schema": {}})).unwrap_err();
+    let e = serde_json::from_value::<ToolDefinition>(serde_json::json!({"input_schema": {}}))
+        .unwrap_err();
     assert!(e.to_string().contains("missing field \"name\""), "{e}");
     // Duplicates.
     let e = ToolSet::from_request_json(&json!([

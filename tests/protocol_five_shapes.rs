@@ -5,11 +5,11 @@
 //! equal (key order included) or reports a loss naming the part.
 
 use proptest::prelude::*;
-use tooljson::{Value, json};
 use tooljson::protocol::{
     ChoiceViolation, GeminiSchema, Loss, LossEffect, ProtocolError, ToolChoice, ToolDefinition,
     ToolSet, Vendor,
 };
+use tooljson::{Value, json};
 
 /// The property names of the schema inside a definition written for `v`.
 fn property_order(def_json: &Value, v: Vendor) -> Vec<String> {
@@ -81,10 +81,7 @@ fn argument_objects_keep_their_order() {
     // Arguments are JSON values like schemas: read from text and written
     // back, the members stay in the order the model wrote them.
     let args: Value = tooljson::from_str(r#"{"z": 1, "a": {"y": 2, "b": 3}, "m": [4]}"#).unwrap();
-    assert_eq!(
-        args.to_string(),
-        r#"{"z":1,"a":{"y":2,"b":3},"m":[4]}"#
-    );
+    assert_eq!(args.to_string(), r#"{"z":1,"a":{"y":2,"b":3},"m":[4]}"#);
 }
 
 fn gemini_params(schema: Value) -> (Value, Vec<Loss>) {

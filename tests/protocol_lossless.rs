@@ -9,10 +9,10 @@
 //! out is not a loss.
 
 use proptest::prelude::*;
-use tooljson::{Map, Value, json};
 use tooljson::protocol::{
     AssistantTurn, Converted, ProtocolError, Response, ToolDefinition, ToolResult, ToolSet, Vendor,
 };
+use tooljson::{Map, Value, json};
 
 const VENDORS: [Vendor; 3] = [
     Vendor::Anthropic,

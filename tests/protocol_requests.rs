@@ -8,10 +8,10 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 
 use proptest::prelude::*;
-use tooljson::{Value, json};
 use tooljson::protocol::{
     AssistantTurn, LossEffect, Request, ResultContent, ToolResult, ToolResults, Vendor,
 };
+use tooljson::{Value, json};
 
 const VENDORS: [Vendor; 3] = [
     Vendor::Anthropic,

@@ -4,8 +4,8 @@
 //! other vendor (lossless and back the same, or a named loss), and a streamed
 //! response accumulated to its end equal to the same response received whole.
 
-use tooljson::{Map, Value, json};
 use tooljson::protocol::{Response, Vendor};
+use tooljson::{Map, Value, json};
 
 use crate::common;
 

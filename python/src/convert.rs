@@ -204,7 +204,10 @@ pub fn node_to_py<'py>(
 /// JSON as plain Python objects, members in their order: the protocol's
 /// [`Value`] (numbers per [`Decimals::Auto`]: a float when it holds the
 /// number as written, else a `Decimal`), or an event's `serde_json::Value`.
-pub fn json_to_py<'py, J: JsonToPy + ?Sized>(py: Python<'py>, v: &J) -> PyResult<Bound<'py, PyAny>> {
+pub fn json_to_py<'py, J: JsonToPy + ?Sized>(
+    py: Python<'py>,
+    v: &J,
+) -> PyResult<Bound<'py, PyAny>> {
     v.to_py(py)
 }
 

@@ -790,11 +790,7 @@ impl ToolSet {
 }
 
 /// The array `o[key]` (none: empty), or a typed error at `at/key`.
-fn array_at<'a>(
-    o: &'a Map,
-    key: &str,
-    at: &str,
-) -> Result<&'a [Value], ProtocolError> {
+fn array_at<'a>(o: &'a Map, key: &str, at: &str) -> Result<&'a [Value], ProtocolError> {
     match o.get(key) {
         Some(Value::Array(a)) => Ok(a.as_slice()),
         Some(Value::Null) | None => Ok(&[][..]),

@@ -303,11 +303,7 @@ impl ToolDefinition {
 
     /// Reads the flat member set: Anthropic, Responses and Gemini top level,
     /// the Chat `function` object, the Bedrock `toolSpec` object.
-    fn read_flat(
-        obj: &Map,
-        at: &str,
-        source: Vendor,
-    ) -> Result<ToolDefinition, ProtocolError> {
+    fn read_flat(obj: &Map, at: &str, source: Vendor) -> Result<ToolDefinition, ProtocolError> {
         let name = match obj.get("name") {
             Some(Value::String(s)) => s.clone(),
             Some(other) => {

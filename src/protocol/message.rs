@@ -347,10 +347,7 @@ impl ToolCall {
         }
     }
 
-    pub(crate) fn from_anthropic(
-        o: &Map,
-        at: &str,
-    ) -> Result<ToolCall, ProtocolError> {
+    pub(crate) fn from_anthropic(o: &Map, at: &str) -> Result<ToolCall, ProtocolError> {
         let id = get_str(o, "id", at)?.to_owned();
         let name = get_str(o, "name", at)?.to_owned();
         let input = o.get("input").ok_or_else(|| ProtocolError::MissingField {
@@ -390,10 +387,7 @@ impl ToolCall {
         })
     }
 
-    pub(crate) fn from_openai_responses(
-        o: &Map,
-        at: &str,
-    ) -> Result<ToolCall, ProtocolError> {
+    pub(crate) fn from_openai_responses(o: &Map, at: &str) -> Result<ToolCall, ProtocolError> {
         let id = get_str(o, "call_id", at)?.to_owned();
         let name = get_str(o, "name", at)?.to_owned();
         let arguments = Arguments::from_text(get_str(o, "arguments", at)?);
@@ -636,11 +630,7 @@ pub enum TurnPart {
     },
 }
 
-pub(crate) fn check_role(
-    o: &Map,
-    at: &str,
-    role: &'static str,
-) -> Result<(), ProtocolError> {
+pub(crate) fn check_role(o: &Map, at: &str, role: &'static str) -> Result<(), ProtocolError> {
     match o.get("role") {
         Some(Value::String(r)) if r == role => Ok(()),
         Some(other) => Err(ProtocolError::UnknownShape {

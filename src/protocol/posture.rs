@@ -271,10 +271,7 @@ pub(crate) fn choice_json(
 /// `ANY` is any, a named tool with one allowed name, or any restricted to
 /// the names with several; `VALIDATED` is auto with the `validated` mark
 /// (and its names, if any, as the restriction).
-pub(crate) fn read_gemini_choice(
-    o: &Map,
-    at: &str,
-) -> Result<ReadChoice, ProtocolError> {
+pub(crate) fn read_gemini_choice(o: &Map, at: &str) -> Result<ReadChoice, ProtocolError> {
     let mode = match o.get("mode") {
         None | Some(Value::Null) => "AUTO".to_owned(),
         Some(Value::String(m)) => m.to_ascii_uppercase(),
@@ -346,10 +343,7 @@ pub(crate) fn read_gemini_choice(
 
 /// Reads a Bedrock `toolChoice`: `{"auto":{}}`, `{"any":{}}` or
 /// `{"tool":{"name"}}`.
-pub(crate) fn read_bedrock_choice(
-    o: &Map,
-    at: &str,
-) -> Result<ToolChoice, ProtocolError> {
+pub(crate) fn read_bedrock_choice(o: &Map, at: &str) -> Result<ToolChoice, ProtocolError> {
     let unknown = || ProtocolError::UnknownShape {
         at: at.to_owned(),
         expected: "a Bedrock toolChoice: {\"auto\":{}}, {\"any\":{}} or {\"tool\":{\"name\"}}",

@@ -292,12 +292,7 @@ impl ToolResult {
         ))
     }
 
-    fn openai(
-        call_id: String,
-        content: ResultContent,
-        vendor: Vendor,
-        members: Map,
-    ) -> ToolResult {
+    fn openai(call_id: String, content: ResultContent, vendor: Vendor, members: Map) -> ToolResult {
         let (content, is_error) = match content.strip_error_prefix() {
             Some(c) => (c, true),
             None => (content, false),

@@ -906,8 +906,7 @@ fn input_form(item: Value) -> Vec<Value> {
     };
     let bare = o.get("type").and_then(Value::as_str) == Some("message")
         && !o.contains_key("id")
-        && o.keys()
-            .all(|k| ["type", "role", "content"].contains(&k))
+        && o.keys().all(|k| ["type", "role", "content"].contains(&k))
         && is_plain_output_message(o);
     // Only the empty `annotations` a writer adds may go.
     let texts: Option<Vec<Value>> = o.get("content").and_then(Value::as_array).map(|parts| {

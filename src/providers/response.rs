@@ -12,8 +12,11 @@ use std::collections::BTreeMap;
 
 use crate::value::{Map, Value as J};
 
-/// An event's member as serde decoded it.
-type EventJson = serde_json::Value;
+/// An event's member: as serde_json decoded it, or read exactly (members in
+/// order, numbers as written) as a [`J`].
+pub(crate) trait EventJson: Into<J> {}
+impl EventJson for serde_json::Value {}
+impl EventJson for J {}
 
 use super::native_message::{BedrockMessage, GeminiMessage, tool_input};
 use super::{CallKey, StreamedCall};
@@ -110,9 +113,9 @@ impl Response {
     }
 
     /// Anthropic `message_start`.
-    pub(crate) fn anthropic_start(&mut self, message: EventJson) {
+    pub(crate) fn anthropic_start(&mut self, message: impl EventJson) {
         self.anthropic_started = true;
-        if let J::Object(mut m) = J::from(message) {
+        if let J::Object(mut m) = message.into() {
             let content = match m.shift_remove("content") {
                 Some(J::Array(a)) => a,
                 _ => Vec::new(),
@@ -128,8 +131,8 @@ impl Response {
     }
 
     /// Anthropic `content_block_start`.
-    pub(crate) fn block_start(&mut self, index: u64, block: EventJson) {
-        self.blocks.insert(index, J::from(block));
+    pub(crate) fn block_start(&mut self, index: u64, block: impl EventJson) {
+        self.blocks.insert(index, block.into());
     }
 
     /// Anthropic: a delta's string appended to a block member (`text`,
@@ -144,20 +147,20 @@ impl Response {
 
     /// Anthropic: the block at `index` as it stands, for an event (`None`
     /// also for a number serde_json cannot hold).
-    pub(crate) fn block(&self, index: u64) -> Option<EventJson> {
+    pub(crate) fn block(&self, index: u64) -> Option<serde_json::Value> {
         self.blocks.get(&index)?.to_serde_json().ok()
     }
 
     /// Anthropic: a member of a block set (`signature`).
-    pub(crate) fn block_set(&mut self, index: u64, key: &str, value: EventJson) {
+    pub(crate) fn block_set(&mut self, index: u64, key: &str, value: impl EventJson) {
         if let Some(J::Object(b)) = self.blocks.get_mut(&index) {
-            b.insert(key.to_owned(), J::from(value));
+            b.insert(key.to_owned(), value.into());
         }
     }
 
     /// Anthropic `citations_delta`.
-    pub(crate) fn block_cite(&mut self, index: u64, citation: EventJson) {
-        let citation = J::from(citation);
+    pub(crate) fn block_cite(&mut self, index: u64, citation: impl EventJson) {
+        let citation: J = citation.into();
         if let Some(J::Object(b)) = self.blocks.get_mut(&index) {
             match b.get_mut("citations") {
                 Some(J::Array(a)) => a.push(citation),
@@ -171,7 +174,11 @@ impl Response {
     /// Anthropic `message_delta`: the stop members overwrite; usage counts
     /// are cumulative, so they overwrite too, an absent optional count
     /// keeping the earlier one.
-    pub(crate) fn anthropic_delta(&mut self, delta: Option<&EventJson>, usage: Option<&EventJson>) {
+    pub(crate) fn anthropic_delta(
+        &mut self,
+        delta: Option<&serde_json::Value>,
+        usage: Option<&serde_json::Value>,
+    ) {
         let (delta, usage) = (delta.map(J::from), usage.map(J::from));
         if let Some(d) = delta.as_ref().and_then(J::as_object) {
             for k in ["stop_reason", "stop_sequence", "stop_details"] {
@@ -246,18 +253,18 @@ impl Response {
     }
 
     /// Responses `output_item.added`.
-    pub(crate) fn item_added(&mut self, index: u64, item: EventJson) {
-        self.blocks.insert(index, J::from(item));
+    pub(crate) fn item_added(&mut self, index: u64, item: impl EventJson) {
+        self.blocks.insert(index, item.into());
     }
 
     /// Responses `output_item.done`.
-    pub(crate) fn item_done(&mut self, index: u64, item: EventJson) {
-        self.done_items.insert(index, J::from(item));
+    pub(crate) fn item_done(&mut self, index: u64, item: impl EventJson) {
+        self.done_items.insert(index, item.into());
     }
 
     /// Responses `content_part.added`.
-    pub(crate) fn part_added(&mut self, index: u64, part: EventJson) {
-        let part = J::from(part);
+    pub(crate) fn part_added(&mut self, index: u64, part: impl EventJson) {
+        let part: J = part.into();
         if let Some(J::Object(item)) = self.blocks.get_mut(&index) {
             match item.get_mut("content") {
                 Some(J::Array(a)) => a.push(part),
@@ -282,8 +289,8 @@ impl Response {
     }
 
     /// Responses `response.completed`: its `output` is final.
-    pub(crate) fn completed(&mut self, response: Option<EventJson>) {
-        if let Some(J::Object(mut o)) = response.map(J::from) {
+    pub(crate) fn completed(&mut self, response: Option<impl EventJson>) {
+        if let Some(J::Object(mut o)) = response.map(Into::into) {
             if let Some(J::Array(output)) = o.shift_remove("output") {
                 self.completed_output = Some(output);
             }
@@ -293,8 +300,8 @@ impl Response {
 
     /// Responses: a lifecycle event's `response` object, but its
     /// `output` (the items are accumulated from their own events).
-    pub(crate) fn responses_envelope(&mut self, response: Option<EventJson>) {
-        if let Some(J::Object(mut o)) = response.map(J::from) {
+    pub(crate) fn responses_envelope(&mut self, response: Option<impl EventJson>) {
+        if let Some(J::Object(mut o)) = response.map(Into::into) {
             o.shift_remove("output");
             self.envelope = o;
         }

@@ -120,7 +120,9 @@ impl PartialEq<serde_json::Value> for Value {
             (Value::Bool(a), J::Bool(b)) => a == b,
             (Value::Number(a), J::Number(b)) => a.to_serde_json().as_ref() == Some(b),
             (Value::String(a), J::String(b)) => a == b,
-            (Value::Array(a), J::Array(b)) => a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x == y),
+            (Value::Array(a), J::Array(b)) => {
+                a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x == y)
+            }
             (Value::Object(a), J::Object(b)) => {
                 a.len() == b.len() && a.iter().all(|(k, v)| b.get(k).is_some_and(|w| v == w))
             }

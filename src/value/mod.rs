@@ -13,12 +13,12 @@ use std::ops::Index;
 use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde::ser::{Serialize, SerializeSeq, Serializer};
 
-pub(crate) use map::Key;
-#[cfg(feature = "schema")]
-pub(crate) use map::MapIter;
 pub use access::Entry;
 #[doc(hidden)]
 pub use access::ToJsonValue;
+pub(crate) use map::Key;
+#[cfg(feature = "schema")]
+pub(crate) use map::MapIter;
 pub use map::{IntoIter, Map};
 pub use number::Number;
 

@@ -754,7 +754,8 @@ fn fuzz_tools() -> &'static tooljson::protocol::ToolSet {
                 "query": {"type": "string", "maxLength": 200}},
                 "oneOf": [{"required": ["query"]}, {"required": ["sql"]}]}}
         ]});
-        tooljson::protocol::ToolSet::from_request_json(&tools.into()).expect("the fuzz tools compile")
+        tooljson::protocol::ToolSet::from_request_json(&tools.into())
+            .expect("the fuzz tools compile")
     })
 }
 

@@ -14,9 +14,9 @@
 
 use std::path::{Path, PathBuf};
 
-use tooljson::{Map, Value, json};
 use tooljson::protocol::{AssistantTurn, LossEffect, Request, Vendor};
 use tooljson::providers::ToolCallStream;
+use tooljson::{Map, Value, json};
 
 /// One directed conversion `from -> to`, and back.
 pub struct Case {

@@ -8,9 +8,9 @@
 
 use std::io::{self, Write};
 
+use tooljson::Value;
 use tooljson::partial::PartialNode;
 use tooljson::providers::{CallEvent, CallStatus, StopReason, StreamedCall, ToolCallStream};
-use tooljson::Value;
 
 /// One member's value.
 enum Member<'a> {

@@ -31,11 +31,7 @@ fn wrong(at: String, expected: &'static str, v: &Value) -> ProtocolError {
 }
 
 /// `o[key]` as a count (absent or `null`: none).
-pub(super) fn count(
-    o: &Map,
-    key: &str,
-    at: &str,
-) -> Result<Option<u64>, ProtocolError> {
+pub(super) fn count(o: &Map, key: &str, at: &str) -> Result<Option<u64>, ProtocolError> {
     match o.get(key) {
         None | Some(Value::Null) => Ok(None),
         Some(v) => v
@@ -46,11 +42,7 @@ pub(super) fn count(
 }
 
 /// `o[key]` as a number (absent or `null`: none).
-pub(super) fn number(
-    o: &Map,
-    key: &str,
-    at: &str,
-) -> Result<Option<Number>, ProtocolError> {
+pub(super) fn number(o: &Map, key: &str, at: &str) -> Result<Option<Number>, ProtocolError> {
     match o.get(key) {
         None | Some(Value::Null) => Ok(None),
         Some(Value::Number(n)) => Ok(Some(n.clone())),
@@ -59,11 +51,7 @@ pub(super) fn number(
 }
 
 /// `o[key]` as a list of strings (absent or `null`: none).
-pub(super) fn strings(
-    o: &Map,
-    key: &str,
-    at: &str,
-) -> Result<Option<Vec<String>>, ProtocolError> {
+pub(super) fn strings(o: &Map, key: &str, at: &str) -> Result<Option<Vec<String>>, ProtocolError> {
     match o.get(key) {
         None | Some(Value::Null) => Ok(None),
         Some(Value::Array(a)) => a

@@ -156,10 +156,7 @@ fn carries(v: &Value) -> bool {
 
 /// Reads the counts of `o` in `from`'s spelling; the members and
 /// `(object, member)` pairs read are listed in `read`.
-fn counts(
-    from: Vendor,
-    o: &Map,
-) -> (Counts, &'static [(&'static str, &'static str)]) {
+fn counts(from: Vendor, o: &Map) -> (Counts, &'static [(&'static str, &'static str)]) {
     match from {
         Vendor::Anthropic => {
             let cache_read = num(o, "cache_read_input_tokens");
