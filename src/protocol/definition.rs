@@ -495,9 +495,9 @@ impl ToolDefinition {
         Ok(def)
     }
 
-    /// Validates arguments the user holds as a `serde_json::Value` against
-    /// the compiled schema (the value is converted once, O(its size); a
-    /// streamed call's arguments are checked as they arrive instead).
+    /// Validates finished arguments against the compiled schema, O(their
+    /// size) (a streamed call's arguments are checked as they arrive
+    /// instead).
     ///
     /// # Errors
     ///
@@ -515,8 +515,7 @@ impl ToolDefinition {
     /// # Ok::<(), tooljson::protocol::ProtocolError>(())
     /// ```
     pub fn validate_json(&self, arguments: &Value) -> Result<(), Vec<crate::schema::Violation>> {
-        self.compiled
-            .validate(&crate::Value::from(arguments.clone()))
+        self.compiled.validate(arguments)
     }
 
     /// Why the schema did not compile, for a definition read leniently

@@ -167,8 +167,8 @@ fn read_output_config(v: &Value) -> Option<ResponseFormat> {
         return None;
     }
     let text = js.get("schema")?.as_str()?;
-    let schema: Value = serde_json::from_str(text).ok()?;
-    if serde_json::to_string(&schema).ok()? != text {
+    let schema = crate::from_str(text).ok()?;
+    if schema.to_string() != text {
         return None;
     }
     let s = |k: &str| match js.get(k) {
