@@ -332,7 +332,7 @@ fn arguments_keep_their_text_and_invalid_text_is_wrapped() {
     let b: Vec<&ToolCall> = back.calls().collect();
     assert_eq!(b[0].arguments.value(), calls[0].arguments.value());
     // Keys keep the order the model wrote them in.
-    assert_eq!(b[0].arguments.text(), r#"{"b":1,"a":2.5}"#);
+    assert_eq!(b[0].arguments.text(), r#"{"b":1,"a":2.50}"#);
     // Documented normalisation: empty text (no parameters) is `{}` in
     // Anthropic and comes back as "{}".
     assert_eq!(b[2].arguments.text(), "{}");
