@@ -54,7 +54,7 @@ fn full(turn: &AssistantTurn, vendor: Vendor) -> Value {
 fn without(mut v: Value, drops: &[(&str, &str)]) -> Value {
     for (parent, key) in drops {
         if let Some(o) = v.pointer_mut(parent).and_then(Value::as_object_mut) {
-            o.remove(*key);
+            o.remove(key);
         }
     }
     v

@@ -75,7 +75,7 @@ impl Native {
 /// The members of `obj` not named in `known`.
 pub(crate) fn rest(obj: &Map, known: &[&str]) -> Map {
     obj.iter()
-        .filter(|(k, _)| !known.contains(&k))
+        .filter(|(k, _)| !known.contains(k))
         .map(|(k, v)| (k.to_owned(), v.clone()))
         .collect()
 }

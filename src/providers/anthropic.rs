@@ -244,10 +244,7 @@ impl State {
                         continue;
                     };
                     let n = calls.start(key, block.id, block.name, kind)?;
-                    let input = block
-                        .input
-                        .map(Value::from)
-                        .unwrap_or(Value::Object(Default::default()));
+                    let input = block.input.unwrap_or(Value::Object(Default::default()));
                     calls.append(n, input.to_string());
                     calls.end(n);
                 }

@@ -138,7 +138,7 @@ pub(super) fn read(v: &Value) -> Result<Request, ProtocolError> {
     }
     shape.native = o
         .iter()
-        .filter(|(k, _)| !known.contains(&k))
+        .filter(|(k, _)| !known.contains(k))
         .map(|(k, v)| (k.to_owned(), v.clone()))
         .collect();
     r.shape = shape;
@@ -168,7 +168,10 @@ fn read_output_config(v: &Value) -> Option<ResponseFormat> {
     }
     let text = js.get("schema")?.as_str()?;
     let schema = crate::from_str(text).ok()?;
-    if schema.to_string() != text {
+    // Only a compact text reads back as itself.
+    let mut compact = String::with_capacity(text.len());
+    schema.write_compact(&mut compact);
+    if compact != text {
         return None;
     }
     let s = |k: &str| match js.get(k) {

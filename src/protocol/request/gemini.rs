@@ -72,7 +72,7 @@ pub(super) fn strings(o: &Map, key: &str, at: &str) -> Result<Option<Vec<String>
 pub(super) fn present<'a>(o: &Map, keys: &[&'a str]) -> Vec<&'a str> {
     keys.iter()
         .copied()
-        .filter(|k| o.get(*k).is_some_and(|v| !v.is_null()))
+        .filter(|k| o.get(k).is_some_and(|v| !v.is_null()))
         .collect()
 }
 
@@ -272,7 +272,7 @@ pub(super) fn read(v: &Value) -> Result<Request, ProtocolError> {
     name_idless(&mut r.messages);
     shape.native = o
         .iter()
-        .filter(|(k, _)| !known.contains(&k))
+        .filter(|(k, _)| !known.contains(k))
         .map(|(k, v)| (k.to_owned(), v.clone()))
         .collect();
     r.shape = shape;

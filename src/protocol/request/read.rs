@@ -209,7 +209,7 @@ impl Request {
         };
         if ["tools", "tool_choice", "parallel_tool_calls"]
             .iter()
-            .any(|k| o.contains_key(*k))
+            .any(|k| o.contains_key(k))
         {
             let mut sub = Map::new();
             for k in ["tools", "tool_choice", "parallel_tool_calls"] {
