@@ -175,8 +175,8 @@ fn workload(name: &str) -> Option<Box<dyn FnMut() -> usize>> {
         }
         "providers/replay_demo/1400" => {
             let body = include_bytes!("../corpus/transcripts/demo-parallel-write.sse");
-            let tools: serde_json::Value =
-                serde_json::from_slice(include_bytes!("../corpus/transcripts/demo-tools.json"))
+            let tools =
+                tooljson::from_slice(include_bytes!("../corpus/transcripts/demo-tools.json"))
                     .unwrap();
             let tools = tooljson::protocol::ToolSet::from_request_json(&tools).unwrap();
             Box::new(move || {

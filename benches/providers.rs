@@ -215,7 +215,7 @@ fn bedrock(calls: &[(&str, &str)], delta: usize) -> Vec<u8> {
 }
 
 fn tools() -> ToolSet {
-    ToolSet::from_request_json(&json!({"tools": [
+    ToolSet::from_request_json(&tooljson::json!({"tools": [
         {"name": "write_file", "input_schema": {"type": "object", "properties": {
             "path": {"type": "string", "minLength": 1}, "content": {"type": "string"}},
             "required": ["path", "content"], "additionalProperties": false}},

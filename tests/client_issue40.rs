@@ -7,7 +7,7 @@
 
 use crate::common;
 
-use serde_json::{Value as J, json};
+use serde_json::Value as J;
 use tooljson::protocol::{Arguments, CallProblem, StopReason, ToolSet};
 use tooljson::providers::{CallEvent, CallStatus, StreamError, ToolCallStream};
 
@@ -239,7 +239,7 @@ fn point4_the_responses_final_turn_has_its_stop_reason_and_the_whole_response() 
 /// the three paths that report the violation word it the same.
 #[test]
 fn point5_a_schema_violation_is_one_violation_in_one_wording() {
-    let tools = ToolSet::from_request_json(&json!({"tools": [{"name": "get_weather",
+    let tools = ToolSet::from_request_json(&tooljson::json!({"tools": [{"name": "get_weather",
         "input_schema": {"type": "object", "required": ["city"],
             "properties": {"city": {"type": "string"}, "unit": {"enum": ["c", "f"]}}}}]}))
     .unwrap();
@@ -253,7 +253,7 @@ fn point5_a_schema_violation_is_one_violation_in_one_wording() {
     assert_eq!(
         tool_call.arguments,
         Arguments::Json {
-            value: json!({"city": 7}),
+            value: tooljson::json!({"city": 7}),
             text: Some(call.arguments_text().to_owned())
         }
     );

@@ -507,7 +507,7 @@ fn the_readme_loop_over_every_recording_at_1_7_and_64_byte_reads() {
             }
             if stop.is_normal() {
                 for m in stream.final_messages_json() {
-                    if native_stop(&provider, &m).is_none() {
+                    if native_stop(&provider, &m.to_serde_json().unwrap()).is_none() {
                         failures.push(format!(
                             "{at}: final message JSON without its stop reason: {m}"
                         ));

@@ -99,6 +99,9 @@ mod protocol_gemini_bedrock_model;
 mod protocol_lossless;
 #[cfg(feature = "protocol")]
 mod protocol_messages;
+// Needs the command line for `replay --ndjson`.
+#[cfg(feature = "cli")]
+mod protocol_numbers;
 #[cfg(feature = "protocol")]
 mod protocol_props;
 #[cfg(feature = "protocol")]

@@ -4,22 +4,22 @@
 
 use std::path::PathBuf;
 
-use serde_json::{Value, json};
 use tooljson::protocol::{
     ChoiceViolation, NameProblem, ProtocolError, ToolChoice, ToolDefinition, ToolSet, Vendor,
 };
+use tooljson::{Value, json};
 
 fn corpus(name: &str) -> Value {
     let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("corpus/protocol")
         .join(name);
     let text = std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
-    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+    tooljson::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
 }
 
 /// The members of a request body this layer owns.
 fn tool_part(body: &Value) -> Value {
-    let mut o = serde_json::Map::new();
+    let mut o = tooljson::Map::new();
     for k in ["tools", "tool_choice", "parallel_tool_calls"] {
         if let Some(v) = body.get(k) {
             o.insert(k.to_owned(), v.clone());
@@ -51,7 +51,8 @@ fn documented_requests_round_trip_exactly() {
                 assert_eq!(def.source(), vendor, "{file}");
                 assert_eq!(&def.to_vendor(vendor).lossless().unwrap(), t, "{file}");
                 assert_eq!(&serde_json::to_value(&def).unwrap(), t, "{file}");
-                let back: ToolDefinition = serde_json::from_value(t.clone()).unwrap();
+                let back: ToolDefinition =
+                    serde_json::from_value(t.to_serde_json().unwrap()).unwrap();
                 assert_eq!(back, def, "{file}");
             }
         }
@@ -411,7 +412,8 @@ fn malformed_definitions_are_typed_errors() {
         Err(ProtocolError::UnknownShape { .. })
     ));
     // Serde surfaces the same error.
-    let e = serde_json::from_value::<ToolDefinition>(json!({"input_schema": {}})).unwrap_err();
+    let e = serde_json::from_value::<ToolDefinition>(serde_json::json!({"input_schema": {}}))
+        .unwrap_err();
     assert!(e.to_string().contains("missing field \"name\""), "{e}");
     // Duplicates.
     let e = ToolSet::from_request_json(&json!([

@@ -5,11 +5,11 @@
 //! equal (key order included) or reports a loss naming the part.
 
 use proptest::prelude::*;
-use serde_json::{Value, json};
 use tooljson::protocol::{
     ChoiceViolation, GeminiSchema, Loss, LossEffect, ProtocolError, ToolChoice, ToolDefinition,
     ToolSet, Vendor,
 };
+use tooljson::{Value, json};
 
 /// The property names of the schema inside a definition written for `v`.
 fn property_order(def_json: &Value, v: Vendor) -> Vec<String> {
@@ -27,7 +27,7 @@ fn property_order(def_json: &Value, v: Vendor) -> Vec<String> {
         .as_object()
         .unwrap_or_else(|| panic!("no properties in {def_json}"))
         .keys()
-        .cloned()
+        .map(str::to_owned)
         .collect()
 }
 
@@ -62,11 +62,11 @@ fn property_order_z_a_m_survives_every_vendor_and_back() {
             let back = read.to_vendor(from).lossless().unwrap();
             // Same members in the same order, all the way down.
             assert_eq!(
-                serde_json::to_string(&back).unwrap(),
-                serde_json::to_string(&source_json).unwrap(),
+                back.to_string(),
+                source_json.to_string(),
                 "{from} -> {to} -> {from}"
             );
-            let nested: Vec<&String> = read.input_schema()["properties"]["m"]["properties"]
+            let nested: Vec<&str> = read.input_schema()["properties"]["m"]["properties"]
                 .as_object()
                 .unwrap()
                 .keys()
@@ -80,11 +80,8 @@ fn property_order_z_a_m_survives_every_vendor_and_back() {
 fn argument_objects_keep_their_order() {
     // Arguments are JSON values like schemas: read from text and written
     // back, the members stay in the order the model wrote them.
-    let args: Value = serde_json::from_str(r#"{"z": 1, "a": {"y": 2, "b": 3}, "m": [4]}"#).unwrap();
-    assert_eq!(
-        serde_json::to_string(&args).unwrap(),
-        r#"{"z":1,"a":{"y":2,"b":3},"m":[4]}"#
-    );
+    let args: Value = tooljson::from_str(r#"{"z": 1, "a": {"y": 2, "b": 3}, "m": [4]}"#).unwrap();
+    assert_eq!(args.to_string(), r#"{"z":1,"a":{"y":2,"b":3},"m":[4]}"#);
 }
 
 fn gemini_params(schema: Value) -> (Value, Vec<Loss>) {
@@ -394,7 +391,7 @@ fn definition(i: usize) -> impl Strategy<Value = ToolDefinition> {
             let name = format!("tool_{i}");
             let description = described.then_some("does a thing");
             let def = if has_schema {
-                let mut props = serde_json::Map::new();
+                let mut props = tooljson::Map::new();
                 for (n, s) in names.iter().zip(schemas) {
                     props.insert((*n).to_owned(), s);
                 }
@@ -436,7 +433,7 @@ fn tool_set() -> impl Strategy<Value = ToolSet> {
 }
 
 fn text(v: &Value) -> String {
-    serde_json::to_string(v).unwrap()
+    v.to_string()
 }
 
 /// The JSON with spellings of the same meaning made one, member order
@@ -452,13 +449,13 @@ fn same_meaning(v: &Value) -> String {
                     o.get("type") == Some(&Value::from("function")) && o.contains_key("name");
                 Value::Object(
                     o.iter()
-                        .filter(|(k, m)| match (k.as_str(), m) {
+                        .filter(|(k, m)| match (*k, m) {
                             ("strict", Value::Bool(false)) => responses_tool,
                             ("parameters", Value::Null) => !responses_tool,
                             ("tool_choice", Value::String(c)) => c != "auto",
                             _ => true,
                         })
-                        .map(|(k, m)| (k.clone(), walk(m)))
+                        .map(|(k, m)| (k.to_owned(), walk(m)))
                         .collect(),
                 )
             }
@@ -519,7 +516,7 @@ fn fixture(name: &str) -> Value {
         .join("corpus/protocol/definitions")
         .join(name);
     let text = std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
-    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+    tooljson::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
 }
 
 #[test]
@@ -537,7 +534,7 @@ fn documented_gemini_and_bedrock_requests_round_trip_through_every_vendor() {
         ),
     ] {
         let body = fixture(file);
-        let mut tool_part = serde_json::Map::new();
+        let mut tool_part = tooljson::Map::new();
         for k in members {
             tool_part.insert((*k).to_owned(), body[*k].clone());
         }

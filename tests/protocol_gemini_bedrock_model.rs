@@ -12,11 +12,11 @@
 
 use std::path::{Path, PathBuf};
 
-use serde_json::{Value, json};
 use tooljson::protocol::{
     AssistantTurn, LossEffect, Request, Response, ToolResult, ToolResults, Vendor,
 };
 use tooljson::providers::ToolCallStream;
+use tooljson::{Value, json};
 
 use crate::common;
 
@@ -25,7 +25,7 @@ fn corpus() -> PathBuf {
 }
 
 fn read_json(p: &Path) -> Value {
-    serde_json::from_slice(&std::fs::read(p).unwrap()).unwrap()
+    tooljson::from_slice(&std::fs::read(p).unwrap()).unwrap()
 }
 
 /// The fixtures of one directory: (file name, vendor, is a request, body).
@@ -57,12 +57,7 @@ fn fixtures(dir: &Path) -> Vec<(String, Vendor, bool, Value)> {
             continue;
         };
         let request = name.contains("_request_") || dir.ends_with("requests");
-        out.push((
-            name,
-            vendor,
-            request,
-            serde_json::from_slice(&bytes).unwrap(),
-        ));
+        out.push((name, vendor, request, tooljson::from_slice(&bytes).unwrap()));
     }
     out
 }

@@ -3,11 +3,11 @@
 //! asked (`from_request_json_lenient`); the others validate as usual, also
 //! through the stream.
 
-use serde_json::json;
+use tooljson::json;
 use tooljson::protocol::{ProtocolError, ToolSet};
 use tooljson::providers::{CallStatus, ToolCallStream};
 
-fn request() -> serde_json::Value {
+fn request() -> tooljson::Value {
     json!({"tools": [
         {"name": "ok", "input_schema": {"type": "object", "required": ["a"],
             "properties": {"a": {"type": "integer"}}}},

@@ -9,10 +9,10 @@
 //! out is not a loss.
 
 use proptest::prelude::*;
-use serde_json::{Map, Value, json};
 use tooljson::protocol::{
     AssistantTurn, Converted, ProtocolError, Response, ToolDefinition, ToolResult, ToolSet, Vendor,
 };
+use tooljson::{Map, Value, json};
 
 const VENDORS: [Vendor; 3] = [
     Vendor::Anthropic,
@@ -33,11 +33,11 @@ fn carried_in(v: &Value, usage: bool) -> Value {
     match v {
         Value::Object(o) => Value::Object(
             o.iter()
-                .map(|(k, m)| (k.clone(), carried_in(m, usage || k == "usage")))
+                .map(|(k, m)| (k, carried_in(m, usage || k == "usage")))
                 .filter(|(k, m)| {
                     let responses_tool = o.get("type").and_then(Value::as_str) == Some("function")
                         && o.contains_key("name");
-                    match (k.as_str(), m) {
+                    match (*k, m) {
                         ("strict", Value::Bool(false)) => responses_tool,
                         ("tool_choice" | "detail", Value::String(c)) => c != "auto",
                         _ => true,

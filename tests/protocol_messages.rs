@@ -5,19 +5,19 @@
 
 use std::path::PathBuf;
 
-use serde_json::{Value, json};
 use tooljson::protocol::{
     Arguments, AssistantTurn, CallProblem, ProtocolError, ResultContent, ResultPart, StopReason,
     ToolCall, ToolDefinition, ToolOutcome, ToolResult, ToolResults, ToolSet, TurnPart, Vendor,
     correlate, parse_error_result,
 };
+use tooljson::{Value, json};
 
 fn corpus(name: &str) -> Value {
     let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("corpus/protocol")
         .join(name);
     let text = std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
-    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+    tooljson::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
 }
 
 const EXCHANGES: [&str; 6] = [
@@ -54,7 +54,7 @@ fn full(turn: &AssistantTurn, vendor: Vendor) -> Value {
 fn without(mut v: Value, drops: &[(&str, &str)]) -> Value {
     for (parent, key) in drops {
         if let Some(o) = v.pointer_mut(parent).and_then(Value::as_object_mut) {
-            o.remove(*key);
+            o.remove(key);
         }
     }
     v
@@ -309,7 +309,9 @@ fn arguments_keep_their_text_and_invalid_text_is_wrapped() {
     let turn = AssistantTurn::from_openai_chat(&chat).unwrap();
     assert_eq!(turn.to_openai_chat(), chat);
     let calls: Vec<&ToolCall> = turn.calls().collect();
-    assert_eq!(calls[0].arguments.value(), Some(&json!({"a": 2.5, "b": 1})));
+    // The value keeps the members' order and each number's text.
+    let value = calls[0].arguments.value().unwrap();
+    assert_eq!(value.to_string(), r#"{"b":1,"a":2.50}"#);
     assert!(!calls[1].arguments.is_valid());
     assert!(calls[1].arguments.parse_error().unwrap().is_truncated());
     assert_eq!(
@@ -319,7 +321,7 @@ fn arguments_keep_their_text_and_invalid_text_is_wrapped() {
     );
     // To Anthropic: objects as input; the invalid text in the documented wrapper.
     let a = turn.to_anthropic();
-    assert_eq!(a["content"][0]["input"], json!({"b": 1, "a": 2.5}));
+    assert_eq!(a["content"][0]["input"].to_string(), r#"{"b":1,"a":2.50}"#);
     assert_eq!(
         a["content"][1]["input"],
         json!({"INVALID_JSON": "{\"a\": \"unterminated"})
@@ -330,7 +332,7 @@ fn arguments_keep_their_text_and_invalid_text_is_wrapped() {
     let b: Vec<&ToolCall> = back.calls().collect();
     assert_eq!(b[0].arguments.value(), calls[0].arguments.value());
     // Keys keep the order the model wrote them in.
-    assert_eq!(b[0].arguments.text(), r#"{"b":1,"a":2.5}"#);
+    assert_eq!(b[0].arguments.text(), r#"{"b":1,"a":2.50}"#);
     // Documented normalisation: empty text (no parameters) is `{}` in
     // Anthropic and comes back as "{}".
     assert_eq!(b[2].arguments.text(), "{}");

@@ -6,7 +6,7 @@
 use std::collections::HashSet;
 
 use proptest::prelude::*;
-use serde_json::Value;
+use tooljson::Value;
 use tooljson::protocol::{
     Arguments, AssistantTurn, ERROR_PREFIX, ResultContent, ResultPart, StopReason, TextPart,
     ToolCall, ToolOutcome, ToolResult, ToolResults, TurnPart, Vendor,
@@ -16,8 +16,8 @@ fn json_value() -> impl Strategy<Value = Value> {
     let leaf = prop_oneof![
         Just(Value::Null),
         any::<bool>().prop_map(Value::Bool),
-        any::<i64>().prop_map(|n| serde_json::json!(n)),
-        (-1e12f64..1e12).prop_map(|f| serde_json::json!(f)),
+        any::<i64>().prop_map(|n| tooljson::json!(n)),
+        (-1e12f64..1e12).prop_map(|f| tooljson::json!(f)),
         "[a-z\"\\\\\n\té😀]{0,8}".prop_map(Value::String),
     ];
     leaf.prop_recursive(3, 24, 4, |inner| {
@@ -94,11 +94,25 @@ fn turn(interleaved: bool) -> impl Strategy<Value = AssistantTurn> {
 }
 
 fn there_and_back(turn: &AssistantTurn, a: Vendor, b: Vendor) -> (Value, Value) {
-    let first = turn.to_vendor(a).lossless().unwrap();
+    let first = only_wrapped_arguments(turn.to_vendor(a));
     let read = AssistantTurn::from_vendor(a, &first).expect("own output reads");
-    let other = read.to_vendor(b).lossless().unwrap();
+    let other = only_wrapped_arguments(read.to_vendor(b));
     let read = AssistantTurn::from_vendor(b, &other).expect("other vendor's output reads");
-    (first, read.to_vendor(a).lossless().unwrap())
+    (first, only_wrapped_arguments(read.to_vendor(a)))
+}
+
+/// The conversion's value, when its only losses are arguments that are not
+/// one JSON object where the target takes one (reported; the `INVALID_JSON`
+/// wrapper, or the value as it is, reads back as the same arguments).
+fn only_wrapped_arguments(c: tooljson::protocol::Converted<Value>) -> Value {
+    let (v, losses) = c.accept_losses();
+    for l in &losses {
+        assert!(
+            l.part == "arguments" && l.why.contains("takes an object"),
+            "{l}"
+        );
+    }
+    v
 }
 
 fn result_content(error: bool) -> impl Strategy<Value = ResultContent> {
@@ -106,7 +120,7 @@ fn result_content(error: bool) -> impl Strategy<Value = ResultContent> {
         "[a-zA-Z0-9 .é]{1,16}".prop_map(ResultPart::Text),
         "[a-z]{1,8}".prop_map(|u| ResultPart::Native {
             vendor: Vendor::Anthropic,
-            part: serde_json::json!({"type": "image", "source": {"type": "url", "url": format!("https://example.com/{u}.png")}}),
+            part: tooljson::json!({"type": "image", "source": {"type": "url", "url": format!("https://example.com/{u}.png")}}),
         }),
     ];
     prop_oneof![

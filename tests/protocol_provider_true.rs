@@ -5,8 +5,8 @@
 //! of the same properties against the SDKs themselves is
 //! `tests/sdk_oracle/run`.
 
-use serde_json::{Value, json};
 use tooljson::protocol::{LossEffect, Request, Vendor};
+use tooljson::{Value, json};
 
 fn read(vendor: Vendor, body: &Value) -> Request {
     Request::from_vendor(vendor, body)

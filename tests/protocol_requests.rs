@@ -8,10 +8,10 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 
 use proptest::prelude::*;
-use serde_json::{Value, json};
 use tooljson::protocol::{
     AssistantTurn, LossEffect, Request, ResultContent, ToolResult, ToolResults, Vendor,
 };
+use tooljson::{Value, json};
 
 const VENDORS: [Vendor; 3] = [
     Vendor::Anthropic,
@@ -231,8 +231,8 @@ fn without_auto_detail(v: &Value) -> Value {
     match v {
         Value::Object(o) => Value::Object(
             o.iter()
-                .filter(|(k, m)| !(k.as_str() == "detail" && m.as_str() == Some("auto")))
-                .map(|(k, m)| (k.clone(), without_auto_detail(m)))
+                .filter(|(k, m)| !(*k == "detail" && m.as_str() == Some("auto")))
+                .map(|(k, m)| (k.to_owned(), without_auto_detail(m)))
                 .collect(),
         ),
         Value::Array(a) => Value::Array(a.iter().map(without_auto_detail).collect()),
@@ -416,7 +416,7 @@ fn case4_success_text_starting_with_error_prefix_is_reported() {
 
 /// The keys of an object in the order a serializer writes them.
 fn key_order(v: &Value) -> Vec<String> {
-    let text = serde_json::to_string(v).unwrap();
+    let text = v.to_string();
     let mut out = Vec::new();
     let o = v.as_object().unwrap();
     let mut from = 0;
@@ -429,7 +429,7 @@ fn key_order(v: &Value) -> Vec<String> {
         })
         .min_by_key(|(_, i)| *i)
     {
-        out.push(k.clone());
+        out.push(k.to_owned());
         from = at + k.len() + 3;
         if out.len() == o.len() {
             break;
@@ -562,7 +562,7 @@ fn api_reference_examples_round_trip_or_report() {
             panic!("{name}: no vendor prefix")
         };
         let text = std::fs::read_to_string(dir.join(name)).unwrap();
-        let body: Value = serde_json::from_str(&text).unwrap();
+        let body: Value = tooljson::from_str(&text).unwrap();
         check_shape(vendor, &body, &[]).unwrap_or_else(|e| panic!("{name} itself: {e}"));
         for (_, losses) in round_trips(vendor, &body, name) {
             lossless += usize::from(losses.is_empty());

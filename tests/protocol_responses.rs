@@ -4,8 +4,8 @@
 //! other vendor (lossless and back the same, or a named loss), and a streamed
 //! response accumulated to its end equal to the same response received whole.
 
-use serde_json::{Map, Value, json};
 use tooljson::protocol::{Response, Vendor};
+use tooljson::{Map, Value, json};
 
 use crate::common;
 
@@ -30,7 +30,7 @@ fn vendor_of(name: &str) -> Vendor {
 /// The JSON with object members in order (serde_json `Value` equality
 /// ignores order; the text does not).
 fn text(v: &Value) -> String {
-    serde_json::to_string(v).unwrap()
+    v.to_string()
 }
 
 /// The JSON without the members that carry nothing (`null`, `[]`, `{}`, and
@@ -49,7 +49,7 @@ fn carried(v: &Value, in_usage: bool) -> Value {
                     _ => false,
                 };
                 if !empty {
-                    out.insert(k.clone(), m);
+                    out.insert(k.to_owned(), m);
                 }
             }
             Value::Object(out)
@@ -141,7 +141,7 @@ fn fixtures(dir: &str) -> Vec<(String, Value)> {
         .map(|p| {
             let n = p.file_name().unwrap().to_string_lossy().into_owned();
             let bytes = std::fs::read(&p).unwrap();
-            let v = serde_json::from_slice(&bytes).unwrap_or_else(|e| panic!("{n}: {e}"));
+            let v = tooljson::from_slice(&bytes).unwrap_or_else(|e| panic!("{n}: {e}"));
             (n, v)
         })
         .collect();
@@ -159,7 +159,7 @@ fn api_reference_examples_round_trip_or_report() {
 
 #[test]
 fn what_each_example_loses_is_named() {
-    let files: Map<String, Value> = fixtures("corpus/protocol/responses").into_iter().collect();
+    let files: Map = fixtures("corpus/protocol/responses").into_iter().collect();
     let losses = |file: &str, to: Vendor| -> Vec<String> {
         let r = Response::from_vendor(vendor_of(file), &files[file]).unwrap();
         r.to_vendor(to)
@@ -401,7 +401,7 @@ mod streamed {
                     .filter_map(|l| l.strip_prefix("data:"))
                     .map(|d| d.strip_prefix(' ').unwrap_or(d))
                     .collect();
-                serde_json::from_str::<Value>(&data.join("\n")).ok()
+                tooljson::from_str(&data.join("\n")).ok()
             })
             .filter(|v| v["type"] == "response.completed")
             .last()
@@ -461,7 +461,7 @@ mod streamed {
                     let text = std::fs::read(&file).unwrap_or_else(|e| {
                         panic!("{what}: no whole body {}: {e}", file.display())
                     });
-                    serde_json::from_slice(&text).unwrap()
+                    tooljson::from_slice(&text).unwrap()
                 };
                 let whole = Response::from_vendor(vendor, &whole_json)
                     .unwrap_or_else(|e| panic!("{what}: whole: {e}"));

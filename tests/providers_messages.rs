@@ -146,9 +146,10 @@ fn every_transcript_ends_with_the_expected_message_at_every_read_size() {
                     .iter()
                     .map(|m| match vendor {
                         Some(Vendor::OpenAiResponses) => {
+                            let m = m.to_serde_json().unwrap();
                             normalize(&serde_json::json!({"output": m["output"]}), chat)
                         }
-                        _ => normalize(m, chat),
+                        _ => normalize(&m.to_serde_json().unwrap(), chat),
                     })
                     .collect();
                 if got != want_messages {

@@ -422,7 +422,7 @@ fn invalid_json_is_doomed_early() {
 fn schema_check_dooms_early_and_holds_enum_strings() {
     use tooljson::protocol::ToolSet;
     let tools = ToolSet::from_request_json(
-        &json!({"tools": [{"type": "function", "function": {"name": "set",
+        &tooljson::json!({"tools": [{"type": "function", "function": {"name": "set",
         "parameters": {"type": "object", "properties": {
             "unit": {"enum": ["celsius", "fahrenheit"]},
             "n": {"type": "integer", "maximum": 10}}}}}],
@@ -485,7 +485,7 @@ fn repeated_keys_in_validated_calls() {
     use tooljson::parser::DuplicateKeys;
     use tooljson::protocol::ToolSet;
     use tooljson::providers::CallError;
-    let tools = ToolSet::from_request_json(&json!({"tools": [{"name": "set",
+    let tools = ToolSet::from_request_json(&tooljson::json!({"tools": [{"name": "set",
         "input_schema": {"type": "object", "properties": {"a": {"type": "integer"}}}}]}))
     .unwrap();
     let run = |stream: ToolCallStream, args: &str| {

@@ -1,7 +1,7 @@
-//! Values between Rust and Python: the crate's `Value` and `PartialNode`,
-//! and `serde_json::Value` (the protocol layer's), to plain `dict` / `list`
-//! / `str` / `int` / `float` / `decimal.Decimal` / `None`, and Python
-//! objects back to `serde_json::Value`.
+//! Values between Rust and Python: the crate's `Value` (the protocol
+//! layer's too) and `PartialNode`, and `serde_json::Value` (event members),
+//! to plain `dict` / `list` / `str` / `int` / `float` / `decimal.Decimal` /
+//! `None`, and Python objects back to `Value`.
 //!
 //! Every walk here recurses once per level of nesting, so each is bounded by
 //! [`MAX_DEPTH`]: a Python object nested deeper (or holding itself) is a
@@ -201,10 +201,31 @@ pub fn node_to_py<'py>(
     })
 }
 
-/// A `serde_json::Value` (the protocol layer's) as plain Python objects,
-/// members in their order.
-pub fn json_to_py<'py>(py: Python<'py>, v: &serde_json::Value) -> PyResult<Bound<'py, PyAny>> {
-    json_to_py_at(py, v, 0)
+/// JSON as plain Python objects, members in their order: the protocol's
+/// [`Value`] (numbers per [`Decimals::Auto`]: a float when it holds the
+/// number as written, else a `Decimal`), or an event's `serde_json::Value`.
+pub fn json_to_py<'py, J: JsonToPy + ?Sized>(
+    py: Python<'py>,
+    v: &J,
+) -> PyResult<Bound<'py, PyAny>> {
+    v.to_py(py)
+}
+
+/// JSON that [`json_to_py`] converts.
+pub trait JsonToPy {
+    fn to_py<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>>;
+}
+
+impl JsonToPy for Value {
+    fn to_py<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        value_to_py(py, self, Decimals::Auto)
+    }
+}
+
+impl JsonToPy for serde_json::Value {
+    fn to_py<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        json_to_py_at(py, self, 0)
+    }
 }
 
 fn json_to_py_at<'py>(
@@ -245,15 +266,16 @@ fn json_to_py_at<'py>(
     })
 }
 
-/// A Python object as a `serde_json::Value`: `dict` with `str` keys,
-/// `list` / `tuple`, `str`, `bool`, `int` (within 64 bits), finite
-/// `float`, `decimal.Decimal`, `None`. Anything else is a `TypeError`.
-pub fn py_to_json(obj: &Bound<'_, PyAny>) -> PyResult<serde_json::Value> {
+/// A Python object as a [`Value`]: `dict` with `str` keys, `list` /
+/// `tuple`, `str`, `bool`, `int` (any size: its digits), finite `float`,
+/// `decimal.Decimal` (its text, as written), `None`. Anything else is a
+/// `TypeError`.
+pub fn py_to_json(obj: &Bound<'_, PyAny>) -> PyResult<Value> {
     py_to_json_at(obj, 0)
 }
 
-fn py_to_json_at(obj: &Bound<'_, PyAny>, depth: usize) -> PyResult<serde_json::Value> {
-    use serde_json::Value as J;
+fn py_to_json_at(obj: &Bound<'_, PyAny>, depth: usize) -> PyResult<Value> {
+    use Value as J;
     if depth > MAX_DEPTH {
         return Err(too_deep());
     }
@@ -273,18 +295,20 @@ fn py_to_json_at(obj: &Bound<'_, PyAny>, depth: usize) -> PyResult<serde_json::V
         if let Ok(u) = obj.extract::<u64>() {
             return Ok(J::from(u));
         }
-        return Err(PyValueError::new_err(
-            "an int beyond 64 bits cannot be carried in this JSON (pass it as a str)",
-        ));
+        // Beyond 64 bits: the digits, as a JSON number keeps them.
+        let text = obj.str()?.to_cow()?.into_owned();
+        return Number::from_lexeme(&text)
+            .map(J::Number)
+            .ok_or_else(|| PyValueError::new_err(format!("int {text} is not a JSON number")));
     }
     if let Ok(f) = obj.cast::<PyFloat>() {
         let f = f.value();
-        return serde_json::Number::from_f64(f)
+        return Number::from_f64(f)
             .map(J::Number)
             .ok_or_else(|| PyValueError::new_err(format!("{f} is not a JSON number")));
     }
     if let Ok(d) = obj.cast::<PyDict>() {
-        let mut map = serde_json::Map::with_capacity(d.len());
+        let mut map = tooljson::Map::with_capacity(d.len());
         for (k, v) in d.iter() {
             let key = k
                 .cast::<PyString>()
@@ -311,9 +335,9 @@ fn py_to_json_at(obj: &Bound<'_, PyAny>, depth: usize) -> PyResult<serde_json::V
     }
     if obj.is_instance(decimal_type(obj.py())?)? {
         let text = obj.str()?.to_cow()?.into_owned();
-        return serde_json::from_str::<serde_json::Number>(&text)
+        return Number::from_lexeme(&text)
             .map(J::Number)
-            .map_err(|_| PyValueError::new_err(format!("Decimal {text} is not a JSON number")));
+            .ok_or_else(|| PyValueError::new_err(format!("Decimal {text} is not a JSON number")));
     }
     Err(PyTypeError::new_err(format!(
         "{} is not JSON (dict, list, tuple, str, int, float, bool, None or Decimal)",

@@ -138,13 +138,13 @@ impl Converted {
     }
 }
 
-fn json_value(py: Python<'_>, v: &serde_json::Value) -> PyResult<Py<PyAny>> {
+fn json_value(py: Python<'_>, v: &tooljson::Value) -> PyResult<Py<PyAny>> {
     Ok(json_to_py(py, v)?.unbind())
 }
 
 // `Converted::new` hands the converted value by reference: here a `Vec`.
 #[allow(clippy::ptr_arg)]
-fn json_values(py: Python<'_>, v: &Vec<serde_json::Value>) -> PyResult<Py<PyAny>> {
+fn json_values(py: Python<'_>, v: &Vec<tooljson::Value>) -> PyResult<Py<PyAny>> {
     let items = v
         .iter()
         .map(|x| json_to_py(py, x))
@@ -441,7 +441,7 @@ impl PyToolResults {
     fn from_vendor(vendor_name: &str, messages: &Bound<'_, PyAny>) -> PyResult<Self> {
         let v = py_to_json(messages)?;
         let list = match v {
-            serde_json::Value::Array(items) => items,
+            tooljson::Value::Array(items) => items,
             other => vec![other],
         };
         let inner =

@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 use std::fmt;
 
-use serde_json::{Map, Value};
+use crate::value::{Map, Value};
 
 use super::Vendor;
 use super::definition::{Shape, ToolDefinition, classify};
@@ -76,7 +76,7 @@ enum Slot {
     Client(usize),
     /// A Gemini `tools[]` entry: its declarations (indices into
     /// `ToolSet::tools`), its other members, and its pointer.
-    GeminiGroup(Vec<usize>, Map<String, Value>, String),
+    GeminiGroup(Vec<usize>, Map, String),
     /// A server / hosted / custom tool, kept verbatim (it has no schema
     /// here), with the vendor whose request it came from (when known) and
     /// its pointer.
@@ -96,7 +96,7 @@ enum Slot {
 /// # Examples
 ///
 /// ```
-/// use serde_json::json;
+/// use tooljson::json;
 /// use tooljson::protocol::{ToolSet, ToolChoice, Vendor, ChoiceViolation};
 ///
 /// let request = json!({
@@ -222,7 +222,7 @@ impl ToolSet {
     /// # Examples
     ///
     /// ```
-    /// use serde_json::json;
+    /// use tooljson::json;
     /// use tooljson::protocol::{ToolChoice, ToolSet, Vendor};
     /// let bedrock = json!({"toolConfig": {
     ///     "tools": [{"toolSpec": {"name": "top_song",
@@ -251,7 +251,7 @@ impl ToolSet {
     /// # Examples
     ///
     /// ```
-    /// use serde_json::json;
+    /// use tooljson::json;
     /// use tooljson::protocol::ToolSet;
     /// let set = ToolSet::from_request_json_lenient(&json!({"tools": [
     ///     {"name": "ok", "input_schema": {"type": "object", "properties": {"a": {"type": "integer"}}}},
@@ -428,8 +428,8 @@ impl ToolSet {
                 let rest = obj
                     .into_iter()
                     .flatten()
-                    .filter(|(k, _)| k.as_str() != "functionDeclarations")
-                    .map(|(k, v)| (k.clone(), v.clone()))
+                    .filter(|(k, _)| *k != "functionDeclarations")
+                    .map(|(k, v)| (k.to_owned(), v.clone()))
                     .collect();
                 self.slots.push(Slot::GeminiGroup(ids, rest, at));
                 continue;
@@ -656,7 +656,7 @@ impl ToolSet {
                         for k in rest.keys() {
                             losses.push(Loss::dropped(
                                 ptr(at, k),
-                                k.as_str(),
+                                k,
                                 format!("a Gemini tool that {vendor} cannot run; left out"),
                             ));
                         }
@@ -790,11 +790,7 @@ impl ToolSet {
 }
 
 /// The array `o[key]` (none: empty), or a typed error at `at/key`.
-fn array_at<'a>(
-    o: &'a Map<String, Value>,
-    key: &str,
-    at: &str,
-) -> Result<&'a [Value], ProtocolError> {
+fn array_at<'a>(o: &'a Map, key: &str, at: &str) -> Result<&'a [Value], ProtocolError> {
     match o.get(key) {
         Some(Value::Array(a)) => Ok(a.as_slice()),
         Some(Value::Null) | None => Ok(&[][..]),

@@ -2,7 +2,7 @@
 //! content in the three vendors' spellings, and where each vendor allows
 //! which: the converter that writes a part for another vendor or reports it.
 
-use serde_json::{Map, Value};
+use crate::value::{Map, Value};
 
 use super::Vendor;
 use super::loss::{LossEffect, Losses};
@@ -93,11 +93,11 @@ fn from_url(url: &str) -> MediaSource {
     MediaSource::Url(url.to_owned())
 }
 
-fn keys_are(o: &Map<String, Value>, allowed: &[&str]) -> bool {
-    o.keys().all(|k| allowed.contains(&k.as_str()))
+fn keys_are(o: &Map, allowed: &[&str]) -> bool {
+    o.keys().all(|k| allowed.contains(&k))
 }
 
-fn opt_str(o: &Map<String, Value>, key: &str) -> Option<Option<String>> {
+fn opt_str(o: &Map, key: &str) -> Option<Option<String>> {
     match o.get(key) {
         None => Some(None),
         Some(Value::String(t)) => Some(Some(t.clone())),
@@ -312,7 +312,7 @@ pub(crate) fn write_part(
         {
             if let Some(t) = native_text(*from, part) {
                 if let Some(o) = part.as_object() {
-                    for k in o.keys().filter(|k| !matches!(k.as_str(), "type" | "text")) {
+                    for k in o.keys().filter(|k| !matches!(*k, "type" | "text")) {
                         losses.push(
                             &format!("{at}/{k}"),
                             k,
@@ -378,9 +378,9 @@ pub(crate) fn write_part(
             // A known part with members only its vendor has (`cache_control`,
             // a document `title`): the part crosses, each such member is lost.
             if let Some(o) = part.as_object() {
-                let (core, others): (Map<String, Value>, Map<String, Value>) = o
+                let (core, others): (Map, Map) = o
                     .iter()
-                    .map(|(k, v)| (k.clone(), v.clone()))
+                    .map(|(k, v)| (k.to_owned(), v.clone()))
                     .partition(|(k, _)| PART_CORE.contains(&k.as_str()));
                 if !others.is_empty()
                     && let Some(known) = read_part(*from, &Value::Object(core))

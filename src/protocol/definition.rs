@@ -1,7 +1,7 @@
 //! Tool definitions in the five vendor shapes, the vendors' name rule, and
 //! the schema compiled once per definition.
 
-use serde_json::{Map, Value};
+use crate::value::{Map, Value};
 
 use super::Vendor;
 use super::error::{NameProblem, ProtocolError, json_type, ptr, short};
@@ -74,7 +74,7 @@ pub fn validate_tool_name(name: &str) -> Result<(), NameProblem> {
 /// # Examples
 ///
 /// ```
-/// use serde_json::json;
+/// use tooljson::json;
 /// use tooljson::protocol::{ToolDefinition, Vendor};
 ///
 /// let anthropic = json!({
@@ -119,9 +119,9 @@ pub struct ToolDefinition {
     source: Vendor,
     /// Members beyond the common ones: top level (Anthropic, Responses) or
     /// inside `function` (Chat).
-    extra: Map<String, Value>,
+    extra: Map,
     /// Chat: members beside `type` and `function`; Bedrock: beside `toolSpec`.
-    extra_outer: Map<String, Value>,
+    extra_outer: Map,
     /// Gemini `parameters` as read (the OpenAPI subset), written back for
     /// Gemini; `input_schema` holds it read as JSON Schema.
     native_schema: Option<Value>,
@@ -165,7 +165,7 @@ impl ToolDefinition {
     /// # Examples
     ///
     /// ```
-    /// use serde_json::json;
+    /// use tooljson::json;
     /// use tooljson::protocol::{ToolDefinition, ProtocolError};
     /// let def = ToolDefinition::new("get_time", Some("Current time"), json!({"type": "object"}))?;
     /// assert_eq!(def.to_openai_responses().lossless()?["name"], "get_time");
@@ -223,7 +223,7 @@ impl ToolDefinition {
     /// # Examples
     ///
     /// ```
-    /// use serde_json::json;
+    /// use tooljson::json;
     /// use tooljson::protocol::{ToolDefinition, Vendor};
     /// let gemini = json!({"name": "now", "description": "The time"});
     /// let def = ToolDefinition::from_vendor(Vendor::Gemini, &gemini)?;
@@ -287,10 +287,10 @@ impl ToolDefinition {
                 let mut def = Self::read_flat(f, &fat, source)?;
                 def.extra_outer = obj
                     .iter()
-                    .filter(|(k, _)| k.as_str() != "type" && k.as_str() != inner)
-                    .map(|(k, v)| (k.clone(), v.clone()))
+                    .filter(|(k, _)| *k != "type" && *k != inner)
+                    .map(|(k, v)| (k.to_owned(), v.clone()))
                     .collect();
-                def.outer_order = obj.keys().cloned().collect();
+                def.outer_order = obj.keys().map(str::to_owned).collect();
                 Ok(def)
             }
             Shape::Other => Err(ProtocolError::UnknownShape {
@@ -303,11 +303,7 @@ impl ToolDefinition {
 
     /// Reads the flat member set: Anthropic, Responses and Gemini top level,
     /// the Chat `function` object, the Bedrock `toolSpec` object.
-    fn read_flat(
-        obj: &Map<String, Value>,
-        at: &str,
-        source: Vendor,
-    ) -> Result<ToolDefinition, ProtocolError> {
+    fn read_flat(obj: &Map, at: &str, source: Vendor) -> Result<ToolDefinition, ProtocolError> {
         let name = match obj.get("name") {
             Some(Value::String(s)) => s.clone(),
             Some(other) => {
@@ -330,8 +326,8 @@ impl ToolDefinition {
         let mut schema = None;
         let mut native_schema = None;
         for (k, v) in obj {
-            let is_schema = schema_keys(source).contains(&k.as_str());
-            match (k.as_str(), v) {
+            let is_schema = schema_keys(source).contains(&k);
+            match (k, v) {
                 ("name", _) => {}
                 ("type", _) if matches!(source, Vendor::OpenAiChat | Vendor::OpenAiResponses) => {}
                 ("description", Value::String(s)) => description = Some(s.clone()),
@@ -356,7 +352,7 @@ impl ToolDefinition {
                 // `null` for an optional member stays as given (Responses
                 // sends `"description": null`, `"parameters": null`).
                 (_, Value::Null) => {
-                    extra.insert(k.clone(), Value::Null);
+                    extra.insert(k.to_owned(), Value::Null);
                 }
                 ("description", other) | ("strict", other) => {
                     return Err(ProtocolError::WrongType {
@@ -370,7 +366,7 @@ impl ToolDefinition {
                     });
                 }
                 _ => {
-                    extra.insert(k.clone(), v.clone());
+                    extra.insert(k.to_owned(), v.clone());
                 }
             }
         }
@@ -399,7 +395,7 @@ impl ToolDefinition {
             at,
         )?;
         def.native_schema = native_schema;
-        def.order = obj.keys().cloned().collect();
+        def.order = obj.keys().map(str::to_owned).collect();
         Ok(def)
     }
 
@@ -415,7 +411,7 @@ impl ToolDefinition {
         }
         let full = schema_pointer(p.source, p.openapi);
         let schema_at = format!("{at}{}", &full[member_base(p.source).len()..]);
-        let compiled = CompiledSchema::compile(&p.input_schema).map_err(|error| {
+        let compiled = CompiledSchema::from_value(&p.input_schema).map_err(|error| {
             ProtocolError::SchemaDoesNotCompile {
                 at: schema_at,
                 tool: p.name.clone(),
@@ -499,9 +495,9 @@ impl ToolDefinition {
         Ok(def)
     }
 
-    /// Validates arguments the user holds as a `serde_json::Value` against
-    /// the compiled schema (the value is converted once, O(its size); a
-    /// streamed call's arguments are checked as they arrive instead).
+    /// Validates finished arguments against the compiled schema, O(their
+    /// size) (a streamed call's arguments are checked as they arrive
+    /// instead).
     ///
     /// # Errors
     ///
@@ -510,7 +506,7 @@ impl ToolDefinition {
     /// # Examples
     ///
     /// ```
-    /// use serde_json::json;
+    /// use tooljson::json;
     /// use tooljson::protocol::ToolDefinition;
     /// let def = ToolDefinition::new("f", None, json!({"type": "object", "required": ["a"]}))?;
     /// assert!(def.validate_json(&json!({"a": 1})).is_ok());
@@ -519,8 +515,7 @@ impl ToolDefinition {
     /// # Ok::<(), tooljson::protocol::ProtocolError>(())
     /// ```
     pub fn validate_json(&self, arguments: &Value) -> Result<(), Vec<crate::schema::Violation>> {
-        self.compiled
-            .validate(&crate::Value::from(arguments.clone()))
+        self.compiled.validate(arguments)
     }
 
     /// Why the schema did not compile, for a definition read leniently
@@ -537,7 +532,7 @@ impl ToolDefinition {
     /// # Examples
     ///
     /// ```
-    /// use serde_json::json;
+    /// use tooljson::json;
     /// use tooljson::protocol::ToolDefinition;
     /// let def = ToolDefinition::new("get_weather", None, json!({
     ///     "type": "object",
@@ -584,7 +579,7 @@ impl ToolDefinition {
     /// Members beyond `name`, `description`, the schema and `strict`, kept as
     /// given for the [`source`](Self::source) shape (for Chat: those inside
     /// `function`).
-    pub fn extra(&self) -> &Map<String, Value> {
+    pub fn extra(&self) -> &Map {
         &self.extra
     }
 
@@ -596,7 +591,7 @@ impl ToolDefinition {
     /// # Examples
     ///
     /// ```
-    /// use serde_json::json;
+    /// use tooljson::json;
     /// use tooljson::protocol::{ToolDefinition, Vendor};
     /// let def = ToolDefinition::from_vendor_json(&json!({
     ///     "name": "f", "input_schema": {"type": "object"},
@@ -630,7 +625,7 @@ impl ToolDefinition {
             for (base, members) in [(inner, &self.extra), ("", &self.extra_outer)] {
                 for (k, _) in members.iter().filter(|(k, v)| !carried(k, v)) {
                     losses.push(Loss::dropped(ptr(base, k),
-                        k.as_str(), format!(
+                        k, format!(
                             "a member of the {} definition that {vendor} has no place for; left out",
                             self.source
                         ),
@@ -799,7 +794,7 @@ impl<'de> serde::Deserialize<'de> for ToolDefinition {
 }
 
 /// `map`'s members in `order` first (those it has), then the rest.
-fn in_order(mut map: Map<String, Value>, order: &[String]) -> Map<String, Value> {
+fn in_order(mut map: Map, order: &[String]) -> Map {
     let mut out = Map::new();
     for k in order {
         if let Some(v) = map.shift_remove(k) {
@@ -852,7 +847,7 @@ fn bedrock_json<'a>(v: &'a Value, at: &str) -> Result<&'a Value, ProtocolError> 
     }
 }
 
-fn as_definition<'a>(v: &'a Value, at: &str) -> Result<&'a Map<String, Value>, ProtocolError> {
+fn as_definition<'a>(v: &'a Value, at: &str) -> Result<&'a Map, ProtocolError> {
     v.as_object().ok_or_else(|| ProtocolError::WrongType {
         at: at.to_owned(),
         expected: "a tool definition object",
@@ -878,7 +873,7 @@ struct Parts {
     schema_given: bool,
     strict: Option<bool>,
     source: Vendor,
-    extra: Map<String, Value>,
+    extra: Map,
     /// Gemini: the schema came from `parameters` (the OpenAPI subset).
     openapi: bool,
 }
@@ -898,7 +893,7 @@ pub(crate) enum Shape {
     Other,
 }
 
-pub(crate) fn classify(obj: &Map<String, Value>) -> Shape {
+pub(crate) fn classify(obj: &Map) -> Shape {
     match obj.get("type").and_then(Value::as_str) {
         None if obj.contains_key("toolSpec") => Shape::Bedrock,
         None if !obj.contains_key("input_schema")

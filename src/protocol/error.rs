@@ -203,19 +203,19 @@ impl From<super::LossReport> for ProtocolError {
 }
 
 /// The JSON type of a value, worded for messages: `"a string"`, `"an object"`.
-pub(crate) fn json_type(v: &serde_json::Value) -> &'static str {
+pub(crate) fn json_type(v: &crate::value::Value) -> &'static str {
     match v {
-        serde_json::Value::Null => "null",
-        serde_json::Value::Bool(_) => "a boolean",
-        serde_json::Value::Number(_) => "a number",
-        serde_json::Value::String(_) => "a string",
-        serde_json::Value::Array(_) => "an array",
-        serde_json::Value::Object(_) => "an object",
+        crate::value::Value::Null => "null",
+        crate::value::Value::Bool(_) => "a boolean",
+        crate::value::Value::Number(_) => "a number",
+        crate::value::Value::String(_) => "a string",
+        crate::value::Value::Array(_) => "an array",
+        crate::value::Value::Object(_) => "an object",
     }
 }
 
 /// A short rendering of a value for an error message (at most ~60 chars).
-pub(crate) fn short(v: &serde_json::Value) -> String {
+pub(crate) fn short(v: &crate::value::Value) -> String {
     let s = v.to_string();
     if s.chars().count() <= 60 {
         s

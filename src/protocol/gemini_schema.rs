@@ -46,7 +46,7 @@
 //! use, bounded by [`MAX_INLINED_NODES`] schema objects written in all (past
 //! it, the `$ref` is reported lost instead of inlined).
 
-use serde_json::{Map, Value};
+use crate::value::{Map, Value};
 
 use super::error::{ptr, ptr_i};
 use super::loss::Loss;
@@ -59,7 +59,7 @@ pub const MAX_INLINED_NODES: usize = 10_000;
 /// # Examples
 ///
 /// ```
-/// use serde_json::json;
+/// use tooljson::json;
 /// use tooljson::protocol::{GeminiSchema, ToolDefinition};
 /// let def = ToolDefinition::new("f", None, json!({
 ///     "type": "object",
@@ -98,7 +98,7 @@ pub(crate) fn from_openapi(v: &Value) -> Value {
         .is_some_and(|t| !t.eq_ignore_ascii_case("TYPE_UNSPECIFIED"));
     let mut out = Map::new();
     for (k, val) in o {
-        match k.as_str() {
+        match k {
             "type" => match val.as_str() {
                 Some(t) if t.eq_ignore_ascii_case("TYPE_UNSPECIFIED") => {}
                 Some(t) => {
@@ -108,10 +108,10 @@ pub(crate) fn from_openapi(v: &Value) -> Value {
                     } else {
                         t
                     };
-                    out.insert(k.clone(), t);
+                    out.insert(k.to_owned(), t);
                 }
                 None => {
-                    out.insert(k.clone(), val.clone());
+                    out.insert(k.to_owned(), val.clone());
                 }
             },
             "nullable" if val.is_boolean() => {}
@@ -120,31 +120,31 @@ pub(crate) fn from_openapi(v: &Value) -> Value {
                 if !e.contains(&Value::Null) {
                     e.push(Value::Null);
                 }
-                out.insert(k.clone(), Value::Array(e));
+                out.insert(k.to_owned(), Value::Array(e));
             }
             "properties" => {
                 let props = match val {
                     Value::Object(p) => Value::Object(
                         p.iter()
-                            .map(|(name, s)| (name.clone(), from_openapi(s)))
+                            .map(|(name, s)| (name.to_owned(), from_openapi(s)))
                             .collect(),
                     ),
                     other => other.clone(),
                 };
-                out.insert(k.clone(), props);
+                out.insert(k.to_owned(), props);
             }
             "items" => {
-                out.insert(k.clone(), from_openapi(val));
+                out.insert(k.to_owned(), from_openapi(val));
             }
             "anyOf" => {
                 let all = match val {
                     Value::Array(a) => Value::Array(a.iter().map(from_openapi).collect()),
                     other => other.clone(),
                 };
-                out.insert(k.clone(), all);
+                out.insert(k.to_owned(), all);
             }
             _ => {
-                out.insert(k.clone(), val.clone());
+                out.insert(k.to_owned(), val.clone());
             }
         }
     }
@@ -245,10 +245,10 @@ impl Writer<'_> {
         let mut types: Option<Vec<String>> = None;
         for (k, v) in o {
             let kat = ptr(at, k);
-            match k.as_str() {
+            match k {
                 "type" => match v {
                     Value::String(t) => {
-                        out.insert(k.clone(), Value::String(t.to_ascii_lowercase()));
+                        out.insert(k.to_owned(), Value::String(t.to_ascii_lowercase()));
                     }
                     Value::Array(ts) if ts.iter().all(Value::is_string) => {
                         let mut rest: Vec<String> = Vec::new();
@@ -261,11 +261,11 @@ impl Writer<'_> {
                         }
                         match rest.as_slice() {
                             [] => {
-                                out.insert(k.clone(), Value::String("null".to_owned()));
+                                out.insert(k.to_owned(), Value::String("null".to_owned()));
                                 nullable = false;
                             }
                             [one] => {
-                                out.insert(k.clone(), Value::String(one.clone()));
+                                out.insert(k.to_owned(), Value::String(one.clone()));
                             }
                             _ => types = Some(rest),
                         }
@@ -295,7 +295,7 @@ impl Writer<'_> {
                             nullable = true;
                         }
                         let strings = e.iter().filter(|x| x.is_string()).cloned().collect();
-                        out.insert(k.clone(), Value::Array(strings));
+                        out.insert(k.to_owned(), Value::Array(strings));
                     }
                     _ => self.lose(
                         kat,
@@ -312,7 +312,7 @@ impl Writer<'_> {
                             | ("integer", "int32" | "int64")
                     );
                     if ok {
-                        out.insert(k.clone(), v.clone());
+                        out.insert(k.to_owned(), v.clone());
                     } else {
                         self.lose(
                             kat,
@@ -337,16 +337,16 @@ impl Writer<'_> {
                         let mut props = Map::new();
                         for (name, sub) in p {
                             let sub = self.schema(sub, &ptr(&kat, name));
-                            props.insert(name.clone(), sub);
+                            props.insert(name.to_owned(), sub);
                         }
-                        out.insert(k.clone(), Value::Object(props));
+                        out.insert(k.to_owned(), Value::Object(props));
                     }
                     _ => self.lose(kat, k, "properties is not an object"),
                 },
                 "items" => match v {
                     Value::Object(_) | Value::Bool(true) => {
                         let sub = self.schema(v, &kat);
-                        out.insert(k.clone(), sub);
+                        out.insert(k.to_owned(), sub);
                     }
                     _ => self.lose(
                         kat,
@@ -361,7 +361,7 @@ impl Writer<'_> {
                             .enumerate()
                             .map(|(i, sub)| self.schema(sub, &ptr_i(&kat, i)))
                             .collect();
-                        out.insert(k.clone(), Value::Array(subs));
+                        out.insert(k.to_owned(), Value::Array(subs));
                     }
                     _ => self.lose(kat, k, "anyOf is not an array"),
                 },
@@ -370,7 +370,7 @@ impl Writer<'_> {
                     // Their targets are inlined where referenced.
                 }
                 key if KEPT.contains(&key) => {
-                    out.insert(k.clone(), v.clone());
+                    out.insert(k.to_owned(), v.clone());
                 }
                 _ => self.lose(
                     kat,
@@ -404,7 +404,7 @@ impl Writer<'_> {
         Value::Object(out)
     }
 
-    fn inline(&mut self, o: &Map<String, Value>, r: &Value, at: &str) -> Value {
+    fn inline(&mut self, o: &Map, r: &Value, at: &str) -> Value {
         let rat = ptr(at, "$ref");
         let target = r.as_str().and_then(|r| {
             let p = r.strip_prefix('#')?;
@@ -443,9 +443,9 @@ impl Writer<'_> {
             _ => Map::new(),
         };
         self.refs.pop();
-        for (k, v) in o.iter().filter(|(k, _)| k.as_str() != "$ref") {
-            if matches!(k.as_str(), "description" | "title") {
-                out.insert(k.clone(), v.clone());
+        for (k, v) in o.iter().filter(|(k, _)| *k != "$ref") {
+            if matches!(k, "description" | "title") {
+                out.insert(k.to_owned(), v.clone());
             } else {
                 self.lose(
                     ptr(at, k),

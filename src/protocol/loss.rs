@@ -140,7 +140,7 @@ impl std::error::Error for LossReport {}
 /// # Examples
 ///
 /// ```
-/// use serde_json::json;
+/// use tooljson::json;
 /// use tooljson::protocol::{ToolResult, Vendor};
 ///
 /// let result = ToolResult::from_anthropic(&json!({

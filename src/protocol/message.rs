@@ -4,7 +4,7 @@
 
 use std::borrow::Cow;
 
-use serde_json::{Map, Value};
+use crate::value::{Map, Value};
 
 use super::Vendor;
 use super::error::{ProtocolError, json_type, ptr, short};
@@ -19,11 +19,11 @@ pub const INVALID_JSON_KEY: &str = "INVALID_JSON";
 #[derive(Clone, Debug, PartialEq, Default)]
 pub(crate) struct Native {
     pub(crate) vendor: Option<Vendor>,
-    pub(crate) members: Map<String, Value>,
+    pub(crate) members: Map,
 }
 
 impl Native {
-    pub(crate) fn of(vendor: Vendor, members: Map<String, Value>) -> Native {
+    pub(crate) fn of(vendor: Vendor, members: Map) -> Native {
         Native {
             vendor: Some(vendor),
             members,
@@ -63,7 +63,7 @@ impl Native {
     }
 
     /// The members to start from when writing for `vendor`.
-    pub(crate) fn start(&self, vendor: Vendor) -> Map<String, Value> {
+    pub(crate) fn start(&self, vendor: Vendor) -> Map {
         if self.vendor == Some(vendor) {
             self.members.clone()
         } else {
@@ -73,10 +73,10 @@ impl Native {
 }
 
 /// The members of `obj` not named in `known`.
-pub(crate) fn rest(obj: &Map<String, Value>, known: &[&str]) -> Map<String, Value> {
+pub(crate) fn rest(obj: &Map, known: &[&str]) -> Map {
     obj.iter()
-        .filter(|(k, _)| !known.contains(&k.as_str()))
-        .map(|(k, v)| (k.clone(), v.clone()))
+        .filter(|(k, _)| !known.contains(k))
+        .map(|(k, v)| (k.to_owned(), v.clone()))
         .collect()
 }
 
@@ -84,7 +84,7 @@ pub(crate) fn as_object<'a>(
     v: &'a Value,
     at: &str,
     expected: &'static str,
-) -> Result<&'a Map<String, Value>, ProtocolError> {
+) -> Result<&'a Map, ProtocolError> {
     v.as_object().ok_or_else(|| ProtocolError::WrongType {
         at: at.to_owned(),
         expected,
@@ -93,7 +93,7 @@ pub(crate) fn as_object<'a>(
 }
 
 pub(crate) fn get_str<'a>(
-    obj: &'a Map<String, Value>,
+    obj: &'a Map,
     key: &'static str,
     at: &str,
 ) -> Result<&'a str, ProtocolError> {
@@ -112,7 +112,7 @@ pub(crate) fn get_str<'a>(
 }
 
 pub(crate) fn get_array<'a>(
-    obj: &'a Map<String, Value>,
+    obj: &'a Map,
     key: &'static str,
     at: &str,
 ) -> Result<&'a [Value], ProtocolError> {
@@ -145,7 +145,7 @@ pub(crate) fn s(text: &str) -> Value {
 /// # Examples
 ///
 /// ```
-/// use serde_json::json;
+/// use tooljson::json;
 /// use tooljson::protocol::Arguments;
 /// let a = Arguments::from_text(r#"{"location": "Paris"}"#);
 /// assert_eq!(a.value(), Some(&json!({"location": "Paris"})));
@@ -181,13 +181,12 @@ impl Arguments {
                 text: Some(String::new()),
             };
         }
-        match crate::from_str(text).map(|v| exact_json(&v)) {
-            Ok(Some(value)) => Arguments::Json {
+        match parse_arguments(text) {
+            Ok(value) => Arguments::Json {
                 value,
                 text: Some(text.to_owned()),
             },
-            // Out-of-range numbers (`1e400`) have no serde_json form: keep raw.
-            Ok(None) | Err(_) => Arguments::Invalid(text.to_owned()),
+            Err(_) => Arguments::Invalid(text.to_owned()),
         }
     }
 
@@ -204,7 +203,7 @@ impl Arguments {
         if let Some(o) = input.as_object()
             && o.len() == 1
             && let Some(Value::String(raw)) = o.get(INVALID_JSON_KEY)
-            && crate::from_str(raw).is_err()
+            && parse_arguments(raw).is_err()
         {
             return Arguments::Invalid(raw.clone());
         }
@@ -241,7 +240,7 @@ impl Arguments {
     /// column, path), and whether the text was cut short.
     pub fn parse_error(&self) -> Option<crate::Error> {
         match self {
-            Arguments::Invalid(raw) => crate::from_str(raw).err(),
+            Arguments::Invalid(raw) => parse_arguments(raw).err(),
             Arguments::Json { .. } => None,
         }
     }
@@ -256,33 +255,50 @@ impl Arguments {
     }
 }
 
-/// A parsed value as `serde_json::Value`, each number the nearest `f64` to
-/// its text (Rust's correctly rounded parse: serde_json's default float
-/// parser can be one unit in the last place off, which would break the
-/// text to value to text round trip). `None` for a number beyond `f64`.
-fn exact_json(v: &crate::Value) -> Option<Value> {
-    Some(match v {
-        crate::Value::Null => Value::Null,
-        crate::Value::Bool(b) => Value::Bool(*b),
-        crate::Value::Number(n) => {
-            if let Some(i) = n.as_i64() {
-                Value::from(i)
-            } else if let Some(u) = n.as_u64() {
-                Value::from(u)
-            } else {
-                Value::Number(serde_json::Number::from_f64(n.as_f64()?)?)
+/// Parses argument text as one JSON value, numbers kept as written and a
+/// repeated key refused (an error at the repeated key): the value could not
+/// say which of the two the model meant, so the text is kept instead.
+pub(crate) fn parse_arguments(text: &str) -> Result<Value, crate::Error> {
+    let mut parser = crate::parser::Parser::new();
+    parser.set_duplicate_keys(crate::parser::DuplicateKeys::Error);
+    let mut builder = crate::parser::ValueBuilder::new();
+    parser.feed(text.as_bytes(), &mut builder)?;
+    parser.finish(&mut builder)?;
+    Ok(builder.into_value().unwrap_or_default())
+}
+
+/// Numbers named one by one in a loss report; past it, one summary loss.
+const MAX_NUMBER_LOSSES: usize = 8;
+
+/// The text a double gives back for `lexeme` (`null`: out of range).
+fn as_double(lexeme: &str) -> String {
+    lexeme
+        .parse::<f64>()
+        .ok()
+        .and_then(crate::Number::from_f64)
+        .map_or_else(|| "null".to_owned(), |n| n.as_str().to_owned())
+}
+
+/// The numbers in `v` whose text does not come back from a double: a
+/// double's shortest text, or an integer that a double holds exactly.
+fn inexact_numbers(v: &Value, out: &mut Vec<String>) {
+    let mut stack = vec![v];
+    while let Some(v) = stack.pop() {
+        match v {
+            Value::Number(n) => {
+                let lexeme = n.as_str();
+                let exact_int = n
+                    .as_i64()
+                    .is_some_and(|i| i.unsigned_abs() <= 1 << 53 && i.to_string() == lexeme);
+                if !exact_int && as_double(lexeme) != lexeme {
+                    out.push(lexeme.to_owned());
+                }
             }
+            Value::Array(a) => stack.extend(a.iter().rev()),
+            Value::Object(m) => stack.extend(m.values().rev()),
+            _ => {}
         }
-        crate::Value::String(s) => Value::String(s.clone()),
-        crate::Value::Array(a) => Value::Array(a.iter().map(exact_json).collect::<Option<_>>()?),
-        crate::Value::Object(m) => {
-            let mut out = Map::new();
-            for (k, v) in m.iter() {
-                out.insert(k.to_owned(), exact_json(v)?);
-            }
-            Value::Object(out)
-        }
-    })
+    }
 }
 
 /// The wrapper Anthropic documents for tool input that is not valid JSON:
@@ -331,10 +347,7 @@ impl ToolCall {
         }
     }
 
-    pub(crate) fn from_anthropic(
-        o: &Map<String, Value>,
-        at: &str,
-    ) -> Result<ToolCall, ProtocolError> {
+    pub(crate) fn from_anthropic(o: &Map, at: &str) -> Result<ToolCall, ProtocolError> {
         let id = get_str(o, "id", at)?.to_owned();
         let name = get_str(o, "name", at)?.to_owned();
         let input = o.get("input").ok_or_else(|| ProtocolError::MissingField {
@@ -374,10 +387,7 @@ impl ToolCall {
         })
     }
 
-    pub(crate) fn from_openai_responses(
-        o: &Map<String, Value>,
-        at: &str,
-    ) -> Result<ToolCall, ProtocolError> {
+    pub(crate) fn from_openai_responses(o: &Map, at: &str) -> Result<ToolCall, ProtocolError> {
         let id = get_str(o, "call_id", at)?.to_owned();
         let name = get_str(o, "name", at)?.to_owned();
         let arguments = Arguments::from_text(get_str(o, "arguments", at)?);
@@ -452,6 +462,78 @@ impl ToolCall {
                 &format!("{vendor} has no item id beside the call id"),
             );
         }
+        self.report_arguments(vendor, at, losses);
+    }
+
+    /// Arguments a target cannot carry as they are: text that is not one
+    /// JSON object (or repeats a key) where the target takes an object, and
+    /// for Gemini (whose `args` is a protobuf `Struct`: numbers are doubles)
+    /// each number whose text a double does not give back.
+    fn report_arguments(&self, vendor: Vendor, at: &str, losses: &mut super::loss::Losses) {
+        let member = match self.native.vendor {
+            Some(Vendor::OpenAiChat) => "function/arguments",
+            Some(Vendor::OpenAiResponses) => "arguments",
+            Some(Vendor::Gemini) => "functionCall/args",
+            Some(Vendor::Bedrock) => "toolUse/input",
+            _ => "input",
+        };
+        let at = format!("{at}/{member}");
+        let takes_object = matches!(vendor, Vendor::Anthropic | Vendor::Gemini | Vendor::Bedrock);
+        match &self.arguments {
+            Arguments::Invalid(raw) if takes_object => {
+                let why = match parse_arguments(raw) {
+                    Err(e) => format!("the text is not one JSON object ({e})"),
+                    Ok(_) => "the text is not one JSON object".to_owned(),
+                };
+                losses.push(
+                    &at,
+                    "arguments",
+                    super::loss::LossEffect::ReadsBackDifferently,
+                    &format!(
+                        "{why}; {vendor} takes an object: written as {{\"{INVALID_JSON_KEY}\": \"<text>\"}}"
+                    ),
+                );
+            }
+            Arguments::Json { value, .. } if takes_object && !value.is_object() => {
+                losses.push(
+                    &at,
+                    "arguments",
+                    super::loss::LossEffect::ReadsBackDifferently,
+                    &format!(
+                        "the arguments are {} {}, and {vendor} takes an object",
+                        if value.is_array() { "an" } else { "a" },
+                        value.type_name()
+                    ),
+                );
+            }
+            Arguments::Json { value, .. } if vendor == Vendor::Gemini => {
+                let mut bad = Vec::new();
+                inexact_numbers(value, &mut bad);
+                for lexeme in bad.iter().take(MAX_NUMBER_LOSSES) {
+                    losses.push(
+                        &at,
+                        "number",
+                        super::loss::LossEffect::ReadsBackDifferently,
+                        &format!(
+                            "Gemini holds numbers as doubles: {lexeme} reads back as {}",
+                            as_double(lexeme)
+                        ),
+                    );
+                }
+                if bad.len() > MAX_NUMBER_LOSSES {
+                    losses.push(
+                        &at,
+                        "number",
+                        super::loss::LossEffect::ReadsBackDifferently,
+                        &format!(
+                            "and {} more numbers that Gemini's doubles do not hold as written",
+                            bad.len() - MAX_NUMBER_LOSSES
+                        ),
+                    );
+                }
+            }
+            _ => {}
+        }
     }
 
     /// The call as an Anthropic `tool_use` block.
@@ -500,7 +582,7 @@ pub struct TextPart {
     pub(crate) native: Native,
     /// Responses: this text starts a new `message` item, with these item
     /// members (`id`, `status`, ...).
-    pub(crate) item_start: Option<Map<String, Value>>,
+    pub(crate) item_start: Option<Map>,
     /// Responses: this text is an easy input message of its own,
     /// `{"role": "assistant", "content": "<text>"}` (`item_start` holds its
     /// other members).
@@ -548,11 +630,7 @@ pub enum TurnPart {
     },
 }
 
-pub(crate) fn check_role(
-    o: &Map<String, Value>,
-    at: &str,
-    role: &'static str,
-) -> Result<(), ProtocolError> {
+pub(crate) fn check_role(o: &Map, at: &str, role: &'static str) -> Result<(), ProtocolError> {
     match o.get("role") {
         Some(Value::String(r)) if r == role => Ok(()),
         Some(other) => Err(ProtocolError::UnknownShape {

@@ -5,8 +5,11 @@
 //! between them without losing ids or order: what a conversion cannot carry
 //! is a [`Loss`] in its [`Converted`] result.
 //!
-//! This layer works on complete JSON (`serde_json::Value`): request bodies,
-//! finished assistant turns, reply messages. Streaming belongs to the vendor
+//! This layer works on complete JSON, the crate's own [`Value`](crate::Value):
+//! request bodies, finished assistant turns, reply messages. Parse bytes with
+//! [`crate::from_slice`] / [`crate::from_str`], build values with
+//! [`json!`](crate::json!), or convert a `serde_json::Value` with
+//! `Value::from`; write with `to_string()`. Streaming belongs to the vendor
 //! adapters; this layer is what they check finished calls against.
 //!
 //! # Terminology map
@@ -45,14 +48,31 @@
 //! | parallel calls off | none (a loss) | none (a loss) | `ToolSet::parallel_tool_calls()` |
 //! | `strict` | none (a loss) | none (a loss) | `ToolDefinition::strict()` |
 //!
+//! # Order and numbers
+//!
 //! Members of schemas and of argument objects keep the order they were given
-//! in through every conversion (this crate builds `serde_json` with
-//! `preserve_order`): models write arguments in the order of `properties`.
+//! in through every conversion, because [`Map`](crate::Map) keeps insertion
+//! order (models write arguments in the order of `properties`). This crate
+//! does not turn on serde_json's `preserve_order`, so a `serde_json::Map`
+//! elsewhere in your build is unchanged; a `serde_json::Value` converted
+//! *into* a `Value` brings the order serde_json gave it (sorted, unless your
+//! build turns `preserve_order` on), so parse bytes with [`crate::from_slice`]
+//! to keep the order they were written in.
+//!
+//! Numbers keep their text (`1.10`, `-0`, `1E2`, `12345678901234567890123`,
+//! `1e400`) through reading, every conversion and `to_string()`. Argument
+//! text that is not exactly one JSON object, or that repeats a key, stays
+//! [`Arguments::Invalid`] (its text kept); a target that needs an object
+//! (Anthropic, Gemini, Bedrock) gets the documented `{"INVALID_JSON":
+//! "<text>"}` wrapper and the conversion reports it as a [`Loss`]. Serializing
+//! a `Value` through serde (`serde_json::to_string`, reqwest's `.json()`)
+//! writes a number that is not a 64-bit integer as the nearest `f64`: send
+//! `value.to_string()` to keep every digit.
 //!
 //! # Example: one exchange, two vendors
 //!
 //! ```
-//! use serde_json::json;
+//! use tooljson::json;
 //! use tooljson::protocol::{AssistantTurn, ToolOutcome, ToolSet, Vendor};
 //!
 //! // The tools of a request, in any vendor's shape; each schema is compiled once.

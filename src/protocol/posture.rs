@@ -1,7 +1,7 @@
 //! `tool_choice`: the four postures and their JSON in the five vendor
 //! shapes (Gemini `functionCallingConfig`, Bedrock `toolChoice` included).
 
-use serde_json::{Map, Value};
+use crate::value::{Map, Value};
 
 use super::Vendor;
 use super::error::{ProtocolError, json_type, ptr, ptr_i, short};
@@ -28,7 +28,7 @@ use super::loss::{Converted, Loss};
 /// # Examples
 ///
 /// ```
-/// use serde_json::json;
+/// use tooljson::json;
 /// use tooljson::protocol::{ToolChoice, Vendor};
 /// let (choice, parallel) = ToolChoice::from_vendor_json(&json!({"type": "any", "disable_parallel_tool_use": true}))?;
 /// assert_eq!(choice, ToolChoice::Any);
@@ -181,7 +181,7 @@ impl ToolChoice {
     }
 }
 
-fn name_at(obj: &Map<String, Value>, at: String) -> Result<String, ProtocolError> {
+fn name_at(obj: &Map, at: String) -> Result<String, ProtocolError> {
     match obj.get("name") {
         Some(Value::String(n)) => Ok(n.clone()),
         Some(other) => Err(ProtocolError::WrongType {
@@ -271,10 +271,7 @@ pub(crate) fn choice_json(
 /// `ANY` is any, a named tool with one allowed name, or any restricted to
 /// the names with several; `VALIDATED` is auto with the `validated` mark
 /// (and its names, if any, as the restriction).
-pub(crate) fn read_gemini_choice(
-    o: &Map<String, Value>,
-    at: &str,
-) -> Result<ReadChoice, ProtocolError> {
+pub(crate) fn read_gemini_choice(o: &Map, at: &str) -> Result<ReadChoice, ProtocolError> {
     let mode = match o.get("mode") {
         None | Some(Value::Null) => "AUTO".to_owned(),
         Some(Value::String(m)) => m.to_ascii_uppercase(),
@@ -346,10 +343,7 @@ pub(crate) fn read_gemini_choice(
 
 /// Reads a Bedrock `toolChoice`: `{"auto":{}}`, `{"any":{}}` or
 /// `{"tool":{"name"}}`.
-pub(crate) fn read_bedrock_choice(
-    o: &Map<String, Value>,
-    at: &str,
-) -> Result<ToolChoice, ProtocolError> {
+pub(crate) fn read_bedrock_choice(o: &Map, at: &str) -> Result<ToolChoice, ProtocolError> {
     let unknown = || ProtocolError::UnknownShape {
         at: at.to_owned(),
         expected: "a Bedrock toolChoice: {\"auto\":{}}, {\"any\":{}} or {\"tool\":{\"name\"}}",
@@ -359,7 +353,7 @@ pub(crate) fn read_bedrock_choice(
     let (Some((key, inner)), None) = (members.next(), members.next()) else {
         return Err(unknown());
     };
-    if !matches!(key.as_str(), "auto" | "any" | "tool") {
+    if !matches!(key, "auto" | "any" | "tool") {
         return Err(unknown());
     }
     let Value::Object(inner) = inner else {
@@ -369,7 +363,7 @@ pub(crate) fn read_bedrock_choice(
             found: json_type(inner),
         });
     };
-    match key.as_str() {
+    match key {
         "auto" if inner.is_empty() => Ok(ToolChoice::Auto),
         "any" if inner.is_empty() => Ok(ToolChoice::Any),
         "tool" => match inner.get("name") {

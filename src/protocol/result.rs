@@ -3,7 +3,7 @@
 //! `function_call_output` items), the correlation of results with a turn's
 //! calls, and building the reply from (id, outcome) pairs.
 
-use serde_json::{Map, Value};
+use crate::value::{Map, Value};
 
 use super::Vendor;
 use super::content::{Media, Place, read_part, write_part};
@@ -292,12 +292,7 @@ impl ToolResult {
         ))
     }
 
-    fn openai(
-        call_id: String,
-        content: ResultContent,
-        vendor: Vendor,
-        members: Map<String, Value>,
-    ) -> ToolResult {
+    fn openai(call_id: String, content: ResultContent, vendor: Vendor, members: Map) -> ToolResult {
         let (content, is_error) = match content.strip_error_prefix() {
             Some(c) => (c, true),
             None => (content, false),
@@ -528,7 +523,7 @@ pub(crate) fn write_content(
 /// # Examples
 ///
 /// ```
-/// use serde_json::json;
+/// use tooljson::json;
 /// use tooljson::protocol::{AssistantTurn, ToolOutcome, Vendor};
 ///
 /// let turn = AssistantTurn::from_openai_chat(&json!({

@@ -204,7 +204,7 @@ fn echo(raw: &str) -> String {
 /// # Examples
 ///
 /// ```
-/// use serde_json::json;
+/// use tooljson::json;
 /// use tooljson::protocol::{violations_message, ToolDefinition};
 /// let def = ToolDefinition::new("get_weather", None, json!({
 ///     "type": "object",
@@ -255,7 +255,7 @@ pub fn violations_result(call_id: &str, tool: &str, violations: &[Violation]) ->
 /// # Examples
 ///
 /// ```
-/// use serde_json::json;
+/// use tooljson::json;
 /// use tooljson::protocol::{parse_error_result, Vendor};
 /// let raw = r#"{"location": "San Fra"#;
 /// let err = tooljson::from_str(raw).unwrap_err();
@@ -278,7 +278,7 @@ impl ToolSet {
     /// # Examples
     ///
     /// ```
-    /// use serde_json::json;
+    /// use tooljson::json;
     /// use tooljson::protocol::{Arguments, CallProblem, ToolCall, ToolSet};
     /// let set = ToolSet::from_request_json(&json!([{
     ///     "name": "get_weather",
@@ -299,20 +299,29 @@ impl ToolSet {
                 available: self.tools().iter().map(|t| t.name().to_owned()).collect(),
             });
         };
+        let parsed;
         let value = match &call.arguments {
-            Arguments::Invalid(raw) => {
-                return Err(match crate::from_str(raw) {
-                    Err(error) => CallProblem::InvalidJson {
+            Arguments::Invalid(raw) => match super::message::parse_arguments(raw) {
+                Err(error) => {
+                    return Err(CallProblem::InvalidJson {
                         raw: raw.clone(),
                         error,
-                    },
-                    Ok(_) => CallProblem::NumberOutOfRange { raw: raw.clone() },
-                });
-            }
+                    });
+                }
+                Ok(v) => {
+                    parsed = v;
+                    &parsed
+                }
+            },
             Arguments::Json { value, .. } => value,
         };
+        if beyond_f64(value) {
+            return Err(CallProblem::NumberOutOfRange {
+                raw: call.arguments.text().into_owned(),
+            });
+        }
         def.compiled_schema()
-            .validate(&crate::Value::from(value.clone()))
+            .validate(value)
             .map_err(|violations| CallProblem::SchemaViolations {
                 tool: def.name().to_owned(),
                 violations,
@@ -324,4 +333,18 @@ impl ToolSet {
     pub fn retry_result(&self, call: &ToolCall) -> Option<ToolResult> {
         self.check_call(call).err().map(|p| p.to_result(&call.id))
     }
+}
+
+/// Whether `v` holds a number beyond `f64` (`1e400`).
+fn beyond_f64(v: &crate::Value) -> bool {
+    let mut stack = vec![v];
+    while let Some(v) = stack.pop() {
+        match v {
+            crate::Value::Number(n) if n.as_f64().is_none() => return true,
+            crate::Value::Array(a) => stack.extend(a),
+            crate::Value::Object(m) => stack.extend(m.values()),
+            _ => {}
+        }
+    }
+    false
 }

@@ -4,18 +4,18 @@
 //! vendor has its members in the same order. A slot carries nothing: it is
 //! never reported as a loss.
 
-use serde_json::{Map, Value};
+use crate::value::{Map, Value};
 
 use super::Vendor;
 
 /// The members of `o` with each of `slots` present standing as `null`.
-pub(crate) fn slotted(o: &Map<String, Value>, slots: &[&str]) -> Map<String, Value> {
+pub(crate) fn slotted(o: &Map, slots: &[&str]) -> Map {
     o.iter()
         .map(|(k, v)| {
-            if slots.contains(&k.as_str()) {
-                (k.clone(), Value::Null)
+            if slots.contains(&k) {
+                (k.to_owned(), Value::Null)
             } else {
-                (k.clone(), v.clone())
+                (k.to_owned(), v.clone())
             }
         })
         .collect()
@@ -38,6 +38,6 @@ pub(crate) fn idless() -> Value {
 
 /// Whether kept `members` of `vendor` mark an id the source did not give;
 /// `key` is `functionCall` or `functionResponse`.
-pub(crate) fn is_idless(vendor: Option<Vendor>, members: &Map<String, Value>, key: &str) -> bool {
+pub(crate) fn is_idless(vendor: Option<Vendor>, members: &Map, key: &str) -> bool {
     vendor == Some(Vendor::Gemini) && members.get(key).and_then(|f| f.get(IDLESS)).is_some()
 }

@@ -2,7 +2,7 @@
 //! for Gemini is the JSON it was, and what no other vendor can carry is
 //! known.
 
-use serde_json::Value;
+use crate::value::Value;
 
 use super::error::ptr;
 use super::posture::{ReadChoice, ToolChoice};
@@ -30,7 +30,7 @@ impl Native {
                         if k != "mode" && k != "allowedFunctionNames" {
                             lost.push((
                                 ptr(&ptr(base, "functionCallingConfig"), k),
-                                k.clone(),
+                                k.to_owned(),
                                 "a Gemini functionCallingConfig member with no counterpart; left out"
                                     .to_owned(),
                             ));
@@ -39,7 +39,7 @@ impl Native {
                 } else {
                     lost.push((
                         ptr(base, k),
-                        k.clone(),
+                        k.to_owned(),
                         "a Gemini toolConfig member with no counterpart; left out".to_owned(),
                     ));
                 }

@@ -1,7 +1,7 @@
 //! An assistant turn (text and tool calls, in order, and why it stopped) read
 //! from and written to the five vendor shapes, keeping ids and order.
 
-use serde_json::{Map, Value};
+use crate::value::{Map, Value};
 
 use super::Vendor;
 use super::error::{ProtocolError, json_type, ptr, ptr_i};
@@ -42,7 +42,7 @@ enum Envelope {
     AnthropicStringContent,
     /// Chat: read as a choice (`{"index", "message", "finish_reason", ...}`);
     /// its members beside `message` and `finish_reason`.
-    ChatChoice(Map<String, Value>),
+    ChatChoice(Map),
     /// Responses: read as a bare array of output items.
     ResponsesItems,
     /// Responses: read as a response object (`{"status", "output", ...}`).
@@ -95,7 +95,7 @@ pub(crate) fn place_losses(from: Option<Vendor>, at: &str, losses: &mut [Loss]) 
 /// # Examples
 ///
 /// ```
-/// use serde_json::json;
+/// use tooljson::json;
 /// use tooljson::protocol::{AssistantTurn, StopReason, Vendor};
 ///
 /// let message = json!({
@@ -187,7 +187,7 @@ impl AssistantTurn {
     /// # Examples
     ///
     /// ```
-    /// use serde_json::json;
+    /// use tooljson::json;
     /// use tooljson::protocol::{AssistantTurn, Vendor};
     /// let turn = AssistantTurn::from_anthropic(&json!({
     ///     "id": "msg_01", "type": "message", "role": "assistant", "model": "claude-sonnet-4-5",
@@ -251,7 +251,7 @@ impl AssistantTurn {
                 };
                 match m {
                     Value::Object(mut o) => {
-                        o.retain(|k, _| CHAT_MESSAGE_MEMBERS.contains(&k.as_str()));
+                        o.retain(|k, _| CHAT_MESSAGE_MEMBERS.contains(&k));
                         Value::Object(o)
                     }
                     other => other,
@@ -282,8 +282,7 @@ impl AssistantTurn {
         }
         let mut seen_call = false;
         let mut prev_text = false;
-        for (i, p) in self.parts.iter().enumerate() {
-            let (at, item_at) = self.part_pointer(i);
+        for (p, (at, item_at)) in self.parts.iter().zip(self.part_pointers()) {
             match p {
                 TurnPart::Native { vendor: v, item } if *v != vendor => {
                     let ty = item.get("type").and_then(Value::as_str).unwrap_or("part");
@@ -339,58 +338,63 @@ impl AssistantTurn {
         }
     }
 
-    /// Where part `i` stood in the JSON the turn was read from, and the
+    /// Where each part stood in the JSON the turn was read from, and the
     /// item that holds it (the same but for a Responses text, whose item is
     /// a `message`). Relative to the message (Anthropic, Chat) or to the
     /// list of output items (Responses); a turn built in code counts its
-    /// parts.
-    fn part_pointer(&self, i: usize) -> (String, String) {
-        let calls_before = self.parts[..i]
-            .iter()
-            .filter(|p| matches!(p, TurnPart::Call(_)))
-            .count();
-        let is_call = matches!(self.parts[i], TurnPart::Call(_));
-        let at = match self.native.vendor {
-            Some(Vendor::Anthropic) if self.envelope == Envelope::AnthropicStringContent => {
-                "/content".to_owned()
-            }
-            Some(Vendor::Anthropic) => ptr_i("/content", i),
-            Some(Vendor::Gemini) if self.envelope == Envelope::GeminiCandidate => {
-                ptr_i("/content/parts", i)
-            }
-            Some(Vendor::Gemini) => ptr_i("/parts", i),
-            Some(Vendor::Bedrock) if self.envelope == Envelope::BedrockResponse => {
-                ptr_i("/output/message/content", i)
-            }
-            Some(Vendor::Bedrock) => ptr_i("/content", i),
-            // Chat keeps content parts and calls apart, in that order.
-            Some(Vendor::OpenAiChat) if is_call => ptr_i("/tool_calls", calls_before),
-            Some(Vendor::OpenAiChat) if self.chat_content == ChatContent::String => {
-                "/content".to_owned()
-            }
-            Some(Vendor::OpenAiChat) => ptr_i("/content", i - calls_before),
-            Some(Vendor::OpenAiResponses) => {
-                // One item a part, but the texts of one `message` item.
-                let (mut item, mut within) = (0, 0);
-                for (k, p) in self.parts[..=i].iter().enumerate() {
-                    let continues = matches!(p, TurnPart::Text(t) if t.item_start.is_none());
-                    if k > 0 && !continues {
-                        item += 1;
-                        within = 0;
-                    } else if k > 0 {
-                        within += 1;
-                    }
+    /// parts. One pass over the parts (a turn may hold thousands of calls).
+    fn part_pointers(&self) -> Vec<(String, String)> {
+        let mut out = Vec::with_capacity(self.parts.len());
+        let mut calls_before = 0;
+        // Responses: the item a part is in, and its place within it.
+        let (mut item, mut within) = (0usize, 0usize);
+        for (i, part) in self.parts.iter().enumerate() {
+            let is_call = matches!(part, TurnPart::Call(_));
+            if i > 0 {
+                let continues = matches!(part, TurnPart::Text(t) if t.item_start.is_none());
+                if continues {
+                    within += 1;
+                } else {
+                    item += 1;
+                    within = 0;
                 }
-                let item_at = ptr_i("", item);
-                return match &self.parts[i] {
-                    TurnPart::Text(t) if t.easy => (ptr(&item_at, "content"), item_at),
-                    TurnPart::Text(_) => (ptr_i(&ptr(&item_at, "content"), within), item_at),
-                    _ => (item_at.clone(), item_at),
-                };
             }
-            _ => ptr_i("", i),
-        };
-        (at.clone(), at)
+            let at = match self.native.vendor {
+                Some(Vendor::Anthropic) if self.envelope == Envelope::AnthropicStringContent => {
+                    "/content".to_owned()
+                }
+                Some(Vendor::Anthropic) => ptr_i("/content", i),
+                Some(Vendor::Gemini) if self.envelope == Envelope::GeminiCandidate => {
+                    ptr_i("/content/parts", i)
+                }
+                Some(Vendor::Gemini) => ptr_i("/parts", i),
+                Some(Vendor::Bedrock) if self.envelope == Envelope::BedrockResponse => {
+                    ptr_i("/output/message/content", i)
+                }
+                Some(Vendor::Bedrock) => ptr_i("/content", i),
+                // Chat keeps content parts and calls apart, in that order.
+                Some(Vendor::OpenAiChat) if is_call => ptr_i("/tool_calls", calls_before),
+                Some(Vendor::OpenAiChat) if self.chat_content == ChatContent::String => {
+                    "/content".to_owned()
+                }
+                Some(Vendor::OpenAiChat) => ptr_i("/content", i - calls_before),
+                Some(Vendor::OpenAiResponses) => {
+                    // One item a part, but the texts of one `message` item.
+                    let item_at = ptr_i("", item);
+                    out.push(match part {
+                        TurnPart::Text(t) if t.easy => (ptr(&item_at, "content"), item_at),
+                        TurnPart::Text(_) => (ptr_i(&ptr(&item_at, "content"), within), item_at),
+                        _ => (item_at.clone(), item_at),
+                    });
+                    calls_before += usize::from(is_call);
+                    continue;
+                }
+                _ => ptr_i("", i),
+            };
+            calls_before += usize::from(is_call);
+            out.push((at.clone(), at));
+        }
+        out
     }
 
     /// Reads an Anthropic assistant message.
@@ -799,8 +803,8 @@ impl AssistantTurn {
         let v = Vendor::OpenAiResponses;
         let mut items: Vec<Value> = Vec::new();
         // The message item being filled: its members and content parts.
-        let mut open: Option<(Map<String, Value>, Vec<Value>)> = None;
-        fn close(open: &mut Option<(Map<String, Value>, Vec<Value>)>, items: &mut Vec<Value>) {
+        let mut open: Option<(Map, Vec<Value>)> = None;
+        fn close(open: &mut Option<(Map, Vec<Value>)>, items: &mut Vec<Value>) {
             if let Some((mut m, parts)) = open.take() {
                 m.insert("type".into(), s("message"));
                 m.insert("role".into(), s("assistant"));
@@ -902,8 +906,7 @@ fn input_form(item: Value) -> Vec<Value> {
     };
     let bare = o.get("type").and_then(Value::as_str) == Some("message")
         && !o.contains_key("id")
-        && o.keys()
-            .all(|k| ["type", "role", "content"].contains(&k.as_str()))
+        && o.keys().all(|k| ["type", "role", "content"].contains(&k))
         && is_plain_output_message(o);
     // Only the empty `annotations` a writer adds may go.
     let texts: Option<Vec<Value>> = o.get("content").and_then(Value::as_array).map(|parts| {
@@ -911,7 +914,7 @@ fn input_form(item: Value) -> Vec<Value> {
             .iter()
             .filter(|p| {
                 p.as_object().is_some_and(|p| {
-                    p.iter().all(|(k, v)| match k.as_str() {
+                    p.iter().all(|(k, v)| match k {
                         "type" | "text" => true,
                         "annotations" => v.as_array().is_some_and(Vec::is_empty),
                         _ => false,
@@ -937,7 +940,7 @@ fn input_form(item: Value) -> Vec<Value> {
 
 /// A Responses `message` item whose content is all `output_text` parts (any
 /// other message item is kept verbatim).
-fn is_plain_output_message(io: &Map<String, Value>) -> bool {
+fn is_plain_output_message(io: &Map) -> bool {
     io.get("role").and_then(Value::as_str) == Some("assistant")
         && io
             .get("content")

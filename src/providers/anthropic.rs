@@ -31,10 +31,13 @@ struct Event<'a> {
     delta: Option<Delta<'a>>,
     // Boxed: the event is moved by value, and deltas, the bulk of a
     // stream, have none of these.
+    // The text as sent, read by the crate's parser (`exact`): members in
+    // order and numbers as written, where serde_json would sort the one and
+    // round the other through `f64`.
     #[serde(default)]
-    content_block: Option<Box<serde_json::Value>>,
+    content_block: Option<Box<serde_json::value::RawValue>>,
     #[serde(default)]
-    message: Option<Box<serde_json::Value>>,
+    message: Option<Box<serde_json::value::RawValue>>,
     #[serde(default)]
     usage: Option<Box<serde_json::Value>>,
     #[serde(default)]
@@ -47,22 +50,29 @@ impl super::Typed for Event<'_> {
     }
 }
 
-#[derive(Deserialize)]
 struct Block {
-    #[serde(rename = "type")]
     kind: String,
-    #[serde(default)]
     id: Option<String>,
-    #[serde(default)]
     name: Option<String>,
-    #[serde(default)]
-    input: Option<serde_json::Value>,
+    input: Option<Value>,
 }
 
 impl Block {
-    fn read(v: &serde_json::Value) -> Option<Block> {
-        serde_json::from_value(v.clone()).ok()
+    fn read(v: &Value) -> Option<Block> {
+        let text = |k: &str| v.get(k).and_then(Value::as_str).map(str::to_owned);
+        Some(Block {
+            kind: text("type")?,
+            id: text("id"),
+            name: text("name"),
+            input: v.get("input").cloned(),
+        })
     }
+}
+
+/// A member the event holds as text, read as a [`Value`] (a text serde_json
+/// accepted that the strict parser refuses, as a lone surrogate: `null`).
+fn exact(raw: &serde_json::value::RawValue) -> Value {
+    crate::from_str(raw.get()).unwrap_or_default()
 }
 
 /// A `content_block_delta` delta or a `message_delta` delta.
@@ -242,7 +252,7 @@ impl State {
         };
         match kind {
             "message_start" => {
-                let message = ev.message.map(|m| *m).unwrap_or_default();
+                let message = ev.message.map(|m| exact(&m)).unwrap_or_default();
                 let id = message
                     .get("id")
                     .and_then(|v| v.as_str())
@@ -286,17 +296,14 @@ impl State {
                         continue;
                     };
                     let n = calls.start(key, block.id, block.name, kind)?;
-                    let input = block
-                        .input
-                        .map(Value::from)
-                        .unwrap_or(Value::Object(Default::default()));
+                    let input = block.input.unwrap_or(Value::Object(Default::default()));
                     calls.append(n, input.to_string());
                     calls.end(n);
                 }
             }
             "content_block_start" => {
                 let index = ev.index.ok_or_else(|| missing("index"))?;
-                let raw = *ev.content_block.ok_or_else(|| missing("content_block"))?;
+                let raw = exact(&ev.content_block.ok_or_else(|| missing("content_block"))?);
                 let block = Block::read(&raw).ok_or_else(|| missing("content_block type"))?;
                 let kind = kind_of(&block.kind);
                 match block.kind.as_str() {
@@ -310,7 +317,7 @@ impl State {
                     k if k.ends_with("_tool_result") => {
                         calls.push(CallEvent::ServerToolResult {
                             at: index,
-                            block: raw.clone(),
+                            block: raw.to_serde_json().unwrap_or_default(),
                         });
                     }
                     _ => {}
@@ -327,7 +334,7 @@ impl State {
                 }
                 let n = calls.start(key, block.id, block.name, kind)?;
                 if let Some(c) = calls.call_mut(n) {
-                    c.placeholder = block.input.map(Value::from);
+                    c.placeholder = block.input;
                 }
             }
             "content_block_delta" => {
@@ -347,9 +354,11 @@ impl State {
                     }
                     Some("signature_delta") => {
                         let signature = delta.signature.map(String::from).unwrap_or_default();
-                        calls
-                            .response
-                            .block_set(index, "signature", signature.clone().into());
+                        calls.response.block_set(
+                            index,
+                            "signature",
+                            Value::from(signature.clone()),
+                        );
                         calls.push(CallEvent::ThinkingSigned {
                             at: index,
                             signature,
@@ -390,9 +399,8 @@ impl State {
                 if let Some(n) = calls.open(CallKey::Block(index)) {
                     calls.end(n);
                 } else if let Some(block) = calls.response.block(index)
-                    && !reported_elsewhere(block)
+                    && !reported_elsewhere(&block)
                 {
-                    let block = block.clone();
                     calls.push(CallEvent::OtherContent { at: index, block });
                 }
             }

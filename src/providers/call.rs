@@ -207,7 +207,7 @@ impl StreamedCall {
     /// The argument text wrapped for sending back to the model when it is not
     /// valid JSON: `{"INVALID_JSON": "<text>"}`, as Anthropic's docs advise
     /// (see [`crate::protocol::invalid_json_input`]).
-    pub fn invalid_json_input(&self) -> serde_json::Value {
+    pub fn invalid_json_input(&self) -> crate::Value {
         crate::protocol::invalid_json_input(&self.text)
     }
 
@@ -221,12 +221,9 @@ impl StreamedCall {
     pub fn to_tool_call(&self) -> ToolCall {
         let arguments = match (self.parsed(), self.kind) {
             (Some(_), CallKind::Custom) | (None, _) => Arguments::Invalid(self.text.clone()),
-            (Some(v), _) => match v.to_serde_json() {
-                Ok(value) => Arguments::Json {
-                    value,
-                    text: Some(self.text.clone()),
-                },
-                Err(_) => Arguments::Invalid(self.text.clone()),
+            (Some(v), _) => Arguments::Json {
+                value: v.clone(),
+                text: Some(self.text.clone()),
             },
         };
         let mut call = ToolCall::new(

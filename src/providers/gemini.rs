@@ -115,8 +115,10 @@ struct FunctionCall {
     id: Option<String>,
     #[serde(default, deserialize_with = "super::lenient_string")]
     name: Option<String>,
+    /// The text as Gemini wrote it (serde_json would read its numbers as
+    /// `f64`, and fail the whole chunk on `1e400`).
     #[serde(default)]
-    args: Option<J>,
+    args: Option<Box<serde_json::value::RawValue>>,
     /// Kept as objects: `nullValue` is present-with-null, which a typed
     /// `Option` would not tell from absent.
     #[serde(default)]
@@ -563,7 +565,7 @@ impl State {
             let writer = self.writers.entry(n).or_default();
             if writer.stack.is_empty() && !writer.whole {
                 writer.whole = true;
-                calls.append(n, args.to_string());
+                calls.append(n, args.get().to_owned());
             } else {
                 calls.malformed(format!("whole args for call {n}, whose args had begun"));
             }

@@ -292,7 +292,7 @@ impl ToolCallStream {
     /// let mut s = ToolCallStream::new().with_max_call_tree_bytes(4096);
     /// let args = format!("[{}0]", "0,".repeat(1000));
     /// let start = r#"{"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"toolu_1","name":"f","input":{}}}"#;
-    /// let delta = serde_json::json!({"type": "content_block_delta", "index": 0,
+    /// let delta = tooljson::json!({"type": "content_block_delta", "index": 0,
     ///     "delta": {"type": "input_json_delta", "partial_json": args}});
     /// s.feed_event(Some("content_block_start"), start)?;
     /// s.feed_event(Some("content_block_delta"), &delta.to_string())?;
@@ -329,7 +329,7 @@ impl ToolCallStream {
     /// ```
     /// use tooljson::protocol::ToolSet;
     /// use tooljson::providers::{CallStatus, ToolCallStream};
-    /// let tools = ToolSet::from_request_json(&serde_json::json!({"tools": [{"name": "add",
+    /// let tools = ToolSet::from_request_json(&tooljson::json!({"tools": [{"name": "add",
     ///     "input_schema": {"type": "object", "properties": {"a": {"type": "integer"}}, "required": ["a"]}}],
     ///     "tool_choice": {"type": "any"}}))?;
     /// let mut s = ToolCallStream::new().with_tools(tools);
@@ -480,7 +480,7 @@ impl ToolCallStream {
     /// let mut s = ToolCallStream::new();
     /// s.feed(b"data: {\"candidates\":[{\"content\":{\"role\":\"model\",\"parts\":[{\"text\":\"Let me look.\"},{\"functionCall\":{\"name\":\"find\",\"args\":{\"q\":\"rust\"}}}]},\"finishReason\":\"STOP\",\"index\":0}]}\r\n\r\n")?;
     /// s.finish()?;
-    /// assert_eq!(s.final_messages_json(), [serde_json::json!({
+    /// assert_eq!(s.final_messages_json(), [tooljson::json!({
     ///     "index": 0, "finishReason": "STOP",
     ///     "content": {"role": "model", "parts": [
     ///         {"text": "Let me look."},
@@ -489,7 +489,7 @@ impl ToolCallStream {
     /// })]);
     /// # Ok::<(), tooljson::providers::StreamError>(())
     /// ```
-    pub fn final_messages_json(&self) -> Vec<serde_json::Value> {
+    pub fn final_messages_json(&self) -> Vec<crate::Value> {
         self.calls.response.native(&self.calls.calls)
     }
 

@@ -16,7 +16,7 @@
 
 use std::collections::BTreeMap;
 
-use serde_json::{Map, Value as J};
+use crate::value::{Map, Value as J};
 
 use super::{CallKind, CallStatus, StreamedCall};
 use crate::partial::PartialNode;
@@ -126,7 +126,8 @@ impl GeminiMessage {
 
     /// A chunk's `usageMetadata`, when it holds counts (Vertex sends
     /// `{"trafficType": ...}` alone before them).
-    pub(crate) fn usage(&mut self, usage: &J) {
+    pub(crate) fn usage(&mut self, usage: &serde_json::Value) {
+        let usage = &J::from(usage);
         let counts = usage
             .as_object()
             .is_some_and(|o| o.keys().any(|k| k.ends_with("TokenCount")));
@@ -169,7 +170,7 @@ impl GeminiMessage {
                             Some(c) => gemini_call(tool_call(c), signature.as_deref()),
                             None => TurnPart::Native {
                                 vendor: Vendor::Gemini,
-                                item: serde_json::json!({"functionCall": {}}),
+                                item: crate::json!({"functionCall": {}}),
                             },
                         },
                     })
@@ -214,7 +215,7 @@ enum BedrockBlock {
     },
     /// A `toolUse` block: its start members and the call's number.
     Tool {
-        start: Map<String, J>,
+        start: Map,
         call: usize,
     },
     /// A whole block (a server tool's `toolResult`).
@@ -276,13 +277,22 @@ impl BedrockMessage {
     }
 
     /// `contentBlockStart{start: {toolUse}}`: call `call`.
-    pub(crate) fn tool(&mut self, at: u64, start: Map<String, J>, call: usize) {
+    pub(crate) fn tool(
+        &mut self,
+        at: u64,
+        start: serde_json::Map<String, serde_json::Value>,
+        call: usize,
+    ) {
+        let start = match J::from(serde_json::Value::Object(start)) {
+            J::Object(m) => m,
+            _ => Map::new(),
+        };
         self.blocks.insert(at, BedrockBlock::Tool { start, call });
     }
 
     /// A block that arrived whole (`{"toolResult": {...}}`).
-    pub(crate) fn whole(&mut self, at: u64, block: J) {
-        self.blocks.insert(at, BedrockBlock::Whole(block));
+    pub(crate) fn whole(&mut self, at: u64, block: serde_json::Value) {
+        self.blocks.insert(at, BedrockBlock::Whole(J::from(block)));
     }
 
     /// `messageStop{stopReason}`.
@@ -291,12 +301,16 @@ impl BedrockMessage {
     }
 
     /// `metadata{usage, metrics}`.
-    pub(crate) fn metadata(&mut self, usage: Option<&J>, metrics: Option<&J>) {
+    pub(crate) fn metadata(
+        &mut self,
+        usage: Option<&serde_json::Value>,
+        metrics: Option<&serde_json::Value>,
+    ) {
         if let Some(u) = usage {
-            self.usage = Some(u.clone());
+            self.usage = Some(J::from(u));
         }
         if let Some(m) = metrics {
-            self.metrics = Some(m.clone());
+            self.metrics = Some(J::from(m));
         }
     }
 
@@ -315,7 +329,7 @@ impl BedrockMessage {
                 } => {
                     let inner = match redacted {
                         Some(data) if text.is_empty() => {
-                            serde_json::json!({ "redactedContent": data })
+                            crate::json!({ "redactedContent": data })
                         }
                         _ => {
                             let mut r = Map::new();
@@ -323,12 +337,12 @@ impl BedrockMessage {
                             if let Some(s) = signature {
                                 r.insert("signature".into(), s.clone().into());
                             }
-                            serde_json::json!({ "reasoningText": r })
+                            crate::json!({ "reasoningText": r })
                         }
                     };
                     TurnPart::Native {
                         vendor: Vendor::Bedrock,
-                        item: serde_json::json!({ "reasoningContent": inner }),
+                        item: crate::json!({ "reasoningContent": inner }),
                     }
                 }
                 BedrockBlock::Tool { start, call } => {
@@ -371,7 +385,7 @@ impl BedrockMessage {
 /// start event's placeholder when no text arrived.
 pub(super) fn tool_input(call: &StreamedCall) -> Option<J> {
     if call.status == CallStatus::Complete {
-        return call.value().and_then(|v| v.to_serde_json().ok());
+        return call.value().cloned();
     }
     if call.text.is_empty() {
         return None;
@@ -381,7 +395,7 @@ pub(super) fn tool_input(call: &StreamedCall) -> Option<J> {
 
 fn without_open_strings(node: &PartialNode) -> Option<J> {
     match node {
-        PartialNode::Complete(v) => v.to_serde_json().ok(),
+        PartialNode::Complete(v) => Some(v.clone()),
         PartialNode::String(_) => None,
         PartialNode::Array(items) => Some(J::Array(
             items.iter().filter_map(without_open_strings).collect(),
@@ -389,7 +403,7 @@ fn without_open_strings(node: &PartialNode) -> Option<J> {
         PartialNode::Object(members) => Some(J::Object(
             members
                 .iter()
-                .filter_map(|(k, n)| Some((k.clone(), without_open_strings(n)?)))
+                .filter_map(|(k, n)| Some((k.to_string(), without_open_strings(n)?)))
                 .collect(),
         )),
     }

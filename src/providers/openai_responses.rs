@@ -37,8 +37,6 @@ struct Event<'a> {
     #[serde(default)]
     item: Option<serde_json::Value>,
     #[serde(default)]
-    part: Option<serde_json::Value>,
-    #[serde(default)]
     content_index: Option<u64>,
     #[serde(default)]
     response: Option<serde_json::Value>,
@@ -144,6 +142,17 @@ impl Item {
 /// the call and its result) as [`CallEvent::ServerToolResult`]; text and
 /// reasoning not at all (their deltas were); anything else as
 /// [`CallEvent::OtherContent`].
+/// A member of the event as the provider wrote it: members in order and
+/// numbers as written (the final message's copy; serde_json's sorted,
+/// `f64` copy serves the event logic). Item and lifecycle events only, not
+/// the deltas.
+fn exact(data: &str, key: &str) -> Option<crate::Value> {
+    match crate::from_str(data) {
+        Ok(crate::Value::Object(mut o)) => o.remove(key).filter(|v| !v.is_null()),
+        _ => None,
+    }
+}
+
 fn done_event(item_type: &str, at: u64, item: serde_json::Value) -> Option<CallEvent> {
     match item_type {
         "message" | "reasoning" | "function_call" | "custom_tool_call" => None,
@@ -231,7 +240,7 @@ impl State {
         match kind {
             "response.created" => {
                 let r = Response::read(ev.response.as_ref());
-                calls.response.responses_envelope(ev.response);
+                calls.response.responses_envelope(exact(data, "response"));
                 calls.response.id = r.id.clone();
                 calls.response.model = r.model.clone();
                 calls.push(CallEvent::MessageStarted {
@@ -240,7 +249,7 @@ impl State {
                 });
             }
             "response.content_part.added" => {
-                if let (Some(i), Some(part)) = (ev.output_index, ev.part) {
+                if let (Some(i), Some(part)) = (ev.output_index, exact(data, "part")) {
                     calls.response.part_added(i, part);
                 }
             }
@@ -288,7 +297,9 @@ impl State {
             "response.output_item.added" => {
                 let output_index = ev.output_index.ok_or_else(|| missing("output_index"))?;
                 let raw = ev.item.ok_or_else(|| missing("item"))?;
-                calls.response.item_added(output_index, raw.clone());
+                calls
+                    .response
+                    .item_added(output_index, exact(data, "item").unwrap_or_default());
                 let item = Item::read(&raw).ok_or_else(|| missing("item type"))?;
                 let Some(kind) = kind_of(&item.kind) else {
                     return Ok(());
@@ -328,7 +339,9 @@ impl State {
             "response.output_item.done" => {
                 let output_index = ev.output_index.ok_or_else(|| missing("output_index"))?;
                 let raw = ev.item.ok_or_else(|| missing("item"))?;
-                calls.response.item_done(output_index, raw.clone());
+                calls
+                    .response
+                    .item_done(output_index, exact(data, "item").unwrap_or_default());
                 let item = Item::read(&raw).ok_or_else(|| missing("item type"))?;
                 if let Some(e) = done_event(&item.kind, output_index, raw) {
                     calls.push(e);
@@ -349,7 +362,7 @@ impl State {
                     calls.response.usage = Some(u.clone());
                     calls.push(CallEvent::UsageUpdated(u));
                 }
-                calls.response.completed(ev.response);
+                calls.response.completed(exact(data, "response"));
                 calls.end_open(|_| true);
                 let stop = if calls.has_calls_of(CallKind::Client)
                     || calls.has_calls_of(CallKind::Custom)
@@ -362,7 +375,7 @@ impl State {
             }
             "response.incomplete" => {
                 let r = Response::read(ev.response.as_ref());
-                calls.response.responses_envelope(ev.response);
+                calls.response.responses_envelope(exact(data, "response"));
                 if let Some(u) = r.usage.as_ref().and_then(Usage::from_json) {
                     calls.response.usage = Some(u.clone());
                     calls.push(CallEvent::UsageUpdated(u));
@@ -383,7 +396,7 @@ impl State {
                 let e = Response::read(ev.response.as_ref())
                     .error
                     .unwrap_or_default();
-                calls.response.responses_envelope(ev.response);
+                calls.response.responses_envelope(exact(data, "response"));
                 calls.finish_stream(StopReason::Error {
                     kind: e.code.or(e.kind).unwrap_or_else(|| "failed".to_owned()),
                     message: e.message.unwrap_or_default(),

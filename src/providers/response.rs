@@ -10,7 +10,13 @@
 
 use std::collections::BTreeMap;
 
-use serde_json::{Map, Value as J};
+use crate::value::{Map, Value as J};
+
+/// An event's member: as serde_json decoded it, or read exactly (members in
+/// order, numbers as written) as a [`J`].
+pub(crate) trait EventJson: Into<J> {}
+impl EventJson for serde_json::Value {}
+impl EventJson for J {}
 
 use super::native_message::{BedrockMessage, GeminiMessage, tool_input};
 use super::{CallKey, StreamedCall};
@@ -67,7 +73,7 @@ struct ChatChoice {
 pub(crate) struct Response {
     provider: Option<Provider>,
     /// Anthropic: the `message` object of `message_start`, updated.
-    message: Map<String, J>,
+    message: Map,
     /// Anthropic content blocks by index; Responses output items by
     /// `output_index`.
     blocks: BTreeMap<u64, J>,
@@ -78,7 +84,7 @@ pub(crate) struct Response {
     /// Responses: the latest lifecycle event's `response` object
     /// (`response.created`, `.completed`, `.incomplete`, `.failed`), but
     /// its `output`.
-    envelope: Map<String, J>,
+    envelope: Map,
     choices: BTreeMap<u64, ChatChoice>,
     pub(crate) id: Option<String>,
     pub(crate) model: Option<String>,
@@ -107,9 +113,9 @@ impl Response {
     }
 
     /// Anthropic `message_start`.
-    pub(crate) fn anthropic_start(&mut self, message: J) {
+    pub(crate) fn anthropic_start(&mut self, message: impl EventJson) {
         self.anthropic_started = true;
-        if let J::Object(mut m) = message {
+        if let J::Object(mut m) = message.into() {
             let content = match m.shift_remove("content") {
                 Some(J::Array(a)) => a,
                 _ => Vec::new(),
@@ -125,8 +131,8 @@ impl Response {
     }
 
     /// Anthropic `content_block_start`.
-    pub(crate) fn block_start(&mut self, index: u64, block: J) {
-        self.blocks.insert(index, block);
+    pub(crate) fn block_start(&mut self, index: u64, block: impl EventJson) {
+        self.blocks.insert(index, block.into());
     }
 
     /// Anthropic: a delta's string appended to a block member (`text`,
@@ -139,20 +145,22 @@ impl Response {
         }
     }
 
-    /// Anthropic: the block at `index` as it stands.
-    pub(crate) fn block(&self, index: u64) -> Option<&J> {
-        self.blocks.get(&index)
+    /// Anthropic: the block at `index` as it stands, for an event (`None`
+    /// also for a number serde_json cannot hold).
+    pub(crate) fn block(&self, index: u64) -> Option<serde_json::Value> {
+        self.blocks.get(&index)?.to_serde_json().ok()
     }
 
     /// Anthropic: a member of a block set (`signature`).
-    pub(crate) fn block_set(&mut self, index: u64, key: &str, value: J) {
+    pub(crate) fn block_set(&mut self, index: u64, key: &str, value: impl EventJson) {
         if let Some(J::Object(b)) = self.blocks.get_mut(&index) {
-            b.insert(key.to_owned(), value);
+            b.insert(key.to_owned(), value.into());
         }
     }
 
     /// Anthropic `citations_delta`.
-    pub(crate) fn block_cite(&mut self, index: u64, citation: J) {
+    pub(crate) fn block_cite(&mut self, index: u64, citation: impl EventJson) {
+        let citation: J = citation.into();
         if let Some(J::Object(b)) = self.blocks.get_mut(&index) {
             match b.get_mut("citations") {
                 Some(J::Array(a)) => a.push(citation),
@@ -166,8 +174,13 @@ impl Response {
     /// Anthropic `message_delta`: the stop members overwrite; usage counts
     /// are cumulative, so they overwrite too, an absent optional count
     /// keeping the earlier one.
-    pub(crate) fn anthropic_delta(&mut self, delta: Option<&J>, usage: Option<&J>) {
-        if let Some(d) = delta.and_then(J::as_object) {
+    pub(crate) fn anthropic_delta(
+        &mut self,
+        delta: Option<&serde_json::Value>,
+        usage: Option<&serde_json::Value>,
+    ) {
+        let (delta, usage) = (delta.map(J::from), usage.map(J::from));
+        if let Some(d) = delta.as_ref().and_then(J::as_object) {
             for k in ["stop_reason", "stop_sequence", "stop_details"] {
                 self.message
                     .insert(k.into(), d.get(k).cloned().unwrap_or(J::Null));
@@ -176,7 +189,7 @@ impl Response {
                 self.message.insert("container".into(), c.clone());
             }
         }
-        if let Some(u) = usage.and_then(J::as_object) {
+        if let Some(u) = usage.as_ref().and_then(J::as_object) {
             let target = self
                 .message
                 .entry("usage")
@@ -240,17 +253,18 @@ impl Response {
     }
 
     /// Responses `output_item.added`.
-    pub(crate) fn item_added(&mut self, index: u64, item: J) {
-        self.blocks.insert(index, item);
+    pub(crate) fn item_added(&mut self, index: u64, item: impl EventJson) {
+        self.blocks.insert(index, item.into());
     }
 
     /// Responses `output_item.done`.
-    pub(crate) fn item_done(&mut self, index: u64, item: J) {
-        self.done_items.insert(index, item);
+    pub(crate) fn item_done(&mut self, index: u64, item: impl EventJson) {
+        self.done_items.insert(index, item.into());
     }
 
     /// Responses `content_part.added`.
-    pub(crate) fn part_added(&mut self, index: u64, part: J) {
+    pub(crate) fn part_added(&mut self, index: u64, part: impl EventJson) {
+        let part: J = part.into();
         if let Some(J::Object(item)) = self.blocks.get_mut(&index) {
             match item.get_mut("content") {
                 Some(J::Array(a)) => a.push(part),
@@ -268,15 +282,15 @@ impl Response {
             .blocks
             .get_mut(&index)
             .and_then(|i| i.get_mut("content"))
-            .and_then(|c| c.get_mut(content_index as usize))
+            .and_then(|c| c.as_array_mut()?.get_mut(content_index as usize))
         {
             append_str(part, key, text);
         }
     }
 
     /// Responses `response.completed`: its `output` is final.
-    pub(crate) fn completed(&mut self, response: Option<J>) {
-        if let Some(J::Object(mut o)) = response {
+    pub(crate) fn completed(&mut self, response: Option<impl EventJson>) {
+        if let Some(J::Object(mut o)) = response.map(Into::into) {
             if let Some(J::Array(output)) = o.shift_remove("output") {
                 self.completed_output = Some(output);
             }
@@ -286,8 +300,8 @@ impl Response {
 
     /// Responses: a lifecycle event's `response` object, but its
     /// `output` (the items are accumulated from their own events).
-    pub(crate) fn responses_envelope(&mut self, response: Option<J>) {
-        if let Some(J::Object(mut o)) = response {
+    pub(crate) fn responses_envelope(&mut self, response: Option<impl EventJson>) {
+        if let Some(J::Object(mut o)) = response.map(Into::into) {
             o.shift_remove("output");
             self.envelope = o;
         }
@@ -362,7 +376,7 @@ impl Response {
                     .iter()
                     .filter(|t| matches!(t.key, CallKey::Choice { choice, .. } if choice == i))
                     .map(|t| {
-                        serde_json::json!({
+                        crate::json!({
                             "id": t.id(),
                             "type": "function",
                             "function": {"name": t.name(), "arguments": t.arguments_text()},

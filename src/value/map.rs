@@ -131,7 +131,7 @@ impl Map {
         m
     }
 
-    fn position(&self, key: &str) -> Option<usize> {
+    pub(super) fn position(&self, key: &str) -> Option<usize> {
         match &self.index {
             Some(ix) => ix.get(key).copied(),
             None => self.entries.iter().position(|(k, _)| k == key),
@@ -170,7 +170,7 @@ impl Map {
         self.insert_key(Key::from(key), value)
     }
 
-    fn insert_key(&mut self, key: Key, value: Value) -> Option<Value> {
+    pub(super) fn insert_key(&mut self, key: Key, value: Value) -> Option<Value> {
         if let Some(i) = self.position(&key) {
             return Some(std::mem::replace(&mut self.entries[i].1, value));
         }
@@ -204,6 +204,19 @@ impl Map {
             ix.entry(k.clone()).or_insert(i);
         }
         self.index = Some(Box::new(ix));
+    }
+
+    /// The value at position `i`, mutably (`i` in range).
+    pub(super) fn value_at_mut(&mut self, i: usize) -> &mut Value {
+        &mut self.entries[i].1
+    }
+
+    /// Keeps the members `keep` says yes to, in order, and reindexes.
+    pub(super) fn retain_members(&mut self, mut keep: impl FnMut(&str, &mut Value) -> bool) {
+        self.entries.retain_mut(|(k, v)| keep(k, v));
+        if self.index.is_some() {
+            self.rebuild_index();
+        }
     }
 
     /// Removes a member, keeping the order of the others.

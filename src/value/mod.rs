@@ -2,6 +2,8 @@
 //! insertion-ordered [`Map`]; serde support and conversion to and from
 //! `serde_json::Value`.
 
+mod access;
+mod build;
 mod map;
 mod number;
 
@@ -11,6 +13,9 @@ use std::ops::Index;
 use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde::ser::{Serialize, SerializeSeq, Serializer};
 
+pub use access::Entry;
+#[doc(hidden)]
+pub use access::ToJsonValue;
 pub(crate) use map::Key;
 #[cfg(feature = "schema")]
 pub(crate) use map::MapIter;
@@ -311,9 +316,9 @@ impl From<Number> for Value {
         Value::Number(n)
     }
 }
-impl From<Vec<Value>> for Value {
-    fn from(a: Vec<Value>) -> Self {
-        Value::Array(a)
+impl<T: Into<Value>> From<Vec<T>> for Value {
+    fn from(a: Vec<T>) -> Self {
+        Value::Array(a.into_iter().map(Into::into).collect())
     }
 }
 impl From<Map> for Value {

@@ -754,7 +754,8 @@ fn fuzz_tools() -> &'static tooljson::protocol::ToolSet {
                 "query": {"type": "string", "maxLength": 200}},
                 "oneOf": [{"required": ["query"]}, {"required": ["sql"]}]}}
         ]});
-        tooljson::protocol::ToolSet::from_request_json(&tools).expect("the fuzz tools compile")
+        tooljson::protocol::ToolSet::from_request_json(&tools.into())
+            .expect("the fuzz tools compile")
     })
 }
 
@@ -1052,7 +1053,7 @@ pub fn schema(input: &[u8]) {
 /// fixed point after one round).
 pub fn protocol(input: &[u8]) {
     use tooljson::protocol::{AssistantTurn, ToolResults, ToolSet, Vendor};
-    let Ok(v) = serde_json::from_slice::<serde_json::Value>(input) else {
+    let Ok(v) = tooljson::from_slice(input) else {
         return;
     };
     for vendor in [
@@ -1081,8 +1082,8 @@ pub fn protocol(input: &[u8]) {
                 });
             }
         }
-        let messages: Vec<serde_json::Value> = match &v {
-            serde_json::Value::Array(a) => a.clone(),
+        let messages: Vec<tooljson::Value> = match &v {
+            tooljson::Value::Array(a) => a.clone(),
             other => vec![other.clone()],
         };
         if let Ok(results) = ToolResults::from_vendor(vendor, &messages) {

@@ -14,9 +14,9 @@
 
 use std::path::{Path, PathBuf};
 
-use serde_json::{Map, Value, json};
 use tooljson::protocol::{AssistantTurn, LossEffect, Request, Vendor};
 use tooljson::providers::ToolCallStream;
+use tooljson::{Map, Value, json};
 
 /// One directed conversion `from -> to`, and back.
 pub struct Case {
@@ -273,7 +273,7 @@ pub fn fixtures(root: &Path) -> Vec<(String, Vendor, Value)> {
             let name = p.file_name().unwrap().to_string_lossy().into_owned();
             let is_request = dir.ends_with("requests") || name.contains("_request_");
             if let (true, Some(v)) = (is_request, fixture_vendor(&name)) {
-                let body: Value = serde_json::from_slice(&std::fs::read(&p).unwrap())
+                let body: Value = tooljson::from_slice(&std::fs::read(&p).unwrap())
                     .unwrap_or_else(|e| panic!("{}: {e}", p.display()));
                 out.push((format!("fixture/{name}"), v, body));
             }
@@ -298,7 +298,7 @@ pub fn same_meaning(v: &Value) -> Value {
                     o.get("type") == Some(&Value::from("function")) && o.contains_key("name");
                 Value::Object(
                     o.iter()
-                        .filter(|(k, m)| match (k.as_str(), m) {
+                        .filter(|(k, m)| match (*k, m) {
                             // `"refusal": null` and the like carry nothing.
                             (_, Value::Null) => false,
                             ("strict", Value::Bool(false)) => responses_tool,
@@ -306,16 +306,16 @@ pub fn same_meaning(v: &Value) -> Value {
                             ("detail", Value::String(d)) => d != "auto",
                             _ => true,
                         })
-                        .map(|(k, m)| match (k.as_str(), m) {
+                        .map(|(k, m)| match (k, m) {
                             ("input", Value::String(t)) => {
-                                (k.clone(), json!([{"role": "user", "content": t}]))
+                                (k.to_owned(), json!([{"role": "user", "content": t}]))
                             }
-                            ("stop", Value::String(t)) => (k.clone(), json!([t])),
+                            ("stop", Value::String(t)) => (k.to_owned(), json!([t])),
                             ("arguments", Value::String(t)) => (
-                                k.clone(),
-                                serde_json::from_str(t).unwrap_or_else(|_| m.clone()),
+                                k.to_owned(),
+                                tooljson::from_str(t).unwrap_or_else(|_| m.clone()),
                             ),
-                            _ => (k.clone(), walk(m)),
+                            _ => (k.to_owned(), walk(m)),
                         })
                         .collect(),
                 )
@@ -335,7 +335,7 @@ pub fn texts(v: &Value, at: &str, out: &mut Vec<(String, String)>) {
         Value::Object(o) => {
             for (k, m) in o {
                 let here = format!("{at}/{}", key(k));
-                match (k.as_str(), m) {
+                match (k, m) {
                     (
                         "text" | "content" | "system" | "instructions" | "input" | "output",
                         Value::String(t),

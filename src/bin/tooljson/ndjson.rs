@@ -8,14 +8,16 @@
 
 use std::io::{self, Write};
 
-use serde::Serialize;
+use tooljson::Value;
 use tooljson::partial::PartialNode;
 use tooljson::providers::{CallEvent, CallStatus, StopReason, StreamedCall, ToolCallStream};
-use tooljson::{Number, Value};
 
 /// One member's value.
 enum Member<'a> {
     Json(serde_json::Value),
+    /// A message the stream built: written as it stands, numbers as the
+    /// provider wrote them.
+    Message(Value),
     Str(&'a str),
     Value(&'a Value),
     Partial(&'a PartialNode),
@@ -81,6 +83,7 @@ impl<'a> Line<'a> {
             out.write_all(b":")?;
             match v {
                 Member::Json(j) => serde_json::to_writer(&mut *out, j)?,
+                Member::Message(v) => write_value(out, v)?,
                 Member::Str(s) => serde_json::to_writer(&mut *out, s)?,
                 Member::Value(v) => write_value(out, v)?,
                 Member::Partial(p) => serde_json::to_writer(&mut *out, p)?,
@@ -92,67 +95,63 @@ impl<'a> Line<'a> {
 }
 
 /// `message_finished`: the final message in the provider's own JSON.
-pub fn message_finished(message: serde_json::Value) -> Line<'static> {
+pub fn message_finished(message: Value) -> Line<'static> {
     let mut m = Line::new("message_finished");
-    m.insert("message", message);
+    m.insert("message", Member::Message(message));
     m
 }
 
-/// A value as JSON, numbers as serde_json reads their text. A value holding a
-/// number serde_json cannot represent (`1e400`) is written as a JSON string
-/// of its text instead, so the line stays valid JSON.
+/// A value as JSON, members in their order and numbers as written (`1E2`,
+/// `-0`, `1e400`, a 30-digit integer): every lexeme the parser took is
+/// RFC 8259 JSON, so the line stays JSON. Written from where the value
+/// lives, without a copy.
 fn write_value(out: &mut impl Write, v: &Value) -> io::Result<()> {
-    if numbers_in_range(v) {
-        serde_json::to_writer(out, &InRange(v)).map_err(io::Error::from)
-    } else {
-        serde_json::to_writer(out, &v.to_string()).map_err(io::Error::from)
-    }
-}
-
-fn numbers_in_range(v: &Value) -> bool {
     // An explicit stack: values nest as deep as the parser allows.
-    let mut stack = vec![v];
-    while let Some(v) = stack.pop() {
-        match v {
-            Value::Number(n) if n.to_serde_json().is_none() => return false,
-            Value::Array(a) => stack.extend(a.iter()),
-            Value::Object(m) => stack.extend(m.values()),
-            _ => {}
+    enum Step<'a> {
+        Value(&'a Value),
+        Raw(&'static [u8]),
+        Key(&'a str),
+    }
+    let mut stack = vec![Step::Value(v)];
+    let mut buf = String::new();
+    while let Some(step) = stack.pop() {
+        match step {
+            Step::Raw(b) => out.write_all(b)?,
+            Step::Key(k) => {
+                buf.clear();
+                tooljson::value::write_json_string(&mut buf, k);
+                buf.push(':');
+                out.write_all(buf.as_bytes())?;
+            }
+            Step::Value(Value::Array(a)) => {
+                out.write_all(b"[")?;
+                stack.push(Step::Raw(b"]"));
+                for (i, item) in a.iter().enumerate().rev() {
+                    stack.push(Step::Value(item));
+                    if i > 0 {
+                        stack.push(Step::Raw(b","));
+                    }
+                }
+            }
+            Step::Value(Value::Object(m)) => {
+                out.write_all(b"{")?;
+                stack.push(Step::Raw(b"}"));
+                for (i, (k, item)) in m.iter().enumerate().rev() {
+                    stack.push(Step::Value(item));
+                    stack.push(Step::Key(k));
+                    if i > 0 {
+                        stack.push(Step::Raw(b","));
+                    }
+                }
+            }
+            Step::Value(scalar) => {
+                buf.clear();
+                scalar.write_compact(&mut buf);
+                out.write_all(buf.as_bytes())?;
+            }
         }
     }
-    true
-}
-
-/// A value whose numbers all convert to `serde_json::Number`.
-struct InRange<'a>(&'a Value);
-
-impl Serialize for InRange<'_> {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        use serde::ser::{SerializeMap, SerializeSeq};
-        match self.0 {
-            Value::Number(n) => number(n).serialize(s),
-            Value::Array(a) => {
-                let mut seq = s.serialize_seq(Some(a.len()))?;
-                for v in a {
-                    seq.serialize_element(&InRange(v))?;
-                }
-                seq.end()
-            }
-            Value::Object(m) => {
-                let mut map = s.serialize_map(Some(m.len()))?;
-                for (k, v) in m.iter() {
-                    map.serialize_entry(k, &InRange(v))?;
-                }
-                map.end()
-            }
-            other => other.serialize(s),
-        }
-    }
-}
-
-fn number(n: &Number) -> serde_json::Value {
-    n.to_serde_json()
-        .map_or(serde_json::Value::Null, serde_json::Value::Number)
+    Ok(())
 }
 
 fn call_fields<'a>(call: Option<&'a StreamedCall>, n: usize, event: &'static str) -> Line<'a> {
@@ -259,9 +258,9 @@ pub fn line<'a>(stream: &'a ToolCallStream, e: &'a CallEvent) -> Line<'a> {
         }
         CallEvent::UsageUpdated(usage) => {
             let mut m = Line::new("usage");
-            if let serde_json::Value::Object(counts) = usage.to_json() {
+            if let Value::Object(counts) = usage.to_json() {
                 for (k, v) in counts {
-                    m.insert(usage_key(&k), v);
+                    m.insert(usage_key(&k), Member::Message(v));
                 }
             }
             m
@@ -333,17 +332,17 @@ mod tests {
     }
 
     #[test]
-    fn values_are_written_as_serde_json_reads_them() {
-        let v = tooljson::from_str(r#"{"b":[1,2.50,-0,1e2],"a":"x\ny"}"#).unwrap();
+    fn values_are_written_with_their_numbers_as_written() {
+        let text = r#"{"b":[1,2.50,-0,1E2,12345678901234567890123],"a":"x\ny","c":{}}"#;
+        let v = tooljson::from_str(text).unwrap();
+        assert_eq!(written(&v), text);
         let j: serde_json::Value = serde_json::from_str(&written(&v)).unwrap();
-        assert_eq!(j, v.to_serde_json().unwrap());
-        // In the value's own member order.
-        assert!(written(&v).starts_with(r#"{"b":"#), "{}", written(&v));
+        assert_eq!(j["a"], "x\ny");
     }
 
     #[test]
-    fn a_number_out_of_range_keeps_the_line_json() {
+    fn a_number_out_of_range_is_written_as_it_came() {
         let v = tooljson::from_str(r#"{"n":1e400}"#).unwrap();
-        assert_eq!(written(&v), r#""{\"n\":1e400}""#);
+        assert_eq!(written(&v), r#"{"n":1e400}"#);
     }
 }

@@ -166,7 +166,7 @@ const DEMO_TOOLS: &[u8] = include_bytes!("../../../corpus/transcripts/demo-tools
 /// `tool_choice`, parallel flag) or a bare tools array.
 fn load_tools(bytes: &[u8], what: &str) -> Result<tooljson::protocol::ToolSet, Failure> {
     let bad = |m: String| Failure::usage(format!("error: {what}: {m}"));
-    let v: serde_json::Value = serde_json::from_slice(bytes).map_err(|e| bad(e.to_string()))?;
+    let v = tooljson::from_slice(bytes).map_err(|e| bad(e.to_string()))?;
     tooljson::protocol::ToolSet::from_request_json(&v).map_err(|e| bad(e.to_string()))
 }
 

@@ -4,7 +4,7 @@
 //! `guardContent`, video and any other block are kept verbatim for Bedrock
 //! only. In JSON, `bytes` is base64 text (as the AWS SDKs send it).
 
-use serde_json::Value;
+use crate::value::Value;
 
 use super::{Media, MediaSource, Place, obj};
 use crate::protocol::ResultPart;

@@ -3,7 +3,7 @@
 //! Files API or Cloud Storage URI) and any other part are kept verbatim for
 //! Gemini only.
 
-use serde_json::{Map, Value};
+use crate::value::{Map, Value};
 
 use super::{Media, MediaSource, Place, obj};
 use crate::protocol::ResultPart;

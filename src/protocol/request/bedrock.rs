@@ -9,7 +9,7 @@
 //! Streaming is another operation (`ConverseStream`), so `stream` is no
 //! member here.
 
-use serde_json::{Map, Value};
+use crate::value::{Map, Value};
 
 use super::gemini::{count, named, number, present, strings};
 use super::{Message, Request, ResponseFormat, Shape, SystemPrompt, SystemRole, UserMessage};
@@ -33,7 +33,7 @@ fn wrong(at: String, expected: &'static str, v: &Value) -> ProtocolError {
     }
 }
 
-fn blocks<'a>(o: &'a Map<String, Value>, at: &str) -> Result<&'a [Value], ProtocolError> {
+fn blocks<'a>(o: &'a Map, at: &str) -> Result<&'a [Value], ProtocolError> {
     match o.get("content") {
         Some(Value::Array(a)) => Ok(a),
         Some(other) => Err(wrong(
@@ -59,7 +59,7 @@ pub(super) fn read(v: &Value) -> Result<Request, ProtocolError> {
     let mut r = Request::new(model, Vec::new());
     let mut shape = Shape {
         vendor: Some(vendor),
-        order: o.keys().cloned().collect(),
+        order: o.keys().map(str::to_owned).collect(),
         ..Shape::default()
     };
     let mut known = vec!["modelId", "messages", "toolConfig"];
@@ -138,8 +138,8 @@ pub(super) fn read(v: &Value) -> Result<Request, ProtocolError> {
     }
     shape.native = o
         .iter()
-        .filter(|(k, _)| !known.contains(&k.as_str()))
-        .map(|(k, v)| (k.clone(), v.clone()))
+        .filter(|(k, _)| !known.contains(k))
+        .map(|(k, v)| (k.to_owned(), v.clone()))
         .collect();
     r.shape = shape;
     Ok(r)
@@ -150,7 +150,7 @@ pub(super) fn read(v: &Value) -> Result<Request, ProtocolError> {
 /// "description"?}}}}`, when it is that alone and its schema text is the
 /// compact JSON this layer writes (anything else is kept as read).
 fn read_output_config(v: &Value) -> Option<ResponseFormat> {
-    let only = |o: &Map<String, Value>, keys: &[&str]| o.keys().all(|k| keys.contains(&k.as_str()));
+    let only = |o: &Map, keys: &[&str]| o.keys().all(|k| keys.contains(&k));
     let oc = v.as_object()?;
     let tf = oc.get("textFormat")?.as_object()?;
     let js = tf
@@ -167,8 +167,11 @@ fn read_output_config(v: &Value) -> Option<ResponseFormat> {
         return None;
     }
     let text = js.get("schema")?.as_str()?;
-    let schema: Value = serde_json::from_str(text).ok()?;
-    if serde_json::to_string(&schema).ok()? != text {
+    let schema = crate::from_str(text).ok()?;
+    // Only a compact text reads back as itself.
+    let mut compact = String::with_capacity(text.len());
+    schema.write_compact(&mut compact);
+    if compact != text {
         return None;
     }
     let s = |k: &str| match js.get(k) {
@@ -320,7 +323,7 @@ impl Request {
                 Value::Array(stop.iter().map(|x| s(x)).collect()),
             );
         }
-        config.retain(|k, x| !(x.is_null() && CONFIG_TYPED.contains(&k.as_str())));
+        config.retain(|k, x| !(x.is_null() && CONFIG_TYPED.contains(&k)));
         if !config.is_empty() {
             put("inferenceConfig", Value::Object(config));
         }

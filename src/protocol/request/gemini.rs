@@ -9,7 +9,7 @@
 //! given. Streaming is another endpoint (`streamGenerateContent`), so
 //! `stream` is no member here.
 
-use serde_json::{Map, Number, Value};
+use crate::value::{Map, Number, Value};
 
 use super::{Message, Request, ResponseFormat, Shape, SystemPrompt, SystemRole, UserMessage};
 use crate::protocol::content::{Place, read_part, write_part};
@@ -31,11 +31,7 @@ fn wrong(at: String, expected: &'static str, v: &Value) -> ProtocolError {
 }
 
 /// `o[key]` as a count (absent or `null`: none).
-pub(super) fn count(
-    o: &Map<String, Value>,
-    key: &str,
-    at: &str,
-) -> Result<Option<u64>, ProtocolError> {
+pub(super) fn count(o: &Map, key: &str, at: &str) -> Result<Option<u64>, ProtocolError> {
     match o.get(key) {
         None | Some(Value::Null) => Ok(None),
         Some(v) => v
@@ -46,11 +42,7 @@ pub(super) fn count(
 }
 
 /// `o[key]` as a number (absent or `null`: none).
-pub(super) fn number(
-    o: &Map<String, Value>,
-    key: &str,
-    at: &str,
-) -> Result<Option<Number>, ProtocolError> {
+pub(super) fn number(o: &Map, key: &str, at: &str) -> Result<Option<Number>, ProtocolError> {
     match o.get(key) {
         None | Some(Value::Null) => Ok(None),
         Some(Value::Number(n)) => Ok(Some(n.clone())),
@@ -59,11 +51,7 @@ pub(super) fn number(
 }
 
 /// `o[key]` as a list of strings (absent or `null`: none).
-pub(super) fn strings(
-    o: &Map<String, Value>,
-    key: &str,
-    at: &str,
-) -> Result<Option<Vec<String>>, ProtocolError> {
+pub(super) fn strings(o: &Map, key: &str, at: &str) -> Result<Option<Vec<String>>, ProtocolError> {
     match o.get(key) {
         None | Some(Value::Null) => Ok(None),
         Some(Value::Array(a)) => a
@@ -81,10 +69,10 @@ pub(super) fn strings(
 }
 
 /// The keys of `o` among `keys` whose value is set (not `null`).
-pub(super) fn present<'a>(o: &Map<String, Value>, keys: &[&'a str]) -> Vec<&'a str> {
+pub(super) fn present<'a>(o: &Map, keys: &[&'a str]) -> Vec<&'a str> {
     keys.iter()
         .copied()
-        .filter(|k| o.get(*k).is_some_and(|v| !v.is_null()))
+        .filter(|k| o.get(k).is_some_and(|v| !v.is_null()))
         .collect()
 }
 
@@ -130,7 +118,7 @@ pub(crate) fn write_parts(
 }
 
 /// A `Content` object's `parts`.
-fn parts_of<'a>(o: &'a Map<String, Value>, at: &str) -> Result<&'a [Value], ProtocolError> {
+fn parts_of<'a>(o: &'a Map, at: &str) -> Result<&'a [Value], ProtocolError> {
     match o.get("parts") {
         Some(Value::Array(a)) => Ok(a),
         Some(other) => Err(wrong(ptr(at, "parts"), "an array of parts", other)),
@@ -143,7 +131,7 @@ fn parts_of<'a>(o: &'a Map<String, Value>, at: &str) -> Result<&'a [Value], Prot
 
 /// The kept members of a content with `role` as a slot when given, so a
 /// content read without one is written back without one.
-fn content_native(o: &Map<String, Value>) -> Native {
+fn content_native(o: &Map) -> Native {
     let user = o.get("role").and_then(Value::as_str) == Some("user");
     let mut m = slotted(o, if user { &["role"] } else { &[] });
     m.shift_remove("parts");
@@ -177,7 +165,7 @@ pub(super) fn read(v: &Value) -> Result<Request, ProtocolError> {
     let mut r = Request::new(model, Vec::new());
     let mut shape = Shape {
         vendor: Some(vendor),
-        order: o.keys().cloned().collect(),
+        order: o.keys().map(str::to_owned).collect(),
         ..Shape::default()
     };
     let mut known = vec!["model", "contents", "tools", "toolConfig"];
@@ -284,8 +272,8 @@ pub(super) fn read(v: &Value) -> Result<Request, ProtocolError> {
     name_idless(&mut r.messages);
     shape.native = o
         .iter()
-        .filter(|(k, _)| !known.contains(&k.as_str()))
-        .map(|(k, v)| (k.clone(), v.clone()))
+        .filter(|(k, _)| !known.contains(k))
+        .map(|(k, v)| (k.to_owned(), v.clone()))
         .collect();
     r.shape = shape;
     Ok(r)
@@ -516,7 +504,7 @@ impl Request {
             }
         }
         // Typed members left unset are no slots to write.
-        config.retain(|k, x| !(x.is_null() && CONFIG_TYPED.contains(&k.as_str())));
+        config.retain(|k, x| !(x.is_null() && CONFIG_TYPED.contains(&k)));
         if !config.is_empty() {
             put("generationConfig", Value::Object(config));
         }

@@ -53,7 +53,7 @@
 //! # Example: a Chat request to Anthropic
 //!
 //! ```
-//! use serde_json::json;
+//! use tooljson::json;
 //! use tooljson::protocol::{Request, Vendor};
 //!
 //! let chat = json!({
@@ -86,7 +86,7 @@ mod write;
 
 pub(crate) use read::prefixed;
 
-use serde_json::{Map, Value};
+use crate::value::{Map, Value};
 
 use super::message::Native;
 use super::{AssistantTurn, ResultContent, ToolResults, ToolSet, Vendor};
@@ -214,9 +214,9 @@ pub struct Request {
     /// Stop sequences.
     pub stop: Option<Vec<String>>,
     /// Sampling temperature.
-    pub temperature: Option<serde_json::Number>,
+    pub temperature: Option<crate::Number>,
     /// Nucleus sampling.
-    pub top_p: Option<serde_json::Number>,
+    pub top_p: Option<crate::Number>,
     /// Top-k sampling (Anthropic).
     pub top_k: Option<u64>,
     /// Request metadata, in its vendor's shape (Anthropic `{user_id}` and
@@ -237,7 +237,7 @@ struct Shape {
     /// Top-level member names in source order.
     order: Vec<String>,
     /// Members this model does not type.
-    native: Map<String, Value>,
+    native: Map,
     /// Chat: `max_tokens` rather than `max_completion_tokens`.
     chat_old_max_tokens: bool,
     /// Chat: `stop` was a string.
@@ -246,10 +246,10 @@ struct Shape {
     input_string: bool,
     /// Responses `text` members beside `format`; Chat `json_schema`
     /// members beside the known ones.
-    format_native: Map<String, Value>,
+    format_native: Map,
     /// Gemini `generationConfig`, Bedrock `inferenceConfig`: the members
     /// in the order read, the typed ones as `null` slots.
-    config_native: Map<String, Value>,
+    config_native: Map,
     /// Where each of `messages` starts in the source: the list (`/messages`,
     /// `/input`) and the index of its first message or item there.
     message_at: Vec<(&'static str, usize)>,
@@ -269,7 +269,7 @@ impl Request {
     /// ]);
     /// r.max_tokens = Some(1024);
     /// let body = r.to_vendor(Vendor::Anthropic).lossless().unwrap();
-    /// assert_eq!(body, serde_json::json!({"model": "claude-sonnet-4-5", "max_tokens": 1024,
+    /// assert_eq!(body, tooljson::json!({"model": "claude-sonnet-4-5", "max_tokens": 1024,
     ///     "messages": [{"role": "user", "content": "Hello"}]}));
     /// ```
     pub fn new(model: impl Into<String>, messages: Vec<Message>) -> Request {
@@ -297,7 +297,7 @@ impl Request {
 
     /// Members this model does not type (Anthropic `thinking`, Chat `seed`,
     /// Responses `reasoning`...), as read.
-    pub fn other_members(&self) -> &Map<String, Value> {
+    pub fn other_members(&self) -> &Map {
         &self.shape.native
     }
 }

@@ -1,6 +1,6 @@
 //! Reading a request body of each vendor into [`Request`].
 
-use serde_json::{Map, Value};
+use crate::value::{Map, Value};
 
 use super::{Message, Request, ResponseFormat, Shape, SystemPrompt, SystemRole, UserMessage};
 use crate::protocol::error::{ProtocolError, json_type, ptr, ptr_i};
@@ -106,7 +106,7 @@ fn wrong(at: String, expected: &'static str, v: &Value) -> ProtocolError {
     }
 }
 
-fn opt_u64(o: &Map<String, Value>, key: &str) -> Result<Option<u64>, ProtocolError> {
+fn opt_u64(o: &Map, key: &str) -> Result<Option<u64>, ProtocolError> {
     match o.get(key) {
         None => Ok(None),
         Some(v) => v
@@ -116,7 +116,7 @@ fn opt_u64(o: &Map<String, Value>, key: &str) -> Result<Option<u64>, ProtocolErr
     }
 }
 
-fn opt_num(o: &Map<String, Value>, key: &str) -> Result<Option<serde_json::Number>, ProtocolError> {
+fn opt_num(o: &Map, key: &str) -> Result<Option<crate::Number>, ProtocolError> {
     match o.get(key) {
         None => Ok(None),
         Some(Value::Number(n)) => Ok(Some(n.clone())),
@@ -124,7 +124,7 @@ fn opt_num(o: &Map<String, Value>, key: &str) -> Result<Option<serde_json::Numbe
     }
 }
 
-fn opt_bool(o: &Map<String, Value>, key: &str) -> Result<Option<bool>, ProtocolError> {
+fn opt_bool(o: &Map, key: &str) -> Result<Option<bool>, ProtocolError> {
     match o.get(key) {
         None => Ok(None),
         Some(Value::Bool(b)) => Ok(Some(*b)),
@@ -157,7 +157,7 @@ fn content(v: Option<&Value>, at: &str, vendor: Vendor) -> Result<ResultContent,
     }
 }
 
-fn role(o: &Map<String, Value>, at: &str) -> Result<String, ProtocolError> {
+fn role(o: &Map, at: &str) -> Result<String, ProtocolError> {
     get_str(o, "role", at).map(str::to_owned)
 }
 
@@ -204,12 +204,12 @@ impl Request {
         let mut known: Vec<&str> = known(vendor).to_vec();
         let mut shape = Shape {
             vendor: Some(vendor),
-            order: o.keys().cloned().collect(),
+            order: o.keys().map(str::to_owned).collect(),
             ..Shape::default()
         };
         if ["tools", "tool_choice", "parallel_tool_calls"]
             .iter()
-            .any(|k| o.contains_key(*k))
+            .any(|k| o.contains_key(k))
         {
             let mut sub = Map::new();
             for k in ["tools", "tool_choice", "parallel_tool_calls"] {
@@ -399,7 +399,7 @@ fn read_chat_format(f: &Value, shape: &mut Shape) -> Option<ResponseFormat> {
 
 type SchemaMembers = (Option<String>, Option<String>, Value, Option<bool>);
 
-fn schema_members(o: &Map<String, Value>) -> Option<SchemaMembers> {
+fn schema_members(o: &Map) -> Option<SchemaMembers> {
     let s = |k: &str| match o.get(k) {
         None => Some(None),
         Some(Value::String(t)) => Some(Some(t.clone())),
@@ -425,7 +425,7 @@ fn read_responses_format(f: &Value) -> Option<ResponseFormat> {
         "json_object" if o.len() == 1 => Some(ResponseFormat::JsonObject),
         "json_schema" => {
             if o.keys()
-                .any(|k| !["type", "name", "description", "schema", "strict"].contains(&k.as_str()))
+                .any(|k| !["type", "name", "description", "schema", "strict"].contains(&k))
             {
                 return None;
             }

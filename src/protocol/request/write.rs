@@ -1,6 +1,6 @@
 //! Writing a [`Request`] for a vendor, with the report of what cannot cross.
 
-use serde_json::{Map, Value};
+use crate::value::{Map, Value};
 
 use super::{Message, Request, ResponseFormat, SystemPrompt, SystemRole, UserMessage};
 use crate::protocol::content::Place;

@@ -3,7 +3,7 @@
 //! `additionalModelResponseFields`, `trace`... kept for Bedrock. A
 //! ConverseResponse has no id and does not name the model.
 
-use serde_json::{Map, Value};
+use crate::value::{Map, Value};
 
 use super::super::error::ProtocolError;
 use super::super::loss::Losses;
@@ -29,13 +29,13 @@ pub(super) fn read(v: &Value) -> Result<Response, ProtocolError> {
     };
     let mut turn_json = Map::new();
     for (k, val) in o {
-        match k.as_str() {
+        match k {
             "output" | "stopReason" => {
-                turn_json.insert(k.clone(), val.clone());
+                turn_json.insert(k.to_owned(), val.clone());
             }
             "usage" if !val.is_null() => r.usage = Some((vendor, val.clone())),
             _ => {
-                r.shape.native.insert(k.clone(), val.clone());
+                r.shape.native.insert(k.to_owned(), val.clone());
             }
         }
     }

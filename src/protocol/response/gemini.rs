@@ -3,7 +3,7 @@
 //! beside it), `usageMetadata`, `modelVersion` (the model), `responseId`
 //! (the id); `promptFeedback` and other members kept for Gemini.
 
-use serde_json::{Map, Value};
+use crate::value::{Map, Value};
 
 use super::super::error::{ProtocolError, json_type, ptr_i};
 use super::super::loss::{LossEffect, Losses};
@@ -29,7 +29,7 @@ pub(super) fn read(v: &Value) -> Result<Response, ProtocolError> {
         },
     };
     for (k, val) in o {
-        match k.as_str() {
+        match k {
             "responseId" if val.is_string() => r.id = val.as_str().map(str::to_owned),
             "modelVersion" if val.is_string() => r.model = val.as_str().map(str::to_owned),
             "usageMetadata" if !val.is_null() => r.usage = Some((vendor, val.clone())),
@@ -48,9 +48,9 @@ pub(super) fn read(v: &Value) -> Result<Response, ProtocolError> {
                     let mut rest = Map::new();
                     for (ck, cv) in co {
                         if ck == "content" || ck == "finishReason" {
-                            turn_json.insert(ck.clone(), cv.clone());
+                            turn_json.insert(ck.to_owned(), cv.clone());
                         } else {
-                            rest.insert(ck.clone(), cv.clone());
+                            rest.insert(ck.to_owned(), cv.clone());
                         }
                     }
                     // A candidate stopped before any content (a safety
@@ -67,7 +67,7 @@ pub(super) fn read(v: &Value) -> Result<Response, ProtocolError> {
                 }
             }
             _ => {
-                r.shape.native.insert(k.clone(), val.clone());
+                r.shape.native.insert(k.to_owned(), val.clone());
             }
         }
     }

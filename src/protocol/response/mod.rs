@@ -32,7 +32,7 @@
 //! # Example: an Anthropic response as a Chat completion
 //!
 //! ```
-//! use serde_json::json;
+//! use tooljson::json;
 //! use tooljson::protocol::{Response, StopReason, Vendor};
 //!
 //! let body = json!({
@@ -59,7 +59,7 @@ mod order;
 mod usage;
 mod write;
 
-use serde_json::{Map, Value};
+use crate::value::{Map, Value};
 
 pub use usage::Usage;
 
@@ -93,10 +93,10 @@ struct Shape {
     order: KeyOrder,
     /// Top-level members not typed (`type`, `object`, `created`,
     /// `stop_sequence`, `service_tier`, the Responses request echo...).
-    native: Map<String, Value>,
+    native: Map,
     /// Chat: each choice's members beside `message` and `finish_reason`
     /// (`index`, `logprobs`).
-    choice_native: Vec<Map<String, Value>>,
+    choice_native: Vec<Map>,
 }
 
 /// Members each vendor's body always has, with a fixed value: written for
@@ -109,7 +109,7 @@ impl Response {
     /// # Examples
     ///
     /// ```
-    /// use serde_json::json;
+    /// use tooljson::json;
     /// use tooljson::protocol::{AssistantTurn, Response, StopReason, TextPart, TurnPart, Vendor};
     /// let turn = AssistantTurn::new(vec![TurnPart::Text(TextPart::new("Hi"))],
     ///                               Some(StopReason::EndTurn));
@@ -144,7 +144,7 @@ impl Response {
     /// # Examples
     ///
     /// ```
-    /// use serde_json::json;
+    /// use tooljson::json;
     /// use tooljson::protocol::{Response, Vendor};
     /// let r = Response::from_vendor(Vendor::OpenAiChat, &json!({
     ///     "id": "chatcmpl-1", "object": "chat.completion", "created": 1, "model": "gpt-4.1",
@@ -173,7 +173,7 @@ impl Response {
     /// Members of the body this model does not type (Anthropic
     /// `stop_sequence`, Chat `system_fingerprint`, the Responses echo of the
     /// request...), as read.
-    pub fn other_members(&self) -> &Map<String, Value> {
+    pub fn other_members(&self) -> &Map {
         &self.shape.native
     }
 
@@ -211,7 +211,7 @@ impl Response {
         };
         let mut turn_json = Map::new();
         for (k, val) in o {
-            match k.as_str() {
+            match k {
                 "id" | "model" if val.is_string() => {
                     let s = val.as_str().map(str::to_owned);
                     if k == "id" {
@@ -223,13 +223,13 @@ impl Response {
                 "usage" if !val.is_null() => r.usage = Some((vendor, val.clone())),
                 // A null stop reason is kept as given (the turn types strings).
                 "stop_reason" if val.is_null() => {
-                    r.shape.native.insert(k.clone(), val.clone());
+                    r.shape.native.insert(k.to_owned(), val.clone());
                 }
                 k2 if turn_members.contains(&k2) => {
-                    turn_json.insert(k.clone(), val.clone());
+                    turn_json.insert(k.to_owned(), val.clone());
                 }
                 _ => {
-                    r.shape.native.insert(k.clone(), val.clone());
+                    r.shape.native.insert(k.to_owned(), val.clone());
                 }
             }
         }
@@ -266,9 +266,9 @@ impl Response {
                     let mut rest = Map::new();
                     for (k, val) in co {
                         if k == "message" || k == "finish_reason" {
-                            inner.insert(k.clone(), val.clone());
+                            inner.insert(k.to_owned(), val.clone());
                         } else {
-                            rest.insert(k.clone(), val.clone());
+                            rest.insert(k.to_owned(), val.clone());
                         }
                     }
                     if !inner.contains_key("message") {

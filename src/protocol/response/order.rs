@@ -2,7 +2,7 @@
 //! in the same order for its vendor (the typed model rebuilds objects, which
 //! would otherwise put the members it knows after those it keeps verbatim).
 
-use serde_json::{Map, Value};
+use crate::value::{Map, Value};
 
 /// The key order of every object in a value, by position.
 #[derive(Clone, Debug, PartialEq, Default)]
@@ -22,7 +22,7 @@ impl KeyOrder {
         match v {
             Value::Object(o) => KeyOrder::Object(
                 o.iter()
-                    .map(|(k, v)| (k.clone(), KeyOrder::of(v)))
+                    .map(|(k, v)| (k.to_owned(), KeyOrder::of(v)))
                     .collect(),
             ),
             Value::Array(a) => KeyOrder::Array(a.iter().map(KeyOrder::of).collect()),

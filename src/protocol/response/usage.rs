@@ -4,7 +4,7 @@
 //! `input_tokens` include it: converting adds or subtracts the cache counts,
 //! so the total input means the same on both sides.
 
-use serde_json::{Map, Value};
+use crate::value::{Map, Value};
 
 use super::super::Vendor;
 use super::super::error::ptr;
@@ -51,9 +51,30 @@ pub struct Usage {
     pub cache_read_input_tokens: Option<u64>,
 }
 
+/// A usage object as an event decoded it (`serde_json::Value`) or as the
+/// protocol holds it ([`Value`]).
+pub(crate) trait UsageJson {
+    fn as_value(&self) -> std::borrow::Cow<'_, Value>;
+}
+
+impl UsageJson for Value {
+    fn as_value(&self) -> std::borrow::Cow<'_, Value> {
+        std::borrow::Cow::Borrowed(self)
+    }
+}
+
+impl UsageJson for serde_json::Value {
+    fn as_value(&self) -> std::borrow::Cow<'_, Value> {
+        std::borrow::Cow::Owned(Value::from(self))
+    }
+}
+
 impl Usage {
     /// Reads a provider's `usage` object; `None` when it is not an object.
-    pub(crate) fn from_json(v: &Value) -> Option<Usage> {
+    /// Takes the event's `serde_json::Value` as it was decoded, or a
+    /// [`Value`] (token counts are integers: no lexeme to keep).
+    pub(crate) fn from_json<V: UsageJson + ?Sized>(v: &V) -> Option<Usage> {
+        let v = v.as_value();
         let o = v.as_object()?;
         let n = |k: &str| o.get(k).and_then(Value::as_u64);
         let nested = |k: &str, m: &str| o.get(k).and_then(|d| d.get(m)).and_then(Value::as_u64);
@@ -114,11 +135,11 @@ struct Counts {
     total: Option<u64>,
 }
 
-fn num(o: &Map<String, Value>, k: &str) -> Option<u64> {
+fn num(o: &Map, k: &str) -> Option<u64> {
     o.get(k).and_then(Value::as_u64)
 }
 
-fn nested(o: &Map<String, Value>, k: &str, m: &str) -> Option<u64> {
+fn nested(o: &Map, k: &str, m: &str) -> Option<u64> {
     o.get(k).and_then(|d| d.get(m)).and_then(Value::as_u64)
 }
 
@@ -135,10 +156,7 @@ fn carries(v: &Value) -> bool {
 
 /// Reads the counts of `o` in `from`'s spelling; the members and
 /// `(object, member)` pairs read are listed in `read`.
-fn counts(
-    from: Vendor,
-    o: &Map<String, Value>,
-) -> (Counts, &'static [(&'static str, &'static str)]) {
+fn counts(from: Vendor, o: &Map) -> (Counts, &'static [(&'static str, &'static str)]) {
     match from {
         Vendor::Anthropic => {
             let cache_read = num(o, "cache_read_input_tokens");
@@ -282,7 +300,7 @@ pub(crate) fn convert_usage(
     for (k, v) in o {
         let subs: Vec<&str> = read
             .iter()
-            .filter(|(m, _)| m == k)
+            .filter(|(m, _)| *m == k)
             .map(|(_, s)| *s)
             .collect();
         if subs.contains(&"") {
@@ -291,7 +309,7 @@ pub(crate) fn convert_usage(
         match v {
             Value::Object(d) if !subs.is_empty() => {
                 for (dk, dv) in d {
-                    if !subs.contains(&dk.as_str()) && carries(dv) {
+                    if !subs.contains(&dk) && carries(dv) {
                         losses.push(
                             &ptr(&ptr(at, k), dk),
                             dk,
@@ -311,7 +329,7 @@ pub(crate) fn convert_usage(
         }
     }
     let mut out = Map::new();
-    fn put(out: &mut Map<String, Value>, k: &str, n: Option<u64>) {
+    fn put(out: &mut Map, k: &str, n: Option<u64>) {
         if let Some(n) = n {
             out.insert(k.into(), n.into());
         }

@@ -2,7 +2,7 @@
 //! the target's envelope around the converted turn for another, with every
 //! part that cannot cross in the loss report.
 
-use serde_json::{Map, Value};
+use crate::value::{Map, Value};
 
 use super::super::error::ptr;
 use super::super::loss::{Converted, LossEffect, Losses, UNMODELLED};
@@ -57,7 +57,7 @@ impl Response {
     /// # Examples
     ///
     /// ```
-    /// use serde_json::json;
+    /// use tooljson::json;
     /// use tooljson::protocol::{Response, Vendor};
     /// let body = json!({
     ///     "id": "resp_1", "object": "response", "created_at": 1741476542, "status": "completed",
@@ -222,10 +222,10 @@ impl Response {
         let from = self.shape.vendor;
         for (k, v) in &self.shape.native {
             let mapped = matches!(
-                (k.as_str(), vendor),
+                (k, vendor),
                 ("created", Vendor::OpenAiResponses) | ("created_at", Vendor::OpenAiChat)
             );
-            if CONSTANTS.contains(&k.as_str()) || mapped || !carries(v) {
+            if CONSTANTS.contains(&k) || mapped || !carries(v) {
                 continue;
             }
             let src = from.map_or("the source", |f| f.as_str());

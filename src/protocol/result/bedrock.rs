@@ -5,7 +5,7 @@
 //! `json`, `image`, `document` (and `video`, `searchResult`, kept for
 //! Bedrock only).
 
-use serde_json::{Map, Value};
+use crate::value::{Map, Value};
 
 use super::{ResultContent, ResultPart, ToolResult, ToolResults};
 use crate::protocol::Vendor;
@@ -77,7 +77,7 @@ impl ToolResult {
     /// # Examples
     ///
     /// ```
-    /// use serde_json::json;
+    /// use tooljson::json;
     /// use tooljson::protocol::{ToolResult, Vendor};
     /// let block = json!({"toolResult": {"toolUseId": "tooluse_1",
     ///     "content": [{"json": {"song": "Elemental Hotel"}}], "status": "success"}});

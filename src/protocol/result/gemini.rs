@@ -7,7 +7,7 @@
 //! `is_error` crosses), any other object the whole output. A string output
 //! is text; any other output is a JSON result (as Bedrock's `json` block).
 
-use serde_json::{Map, Value};
+use crate::value::{Map, Value};
 
 use super::{ResultContent, ResultPart, ToolResult, ToolResults};
 use crate::protocol::Vendor;
@@ -64,7 +64,7 @@ impl ToolResult {
     /// # Examples
     ///
     /// ```
-    /// use serde_json::json;
+    /// use tooljson::json;
     /// use tooljson::protocol::{ToolResult, Vendor};
     /// let part = json!({"functionResponse": {"id": "c1", "name": "get_weather",
     ///                                        "response": {"error": "city not found"}}});

@@ -6,7 +6,7 @@
 //! "input"}}` a call, anything else (`reasoningContent`, `cachePoint`, a
 //! server tool's `toolResult`, `citationsContent`) is kept for Bedrock only.
 
-use serde_json::{Map, Value};
+use crate::value::{Map, Value};
 
 use super::{AssistantTurn, Envelope};
 use crate::protocol::Vendor;
@@ -60,7 +60,7 @@ pub(crate) fn bedrock_text(text: &str) -> TurnPart {
 /// A `toolUse` block: `start` holds the members of the block as the
 /// stream began it (`toolUseId`, `name`, `type`...), in order.
 #[cfg(feature = "providers")]
-pub(crate) fn bedrock_tool_use(start: &Map<String, Value>, arguments: Arguments) -> TurnPart {
+pub(crate) fn bedrock_tool_use(start: &Map, arguments: Arguments) -> TurnPart {
     let id = start.get("toolUseId").and_then(Value::as_str).unwrap_or("");
     let name = start.get("name").and_then(Value::as_str).unwrap_or("");
     let mut inner = slotted(start, &["toolUseId", "name", "input"]);
@@ -139,7 +139,7 @@ impl AssistantTurn {
     /// # Examples
     ///
     /// ```
-    /// use serde_json::json;
+    /// use tooljson::json;
     /// use tooljson::protocol::{AssistantTurn, StopReason, Vendor};
     /// let response = json!({
     ///     "output": {"message": {"role": "assistant", "content": [
@@ -218,7 +218,7 @@ impl AssistantTurn {
     /// # Examples
     ///
     /// ```
-    /// use serde_json::json;
+    /// use tooljson::json;
     /// use tooljson::protocol::AssistantTurn;
     /// let turn = AssistantTurn::from_anthropic(&json!({"role": "assistant",
     ///     "content": [{"type": "text", "text": "Hi"}]}))?;

@@ -9,7 +9,7 @@
 //! read: the typed ones stand as `null` slots in the kept members and are
 //! filled back in place when written for Gemini.
 
-use serde_json::{Map, Value};
+use crate::value::{Map, Value};
 
 use super::{AssistantTurn, Envelope};
 use crate::protocol::Vendor;
@@ -213,7 +213,7 @@ impl AssistantTurn {
     /// # Examples
     ///
     /// ```
-    /// use serde_json::json;
+    /// use tooljson::json;
     /// use tooljson::protocol::{AssistantTurn, StopReason, Vendor};
     /// let candidate = json!({
     ///     "content": {"role": "model", "parts": [
@@ -308,7 +308,7 @@ impl AssistantTurn {
     /// # Examples
     ///
     /// ```
-    /// use serde_json::json;
+    /// use tooljson::json;
     /// use tooljson::protocol::AssistantTurn;
     /// let turn = AssistantTurn::from_openai_chat(&json!({"role": "assistant", "content": "Hi"}))?;
     /// assert_eq!(turn.to_gemini(), json!({"role": "model", "parts": [{"text": "Hi"}]}));
