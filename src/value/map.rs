@@ -29,7 +29,7 @@ pub(crate) type MapIter<'a> = std::slice::Iter<'a, (Key, Value)>;
 /// assert_eq!(m.keys().collect::<Vec<_>>(), ["b", "a"]);
 /// assert_eq!(m.get("a"), Some(&Value::from(2)));
 /// ```
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Default)]
 pub struct Map {
     /// Keys of up to 24 bytes (nearly every key in tool arguments) are held
     /// inline, so building an object allocates once for its members rather
@@ -41,6 +41,14 @@ pub struct Map {
     /// allocation is only made for large maps.
     #[allow(clippy::box_collection)]
     index: Option<Box<HashMap<Key, usize>>>,
+}
+
+/// The members in order, as `{"key": value, …}`: the index is an internal
+/// detail (and a `HashMap`'s order differs from one map to the next).
+impl std::fmt::Debug for Map {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_map().entries(self.iter()).finish()
+    }
 }
 
 /// An object key: inline up to 24 bytes, on the heap beyond.
