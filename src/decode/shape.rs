@@ -13,8 +13,8 @@ use super::{DecodeError, DecodeOptions, KeyOrder, Whitespace};
 use crate::Value;
 use crate::schema::MAX_SCHEMA_NESTING;
 use crate::schema::decode_view::{
-    EnumOptions, Format, Kw, NodeId, Program, T_ALL, T_ARR, T_BOOL, T_FRAC, T_INT, T_NULL, T_OBJ,
-    T_STR, deepest_nesting, format_notes, node_accepts,
+    Format, Kw, NodeId, Program, T_ALL, T_ARR, T_BOOL, T_FRAC, T_INT, T_NULL, T_OBJ, T_STR,
+    deepest_nesting, format_notes, node_accepts,
 };
 
 pub(crate) type ShapeId = u32;
@@ -319,12 +319,12 @@ impl Builder<'_> {
                     Kw::Type(m) => types &= *m,
                     Kw::Ref(_) | Kw::AllOf(_) => {}
                     Kw::Enum(opts) => {
-                        let vals: Vec<Value> = match opts {
-                            EnumOptions::Strings { .. } => opts
+                        let vals: Vec<Value> = match opts.values() {
+                            None => opts
                                 .strings()
                                 .map(|s| Value::String(s.to_owned()))
                                 .collect(),
-                            EnumOptions::Values(v) => v.to_vec(),
+                            Some(v) => v.to_vec(),
                         };
                         literal.get_or_insert(vals);
                     }

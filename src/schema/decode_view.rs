@@ -3,7 +3,6 @@
 //! own grammar and checks literal options against single nodes.
 
 pub(crate) use super::format::{Format, days_in_month};
-pub(crate) use super::options::EnumOptions;
 pub(crate) use super::pattern::{
     Class, ClassSequence, OwnedRegular, Pattern, PositionAutomaton, Regular,
 };

@@ -210,7 +210,7 @@
 //! | `tooljson decode --check` of 1 MiB of NUL bytes, or 40,000 `é` in a string (n bytes) | tokenized in pieces of at most 1 KiB, cut where the o200k / cl100k split patterns end a piece (so ordinary text gets tiktoken's own tokens), a run with no such place every 256 bytes: O(n × 256), never a panic (tiktoken-rs's unwrapped regex error is out of reach, and caught if it comes). 1 MiB NUL: 0.74 s, 131 MB with o200k (0.58 s of it the vocabulary), 0.32 s, 70 MB with cl100k; 40,000 `é`: 0.70 s, 131 MB (5.16 s before) |
 //! | `format` with no checker (`idn-email`, `idn-hostname`, `iri`, `iri-reference`) or no such format (`int32`) under `assert_formats` | an annotation, listed by [`CompiledSchema::ignored_keywords`] and printed as a warning by `tooljson validate` (whole and `--chunk`) and `decode`; the decoder refuses the four unchecked ones, naming `format` (see the formats table above). O(1) |
 //! | a schema file past the 64 MiB input limit (`tooljson validate` / `decode`) | refused from its size before it is read, naming `max_input_bytes`: 0.00 s, 3.5 MB for 70 MiB. A schema under the limit is read whole and its tree built (up to some 400 MB for a dense 64 MiB schema) |
-//! | `decode` compile of a 30,000-member integer `enum` or 10^5 strings | **not yet bounded:** each option is checked against its node, whose `enum` is a linear scan: O(options²), 28 s for 30k integers, 14 s for 10^5 strings on this machine |
+//! | `decode` compile of a 30,000-member integer `enum` or 10^5 strings | linear: an `enum` of more than 32 options keeps a hash index, so checking each option against its node is one hash; about 0.5 s for 30k or 10^5 integers and 10^5 strings with `tooljson decode --sample 3` (most of it the vocabulary); 10^5 object options are refused by the 20,000-shape budget |
 //! | a first Bedrock frame whose prelude claims 2^32−1 bytes | a body whose first byte no text starts with (a control byte, `0x80`–`0xC1`, `0xF5`–`0xFF`) is read as frames: the frame bound's error at byte 0 after 12 bytes, as later in the stream (0.00 s, 4.9 MB) |
 //!
 //! In sizes (`S` the schema, `N` its nodes, `E` its subschema references,
@@ -264,7 +264,7 @@
 //! | `validate.rs`, `validate/` | validation of a finished value (`validate.rs`), `is_valid`'s walk and the leaves (`quick.rs`), the verdicts of shared nodes remembered (`memo.rs`), the `unevaluated*` annotations (`evaluated.rs`), `uniqueItems`' duplicate search (`unique.rs`) and the keywords read for the fan-out budget (`fanout.rs`) |
 //! | `stream.rs`, `stream/` | the stream check: its state and token handlers (`stream.rs`), the applications of each value and the validator's part (`apps.rs`), string values piece by piece (`strings.rs`), [`CheckedSink`] (`sink.rs`), what applies at a path of a partial value (`paths.rs`) |
 //! | `chars.rs` | counting a string's code points fast (for the stream check's lengths) |
-//! | `options.rs` | an `enum`'s options, kept end to end |
+//! | `options.rs` | an `enum`'s options, kept end to end, with a hash index when long |
 //! | `number.rs` | exact decimal numbers |
 //! | `pattern/` | `pattern`: the front end and budgets (`mod.rs`), ECMA-262 translation for the `regex` crate and the backtracking engine (`ecma.rs`), class sequences (`sequence.rs`), the position automaton (`automaton.rs`) |
 //! | `format.rs`, `idna.rs` | asserted formats, and IDNA2008 for host names |

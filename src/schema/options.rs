@@ -13,11 +13,23 @@ use super::describe::{show, show_str};
 use super::doc::Arr;
 use super::instance::{Instance, View};
 use super::types::{T_STR, equal, same_name, value_type};
+use super::validate::unique::{canonical_hash, string_hash};
 use crate::value::Value;
+use std::collections::HashMap;
+use std::collections::hash_map::RandomState;
 
-/// An `enum`'s options, in schema order.
+/// An `enum`'s options, in schema order, with a hash index once there are
+/// more than [`INDEX_AT`] of them (a membership test then costs one hash,
+/// not a scan: an `enum` of 10^5 options checked against each of its own
+/// options would otherwise be quadratic).
 #[derive(Debug)]
-pub(crate) enum EnumOptions {
+pub(crate) struct EnumOptions {
+    list: List,
+    index: Option<Box<Index>>,
+}
+
+#[derive(Debug)]
+enum List {
     /// Every option is a string: `text` holds them end to end, and option
     /// `i` is `text[ends[i - 1]..ends[i]]` (from 0 for the first).
     Strings { text: Box<str>, ends: Box<[u32]> },
@@ -25,55 +37,91 @@ pub(crate) enum EnumOptions {
     Values(Box<[Value]>),
 }
 
+/// Options above which an [`EnumOptions`] keeps a hash index.
+const INDEX_AT: usize = 32;
+
+/// Option positions by hash: [`canonical_hash`] for `Values`, the string's
+/// hash for `Strings` (both agree with the equality each list uses).
+#[derive(Debug)]
+struct Index {
+    state: RandomState,
+    heads: HashMap<u64, Vec<u32>>,
+}
+
+impl Index {
+    fn candidates(&self, hash: u64) -> &[u32] {
+        self.heads.get(&hash).map_or(&[], Vec::as_slice)
+    }
+}
+
 impl EnumOptions {
     /// The options of the schema's array `items`.
     pub(crate) fn new(items: Arr<'_>) -> EnumOptions {
-        let mut total = 0usize;
-        for item in items.iter() {
-            match item.as_str() {
-                Some(s) => total += s.len(),
-                None => return EnumOptions::Values(items.iter().map(|d| d.to_value()).collect()),
+        let list = List::new(items);
+        let index = (list.len() > INDEX_AT).then(|| {
+            let state = RandomState::new();
+            let mut heads: HashMap<u64, Vec<u32>> = HashMap::new();
+            let mut add = |h: u64, i: usize| heads.entry(h).or_default().push(i as u32);
+            match &list {
+                List::Strings { text, ends } => {
+                    for (i, (a, b)) in Spans::new(ends).enumerate() {
+                        add(string_hash(&text[a..b], &state), i);
+                    }
+                }
+                List::Values(opts) => {
+                    for (i, o) in opts.iter().enumerate() {
+                        add(canonical_hash(o, &state), i);
+                    }
+                }
             }
-        }
-        if u32::try_from(total).is_err() {
-            return EnumOptions::Values(items.iter().map(|d| d.to_value()).collect());
-        }
-        let mut text = String::with_capacity(total);
-        let mut ends = Vec::with_capacity(items.len());
-        for item in items.iter() {
-            text.push_str(item.as_str().unwrap_or(""));
-            // Fits: the whole text fits in a `u32`.
-            ends.push(text.len() as u32);
-        }
-        EnumOptions::Strings {
-            text: text.into_boxed_str(),
-            ends: ends.into_boxed_slice(),
+            Box::new(Index { state, heads })
+        });
+        EnumOptions { list, index }
+    }
+
+    /// The options, when one of them is not a string (`None`: all are
+    /// strings, see [`EnumOptions::strings`]).
+    pub(crate) fn values(&self) -> Option<&[Value]> {
+        match &self.list {
+            List::Strings { .. } => None,
+            List::Values(v) => Some(v),
         }
     }
 
     /// How many options there are.
     pub(crate) fn len(&self) -> usize {
-        match self {
-            EnumOptions::Strings { ends, .. } => ends.len(),
-            EnumOptions::Values(v) => v.len(),
-        }
+        self.list.len()
     }
 
     /// Whether `v` is one of the options.
     #[inline(always)]
     pub(crate) fn holds(&self, v: &impl Instance) -> bool {
-        match (self, v.view()) {
+        match (&self.list, v.view()) {
             (_, View::String(s)) => self.holds_str(s),
-            (EnumOptions::Strings { .. }, _) => false,
-            (EnumOptions::Values(opts), _) => opts.iter().any(|o| equal(o, v)),
+            (List::Strings { .. }, _) => false,
+            (List::Values(opts), _) => match &self.index {
+                Some(ix) => ix
+                    .candidates(canonical_hash(v, &ix.state))
+                    .iter()
+                    .any(|&i| equal(&opts[i as usize], v)),
+                None => opts.iter().any(|o| equal(o, v)),
+            },
         }
     }
 
     /// Whether the string `s` is one of the options.
     #[inline(always)]
     pub(crate) fn holds_str(&self, s: &str) -> bool {
-        match self {
-            EnumOptions::Strings { text, ends } => {
+        let same = |o: &Value| matches!(o, Value::String(t) if t.as_bytes() == s.as_bytes());
+        match (&self.list, &self.index) {
+            (List::Strings { text, ends }, Some(ix)) => {
+                ix.candidates(string_hash(s, &ix.state)).iter().any(|&i| {
+                    let i = i as usize;
+                    let start = if i == 0 { 0 } else { ends[i - 1] as usize };
+                    text.as_bytes().get(start..ends[i] as usize) == Some(s.as_bytes())
+                })
+            }
+            (List::Strings { text, ends }, None) => {
                 let s = s.as_bytes();
                 // Options of the same length usually differ in their first
                 // byte: comparing it first saves a `memcmp` call for each.
@@ -90,42 +138,77 @@ impl EnumOptions {
                 }
                 false
             }
-            EnumOptions::Values(opts) => opts
+            (List::Values(opts), Some(ix)) => ix
+                .candidates(string_hash(s, &ix.state))
                 .iter()
-                .any(|o| matches!(o, Value::String(t) if t.as_bytes() == s.as_bytes())),
+                .any(|&i| same(&opts[i as usize])),
+            (List::Values(opts), None) => opts.iter().any(same),
         }
     }
 
     /// The string options, in schema order.
     pub(crate) fn strings(&self) -> StringOptions<'_> {
-        match self {
-            EnumOptions::Strings { text, ends } => StringOptions::Text {
+        match &self.list {
+            List::Strings { text, ends } => StringOptions::Text {
                 text,
                 spans: Spans::new(ends),
             },
-            EnumOptions::Values(opts) => StringOptions::Values(opts.iter()),
+            List::Values(opts) => StringOptions::Values(opts.iter()),
         }
     }
 
     /// The types of the options (`T_*` bits); 0 for no options.
     pub(crate) fn types(&self) -> u8 {
-        match self {
-            EnumOptions::Strings { ends, .. } if ends.is_empty() => 0,
-            EnumOptions::Strings { .. } => T_STR,
-            EnumOptions::Values(opts) => opts.iter().fold(0, |acc, v| acc | value_type(v)),
+        match &self.list {
+            List::Strings { ends, .. } if ends.is_empty() => 0,
+            List::Strings { .. } => T_STR,
+            List::Values(opts) => opts.iter().fold(0, |acc, v| acc | value_type(v)),
         }
     }
 
     /// The first `max` options as error messages show them.
     pub(crate) fn shown(&self, max: usize) -> Vec<String> {
-        match self {
-            EnumOptions::Strings { .. } => self.strings().take(max).map(show_str).collect(),
-            EnumOptions::Values(opts) => opts.iter().take(max).map(show).collect(),
+        match &self.list {
+            List::Strings { .. } => self.strings().take(max).map(show_str).collect(),
+            List::Values(opts) => opts.iter().take(max).map(show).collect(),
         }
     }
 }
 
-/// Where each option of [`EnumOptions::Strings`] lies in its text, as
+impl List {
+    fn new(items: Arr<'_>) -> List {
+        let mut total = 0usize;
+        for item in items.iter() {
+            match item.as_str() {
+                Some(s) => total += s.len(),
+                None => return List::Values(items.iter().map(|d| d.to_value()).collect()),
+            }
+        }
+        if u32::try_from(total).is_err() {
+            return List::Values(items.iter().map(|d| d.to_value()).collect());
+        }
+        let mut text = String::with_capacity(total);
+        let mut ends = Vec::with_capacity(items.len());
+        for item in items.iter() {
+            text.push_str(item.as_str().unwrap_or(""));
+            // Fits: the whole text fits in a `u32`.
+            ends.push(text.len() as u32);
+        }
+        List::Strings {
+            text: text.into_boxed_str(),
+            ends: ends.into_boxed_slice(),
+        }
+    }
+
+    fn len(&self) -> usize {
+        match self {
+            List::Strings { ends, .. } => ends.len(),
+            List::Values(v) => v.len(),
+        }
+    }
+}
+
+/// Where each option of a list of strings lies in its text, as
 /// `(start, end)` byte offsets, in schema order.
 #[derive(Clone)]
 pub(crate) struct Spans<'a> {
@@ -229,7 +312,10 @@ impl<'a> OptionCursor<'a> {
             _ => None,
         };
         match self {
-            OptionCursor::Enum(EnumOptions::Strings { text, ends }) => {
+            OptionCursor::Enum(EnumOptions {
+                list: List::Strings { text, ends },
+                ..
+            }) => {
                 let end = *ends.get(k)? as usize;
                 let start = k
                     .checked_sub(1)
@@ -237,7 +323,10 @@ impl<'a> OptionCursor<'a> {
                     .map_or(0, |&e| e as usize);
                 Some(text.get(start..end))
             }
-            OptionCursor::Enum(EnumOptions::Values(opts)) => opts.get(k).map(as_str),
+            OptionCursor::Enum(EnumOptions {
+                list: List::Values(opts),
+                ..
+            }) => opts.get(k).map(as_str),
             OptionCursor::Const(c) => (k == 0).then(|| as_str(c)),
             OptionCursor::Nothing => None,
         }

@@ -16,7 +16,7 @@ mod memo;
 #[cfg(feature = "decode")]
 mod nesting;
 mod quick;
-mod unique;
+pub(super) mod unique;
 
 pub(crate) use fanout::check_fanout;
 pub(crate) use quick::leaf_verdict;

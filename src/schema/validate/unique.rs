@@ -55,6 +55,14 @@ fn first_duplicate_hashed<V: Instance>(a: &[V]) -> Option<(usize, usize)> {
     None
 }
 
+/// [`canonical_hash`] of a string.
+pub(crate) fn string_hash(s: &str, state: &std::collections::hash_map::RandomState) -> u64 {
+    use std::hash::{BuildHasher, Hash, Hasher};
+    let mut h = state.build_hasher();
+    (3u8, s).hash(&mut h);
+    h.finish()
+}
+
 /// A hash of `v` that agrees with [`equal`]: numbers hash their value (sign,
 /// significant digits and decimal point, so `1`, `1.0` and `1e0` agree), an
 /// object the sum of its members' hashes (key order does not count).
@@ -72,7 +80,7 @@ pub(crate) fn canonical_hash<V: Instance>(
             2u8.hash(&mut h);
             crate::schema::number::hash_number_value(n.text().as_str(), &mut h);
         }
-        View::String(s) => (3u8, s).hash(&mut h),
+        View::String(s) => return string_hash(s, state),
         View::Array(items) => {
             (4u8, items.len()).hash(&mut h);
             for item in items {
