@@ -57,10 +57,8 @@ fn first_duplicate_hashed<V: Instance>(a: &[V]) -> Option<(usize, usize)> {
 
 /// [`canonical_hash`] of a string.
 pub(crate) fn string_hash(s: &str, state: &std::collections::hash_map::RandomState) -> u64 {
-    use std::hash::{BuildHasher, Hash, Hasher};
-    let mut h = state.build_hasher();
-    (3u8, s).hash(&mut h);
-    h.finish()
+    use std::hash::BuildHasher;
+    state.hash_one((3u8, s))
 }
 
 /// A hash of `v` that agrees with [`equal`]: numbers hash their value (sign,
