@@ -208,6 +208,49 @@ fn gemini_string_continued_after_a_sibling_is_malformed_and_skipped() {
     assert_eq!(got, json!({ "a": "ab", "b": 1, "c": [true] }));
 }
 
+/// Item 1: a `partialArgs` `numberValue` comes out as Gemini wrote it
+/// (read as `f64`, the digits past a double's were lost and a `1e400`
+/// failed the whole chunk), and `nullValue` still counts when present.
+#[test]
+fn gemini_partial_number_values_keep_their_text() {
+    let numbers = [
+        "12345678901234567890123",
+        "-0",
+        "1E2",
+        "0.1000000000000000055511151231257827",
+        "1e-400",
+        "1e400",
+    ];
+    let mut body = gemini_parts(
+        json!([{ "functionCall": { "name": "f", "willContinue": true } }]),
+        None,
+    );
+    // Written by hand: `json!` would hold each number as a double.
+    let entry = |path: String, value: &str| {
+        format!(
+            "data: {{\"candidates\":[{{\"content\":{{\"role\":\"model\",\"parts\":[{{\"functionCall\":\
+             {{\"partialArgs\":[{{\"jsonPath\":\"{path}\",{value}}}],\"willContinue\":true}}}}]}}}}]}}\r\n\r\n"
+        )
+    };
+    for (i, n) in numbers.iter().enumerate() {
+        body += &entry(format!("$.n{i}"), &format!("\"numberValue\": {n}"));
+    }
+    body += &entry("$.z".into(), "\"nullValue\":null");
+    body += &gemini_parts(json!([{ "functionCall": {} }]), Some("STOP"));
+    let (s, events, end) = replay(body.as_bytes());
+    end.unwrap();
+    assert!(malformed(&events).is_empty(), "{:?}", malformed(&events));
+    let call = &s.calls()[0];
+    assert_eq!(call.status(), CallStatus::Complete);
+    let want: Vec<String> = numbers
+        .iter()
+        .enumerate()
+        .map(|(i, n)| format!("\"n{i}\":{n}"))
+        .chain(["\"z\":null".to_owned()])
+        .collect();
+    assert_eq!(call.arguments_text(), format!("{{{}}}", want.join(",")));
+}
+
 /// A Bedrock prelude: total length, headers length, CRC32 of the two.
 fn prelude(total: u32) -> Vec<u8> {
     let mut p = total.to_be_bytes().to_vec();

@@ -119,12 +119,37 @@ struct FunctionCall {
     /// `f64`, and fail the whole chunk on `1e400`).
     #[serde(default)]
     args: Option<Box<serde_json::value::RawValue>>,
-    /// Kept as objects: `nullValue` is present-with-null, which a typed
-    /// `Option` would not tell from absent.
     #[serde(default)]
-    partial_args: Option<Vec<Map<String, J>>>,
+    partial_args: Option<Vec<PartialArg>>,
     #[serde(default)]
     will_continue: Option<bool>,
+}
+
+/// One `partialArgs` entry. Its members are checked when it is used, so a
+/// wrong type is reported for that entry alone.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct PartialArg {
+    #[serde(default)]
+    json_path: Option<J>,
+    #[serde(default)]
+    string_value: Option<J>,
+    /// The number as Gemini wrote it (serde_json would read it as `f64`,
+    /// and fail the whole chunk on `1e400`).
+    #[serde(default)]
+    number_value: Option<Box<serde_json::value::RawValue>>,
+    #[serde(default)]
+    bool_value: Option<J>,
+    /// Present (with `null`) or absent, which an `Option` would not tell.
+    #[serde(default, deserialize_with = "present")]
+    null_value: bool,
+    #[serde(default)]
+    will_continue: Option<J>,
+}
+
+/// True for a member that is there, whatever its value.
+fn present<'de, D: serde::Deserializer<'de>>(d: D) -> Result<bool, D::Error> {
+    serde::de::IgnoredAny::deserialize(d).map(|_| true)
 }
 
 /// Whether an event's data is a Gemini response chunk (or a Gemini error,
@@ -386,23 +411,26 @@ fn push_escaped(out: &mut String, s: &str) {
 
 /// The leaf of one `partialArgs` entry, its path and whether more pieces
 /// follow; `None` when it holds no typed value.
-fn read_partial_arg(arg: &Map<String, J>) -> Result<(Vec<Seg>, Leaf<'_>, bool), String> {
+fn read_partial_arg(arg: &PartialArg) -> Result<(Vec<Seg>, Leaf<'_>, bool), String> {
     let path = arg
-        .get("jsonPath")
+        .json_path
+        .as_ref()
         .and_then(J::as_str)
         .ok_or("a partialArgs entry without jsonPath")?;
     let segs = parse_path(path).ok_or_else(|| format!("jsonPath {path:?} is not understood"))?;
-    let more = arg.get("willContinue").and_then(J::as_bool) == Some(true);
-    let leaf = if let Some(v) = arg.get("stringValue") {
+    let more = arg.will_continue.as_ref().and_then(J::as_bool) == Some(true);
+    let leaf = if let Some(v) = &arg.string_value {
         Leaf::Str(v.as_str().ok_or("stringValue is not a string")?)
-    } else if let Some(v) = arg.get("numberValue") {
-        if !v.is_number() {
+    } else if let Some(v) = &arg.number_value {
+        // Raw JSON text: a number starts with a minus sign or a digit.
+        let text = v.get().trim();
+        if !text.starts_with(|c: char| c == '-' || c.is_ascii_digit()) {
             return Err("numberValue is not a number".to_owned());
         }
-        Leaf::Literal(v.to_string())
-    } else if let Some(v) = arg.get("boolValue") {
+        Leaf::Literal(text.to_owned())
+    } else if let Some(v) = &arg.bool_value {
         Leaf::Literal(v.as_bool().ok_or("boolValue is not a boolean")?.to_string())
-    } else if arg.contains_key("nullValue") {
+    } else if arg.null_value {
         Leaf::Literal("null".to_owned())
     } else {
         return Err(format!("the partialArgs entry for {path} has no value"));
