@@ -274,6 +274,41 @@ fn a_repeated_key_is_reported() {
     );
 }
 
+/// Item 3, streamed: a call whose arguments repeat a key (kept as the last
+/// value by the stream's default, as serde_json does) is the text alone in
+/// the protocol's model, so a conversion reports it rather than passing one
+/// of the two values on.
+#[test]
+fn a_streamed_call_with_a_repeated_key_is_its_text_alone() {
+    let mut s = ToolCallStream::new();
+    for e in [
+        r#"{"type":"message_start","message":{"id":"m","content":[]}}"#,
+        r#"{"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"t","name":"f","input":{}}}"#,
+        r#"{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"{\"a\":1,\"a\":2}"}}"#,
+        r#"{"type":"content_block_stop","index":0}"#,
+    ] {
+        s.feed_event(None, e).unwrap();
+    }
+    let call = s.calls()[0].to_tool_call();
+    assert!(!call.arguments.is_valid(), "{:?}", call.arguments);
+    let turn = AssistantTurn::new(vec![tooljson::protocol::TurnPart::Call(call)], None);
+    for vendor in [Vendor::Anthropic, Vendor::Gemini, Vendor::Bedrock] {
+        let out = turn.to_vendor(vendor);
+        assert!(
+            out.losses().iter().any(|l| l.part == "arguments"),
+            "{vendor:?}: {:?}",
+            out.losses()
+        );
+    }
+    assert_eq!(
+        args_in(
+            Vendor::OpenAiChat,
+            &turn.to_vendor(Vendor::OpenAiChat).lossless().unwrap()
+        ),
+        r#"{"a":1,"a":2}"#
+    );
+}
+
 /// Item 1, `replay --ndjson`: the `call_finished` value and the
 /// `message_finished` message hold each number as the provider wrote it.
 #[test]

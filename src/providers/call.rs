@@ -3,6 +3,7 @@
 //! to the protocol's [`ToolCall`], or answer it with a retry result).
 
 use super::{CallError, CallKey, CallKind, CallStatus, tools};
+use crate::parser::DuplicateKeys;
 use crate::partial::{PartialNode, PartialParser};
 use crate::path::{Path, Segment};
 use crate::protocol::{Arguments, ToolCall, ToolOutcome, ToolResult};
@@ -212,7 +213,8 @@ impl StreamedCall {
     }
 
     /// The call in the protocol's model: id, name, item id and arguments.
-    /// Text that is one JSON value is [`Arguments::Json`] with its exact
+    /// Text that is one JSON value with no key repeated in one object is
+    /// [`Arguments::Json`] with its exact
     /// text, also when the value breaks its tool's schema (so
     /// [`ToolSet::check_call`](crate::protocol::ToolSet::check_call) names
     /// the violation); text that is not (invalid, cut short, a custom
@@ -221,6 +223,12 @@ impl StreamedCall {
     pub fn to_tool_call(&self) -> ToolCall {
         let arguments = match (self.parsed(), self.kind) {
             (Some(_), CallKind::Custom) | (None, _) => Arguments::Invalid(self.text.clone()),
+            // Parsed keeping one value of a repeated key: read again, so a
+            // repeated key is the text alone (which a conversion carries or
+            // reports), never one of its values passed on in silence.
+            (Some(_), _) if self.parser.duplicate_keys() != DuplicateKeys::Error => {
+                Arguments::from_text(&self.text)
+            }
             (Some(v), _) => Arguments::Json {
                 value: v.clone(),
                 text: Some(self.text.clone()),
