@@ -452,6 +452,7 @@ impl PartialParser {
     }
 
     /// What a repeated key does (see [`set_duplicate_keys`](Self::set_duplicate_keys)).
+    #[cfg(feature = "providers")]
     pub(crate) fn duplicate_keys(&self) -> DuplicateKeys {
         self.tree.duplicate_keys
     }

@@ -81,6 +81,7 @@ impl EnumOptions {
 
     /// The options, when one of them is not a string (`None`: all are
     /// strings, see [`EnumOptions::strings`]).
+    #[cfg(any(feature = "decode", test))]
     pub(crate) fn values(&self) -> Option<&[Value]> {
         match &self.list {
             List::Strings { .. } => None,
