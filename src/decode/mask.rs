@@ -254,13 +254,26 @@ fn close_string(
             pat: PatState::default(),
         };
     }
+    push_closing(g, c, &v.closing[i], need, out);
+}
+
+/// Steps `c` (a string or key at its quote) past the quote once, then
+/// pushes to `out` the closing tokens of `sets` whose suffix after the
+/// quote the configurations past it allow (each suffix walked once for
+/// all its tokens). False when the quote cannot close here.
+fn push_closing(
+    g: &Grammar,
+    c: Config,
+    sets: &super::closing::Closing<Trie>,
+    need: u64,
+    out: &mut Vec<u32>,
+) -> bool {
     let mut closed = Vec::new();
     step_take(g, c, b'"', &mut closed);
     dedup(&mut closed);
     if closed.is_empty() {
-        return;
+        return false;
     }
-    let sets = &v.closing[i];
     sets.push(None, need, out);
     let mut after = Walk::new(g);
     for s in &closed {
@@ -273,6 +286,7 @@ fn close_string(
     for gi in groups {
         sets.push(Some(gi), need, out);
     }
+    true
 }
 
 /// The closing tokens of the key on top of `cfg` (`top`, one that may be
@@ -370,24 +384,9 @@ fn close_key(
             hash,
         };
     }
-    let mut closed = Vec::new();
-    step_take(g, c, b'"', &mut closed);
-    dedup(&mut closed);
-    if closed.is_empty() {
-        return true;
-    }
     let mut found = Vec::new();
-    sets.push(None, 0, &mut found);
-    let mut after = Walk::new(g);
-    for s in &closed {
-        let t = *s.frames.last().expect("a configuration has a root frame");
-        after.walk(&sets.after, 0, s, t, 0);
-    }
-    let mut groups = after.out;
-    groups.sort_unstable();
-    groups.dedup();
-    for gi in groups {
-        sets.push(Some(gi), 0, &mut found);
+    if !push_closing(g, c, sets, 0, &mut found) {
+        return true;
     }
     if named.is_empty() {
         w.out.extend_from_slice(&found);
