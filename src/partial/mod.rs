@@ -24,10 +24,11 @@
 //! A schema's stream check runs beside the tree on the same pass through
 //! [`PartialParser::attach_check`](crate::PartialParser::attach_check), the
 //! one way to do so (beside a [`Value`] being built, it is
-//! [`StreamCheck::beside`](crate::StreamCheck::beside)). The check is a
-//! `Watcher`, a trait this module defines and the schema implements, so that
-//! the tree calls down the layers only: it keeps from a watcher the pieces
-//! of a string that it needs only counted, and knows nothing of schemas.
+//! [`StreamCheck::beside`](crate::StreamCheck::beside)). The tree feeds it
+//! as a `Watcher`, a trait defined here and implemented by the schema, so
+//! that imports run down the layers only and the tree knows nothing of
+//! schemas; the trait also lets the tree keep from a watcher the pieces of a
+//! string whose length is all it needs.
 //!
 //! Repeated keys: the partial object shows every occurrence as it streams (so
 //! nothing visible is ever replaced); the completed object applies the

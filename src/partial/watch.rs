@@ -151,9 +151,12 @@ impl<E: EventSink + ?Sized> WatchedTreeSink<'_, '_, '_, E> {
         }
         a.watcher.token(token, at);
         self.tree.handle(token, at, self.events);
-        // Without a tree (events only) there is no text to count from.
-        if token == Token::StringBegin && self.tree.open_string_text().is_some() {
-            a.quiet_below = a.watcher.counts_only_below();
+        if token == Token::StringBegin {
+            let bound = a.watcher.counts_only_below();
+            // Without a tree (events only) there is no text to count from.
+            if bound > 0 && self.tree.open_string_text().is_some() {
+                a.quiet_below = bound;
+            }
         }
     }
 }
