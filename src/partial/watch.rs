@@ -73,6 +73,13 @@ pub(crate) trait Watcher: TokenSink + Any + Send + Sync + fmt::Debug {
     fn count_unseen(&mut self, text: &str, last_offset: u64);
 }
 
+// A parser, with or without a watcher, moves between threads (a gateway
+// checks calls on other tasks): every watcher is `Send + Sync` for this.
+const _: fn() = || {
+    fn shared<T: Send + Sync>() {}
+    shared::<PartialParser>();
+};
+
 /// A [`Watcher`] fed beside the tree, and how much of the open string it
 /// has not been shown.
 #[derive(Debug)]
