@@ -119,8 +119,6 @@ use smallvec::SmallVec;
 use crate::error::{Error, ErrorCode, LimitKind, describe_byte};
 use crate::path::{Path, PathRef, Segment};
 
-#[cfg(feature = "schema")]
-pub(crate) use token::earlier_bound;
 pub use token::{Location, OwnedToken, Token, TokenSink};
 
 /// Bounds on what one document may make the parser hold or do. The defaults

@@ -235,16 +235,6 @@ impl TokenSink for Vec<OwnedToken> {
     }
 }
 
-/// The earlier of two sinks' requests for exact string-piece offsets
-/// ([`TokenSink::exact_string_offsets_from`]), for a sink made of both.
-#[cfg(feature = "schema")]
-pub(crate) fn earlier_bound(a: Option<usize>, b: Option<usize>) -> Option<usize> {
-    match (a, b) {
-        (Some(a), Some(b)) => Some(a.min(b)),
-        (a, b) => a.or(b),
-    }
-}
-
 impl TokenSink for () {
     fn token(&mut self, _token: Token<'_>, _at: &Location<'_>) {}
 }

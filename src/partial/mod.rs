@@ -22,8 +22,13 @@
 //!    `enum` / `const` fields) stay hidden until complete.
 //!
 //! A schema's stream check runs beside the tree on the same pass through
-//! [`PartialParser::attach_check`], the one way to do so (beside a
-//! [`Value`] being built, it is [`StreamCheck::beside`]).
+//! [`PartialParser::attach_check`](crate::PartialParser::attach_check), the
+//! one way to do so (beside a [`Value`] being built, it is
+//! [`StreamCheck::beside`](crate::StreamCheck::beside)). The tree feeds it
+//! as a `Watcher`, a trait defined here and implemented by the schema, so
+//! that imports run down the layers only and the tree knows nothing of
+//! schemas; the trait also lets the tree keep from a watcher the pieces of a
+//! string whose length is all it needs.
 //!
 //! Repeated keys: the partial object shows every occurrence as it streams (so
 //! nothing visible is ever replaced); the completed object applies the
@@ -45,117 +50,19 @@
 mod event;
 mod node;
 mod tree;
+pub(crate) mod watch;
 
 use std::fmt;
 
 use crate::error::Error;
 use crate::parser::{DuplicateKeys, Limits, Parser};
-#[cfg(feature = "schema")]
-use crate::parser::{Location, Token, TokenSink};
 use crate::path::PathRef;
-#[cfg(feature = "schema")]
-use crate::schema::StreamCheck;
 use crate::value::Value;
 
 pub use event::{EventSink, OpenedKind, OwnedValueEvent, ValueEvent};
 pub use node::{NodeRef, PartialNode};
 use tree::{PartialTree, TreeSink};
-
-/// A schema's stream check fed beside the tree ([`PartialParser::attach_check`]),
-/// and how much of the open string it has not been shown.
-#[derive(Debug)]
-#[cfg(feature = "schema")]
-struct AttachedCheck {
-    check: StreamCheck,
-    /// Whether the open string's pieces go to the tree alone: the check
-    /// needs no more of it than its length, and counts that from the
-    /// tree's text when it next needs it (see [`CheckedTreeSink`]).
-    lazy: bool,
-    /// Bytes of the open string's pieces the check has not been shown.
-    pending: u64,
-    /// The offset of the last of those pieces.
-    last_offset: u64,
-}
-
-#[cfg(feature = "schema")]
-impl AttachedCheck {
-    /// Shows the check what it has not been shown of the open string: its
-    /// characters, counted from the tree's text in one go, and the last
-    /// piece's offset. After this the string's pieces go to the check too.
-    fn catch_up(&mut self, tree: &mut PartialTree) {
-        self.lazy = false;
-        if self.pending > 0 {
-            if let Some(text) = tree.open_string_text() {
-                self.check.count_unseen(text, self.last_offset);
-            }
-            self.pending = 0;
-        }
-    }
-}
-
-/// [`TreeSink`] with an attached check. While the check needs no more of
-/// the open string than its length and even at one character per byte the
-/// pieces not shown to it cannot take the count past its smallest
-/// `maxLength` ([`StreamCheck`]'s short path for such pieces, which only
-/// counts them), a piece goes to the tree alone; at the string's next
-/// token that could matter (a piece that could reach the bound, or its
-/// end) the check counts the tree's text first, then takes the token as it
-/// would have. The check's state is then what it would have been had it
-/// been shown every piece, and its violations and their offsets are the
-/// same: no violation can lie in text it only counted.
-#[cfg(feature = "schema")]
-struct CheckedTreeSink<'t, 'e, 'c, E: ?Sized> {
-    tree: &'t mut PartialTree,
-    events: &'e mut E,
-    attached: &'c mut AttachedCheck,
-}
-
-#[cfg(feature = "schema")]
-impl<E: EventSink + ?Sized> TokenSink for CheckedTreeSink<'_, '_, '_, E> {
-    /// The piece the tree alone takes in line, as the tree's own sink
-    /// takes every token; the rest out of line.
-    #[inline(always)]
-    fn token(&mut self, token: Token<'_>, at: &Location<'_>) {
-        let a = &mut *self.attached;
-        if a.lazy
-            && let Token::StringPart(part) = token
-        {
-            let pending = a.pending + part.len() as u64;
-            if a.check.only_counts(pending) {
-                a.pending = pending;
-                a.last_offset = at.offset;
-                self.tree.handle(token, at, self.events);
-                return;
-            }
-        }
-        self.checked_token(token, at);
-    }
-
-    fn exact_string_offsets_from(&self) -> Option<usize> {
-        self.attached.check.exact_string_offsets_from()
-    }
-}
-
-#[cfg(feature = "schema")]
-impl<E: EventSink + ?Sized> CheckedTreeSink<'_, '_, '_, E> {
-    /// A token the check is shown (after what it was not shown of the open
-    /// string), then the tree.
-    #[inline(never)]
-    fn checked_token(&mut self, token: Token<'_>, at: &Location<'_>) {
-        let a = &mut *self.attached;
-        if a.lazy {
-            a.catch_up(self.tree);
-        }
-        a.check.token(token, at);
-        self.tree.handle(token, at, self.events);
-        if token == Token::StringBegin
-            && a.check.counts_at_most()
-            && self.tree.open_string_text().is_some()
-        {
-            a.lazy = true;
-        }
-    }
-}
+use watch::{AttachedWatcher, WatchedTreeSink};
 
 /// A [`Parser`] with a partial tree: feed argument fragments, read the
 /// best-effort value after any feed, and receive [`ValueEvent`]s.
@@ -182,9 +89,8 @@ impl<E: EventSink + ?Sized> CheckedTreeSink<'_, '_, '_, E> {
 pub struct PartialParser {
     parser: Parser,
     tree: PartialTree,
-    /// Boxed: a parser without a check (the usual case) stays small.
-    #[cfg(feature = "schema")]
-    check: Option<Box<AttachedCheck>>,
+    /// Boxed: a parser without a watcher (the usual case) stays small.
+    watcher: Option<Box<AttachedWatcher>>,
 }
 
 impl fmt::Debug for PartialParser {
@@ -192,8 +98,7 @@ impl fmt::Debug for PartialParser {
         let mut d = f.debug_struct("PartialParser");
         d.field("parser", &self.parser)
             .field("snapshot", &self.tree.root);
-        #[cfg(feature = "schema")]
-        d.field("check", &self.check.as_ref().map(|a| &a.check));
+        d.field("watcher", &self.watcher());
         d.finish()
     }
 }
@@ -243,8 +148,7 @@ impl PartialParser {
                 held: None,
                 node_bytes: 0,
             },
-            #[cfg(feature = "schema")]
-            check: None,
+            watcher: None,
         }
     }
 
@@ -272,80 +176,16 @@ impl PartialParser {
         self.tree.hold = Some(Box::new(hold));
     }
 
-    /// Attaches a schema's stream check, to be fed the same tokens as the
-    /// tree on the same pass by every later [`feed`](PartialParser::feed)
-    /// and [`finish`](PartialParser::finish). This is the one way to run a
-    /// check beside the partial tree (beside a [`Value`] being built, it is
-    /// [`StreamCheck::beside`]); it is cheaper than showing the check every
-    /// token when a long string arrives in small deltas. While the
-    /// check needs no more of a string than its length (no `enum`,
-    /// `const`, `pattern` or asserted `format` on it) and the text so far
-    /// cannot pass its smallest `maxLength` even at one character per
-    /// byte, the string's pieces go to the tree alone, and the check counts
-    /// their characters from the tree's text when it next needs the count.
-    /// Its violations, their offsets and its verdict are the same. Attach
-    /// it before the first fragment (a check sees only the tokens fed after
-    /// it is attached); it replaces a check attached before, and
-    /// [`reset`](PartialParser::reset) drops it.
-    ///
-    /// ```
-    /// use serde_json::json;
-    /// use tooljson::{CompiledSchema, partial::PartialParser};
-    ///
-    /// let schema = CompiledSchema::compile(&json!({
-    ///     "type": "object",
-    ///     "properties": {"path": {"type": "string", "maxLength": 8}},
-    ///     "additionalProperties": false
-    /// }))?;
-    /// let mut p = PartialParser::new();
-    /// p.attach_check(schema.stream_check());
-    /// p.feed(br#"{"path": "src/"#, &mut ())?;
-    /// assert!(!p.check().unwrap().is_doomed());
-    /// p.feed(br#"main.rs"}"#, &mut ())?;
-    /// // Certain once the ninth character, `.`, has been read: 19 bytes in.
-    /// assert_eq!(p.check().unwrap().first_violation_offset(), Some(19));
-    /// p.finish(&mut ())?;
-    /// assert!(p.take_check().unwrap().finish().is_err());
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    #[cfg(feature = "schema")]
-    pub fn attach_check(&mut self, check: StreamCheck) {
-        self.check = Some(Box::new(AttachedCheck {
-            check,
-            lazy: false,
-            pending: 0,
-            last_offset: 0,
-        }));
-    }
-
-    /// The attached check ([`PartialParser::attach_check`]): its violations
-    /// so far are all those certain in the input fed so far.
-    #[cfg(feature = "schema")]
-    pub fn check(&self) -> Option<&StreamCheck> {
-        self.check.as_ref().map(|a| &a.check)
-    }
-
-    /// Detaches the check, having shown it what it had not been shown of
-    /// the open string; call [`StreamCheck::finish`] on it for the verdict
-    /// once the parser has finished.
-    #[cfg(feature = "schema")]
-    pub fn take_check(&mut self) -> Option<StreamCheck> {
-        let mut attached = self.check.take()?;
-        attached.catch_up(&mut self.tree);
-        Some(attached.check)
-    }
-
     /// Feeds the next fragment; see [`Parser::feed`]. An attached check
-    /// ([`attach_check`](PartialParser::attach_check)) is fed the same
-    /// tokens on the same pass.
+    /// ([`attach_check`](crate::PartialParser::attach_check)) is fed the
+    /// same tokens on the same pass.
     pub fn feed<E: EventSink + ?Sized>(
         &mut self,
         chunk: &[u8],
         events: &mut E,
     ) -> Result<(), Error> {
-        #[cfg(feature = "schema")]
-        if let Some(attached) = &mut self.check {
-            let mut sink = CheckedTreeSink {
+        if let Some(attached) = &mut self.watcher {
+            let mut sink = WatchedTreeSink {
                 tree: &mut self.tree,
                 events,
                 attached,
@@ -370,9 +210,8 @@ impl PartialParser {
 
     /// Ends the input; see [`Parser::finish`].
     pub fn finish<E: EventSink + ?Sized>(&mut self, events: &mut E) -> Result<(), Error> {
-        #[cfg(feature = "schema")]
-        if let Some(attached) = &mut self.check {
-            let mut sink = CheckedTreeSink {
+        if let Some(attached) = &mut self.watcher {
+            let mut sink = WatchedTreeSink {
                 tree: &mut self.tree,
                 events,
                 attached,
@@ -410,10 +249,7 @@ impl PartialParser {
     /// belonged to the previous document and is dropped.
     pub fn reset(&mut self) {
         self.parser.reset();
-        #[cfg(feature = "schema")]
-        {
-            self.check = None;
-        }
+        self.watcher = None;
         self.tree.root = None;
         self.tree.open = 0;
         self.tree.pending_key.clear();

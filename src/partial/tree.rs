@@ -91,7 +91,6 @@ impl PartialTree {
 
     /// The text so far of the open string value: held back, or in the
     /// tree; `None` in events-only mode (no tree).
-    #[cfg(feature = "schema")]
     pub(super) fn open_string_text(&mut self) -> Option<&str> {
         if self.held.is_some() {
             return self.held.as_deref();

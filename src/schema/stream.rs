@@ -28,6 +28,7 @@
 //! for tool arguments (the vendor layer does, for every call it checks).
 
 mod apps;
+mod beside_tree;
 mod paths;
 mod sink;
 mod strings;
@@ -302,24 +303,6 @@ impl StreamCheck {
         if self.st.count_chars {
             self.st.string_chars += text.len() as u64 - continuation_bytes(text);
         }
-    }
-
-    /// Whether pieces of the open string of `bytes` bytes in all, on top
-    /// of the count so far, need nothing but to be counted: the short path
-    /// would take each of them (see `quiet_part`; a character is at least
-    /// a byte).
-    #[inline]
-    pub(crate) fn only_counts(&self, bytes: u64) -> bool {
-        self.st.string_chars.saturating_add(bytes) < self.st.quiet_until
-    }
-
-    /// Takes pieces of the open string that [`StreamCheck::only_counts`]
-    /// allowed and that it was not shown, as the short path would have:
-    /// `text` is their text, all of it, and `last_offset` the last one's
-    /// offset.
-    pub(crate) fn count_unseen(&mut self, text: &str, last_offset: u64) {
-        self.count_elsewhere(text.as_bytes());
-        self.st.last_offset = last_offset;
     }
 }
 

@@ -120,7 +120,7 @@ impl<S: TokenSink> TokenSink for CheckedSink<S> {
     }
 
     fn exact_string_offsets_from(&self) -> Option<usize> {
-        crate::parser::earlier_bound(
+        earlier_bound(
             self.sink.exact_string_offsets_from(),
             self.check.exact_string_offsets_from(),
         )
@@ -136,5 +136,14 @@ impl<S: TokenSink> TokenSink for CheckedSink<S> {
         } else {
             None
         }
+    }
+}
+
+/// The earlier of two sinks' requests for exact string-piece offsets
+/// ([`TokenSink::exact_string_offsets_from`]), for a sink made of both.
+fn earlier_bound(a: Option<usize>, b: Option<usize>) -> Option<usize> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
     }
 }
