@@ -2,9 +2,9 @@
 //! `then` / `else` (gathered in [`NodeParts`]); `$ref` and `$dynamicRef` are
 //! resolved in `compile/resolve.rs`.
 
-use super::super::{Compiler, Kws};
 use super::{KwAt, NodeParts};
 use crate::schema::SchemaError;
+use crate::schema::compile::{Compiler, Kws};
 use crate::schema::doc::Doc;
 use crate::schema::program::Kw;
 

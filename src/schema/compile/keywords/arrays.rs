@@ -2,8 +2,8 @@
 //! in [`NodeParts`] into one `Kw::Items`), `uniqueItems`, `contains` with
 //! `minContains` / `maxContains`, `minItems` and `maxItems`.
 
-use super::super::{Compiler, Kws, Special};
 use super::{KwAt, NodeParts};
+use crate::schema::compile::{Compiler, Kws, Special};
 use crate::schema::doc::Doc;
 use crate::schema::program::Kw;
 use crate::schema::{Draft, SchemaError};

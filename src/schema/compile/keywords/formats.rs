@@ -1,8 +1,8 @@
 //! The `format` family: asserted when the builder asks, else an annotation.
 
-use super::super::{Compiler, Kws};
 use super::KwAt;
 use crate::schema::SchemaError;
+use crate::schema::compile::{Compiler, Kws};
 use crate::schema::doc::Doc;
 use crate::schema::format::Format;
 use crate::schema::program::Kw;

@@ -2,8 +2,8 @@
 //! `exclusiveMaximum` (a number, or in draft-07 a draft-04 boolean) and
 //! `multipleOf`.
 
-use super::super::{Compiler, Kws};
 use super::{KwAt, NodeParts};
+use crate::schema::compile::{Compiler, Kws};
 use crate::schema::doc::Doc;
 use crate::schema::program::Kw;
 use crate::schema::{Draft, SchemaError};

@@ -3,8 +3,8 @@
 //! `required`, `propertyNames`, `dependentRequired`, `dependentSchemas`,
 //! draft-07 `dependencies`, `minProperties` and `maxProperties`.
 
-use super::super::{Compiler, Kws};
 use super::{KwAt, NodeParts};
+use crate::schema::compile::{Compiler, Kws};
 use crate::schema::doc::Doc;
 use crate::schema::program::{Kw, Name, SlotHash, key_tag};
 use crate::schema::{Draft, SchemaError};

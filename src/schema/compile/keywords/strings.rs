@@ -1,8 +1,8 @@
 //! The strings family: `minLength`, `maxLength` and `pattern`.
 
-use super::super::{Compiler, Kws};
 use super::KwAt;
 use crate::schema::SchemaError;
+use crate::schema::compile::{Compiler, Kws};
 use crate::schema::doc::Doc;
 use crate::schema::program::Kw;
 

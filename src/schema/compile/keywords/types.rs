@@ -1,8 +1,8 @@
 //! The `type` keyword: a name or an array of names, as a mask of type bits
 //! (the `false` schema is read with the subschema itself, in `compile/mod.rs`).
 
-use super::super::{Compiler, Kws};
 use crate::schema::SchemaError;
+use crate::schema::compile::{Compiler, Kws};
 use crate::schema::doc::Doc;
 use crate::schema::program::{Kw, Span};
 use crate::schema::types::{T_ARR, T_BOOL, T_INT, T_NULL, T_NUM, T_OBJ, T_STR};

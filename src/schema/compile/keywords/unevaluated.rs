@@ -1,8 +1,8 @@
 //! The unevaluated family: `unevaluatedItems` and `unevaluatedProperties`
 //! (draft 2020-12), read last.
 
-use super::super::{Compiler, Kws, Special};
 use super::KwAt;
+use crate::schema::compile::{Compiler, Kws, Special};
 use crate::schema::program::Kw;
 use crate::schema::{Draft, SchemaError};
 
