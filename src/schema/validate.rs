@@ -1,5 +1,5 @@
 //! Validation of a finished value against a compiled [`Program`]: a
-//! [`Value`] or a `serde_json::Value`, read through [`Instance`] (the
+//! [`Value`](crate::Value) or a `serde_json::Value`, read through [`Instance`] (the
 //! validator is compiled once for each).
 //!
 //! One function walks node and value together. `ALL = false` answers
@@ -8,7 +8,9 @@
 //! lists on the stack, so the happy path allocates nothing: a [`Violation`]
 //! (with its owned path and message) is built only when something fails.
 //! A node that several keywords refer to is evaluated once per value
-//! (`memo.rs`).
+//! (`memo.rs`). [`Validator::keyword`] hands each keyword to its family's
+//! function, one file per family (`types.rs`, `enum_const.rs`, ...,
+//! `unevaluated.rs`).
 
 // The keyword families, one file each (the same names in `compile/keywords/`
 // and `stream/`).

@@ -106,6 +106,8 @@ impl CheckState {
         }
     }
 
+    /// A piece of the open string: counted, kept when its text is read,
+    /// and checked against the keywords that read pieces.
     pub(super) fn string_part(&mut self, sc: &CompiledSchema, part: &str, at: &Location<'_>) {
         let Some(range) = self.string_apps else {
             return;
