@@ -263,16 +263,43 @@
 //! | `program.rs` | the compiled program every reader imports: nodes, keywords, property lookup, what a string needs |
 //! | `types.rs` | JSON types as bits, a value's type, value equality, name comparison |
 //! | `describe.rs` | the words of a violation, shared by `validate` and the stream check |
-//! | `compile/` | the compiler: `mod.rs` (nodes, the last pass), `keywords.rs` (one function per keyword family), `resolve.rs` (`$ref`, `$id`, anchors), `meta.rs` (bundled metaschemas), `uri.rs` (RFC 3986 resolution) |
+//! | `compile/` | the compiler: `mod.rs` (nodes, the last pass), `keywords/` (one file per keyword family, see below), `resolve.rs` (`$ref`, `$id`, anchors), `meta.rs` (bundled metaschemas), `uri.rs` (RFC 3986 resolution) |
 //! | `instance.rs` | what the validator reads of an instance: one view over [`Value`] and `serde_json::Value` |
-//! | `validate.rs`, `validate/` | validation of a finished value (`validate.rs`), `is_valid`'s walk and the leaves (`quick.rs`), the verdicts of shared nodes remembered (`memo.rs`), the `unevaluated*` annotations (`evaluated.rs`), `uniqueItems`' duplicate search (`unique.rs`) and the keywords read for the fan-out budget (`fanout.rs`) |
-//! | `stream.rs`, `stream/` | the stream check: its state and token handlers (`stream.rs`), the applications of each value and the validator's part (`apps.rs`), string values piece by piece (`strings.rs`), [`CheckedSink`] (`sink.rs`), what applies at a path of a partial value (`paths.rs`) |
+//! | `validate.rs`, `validate/` | validation of a finished value (`validate.rs`: the walk, and `Validator::keyword`, which hands each keyword to its family's file, see below), `is_valid`'s walk and the leaves (`quick.rs`), the verdicts of shared nodes remembered (`memo.rs`), `uniqueItems`' duplicate search (`unique.rs`) and the keywords read for the fan-out budget (`fanout.rs`) |
+//! | `stream.rs`, `stream/` | the stream check: its state and token handlers (`stream.rs`), the applications of each value and the validator's part (`apps.rs`), the keyword families it decides before a value ends (see below; `strings.rs` also reads string values piece by piece), [`CheckedSink`] (`sink.rs`), what applies at a path of a partial value (`paths.rs`) |
 //! | `chars.rs` | counting a string's code points fast (for the stream check's lengths) |
 //! | `options.rs` | an `enum`'s options, kept end to end, with a hash index when long |
 //! | `number.rs` | exact decimal numbers |
 //! | `pattern/` | `pattern`: the front end and budgets (`mod.rs`), ECMA-262 translation for the `regex` crate and the backtracking engine (`ecma.rs`), class sequences (`sequence.rs`), the position automaton (`automaton.rs`) |
 //! | `format.rs`, `idna.rs` | asserted formats, and IDNA2008 for host names |
 //! | `doc.rs` | one read-only view of a schema given as a `serde_json::Value` or a [`Value`] |
+//!
+//! Each keyword family has one file in each engine, under the same name,
+//! so a new keyword is added in one obvious place per engine: the
+//! compiler reads it (`compile/keywords/`), the validator checks it on a
+//! finished value (`validate/`), the stream check decides it early where
+//! it can (`stream/`; a family without a file there is left to the
+//! validator at the value's end, `stream/apps.rs`), and constrained
+//! decoding enforces it byte by byte (`src/decode/`, whose grammar
+//! `shape.rs` reads every family). Two lists cut across the families: the
+//! stream check keeps a container whole for the keywords it cannot decide
+//! before the container ends (`buffered_kw` in `stream.rs`: a new keyword
+//! on objects or arrays is named there or in its family's file), and
+//! `is_valid`'s walk (`validate/quick.rs`) answers the keywords tool
+//! schemas are made of in line, handing the rest to the families (a new
+//! keyword needs nothing there).
+//!
+//! | family | `compile/` | `validate/` | `stream/` (the stream check) | `src/decode/` |
+//! |---|---|---|---|---|
+//! | `type` (and the `false` schema) | `keywords/types.rs` | `types.rs` | `types.rs` | `shape.rs`, `step.rs` |
+//! | `enum` / `const` | `keywords/enum_const.rs` | `enum_const.rs` | `enum_const.rs` | `shape.rs`, `step.rs` |
+//! | numbers (`minimum`, `maximum`, `exclusive*`, `multipleOf`) | `keywords/numbers.rs` | `numbers.rs` | (the validator) | `shape.rs`, `step.rs`, `approx.rs` |
+//! | strings (`minLength`, `maxLength`, `pattern`) | `keywords/strings.rs` | `strings.rs` | `strings.rs` | `shape.rs`, `string.rs`, `strkw.rs`, `pattern.rs` |
+//! | `format` | `keywords/formats.rs` | `formats.rs` | (the validator) | `strkw.rs`, `pattern.rs`, `forms.rs`, `forms/net.rs` |
+//! | objects (`properties`, `patternProperties`, `additionalProperties`, `required`, `propertyNames`, `dependent*`, `min` / `maxProperties`) | `keywords/objects.rs` | `objects.rs` | `objects.rs` | `shape.rs`, `step.rs`, `fast.rs` |
+//! | arrays (`prefixItems`, `items`, `additionalItems`, `contains`, `uniqueItems`, `min` / `maxItems`) | `keywords/arrays.rs` | `arrays.rs` | `arrays.rs` | `shape.rs`, `step.rs` |
+//! | applicators (`allOf`, `anyOf`, `oneOf`, `not`, `if`, `$ref`, `$dynamicRef`) | `keywords/applicators.rs` (`$ref`, `$dynamicRef`: `resolve.rs`) | `applicators.rs` | `applicators.rs` | `shape.rs` |
+//! | `unevaluatedProperties`, `unevaluatedItems` | `keywords/unevaluated.rs` | `unevaluated.rs` | (the validator) | `shape.rs`, `approx.rs` |
 
 mod budget;
 mod chars;

@@ -27,20 +27,28 @@
 //! stricter than `validate` on such documents; use `DuplicateKeys::Error`
 //! for tool arguments (the vendor layer does, for every call it checks).
 
+// The keyword families, one file each (the same names as in
+// `compile/keywords/` and `validate/`); the families the stream check
+// leaves to the validator at a value's end (numbers, `format`,
+// `unevaluated*`) have none.
+mod applicators;
+mod arrays;
+mod enum_const;
+mod objects;
+mod strings;
+mod types;
+
 mod apps;
 mod beside_tree;
 mod paths;
 mod sink;
-mod strings;
 
 pub(crate) use paths::{string_options_at, unique_option_at};
 pub use sink::CheckedSink;
 
 use super::chars::continuation_bytes;
-use super::describe::{show_str, type_names, unknown_key_message};
 use super::program::{Kw, NodeId};
 use super::types::{T_ARR, T_OBJ, T_STR};
-use super::validate::{At, Validator};
 use super::{CompiledSchema, Violation};
 use crate::parser::{Location, Token, TokenSink, ValueBuilder};
 use crate::{Path, Segment, Value};
@@ -167,15 +175,6 @@ struct CheckState {
     /// Per application of the open string (from its range's start): the
     /// first `enum` option that fits the text so far.
     option_cursor: Vec<usize>,
-}
-
-/// The flag that marks `kw` (`enum` or `const` on a string) as failed.
-fn done_flag(kw: &Kw) -> u8 {
-    if matches!(kw, Kw::Const(_)) {
-        CONST_DONE
-    } else {
-        ENUM_DONE
-    }
 }
 
 fn buffered_kw(kw: &Kw, kind: Kind) -> bool {
@@ -352,231 +351,6 @@ impl CheckState {
         }
     }
 
-    /// First byte of a value: type checks against every application.
-    #[inline]
-    fn begin_checks(&mut self, sc: &CompiledSchema, bit: u8, found: &str, at: &Location<'_>) {
-        let prog = sc.program();
-        let fits = |a: &App| prog.node(a.node).types & bit != 0;
-        if !self
-            .apps
-            .get(self.pending_start..)
-            .is_some_and(|a| a.iter().all(fits))
-        {
-            self.type_mismatches(sc, bit, found, at);
-        }
-    }
-
-    /// [`CheckState::begin_checks`] when some application rules the type
-    /// out: reports each, naming the keyword that does.
-    #[inline(never)]
-    fn type_mismatches(&mut self, sc: &CompiledSchema, bit: u8, found: &str, at: &Location<'_>) {
-        let prog = sc.program();
-        for i in self.pending_start..self.apps.len() {
-            let app = self.apps[i];
-            let node = prog.node(app.node);
-            if node.types & bit != 0 {
-                continue;
-            }
-            // Name the keyword that rules the type out.
-            let mut kw_name = "type";
-            let mut expected = type_names(node.types);
-            for kw in prog.kws(node).iter() {
-                let (name, mask) = match kw {
-                    Kw::False => ("false", 0),
-                    Kw::Type(m) => ("type", *m),
-                    Kw::Enum(_) => ("enum", node.types),
-                    Kw::Const(_) => ("const", node.types),
-                    Kw::AnyOf(_) => ("anyOf", node.types),
-                    Kw::OneOf(_) => ("oneOf", node.types),
-                    Kw::Ref(_) => ("$ref", node.types),
-                    Kw::AllOf(_) => ("allOf", node.types),
-                    _ => continue,
-                };
-                if mask & bit == 0 {
-                    kw_name = name;
-                    if let Kw::Type(m) = kw {
-                        expected = type_names(*m);
-                    }
-                    break;
-                }
-            }
-            let msg = if kw_name == "false" {
-                format!("expected no value here (the schema is false), found {found}")
-            } else {
-                format!("expected {expected}, found {found}")
-            };
-            let v = self.violation(sc, app.node, kw_name, at.path.to_path(), msg);
-            self.report(at.offset, v);
-            if let Some(a) = self.apps.get_mut(i) {
-                a.flags |= DOOMED;
-            }
-        }
-    }
-
-    /// A value begins inside an array: count it and push its applications.
-    fn array_item(&mut self, sc: &CompiledSchema, at: &Location<'_>) {
-        let Some(f) = self.frames.last_mut() else {
-            return;
-        };
-        let idx = f.count;
-        f.count += 1;
-        let count = f.count;
-        let (s, e) = (f.apps_start, f.apps_end);
-        self.new_value_at(e);
-        let prog = sc.program();
-        for i in s..e {
-            let app = self.apps[i];
-            if app.flags & DOOMED != 0 {
-                continue;
-            }
-            for kw in prog.node_kws(app.node).iter() {
-                match kw {
-                    Kw::MaxItems(max) if count > *max && app.flags & MAX_COUNT_DONE == 0 => {
-                        if let Some(a) = self.apps.get_mut(i) {
-                            a.flags |= MAX_COUNT_DONE;
-                        }
-                        let mut p = at.path.to_path();
-                        p.pop();
-                        let v = self.violation(
-                            sc,
-                            app.node,
-                            "maxItems",
-                            p,
-                            format!(
-                                "expected an array of at most {max} item{}, found more",
-                                if *max == 1 { "" } else { "s" }
-                            ),
-                        );
-                        self.report(at.offset, v);
-                    }
-                    Kw::Items(it) => {
-                        if let Some(n) = it.node_for(idx as usize) {
-                            self.expand(sc, n, app.depth + 1, at);
-                        }
-                    }
-                    _ => {}
-                }
-            }
-        }
-    }
-
-    fn key(&mut self, sc: &CompiledSchema, key: &str, at: &Location<'_>) {
-        let Some(f) = self.frames.last_mut() else {
-            return;
-        };
-        f.count += 1;
-        let count = f.count;
-        let (s, e) = (f.apps_start, f.apps_end);
-        self.new_value_at(e);
-        let prog = sc.program();
-        for i in s..e {
-            let app = self.apps[i];
-            if app.flags & DOOMED != 0 {
-                continue;
-            }
-            let node = prog.node(app.node);
-            for kw in prog.kws(node).iter() {
-                match kw {
-                    Kw::MaxProperties(max) if count > *max && app.flags & MAX_COUNT_DONE == 0 => {
-                        if let Some(a) = self.apps.get_mut(i) {
-                            a.flags |= MAX_COUNT_DONE;
-                        }
-                        let mut p = at.path.to_path();
-                        p.pop();
-                        let v = self.violation(
-                            sc,
-                            app.node,
-                            "maxProperties",
-                            p,
-                            format!(
-                                "expected an object with at most {max} propert{}, found more",
-                                if *max == 1 { "y" } else { "ies" }
-                            ),
-                        );
-                        self.report(at.offset, v);
-                    }
-                    // With `required_in_object`, the `properties` lookup
-                    // below marks the key by its position there instead.
-                    Kw::Required(names) if names.len() <= 64 && !node.required_in_object => {
-                        if let Some(j) = names.iter().position(|n| &**n == key)
-                            && let Some(a) = self.apps.get_mut(i)
-                        {
-                            a.req_bits |= 1 << j;
-                        }
-                    }
-                    Kw::PropertyNames(n) => {
-                        let val = Validator::new(prog);
-                        let kv = Value::String(key.to_owned());
-                        let mut sub = Vec::new();
-                        if !val.check::<true>(*n, &kv, &At::ROOT, None, app.depth + 1, &mut sub) {
-                            let why = sub
-                                .first()
-                                .map_or(String::new(), |s| format!(": {}", s.message));
-                            let mut p = at.path.to_path();
-                            p.pop();
-                            let v = self.violation(sc, app.node, "propertyNames", p, format!("expected property names valid against propertyNames, found {}{why}", show_str(key)));
-                            self.report(at.offset, v);
-                        }
-                    }
-                    Kw::Object(o) => {
-                        let mut matched = false;
-                        if let Some((pos, n)) = o.prop_entry(key) {
-                            matched = true;
-                            if node.required_in_object
-                                && let Some(a) = self.apps.get_mut(i)
-                            {
-                                a.req_bits |= 1 << pos;
-                            }
-                            self.expand(sc, n, app.depth + 1, at);
-                        }
-                        for (p, n) in o.patterns.iter() {
-                            match p.test(key) {
-                                Ok(true) => {
-                                    matched = true;
-                                    self.expand(sc, *n, app.depth + 1, at);
-                                }
-                                Ok(false) => {}
-                                Err(over) => {
-                                    // No verdict on this key: reported as
-                                    // `validate` does, and taken as matched.
-                                    matched = true;
-                                    let v = self.violation(
-                                        sc,
-                                        app.node,
-                                        "patternProperties",
-                                        at.path.to_path(),
-                                        over.message(
-                                            &p.source,
-                                            &format!("the key {}", show_str(key)),
-                                        ),
-                                    );
-                                    self.report(at.offset, v);
-                                }
-                            }
-                        }
-                        if !matched && let Some(n) = o.additional {
-                            if o.additional_false {
-                                let mut p = at.path.to_path();
-                                p.pop();
-                                let v = self.violation(
-                                    sc,
-                                    app.node,
-                                    "additionalProperties",
-                                    p,
-                                    unknown_key_message(&o.props, key),
-                                );
-                                self.report(at.offset, v);
-                            } else {
-                                self.expand(sc, n, app.depth + 1, at);
-                            }
-                        }
-                    }
-                    _ => {}
-                }
-            }
-        }
-    }
-
     fn value_begin(&mut self, sc: &CompiledSchema, token: Token<'_>, at: &Location<'_>) {
         match self.frames.last().map(|f| f.kind) {
             Some(Kind::Array) => self.array_item(sc, at),
@@ -694,71 +468,15 @@ impl CheckState {
         } else {
             None
         };
-        let prog = sc.program();
         let path = at.path;
         for i in f.apps_start..f.apps_end.min(self.apps.len()) {
             let app = self.apps[i];
             if app.flags & DOOMED != 0 {
                 continue;
             }
-            for kw in prog.node_kws(app.node).iter() {
-                let msg = match (kw, f.kind) {
-                    (Kw::Required(names), Kind::Object) if names.len() <= 64 => {
-                        let node = prog.node(app.node);
-                        // The keys seen as bits of positions in `properties`
-                        // (`required_in_object`) or in `names`.
-                        let object = prog.kws(node).iter().find_map(|k| match k {
-                            Kw::Object(o) if node.required_in_object => Some(o),
-                            _ => None,
-                        });
-                        if object.is_some_and(|o| app.req_bits & o.required_mask == o.required_mask)
-                        {
-                            continue;
-                        }
-                        for (j, name) in names.iter().enumerate() {
-                            let bit = match object {
-                                Some(o) => o.prop_entry(name).map_or(0, |(pos, _)| 1 << pos),
-                                None => 1 << j,
-                            };
-                            if app.req_bits & bit == 0 {
-                                let v = self.violation(
-                                    sc,
-                                    app.node,
-                                    "required",
-                                    path.to_path(),
-                                    format!(
-                                        "expected required property {}, found an object without it",
-                                        show_str(name)
-                                    ),
-                                );
-                                self.report(at.offset, v);
-                            }
-                        }
-                        None
-                    }
-                    (Kw::MinProperties(min), Kind::Object) if f.count < *min => Some((
-                        "minProperties",
-                        format!(
-                            "expected an object with at least {min} propert{}, found {}",
-                            if *min == 1 { "y" } else { "ies" },
-                            f.count
-                        ),
-                    )),
-                    (Kw::MinItems(min), Kind::Array) if f.count < *min => Some((
-                        "minItems",
-                        format!(
-                            "expected an array of at least {min} item{}, found {} item{}",
-                            if *min == 1 { "" } else { "s" },
-                            f.count,
-                            if f.count == 1 { "" } else { "s" }
-                        ),
-                    )),
-                    _ => None,
-                };
-                if let Some((name, m)) = msg {
-                    let v = self.violation(sc, app.node, name, path.to_path(), m);
-                    self.report(at.offset, v);
-                }
+            match f.kind {
+                Kind::Object => self.object_close(sc, app, f.count, at),
+                Kind::Array => self.array_close(sc, app, f.count, at),
             }
         }
         if let Some(v) = value {

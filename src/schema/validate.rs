@@ -1,5 +1,5 @@
 //! Validation of a finished value against a compiled [`Program`]: a
-//! [`Value`] or a `serde_json::Value`, read through [`Instance`] (the
+//! [`Value`](crate::Value) or a `serde_json::Value`, read through [`Instance`] (the
 //! validator is compiled once for each).
 //!
 //! One function walks node and value together. `ALL = false` answers
@@ -8,9 +8,22 @@
 //! lists on the stack, so the happy path allocates nothing: a [`Violation`]
 //! (with its owned path and message) is built only when something fails.
 //! A node that several keywords refer to is evaluated once per value
-//! (`memo.rs`).
+//! (`memo.rs`). [`Validator::keyword`] hands each keyword to its family's
+//! function, one file per family (`types.rs`, `enum_const.rs`, ...,
+//! `unevaluated.rs`).
 
-mod evaluated;
+// The keyword families, one file each (the same names in `compile/keywords/`
+// and `stream/`).
+mod applicators;
+mod arrays;
+mod enum_const;
+mod formats;
+mod numbers;
+mod objects;
+mod strings;
+mod types;
+mod unevaluated;
+
 mod fanout;
 mod memo;
 #[cfg(feature = "decode")]
@@ -20,19 +33,12 @@ pub(super) mod unique;
 
 pub(crate) use fanout::check_fanout;
 pub(crate) use quick::leaf_verdict;
-use quick::{chars, too_long, too_short};
-use unique::first_duplicate;
-
-use std::cmp::Ordering;
-use std::fmt::Write as _;
+pub(crate) use types::type_matches;
 
 use super::Violation;
-use super::describe::{plural, show, show_str, show_typed, type_names, unknown_key_message};
-use super::instance::{Instance, Object as _, View};
-use super::number::{Dec, cmp_lexeme, lexeme_is_integer};
-use super::program::{DynRef, Kw, Node, NodeId, Program};
-use super::types::{T_ARR, T_BOOL, T_FRAC, T_INT, T_NULL, T_OBJ, T_STR, equal};
-use crate::{Path, Segment, Value};
+use super::instance::Instance;
+use super::program::{Kw, Node, NodeId, Program};
+use crate::{Path, Segment};
 
 #[cfg(feature = "decode")]
 pub(crate) use nesting::deepest_nesting;
@@ -125,28 +131,6 @@ pub(crate) struct Scope<'a> {
     pub(crate) resource: u32,
     /// The scope's interned id (see `memo.rs`).
     pub(crate) id: u32,
-}
-
-/// Whether `v`'s type is in `mask`.
-#[inline]
-pub(crate) fn type_matches(mask: u8, v: &impl Instance) -> bool {
-    let bit = match v.view() {
-        View::Null => T_NULL,
-        View::Bool(_) => T_BOOL,
-        View::Number(n) => {
-            if mask & T_FRAC != 0 {
-                return true;
-            }
-            if mask & T_INT == 0 {
-                return false;
-            }
-            return lexeme_is_integer(n.text().as_str());
-        }
-        View::String(_) => T_STR,
-        View::Array(_) => T_ARR,
-        View::Object(_) => T_OBJ,
-    };
-    mask & bit != 0
 }
 
 pub(crate) struct Validator<'p> {
@@ -291,7 +275,9 @@ impl<'p> Validator<'p> {
         ok
     }
 
-    /// Checks one keyword of `node` against `v`.
+    /// Checks one keyword of `node` against `v`: the keyword's family
+    /// decides (one file each under `validate/`, named as in `compile/` and
+    /// `stream/`).
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn keyword<const ALL: bool>(
         &self,
@@ -303,587 +289,73 @@ impl<'p> Validator<'p> {
         depth: u32,
         errs: &mut Vec<Violation>,
     ) -> bool {
-        macro_rules! fail {
-            ($kw:expr, $($msg:tt)*) => {{
-                if ALL {
-                    errs.push(self.violation(node, $kw, at, format!($($msg)*)));
-                }
-                return false;
-            }};
-        }
-        let d = depth + 1;
+        let h = Here {
+            node,
+            at,
+            scope,
+            d: depth + 1,
+        };
         match kw {
-            Kw::False => fail!(
-                "false",
-                "expected no value here (the schema is false), found {}",
-                show_typed(v)
-            ),
-            Kw::Type(mask) => {
-                if !type_matches(*mask, v) {
-                    fail!(
-                        "type",
-                        "expected {}, found {}",
-                        type_names(*mask),
-                        show_typed(v)
-                    );
-                }
+            Kw::False | Kw::Type(_) => self.types::<ALL>(kw, v, &h, errs),
+            Kw::Enum(_) | Kw::Const(_) => self.enum_const::<ALL>(kw, v, &h, errs),
+            Kw::Minimum(_)
+            | Kw::Maximum(_)
+            | Kw::ExclusiveMinimum(_)
+            | Kw::ExclusiveMaximum(_)
+            | Kw::MultipleOf(_) => self.numbers::<ALL>(kw, v, &h, errs),
+            Kw::MinLength(_) | Kw::MaxLength(_) | Kw::Pattern(_) => {
+                self.strings::<ALL>(kw, v, &h, errs)
             }
-            Kw::Enum(opts) => {
-                if !opts.holds(v) {
-                    let mut list = opts.shown(12).join(", ");
-                    if opts.len() > 12 {
-                        let _ = write!(list, ", … ({} in all)", opts.len());
-                    }
-                    fail!("enum", "expected one of {list}, found {}", show(v));
-                }
-            }
-            Kw::Const(c) => {
-                if !equal(&**c, v) {
-                    fail!("const", "expected {}, found {}", show(&**c), show(v));
-                }
-            }
-            Kw::Minimum(b) | Kw::Maximum(b) | Kw::ExclusiveMinimum(b) | Kw::ExclusiveMaximum(b) => {
-                let View::Number(n) = v.view() else {
-                    return true;
-                };
-                let n = n.text();
-                let Some(o) = cmp_lexeme(n.as_str(), b) else {
-                    return true;
-                };
-                let (ok, op) = match kw {
-                    Kw::Minimum(_) => (o != Ordering::Less, ">="),
-                    Kw::Maximum(_) => (o != Ordering::Greater, "<="),
-                    Kw::ExclusiveMinimum(_) => (o == Ordering::Greater, ">"),
-                    _ => (o == Ordering::Less, "<"),
-                };
-                if !ok {
-                    fail!(
-                        kw.name(),
-                        "expected a number {op} {}, found {}",
-                        b.lexeme,
-                        n.as_str()
-                    );
-                }
-            }
-            Kw::MultipleOf(m) => {
-                let View::Number(n) = v.view() else {
-                    return true;
-                };
-                let n = n.text();
-                let ok = match (super::number::quick_i64(n.as_str()), m.int) {
-                    (Some(a), Some(b)) if b != 0 => a % b == 0,
-                    _ => Dec::parse(n.as_str()).is_some_and(|d| d.is_multiple_of(&m.dec())),
-                };
-                if !ok {
-                    fail!(
-                        "multipleOf",
-                        "expected a multiple of {}, found {}",
-                        m.lexeme,
-                        n.as_str()
-                    );
-                }
-            }
-            Kw::MinLength(min) => {
-                let View::String(s) = v.view() else {
-                    return true;
-                };
-                if too_short(s, *min) {
-                    fail!(
-                        "minLength",
-                        "expected a string of at least {}, found {}",
-                        plural(*min, "character", "characters"),
-                        plural(chars(s), "character", "characters")
-                    );
-                }
-            }
-            Kw::MaxLength(max) => {
-                let View::String(s) = v.view() else {
-                    return true;
-                };
-                if too_long(s, *max) {
-                    fail!(
-                        "maxLength",
-                        "expected a string of at most {}, found {}",
-                        plural(*max, "character", "characters"),
-                        plural(chars(s), "character", "characters")
-                    );
-                }
-            }
-            Kw::Pattern(p) => {
-                let View::String(s) = v.view() else {
-                    return true;
-                };
-                match p.test(s) {
-                    Ok(true) => {}
-                    Ok(false) => fail!(
-                        "pattern",
-                        "expected a string matching the pattern {}, found {}",
-                        show_str(&p.source),
-                        show_str(s)
-                    ),
-                    Err(over) => fail!("pattern", "{}", over.message(&p.source, &show_str(s))),
-                }
-            }
-            Kw::Format(f) => {
-                let View::String(s) = v.view() else {
-                    return true;
-                };
-                if !f.check(s) {
-                    fail!(
-                        "format",
-                        "expected a string in {} format, found {}",
-                        f.name(),
-                        show_str(s)
-                    );
-                }
-            }
-            Kw::Object(o) => {
-                let View::Object(m) = v.view() else {
-                    return true;
-                };
-                let mut ok = true;
-                for (k, item) in m.iter() {
-                    let mut matched = false;
-                    if let Some(n) = o.prop(k) {
-                        matched = true;
-                        if !self.check::<ALL>(n, item, &at.key(k), scope, d, errs) {
-                            ok = false;
-                            if !ALL {
-                                return false;
-                            }
-                        }
-                    }
-                    for (p, n) in o.patterns.iter() {
-                        let hit = match p.test(k) {
-                            Ok(hit) => hit,
-                            Err(over) => {
-                                // No verdict on this key: a violation, and
-                                // the key counts as matched (not also
-                                // reported by additionalProperties).
-                                ok = false;
-                                if !ALL {
-                                    return false;
-                                }
-                                errs.push(self.violation(
-                                    node,
-                                    "patternProperties",
-                                    &at.key(k),
-                                    over.message(&p.source, &format!("the key {}", show_str(k))),
-                                ));
-                                matched = true;
-                                continue;
-                            }
-                        };
-                        if hit {
-                            matched = true;
-                            if !self.check::<ALL>(*n, item, &at.key(k), scope, d, errs) {
-                                ok = false;
-                                if !ALL {
-                                    return false;
-                                }
-                            }
-                        }
-                    }
-                    if !matched && let Some(n) = o.additional {
-                        if o.additional_false {
-                            if ALL {
-                                errs.push(self.violation(
-                                    node,
-                                    "additionalProperties",
-                                    at,
-                                    unknown_key_message(&o.props, k),
-                                ));
-                            }
-                            ok = false;
-                            if !ALL {
-                                return false;
-                            }
-                        } else if !self.check::<ALL>(n, item, &at.key(k), scope, d, errs) {
-                            ok = false;
-                            if !ALL {
-                                return false;
-                            }
-                        }
-                    }
-                }
-                return ok;
-            }
-            Kw::Required(names) => {
-                let View::Object(m) = v.view() else {
-                    return true;
-                };
-                let mut ok = true;
-                for name in names.iter() {
-                    if !m.contains_key(name) {
-                        ok = false;
-                        if !ALL {
-                            return false;
-                        }
-                        errs.push(self.violation(
-                            node,
-                            "required",
-                            at,
-                            format!(
-                                "expected required property {}, found an object without it",
-                                show_str(name)
-                            ),
-                        ));
-                    }
-                }
-                return ok;
-            }
-            Kw::MinProperties(min) => {
-                let View::Object(m) = v.view() else {
-                    return true;
-                };
-                if (m.len() as u64) < *min {
-                    fail!(
-                        "minProperties",
-                        "expected an object with at least {}, found {}",
-                        plural(*min, "property", "properties"),
-                        m.len()
-                    );
-                }
-            }
-            Kw::MaxProperties(max) => {
-                let View::Object(m) = v.view() else {
-                    return true;
-                };
-                if m.len() as u64 > *max {
-                    fail!(
-                        "maxProperties",
-                        "expected an object with at most {}, found {}",
-                        plural(*max, "property", "properties"),
-                        m.len()
-                    );
-                }
-            }
-            Kw::PropertyNames(n) => {
-                let View::Object(m) = v.view() else {
-                    return true;
-                };
-                for k in m.keys() {
-                    let key = Value::String(k.to_owned());
-                    let failed = self.memo.in_new_tree(|| {
-                        if self.check::<false>(*n, &key, at, scope, d, errs) {
-                            return None;
-                        }
-                        let mut sub = Vec::new();
-                        if ALL {
-                            self.memo.in_new_sink(|| {
-                                self.check::<true>(*n, &key, at, scope, d, &mut sub)
-                            });
-                        }
-                        Some(sub)
-                    });
-                    if let Some(sub) = failed {
-                        if ALL {
-                            let why = sub
-                                .first()
-                                .map_or(String::new(), |s| format!(": {}", s.message));
-                            errs.push(self.violation(node, "propertyNames", at, format!("expected property names valid against propertyNames, found {}{why}", show_str(k))));
-                        }
-                        return false;
-                    }
-                }
-            }
-            Kw::DependentRequired(deps) => {
-                let View::Object(m) = v.view() else {
-                    return true;
-                };
-                let mut ok = true;
-                for (k, needs) in deps.iter() {
-                    if m.contains_key(k) {
-                        for need in needs.iter() {
-                            if !m.contains_key(need) {
-                                ok = false;
-                                if !ALL {
-                                    return false;
-                                }
-                                errs.push(self.violation(node, "dependentRequired", at, format!("expected property {} (required when {} is present), found an object without it", show_str(need), show_str(k))));
-                            }
-                        }
-                    }
-                }
-                return ok;
-            }
-            Kw::DependentSchemas(deps) => {
-                let View::Object(m) = v.view() else {
-                    return true;
-                };
-                let mut ok = true;
-                for (k, n) in deps.iter() {
-                    if m.contains_key(k) && !self.check::<ALL>(*n, v, at, scope, d, errs) {
-                        ok = false;
-                        if !ALL {
-                            return false;
-                        }
-                    }
-                }
-                return ok;
-            }
-            Kw::Items(it) => {
-                let View::Array(a) = v.view() else {
-                    return true;
-                };
-                let mut ok = true;
-                for (i, item) in a.iter().enumerate() {
-                    let Some(n) = it.node_for(i) else { break };
-                    if !self.check::<ALL>(n, item, &at.index(i), scope, d, errs) {
-                        ok = false;
-                        if !ALL {
-                            return false;
-                        }
-                    }
-                }
-                return ok;
-            }
-            Kw::MinItems(min) => {
-                let View::Array(a) = v.view() else {
-                    return true;
-                };
-                if (a.len() as u64) < *min {
-                    fail!(
-                        "minItems",
-                        "expected an array of at least {}, found {}",
-                        plural(*min, "item", "items"),
-                        plural(a.len() as u64, "item", "items")
-                    );
-                }
-            }
-            Kw::MaxItems(max) => {
-                let View::Array(a) = v.view() else {
-                    return true;
-                };
-                if a.len() as u64 > *max {
-                    fail!(
-                        "maxItems",
-                        "expected an array of at most {}, found {}",
-                        plural(*max, "item", "items"),
-                        plural(a.len() as u64, "item", "items")
-                    );
-                }
-            }
-            Kw::UniqueItems => {
-                let View::Array(a) = v.view() else {
-                    return true;
-                };
-                if let Some((i, j)) = first_duplicate(a) {
-                    fail!(
-                        "uniqueItems",
-                        "expected unique items, found items {i} and {j} equal"
-                    );
-                }
-            }
-            Kw::Contains { node: n, min, max } => {
-                let View::Array(a) = v.view() else {
-                    return true;
-                };
-                let mut count = 0u64;
-                for (i, item) in a.iter().enumerate() {
-                    if self.check::<false>(*n, item, &at.index(i), scope, d, errs) {
-                        count += 1;
-                    }
-                }
-                if count < *min {
-                    let kw = if *min == 1 { "contains" } else { "minContains" };
-                    fail!(
-                        kw,
-                        "expected an array with at least {} matching contains, found {count}",
-                        plural(*min, "item", "items")
-                    );
-                }
-                if let Some(max) = max
-                    && count > *max
-                {
-                    fail!(
-                        "maxContains",
-                        "expected an array with at most {} matching contains, found {count}",
-                        plural(*max, "item", "items")
-                    );
-                }
-            }
-            Kw::AllOf(list) => {
-                let mut ok = true;
-                for n in list.iter() {
-                    if !self.check::<ALL>(*n, v, at, scope, d, errs) {
-                        ok = false;
-                        if !ALL {
-                            return false;
-                        }
-                    }
-                }
-                return ok;
-            }
-            Kw::AnyOf(list) => {
-                if list
-                    .iter()
-                    .any(|n| self.check::<false>(*n, v, at, scope, d, errs))
-                {
-                    return true;
-                }
-                if ALL {
-                    let why = self.branch_reasons(list, v, at, scope, d);
-                    errs.push(self.violation(node, "anyOf", at, format!("expected a value matching at least one of the {} alternatives in anyOf, found {} matching none{why}", list.len(), show_typed(v))));
-                }
-                return false;
-            }
-            Kw::OneOf(list) => {
-                let mut first = None;
-                for (i, n) in list.iter().enumerate() {
-                    if self.check::<false>(*n, v, at, scope, d, errs) {
-                        match first {
-                            None => first = Some(i),
-                            Some(f) => {
-                                fail!(
-                                    "oneOf",
-                                    "expected a value matching exactly one of the {} alternatives in oneOf, found {} matching alternatives {} and {}",
-                                    list.len(),
-                                    show_typed(v),
-                                    f + 1,
-                                    i + 1
-                                );
-                            }
-                        }
-                    }
-                }
-                if first.is_none() {
-                    if ALL {
-                        let why = self.branch_reasons(list, v, at, scope, d);
-                        errs.push(self.violation(node, "oneOf", at, format!("expected a value matching exactly one of the {} alternatives in oneOf, found {} matching none{why}", list.len(), show_typed(v))));
-                    }
-                    return false;
-                }
-            }
-            Kw::Not(n) => {
-                if self.check::<false>(*n, v, at, scope, d, errs) {
-                    fail!(
-                        "not",
-                        "expected a value not valid against the schema in not, found {} valid against it",
-                        show_typed(v)
-                    );
-                }
-            }
-            Kw::If { cond, then, els } => {
-                let branch = if self.check::<false>(*cond, v, at, scope, d, errs) {
-                    then
-                } else {
-                    els
-                };
-                if let Some(b) = branch {
-                    return self.check::<ALL>(*b, v, at, scope, d, errs);
-                }
-            }
-            Kw::Ref(n) => return self.check::<ALL>(*n, v, at, scope, d, errs),
-            Kw::DynamicRef(dr) => {
-                return self.check::<ALL>(dyn_target(dr, scope), v, at, scope, d, errs);
-            }
-            Kw::UnevaluatedProperties(u) => {
-                let View::Object(m) = v.view() else {
-                    return true;
-                };
-                let mut seen = vec![false; m.len()];
-                self.mark_props(self.prog.kws(node), v, m, scope, d, &mut seen, true);
-                let is_false = matches!(self.prog.node_kws(*u).first(), Some(Kw::False));
-                let mut ok = true;
-                for ((k, item), seen) in m.iter().zip(seen) {
-                    if seen {
-                        continue;
-                    }
-                    if is_false {
-                        ok = false;
-                        if !ALL {
-                            return false;
-                        }
-                        errs.push(self.violation(node, "unevaluatedProperties", at, format!("expected no properties beyond those the schema evaluates, found unevaluated property {}", show_str(k))));
-                    } else if !self.check::<ALL>(*u, item, &at.key(k), scope, d, errs) {
-                        ok = false;
-                        if !ALL {
-                            return false;
-                        }
-                    }
-                }
-                return ok;
-            }
-            Kw::UnevaluatedItems(u) => {
-                let View::Array(a) = v.view() else {
-                    return true;
-                };
-                let mut seen = vec![false; a.len()];
-                self.mark_items(self.prog.kws(node), v, a, scope, d, &mut seen, true);
-                let is_false = matches!(self.prog.node_kws(*u).first(), Some(Kw::False));
-                let mut ok = true;
-                for (i, (item, seen)) in a.iter().zip(seen).enumerate() {
-                    if seen {
-                        continue;
-                    }
-                    if is_false {
-                        if ALL {
-                            errs.push(self.violation(node, "unevaluatedItems", at, format!("expected no items beyond those the schema evaluates, found unevaluated item {i}")));
-                        }
-                        return false;
-                    } else if !self.check::<ALL>(*u, item, &at.index(i), scope, d, errs) {
-                        ok = false;
-                        if !ALL {
-                            return false;
-                        }
-                    }
-                }
-                return ok;
+            Kw::Format(_) => self.formats::<ALL>(kw, v, &h, errs),
+            Kw::Object(_)
+            | Kw::Required(_)
+            | Kw::MinProperties(_)
+            | Kw::MaxProperties(_)
+            | Kw::PropertyNames(_)
+            | Kw::DependentRequired(_)
+            | Kw::DependentSchemas(_) => self.objects::<ALL>(kw, v, &h, errs),
+            Kw::Items(_)
+            | Kw::MinItems(_)
+            | Kw::MaxItems(_)
+            | Kw::UniqueItems
+            | Kw::Contains { .. } => self.arrays::<ALL>(kw, v, &h, errs),
+            Kw::AllOf(_)
+            | Kw::AnyOf(_)
+            | Kw::OneOf(_)
+            | Kw::Not(_)
+            | Kw::If { .. }
+            | Kw::Ref(_)
+            | Kw::DynamicRef(_) => self.applicators::<ALL>(kw, v, &h, errs),
+            Kw::UnevaluatedProperties(_) | Kw::UnevaluatedItems(_) => {
+                self.unevaluated::<ALL>(kw, v, &h, errs)
             }
         }
-        true
     }
 
-    fn branch_reasons(
+    /// A failed keyword: `false`, with its violation (worded by `message`)
+    /// recorded when every violation is collected.
+    #[inline]
+    fn fail<const ALL: bool>(
         &self,
-        list: &[NodeId],
-        v: &impl Instance,
-        at: &At<'_>,
-        scope: Option<&Scope<'_>>,
-        d: u32,
-    ) -> String {
-        // The reasons of an alternative are its first violation, without
-        // the reasons of an `anyOf` / `oneOf` inside it: nested reasons
-        // would grow (in text and in work) as a power of the nesting.
-        if self.memo.reasons.get() > 0 {
-            return String::new();
+        h: &Here<'_>,
+        kw: &str,
+        errs: &mut Vec<Violation>,
+        message: impl FnOnce() -> String,
+    ) -> bool {
+        if ALL {
+            errs.push(self.violation(h.node, kw, h.at, message()));
         }
-        self.memo.reasons.set(1);
-        let mut why = String::from(": ");
-        for (i, n) in list.iter().enumerate().take(6) {
-            let mut sub = Vec::new();
-            self.memo
-                .in_new_sink(|| self.check::<true>(*n, v, at, scope, d, &mut sub));
-            if i > 0 {
-                why.push_str("; ");
-            }
-            let _ = write!(why, "({}) ", i + 1);
-            match sub.first() {
-                Some(s) if s.instance_path.as_ref() != at.path().as_ref() => {
-                    let _ = write!(why, "{}: {}", s.instance_path, s.message);
-                }
-                Some(s) => why.push_str(&s.message),
-                None => why.push_str("failed"),
-            }
-        }
-        self.memo.reasons.set(0);
-        why
+        false
     }
 }
 
-/// Where a `$dynamicRef` goes in this dynamic scope: the outermost resource
-/// in scope that defines the anchor, else the static target.
-fn dyn_target(dr: &DynRef, scope: Option<&Scope<'_>>) -> NodeId {
-    let mut target = dr.fallback;
-    if !dr.candidates.is_empty() {
-        let mut cur = scope;
-        while let Some(s) = cur {
-            if let Some((_, n)) = dr.candidates.iter().find(|(r, _)| *r == s.resource) {
-                target = *n;
-            }
-            cur = s.parent;
-        }
-    }
-    target
+/// Where a keyword is checked: its node, the instance path, the dynamic
+/// scope, and the depth the node's subschemas are checked at (one below
+/// the node's own).
+#[derive(Clone, Copy)]
+struct Here<'h> {
+    node: &'h Node,
+    at: &'h At<'h>,
+    scope: Option<&'h Scope<'h>>,
+    d: u32,
 }

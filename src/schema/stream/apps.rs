@@ -1,92 +1,15 @@
-//! The applications of the value about to begin: a node and its
-//! conjunctive closure (`$ref`, `allOf`) pushed with the depth the validator
-//! would check them at, a shared node once per value; and the validator run
+//! The applications of the value about to begin (pushed by
+//! `applicators.rs`, a shared node once per value), and the validator run
 //! on a finished (sub)value for the keywords that need it.
 
-use super::{App, CheckState, DOOMED, prefix_path};
+use super::{CheckState, DOOMED, prefix_path};
 use crate::PathRef;
 use crate::Value;
-use crate::parser::Location;
 use crate::schema::CompiledSchema;
 use crate::schema::program::{Kw, NodeId, expanded};
-use crate::schema::validate::{At, MAX_DEPTH, Validator, leaf_verdict};
+use crate::schema::validate::{At, Validator, leaf_verdict};
 
 impl CheckState {
-    /// Pushes `node` and its conjunctive closure (`$ref`, `allOf`), with the
-    /// depth the validator would check it at. Past [`MAX_DEPTH`] the node
-    /// fails closed, as in `validate`, and is not expanded further.
-    #[inline]
-    pub(super) fn expand(
-        &mut self,
-        sc: &CompiledSchema,
-        node: NodeId,
-        depth: u32,
-        at: &Location<'_>,
-    ) {
-        // The usual case, a node that applies no other in place, in line.
-        crate::schema::budget::tally(1);
-        let n = sc.program().node(node);
-        if depth <= MAX_DEPTH && !n.expands && !n.shared {
-            self.apps.push(App {
-                node,
-                flags: 0,
-                req_bits: 0,
-                depth,
-            });
-            return;
-        }
-        self.expand_closure(sc, node, depth, at);
-    }
-
-    /// [`CheckState::expand`] of a node that expands, or past the depth bound.
-    #[inline(never)]
-    pub(super) fn expand_closure(
-        &mut self,
-        sc: &CompiledSchema,
-        node: NodeId,
-        depth: u32,
-        at: &Location<'_>,
-    ) {
-        if sc.program().node(node).shared && self.applied_here(node, depth) {
-            return;
-        }
-        if depth > MAX_DEPTH {
-            let v = self.violation(
-                sc,
-                node,
-                "$ref",
-                at.path.to_path(),
-                format!("expected schema nesting of at most {MAX_DEPTH} levels, found deeper"),
-            );
-            self.report(at.offset, v);
-            self.apps.push(App {
-                node,
-                flags: DOOMED,
-                req_bits: 0,
-                depth,
-            });
-            return;
-        }
-        self.apps.push(App {
-            node,
-            flags: 0,
-            req_bits: 0,
-            depth,
-        });
-        let prog = sc.program();
-        let n = prog.node(node);
-        if !n.expands {
-            return;
-        }
-        for kw in prog.kws(n).iter() {
-            match kw {
-                Kw::Ref(n) => self.expand(sc, *n, depth + 1, at),
-                Kw::AllOf(list) => list.iter().for_each(|n| self.expand(sc, *n, depth + 1, at)),
-                _ => {}
-            }
-        }
-    }
-
     /// Starts the applications of the next value at `start` in `apps`.
     #[inline]
     pub(super) fn new_value_at(&mut self, start: usize) {

@@ -1,13 +1,15 @@
-//! The stream check's string handling: the characters of a string value as
-//! its pieces arrive (`maxLength`, `enum` / `const` prefixes), the exact
-//! offset of a violation inside a piece, and the checks at its end.
+//! The strings family in the stream check, and the string value it reads:
+//! the characters of a string value as its pieces arrive (`maxLength` at
+//! the character one too many; the `enum` / `const` prefixes of
+//! `enum_const.rs`), the exact offset of a violation inside a piece, and
+//! the checks at its end (`minLength` / `maxLength` from the count; the
+//! validator for `pattern`, `format` and the rest).
 
-use super::{CheckState, DOOMED, MAX_LEN_DONE, done_flag};
+use super::enum_const::done_flag;
+use super::{CheckState, DOOMED, MAX_LEN_DONE};
 use crate::parser::{Location, Token};
 use crate::schema::CompiledSchema;
 use crate::schema::chars::char_count;
-use crate::schema::describe::{show, show_str};
-use crate::schema::options::OptionCursor;
 use crate::schema::program::Kw;
 use crate::{PathRef, Value};
 
@@ -45,7 +47,7 @@ impl CheckState {
     /// With exact piece offsets (which this check asks the parser for) a
     /// piece is plain text mapping 1:1 or a single escaped character, so
     /// every offset is exact.
-    fn offset_in_part(&mut self, part: &str, end: usize, at: &Location<'_>) -> u64 {
+    pub(super) fn offset_in_part(&mut self, part: &str, end: usize, at: &Location<'_>) -> u64 {
         let raw = at.offset.saturating_sub(self.last_offset);
         let len = part.len() as u64;
         if raw > len && part.chars().nth(1).is_none() {
@@ -104,6 +106,8 @@ impl CheckState {
         }
     }
 
+    /// A piece of the open string: counted, kept when its text is read,
+    /// and checked against the keywords that read pieces.
     pub(super) fn string_part(&mut self, sc: &CompiledSchema, part: &str, at: &Location<'_>) {
         let Some(range) = self.string_apps else {
             return;
@@ -138,84 +142,53 @@ impl CheckState {
                     Kw::MaxLength(max)
                         if self.string_chars > *max && app.flags & MAX_LEN_DONE == 0 =>
                     {
-                        if let Some(a) = self.apps.get_mut(i) {
-                            a.flags |= MAX_LEN_DONE;
-                        }
-                        // The character that goes one past the limit.
-                        let nth = max.saturating_sub(before_chars) as usize;
-                        let end = part
-                            .char_indices()
-                            .nth(nth)
-                            .map_or(part.len(), |(b, c)| b + c.len_utf8());
-                        let offset = self.offset_in_part(part, end, at);
-                        let v = self.violation(
-                            sc,
-                            app.node,
-                            "maxLength",
-                            at.path.to_path(),
-                            format!(
-                                "expected a string of at most {max} character{}, found more",
-                                if *max == 1 { "" } else { "s" }
-                            ),
-                        );
-                        self.report(offset, v);
+                        self.max_length_part(sc, i, *max, before_chars, part, at);
                     }
                     Kw::Enum(_) | Kw::Const(_) if app.flags & done_flag(kw) == 0 => {
-                        // Only the new piece is compared: the options that
-                        // fit the text before it are known (see
-                        // `OptionCursor`).
-                        let slot = i - range.0;
-                        if self.option_cursor.len() <= slot {
-                            self.option_cursor.resize(slot + 1, 0);
-                        }
-                        let cursor = match kw {
-                            Kw::Enum(o) => OptionCursor::Enum(o),
-                            Kw::Const(c) => OptionCursor::Const(c),
-                            _ => OptionCursor::Nothing,
-                        };
-                        let from = self.option_cursor[slot];
-                        if let Some(k) = cursor.next_fitting(from, &self.string, before_len) {
-                            self.option_cursor[slot] = k;
-                            continue;
-                        }
-                        if let Some(a) = self.apps.get_mut(i) {
-                            a.flags |= done_flag(kw);
-                        }
-                        // The first character after which no option fits:
-                        // the one that ends past the longest match.
-                        let longest = cursor.longest_match(from, &self.string, before_len);
-                        let end = part
-                            .char_indices()
-                            .map(|(b, c)| b + c.len_utf8())
-                            .find(|&e| e > longest)
-                            .unwrap_or(part.len());
-                        let offset = self.offset_in_part(part, end, at);
-                        let shown = self.string.get(..before_len + end).unwrap_or(&self.string);
-                        let listed: Vec<String> = match kw {
-                            Kw::Enum(o) => o.shown(12),
-                            Kw::Const(c) => vec![show(&**c)],
-                            _ => Vec::new(),
-                        };
-                        let (name, exp) = match kw {
-                            Kw::Enum(_) => ("enum", format!("one of {}", listed.join(", "))),
-                            _ => ("const", listed.join(", ")),
-                        };
-                        let v = self.violation(
-                            sc,
-                            app.node,
-                            name,
-                            at.path.to_path(),
-                            format!(
-                                "expected {exp}, found a string starting with {}",
-                                show_str(shown)
-                            ),
-                        );
-                        self.report(offset, v);
+                        self.enum_const_part(sc, (i, range.0), kw, before_len, part, at);
                     }
                     _ => {}
                 }
             }
         }
+    }
+
+    /// `maxLength` (`max`) of the application at `i` in `apps`, passed in
+    /// `part`: reported at the character that goes one past it (the count
+    /// was `before_chars` before the part).
+    #[inline]
+    fn max_length_part(
+        &mut self,
+        sc: &CompiledSchema,
+        i: usize,
+        max: u64,
+        before_chars: u64,
+        part: &str,
+        at: &Location<'_>,
+    ) {
+        let Some(a) = self.apps.get_mut(i) else {
+            return;
+        };
+        a.flags |= MAX_LEN_DONE;
+        let node = a.node;
+        // The character that goes one past the limit.
+        let nth = max.saturating_sub(before_chars) as usize;
+        let end = part
+            .char_indices()
+            .nth(nth)
+            .map_or(part.len(), |(b, c)| b + c.len_utf8());
+        let offset = self.offset_in_part(part, end, at);
+        let v = self.violation(
+            sc,
+            node,
+            "maxLength",
+            at.path.to_path(),
+            format!(
+                "expected a string of at most {max} character{}, found more",
+                if max == 1 { "" } else { "s" }
+            ),
+        );
+        self.report(offset, v);
     }
 
     pub(super) fn string_end(&mut self, sc: &CompiledSchema, at: &Location<'_>) {

@@ -1,13 +1,113 @@
-//! The annotations of `unevaluatedProperties` and `unevaluatedItems`: which
-//! members and items the keywords at a location (and the in-place
-//! subschemas that hold) evaluate.
+//! The unevaluated family: `unevaluatedProperties` and `unevaluatedItems`
+//! (draft 2020-12), and their annotations: which members and items the
+//! keywords at a location (and the in-place subschemas that hold)
+//! evaluate.
 
-use super::{At, MAX_DEPTH, Scope, Validator, dyn_target};
+use super::applicators::dyn_target;
+use super::{At, Here, MAX_DEPTH, Scope, Validator};
 use crate::schema::Violation;
-use crate::schema::instance::{Instance, Object as _};
+use crate::schema::describe::show_str;
+use crate::schema::instance::{Instance, Object as _, View};
 use crate::schema::program::{Kw, NodeId};
 
 impl Validator<'_> {
+    /// `unevaluatedProperties` and `unevaluatedItems`: the members or
+    /// items no other keyword evaluates, against their subschema.
+    #[inline]
+    pub(super) fn unevaluated<const ALL: bool>(
+        &self,
+        kw: &Kw,
+        v: &impl Instance,
+        h: &Here<'_>,
+        errs: &mut Vec<Violation>,
+    ) -> bool {
+        match (kw, v.view()) {
+            (Kw::UnevaluatedProperties(u), View::Object(m)) => {
+                self.unevaluated_properties::<ALL, _>(*u, v, m, h, errs)
+            }
+            (Kw::UnevaluatedItems(u), View::Array(a)) => {
+                self.unevaluated_items::<ALL, _>(*u, v, a, h, errs)
+            }
+            _ => true,
+        }
+    }
+
+    /// `unevaluatedProperties` (node `u`) of object `m` (value `v`).
+    fn unevaluated_properties<const ALL: bool, V: Instance>(
+        &self,
+        u: NodeId,
+        v: &V,
+        m: &V::Obj,
+        h: &Here<'_>,
+        errs: &mut Vec<Violation>,
+    ) -> bool {
+        let (at, scope, d) = (h.at, h.scope, h.d);
+        let mut seen = vec![false; m.len()];
+        self.mark_props(self.prog.kws(h.node), v, m, scope, d, &mut seen, true);
+        let is_false = matches!(self.prog.node_kws(u).first(), Some(Kw::False));
+        let mut ok = true;
+        for ((k, item), seen) in m.iter().zip(seen) {
+            if seen {
+                continue;
+            }
+            if is_false {
+                ok = false;
+                if !ALL {
+                    return false;
+                }
+                errs.push(self.violation(
+                    h.node,
+                    "unevaluatedProperties",
+                    at,
+                    format!(
+                        "expected no properties beyond those the schema evaluates, found unevaluated property {}",
+                        show_str(k)
+                    ),
+                ));
+            } else if !self.check::<ALL>(u, item, &at.key(k), scope, d, errs) {
+                ok = false;
+                if !ALL {
+                    return false;
+                }
+            }
+        }
+        ok
+    }
+
+    /// `unevaluatedItems` (node `u`) of array `a` (value `v`).
+    fn unevaluated_items<const ALL: bool, V: Instance>(
+        &self,
+        u: NodeId,
+        v: &V,
+        a: &[V],
+        h: &Here<'_>,
+        errs: &mut Vec<Violation>,
+    ) -> bool {
+        let (at, scope, d) = (h.at, h.scope, h.d);
+        let mut seen = vec![false; a.len()];
+        self.mark_items(self.prog.kws(h.node), v, a, scope, d, &mut seen, true);
+        let is_false = matches!(self.prog.node_kws(u).first(), Some(Kw::False));
+        let mut ok = true;
+        for (i, (item, seen)) in a.iter().zip(seen).enumerate() {
+            if seen {
+                continue;
+            }
+            if is_false {
+                return self.fail::<ALL>(h, "unevaluatedItems", errs, || {
+                    format!(
+                        "expected no items beyond those the schema evaluates, found unevaluated item {i}"
+                    )
+                });
+            } else if !self.check::<ALL>(u, item, &at.index(i), scope, d, errs) {
+                ok = false;
+                if !ALL {
+                    return false;
+                }
+            }
+        }
+        ok
+    }
+
     /// Marks the members that `kws` (and the in-place subschemas that hold)
     /// evaluate, for `unevaluatedProperties`.
     #[allow(clippy::too_many_arguments)]
