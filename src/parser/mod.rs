@@ -2,8 +2,9 @@
 //! input in chunks of any size, looks at each byte once, and emits
 //! [`Token`]s to a [`TokenSink`]. This file owns the state machine and
 //! [`Parser`]'s `feed` / `finish`; `string.rs` decodes strings, `number.rs`
-//! scans numbers, `builder.rs` holds [`ValueBuilder`] and `reference.rs` the
-//! plain byte-at-a-time [`ReferenceParser`] the tests trust.
+//! scans numbers, `builder.rs` holds [`ValueBuilder`]; `reference.rs` holds
+//! the plain byte-at-a-time reference parser the tests trust (built for the
+//! tests only).
 //!
 //! # The contract
 //!
@@ -67,8 +68,8 @@
 //! - Newlines can only occur in whitespace (a raw one inside a string is an
 //!   error), so line counting lives in the whitespace skipper alone.
 //! - Every fast path must give exactly the tokens and errors of the
-//!   byte-at-a-time machine: [`ReferenceParser`] is that machine written
-//!   plainly, and `tests/parser_reference.rs` holds the fast paths against
+//!   byte-at-a-time machine: `reference.rs` is that machine written
+//!   plainly, and `reference_tests.rs` holds the fast paths against
 //!   it at every chunking. A fast path that meets anything unusual (an error,
 //!   a limit, a character cut by the chunk's end) stops and leaves that byte
 //!   to the state machine, so that messages and offsets never depend on the
@@ -290,7 +291,11 @@ macro_rules! emit {
 // After `emit!`, which they use.
 mod builder;
 mod number;
+// The test oracle and the differential test against it: not public API.
+#[cfg(test)]
 mod reference;
+#[cfg(test)]
+mod reference_tests;
 mod string;
 
 #[cfg(test)]
@@ -298,7 +303,6 @@ mod tests;
 
 pub use builder::ValueBuilder;
 pub(crate) use builder::parse_with;
-pub use reference::ReferenceParser;
 
 /// A resumable, strict RFC 8259 JSON parser.
 ///
