@@ -296,6 +296,7 @@ mod number;
 mod reference;
 #[cfg(test)]
 mod reference_tests;
+mod scan;
 mod string;
 
 #[cfg(test)]

@@ -174,7 +174,11 @@ impl ReferenceParser {
     }
 
     /// Feeds the next chunk, as [`Parser::feed`](crate::Parser::feed).
-    pub(crate) fn feed<S: TokenSink + ?Sized>(&mut self, chunk: &[u8], sink: &mut S) -> Result<(), Error> {
+    pub(crate) fn feed<S: TokenSink + ?Sized>(
+        &mut self,
+        chunk: &[u8],
+        sink: &mut S,
+    ) -> Result<(), Error> {
         if let Some(e) = &self.failed {
             return Err(e.clone());
         }

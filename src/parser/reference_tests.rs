@@ -295,7 +295,9 @@ fn testdata(rel: &str) -> PathBuf {
     roots
         .map(|r| r.join(rel))
         .find(|p| p.exists())
-        .unwrap_or_else(|| panic!("test data `{rel}` not found: the repository carries it in tests/data/"))
+        .unwrap_or_else(|| {
+            panic!("test data `{rel}` not found: the repository carries it in tests/data/")
+        })
 }
 
 /// Every file under `dir`, recursively, named by its path.
