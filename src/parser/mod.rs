@@ -696,6 +696,9 @@ impl Parser {
         i
     }
 
+    /// Runs the state machine over one chunk (`cs`: the chunk as text when
+    /// it was validated up front, empty otherwise); each state's work is a
+    /// method inlined here, so a byte costs no call.
     fn run<S: TokenSink + ?Sized>(
         &mut self,
         c: &[u8],
@@ -723,30 +726,11 @@ impl Parser {
                 State::Num(ns) => {
                     i = self.resume_number(c, cs, i, num_start, ns, base, sink)?;
                 }
-                State::Lit { lit, mut matched } => {
-                    let word = LITERALS[lit as usize];
-                    while (matched as usize) < word.len() {
-                        let Some(&b) = c.get(i) else {
-                            self.state = State::Lit { lit, matched };
-                            return self.end_chunk(base, n);
-                        };
-                        if b != word[matched as usize] {
-                            return Err(self.expected(
-                                LITERAL_NAMES[lit as usize],
-                                b,
-                                base + i as u64,
-                            ));
-                        }
-                        matched += 1;
-                        i += 1;
+                State::Lit { lit, matched } => {
+                    match self.literal(c, i, lit, matched, base, sink)? {
+                        Some(next) => i = next,
+                        None => break,
                     }
-                    let tok = match lit {
-                        0 => Token::Bool(true),
-                        1 => Token::Bool(false),
-                        _ => Token::Null,
-                    };
-                    emit!(self, sink, tok, base + i as u64);
-                    self.value_done();
                 }
                 State::Value => {
                     i = self.skip_ws(c, i, base);
@@ -778,51 +762,14 @@ impl Parser {
                     if i == n {
                         break;
                     }
-                    let b = c[i];
-                    match (b, self.stack.last()) {
-                        (b',', Some(Container::Array)) => {
-                            self.next_index();
-                            self.state = State::Value;
-                            i += 1;
-                        }
-                        (b',', Some(Container::Object)) => {
-                            self.state = State::ObjectKey;
-                            i += 1;
-                        }
-                        (b']', Some(Container::Array)) => {
-                            i = self.close(Container::Array, i, base, sink);
-                        }
-                        (b'}', Some(Container::Object)) => {
-                            i = self.close(Container::Object, i, base, sink);
-                        }
-                        (_, Some(Container::Object)) => {
-                            return Err(self.expected("',' or '}'", b, base + i as u64));
-                        }
-                        _ => return Err(self.expected("',' or ']'", b, base + i as u64)),
-                    }
+                    i = self.after_value(c, i, base, sink)?;
                 }
                 State::ObjectFirst | State::ObjectKey => {
                     i = self.skip_ws(c, i, base);
                     if i == n {
                         break;
                     }
-                    match c[i] {
-                        b'"' => {
-                            self.begin_key();
-                            i += 1;
-                        }
-                        b'}' if self.state == State::ObjectFirst => {
-                            i = self.close(Container::Object, i, base, sink);
-                        }
-                        b => {
-                            let exp = if self.state == State::ObjectFirst {
-                                "string key or '}'"
-                            } else {
-                                "string key"
-                            };
-                            return Err(self.expected(exp, b, base + i as u64));
-                        }
-                    }
+                    i = self.object_key(c, i, base, sink)?;
                 }
                 State::Colon => {
                     i = self.skip_ws(c, i, base);
@@ -848,6 +795,98 @@ impl Parser {
             }
         }
         self.end_chunk(base, n)
+    }
+
+    /// The rest of `true`, `false` or `null` (`lit`, `matched` bytes of it
+    /// seen) from `c[i..]`: where it ended, or `None` when the chunk ended
+    /// first (the state keeps how far it got).
+    #[inline(always)]
+    fn literal<S: TokenSink + ?Sized>(
+        &mut self,
+        c: &[u8],
+        mut i: usize,
+        lit: u8,
+        mut matched: u8,
+        base: u64,
+        sink: &mut S,
+    ) -> Result<Option<usize>, Error> {
+        let word = LITERALS[lit as usize];
+        while (matched as usize) < word.len() {
+            let Some(&b) = c.get(i) else {
+                self.state = State::Lit { lit, matched };
+                return Ok(None);
+            };
+            if b != word[matched as usize] {
+                return Err(self.expected(LITERAL_NAMES[lit as usize], b, base + i as u64));
+            }
+            matched += 1;
+            i += 1;
+        }
+        let tok = match lit {
+            0 => Token::Bool(true),
+            1 => Token::Bool(false),
+            _ => Token::Null,
+        };
+        emit!(self, sink, tok, base + i as u64);
+        self.value_done();
+        Ok(Some(i))
+    }
+
+    /// The byte `c[i]` after a value inside a container: a comma or the
+    /// container's closing bracket.
+    #[inline(always)]
+    fn after_value<S: TokenSink + ?Sized>(
+        &mut self,
+        c: &[u8],
+        i: usize,
+        base: u64,
+        sink: &mut S,
+    ) -> Result<usize, Error> {
+        let b = c[i];
+        match (b, self.stack.last()) {
+            (b',', Some(Container::Array)) => {
+                self.next_index();
+                self.state = State::Value;
+                Ok(i + 1)
+            }
+            (b',', Some(Container::Object)) => {
+                self.state = State::ObjectKey;
+                Ok(i + 1)
+            }
+            (b']', Some(Container::Array)) => Ok(self.close(Container::Array, i, base, sink)),
+            (b'}', Some(Container::Object)) => Ok(self.close(Container::Object, i, base, sink)),
+            (_, Some(Container::Object)) => Err(self.expected("',' or '}'", b, base + i as u64)),
+            _ => Err(self.expected("',' or ']'", b, base + i as u64)),
+        }
+    }
+
+    /// The byte `c[i]` where an object wants a key: its opening quote (or,
+    /// in an empty object, the closing brace).
+    #[inline(always)]
+    fn object_key<S: TokenSink + ?Sized>(
+        &mut self,
+        c: &[u8],
+        i: usize,
+        base: u64,
+        sink: &mut S,
+    ) -> Result<usize, Error> {
+        match c[i] {
+            b'"' => {
+                self.begin_key();
+                Ok(i + 1)
+            }
+            b'}' if self.state == State::ObjectFirst => {
+                Ok(self.close(Container::Object, i, base, sink))
+            }
+            b => {
+                let exp = if self.state == State::ObjectFirst {
+                    "string key or '}'"
+                } else {
+                    "string key"
+                };
+                Err(self.expected(exp, b, base + i as u64))
+            }
+        }
     }
 
     /// Counts the next item of the innermost array in the path.
