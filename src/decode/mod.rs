@@ -248,6 +248,7 @@ mod closing;
 mod fast;
 mod forms;
 mod hf;
+mod keywords;
 mod mask;
 mod matcher;
 mod pattern;
