@@ -251,6 +251,7 @@ mod hf;
 mod keywords;
 mod mask;
 mod matcher;
+mod number;
 mod pattern;
 mod sample;
 mod shape;
