@@ -17,7 +17,6 @@ mod json_test_suite;
 mod parser_errors;
 #[cfg(feature = "serde_json")]
 mod parser_props;
-mod parser_reference;
 mod partial_alloc;
 #[cfg(feature = "serde_json")]
 mod partial_prefixes;

@@ -190,6 +190,25 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
+//! # Where each keyword family lives
+//!
+//! The families are those the schema compiler reads
+//! (`schema/compile/keywords.rs`). `keywords.rs` reads every family's
+//! keywords of a node set and `shape.rs` builds the shape from them; the
+//! byte automaton (`step.rs`, with the mask walk's fast path in
+//! `fast.rs`) then follows each family in its own place:
+//!
+//! | family | read | followed byte by byte |
+//! |---|---|---|
+//! | `type` | `keywords.rs` | `shape.rs` (one alternative per type), `step.rs` (`start`) |
+//! | `enum` / `const` | `keywords.rs` | `shape.rs` (`literals`), `step.rs` (literal frames) |
+//! | numbers | `keywords.rs` | `number.rs` |
+//! | strings (`minLength`, `maxLength`, `pattern`) | `keywords.rs`, `strkw.rs` | `string.rs`, `step.rs` (string frames), `pattern.rs` |
+//! | `format` | `keywords.rs`, `strkw.rs` | `forms.rs` (hand-built automata), `pattern.rs` |
+//! | objects | `keywords.rs` | `shape.rs` (`object`), `object.rs` |
+//! | arrays | `keywords.rs` | `shape.rs` (`array`), `step.rs` (array frames) |
+//! | applicators (`$ref`, `allOf`, `anyOf`, `oneOf`) | `keywords.rs`, `shape.rs` (`conj`) | `shape.rs` (`disjunction`): one configuration per branch |
+//!
 //! # Cost
 //!
 //! A mask is a depth-first walk of the token trie from each configuration
@@ -248,8 +267,11 @@ mod closing;
 mod fast;
 mod forms;
 mod hf;
+mod keywords;
 mod mask;
 mod matcher;
+mod number;
+mod object;
 mod pattern;
 mod sample;
 mod shape;

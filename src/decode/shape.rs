@@ -7,14 +7,14 @@
 use std::collections::HashMap;
 
 use super::approx::{Approximation, Approximations, unsupported};
+use super::keywords::{Disjunction, Keywords, Reading};
 use super::pattern::StrPattern;
-use super::strkw::{PatternKw, UNCHECKED_FORMATS};
+use super::strkw::PatternKw;
 use super::{DecodeError, DecodeOptions, KeyOrder, Whitespace};
 use crate::Value;
 use crate::schema::MAX_SCHEMA_NESTING;
 use crate::schema::decode_view::{
-    Format, Kw, NodeId, Program, T_ALL, T_ARR, T_BOOL, T_FRAC, T_INT, T_NULL, T_OBJ, T_STR,
-    deepest_nesting, format_notes, node_accepts,
+    Kw, NodeId, Program, T_ALL, T_ARR, T_BOOL, T_FRAC, T_INT, T_NULL, T_OBJ, T_STR, deepest_nesting,
 };
 
 pub(crate) type ShapeId = u32;
@@ -273,190 +273,67 @@ impl Builder<'_> {
         Ok(id)
     }
 
+    /// The shape of the value that every node of `set` applies to: its
+    /// literal options, a choice among its first `anyOf` / `oneOf`'s
+    /// branches, or one alternative per JSON type it allows.
     fn build(&mut self, set: &[NodeId], done: &[u32]) -> Result<Shape, DecodeError> {
-        let prog = self.prog;
-        let mut types = T_ALL;
-        let mut literal: Option<Vec<Value>> = None;
-        let (mut min_len, mut max_len) = (0u64, u64::MAX);
-        let (mut min_items, mut max_items) = (0u64, u64::MAX);
-        let (mut min_props, mut max_props) = (0u64, u64::MAX);
-        let (mut lo, mut hi): (Option<Bound>, Option<Bound>) = (None, None);
-        let mut objects = Vec::new();
-        let mut required: Vec<&str> = Vec::new();
-        let mut items = Vec::new();
-        // (position, branches, the node of a `oneOf`)
-        let mut disjunction: Option<(u32, &[NodeId], Option<NodeId>)> = None;
-        // `pattern` / asserted `format` on strings, with where they are.
-        let mut patterns: Vec<(NodeId, PatternKw)> = Vec::new();
-        // Literal options are checked against whole nodes, so any keyword
-        // is exact under `enum` / `const`.
-        let has_lit = set_has_literal(prog, set);
-        // Formats asserted here that the schema keeps as annotations:
-        // literal options are checked against them too.
-        let mut noted: Vec<Format> = Vec::new();
-        for &n in set {
-            if self.assert_formats {
-                for name in format_notes(prog, n) {
-                    match Format::from_name(name) {
-                        Some(f) => {
-                            noted.push(f);
-                            patterns.push((n, PatternKw::Format(f)));
-                        }
-                        None if UNCHECKED_FORMATS.contains(&name) => {
-                            patterns.push((n, PatternKw::Unchecked(name)));
-                        }
-                        // Not a JSON Schema format: an annotation, as the
-                        // format checker keeps it.
-                        None => {}
-                    }
-                }
-            }
-            let node = prog.node(n);
-            for (i, kw) in prog.kws(node).iter().enumerate() {
-                let pos = node.kws.start + i as u32;
-                match kw {
-                    Kw::False => types = 0,
-                    Kw::Type(m) => types &= *m,
-                    Kw::Ref(_) | Kw::AllOf(_) => {}
-                    Kw::Enum(opts) => {
-                        let vals: Vec<Value> = match opts.values() {
-                            None => opts
-                                .strings()
-                                .map(|s| Value::String(s.to_owned()))
-                                .collect(),
-                            Some(v) => v.to_vec(),
-                        };
-                        literal.get_or_insert(vals);
-                    }
-                    Kw::Const(v) => {
-                        literal.get_or_insert_with(|| vec![(**v).clone()]);
-                    }
-                    Kw::Minimum(b)
-                    | Kw::ExclusiveMinimum(b)
-                    | Kw::Maximum(b)
-                    | Kw::ExclusiveMaximum(b) => {
-                        let open = matches!(kw, Kw::ExclusiveMinimum(_) | Kw::ExclusiveMaximum(_));
-                        let nb = match b.int {
-                            Some(at) => Bound {
-                                at: at.into(),
-                                open,
-                            },
-                            None => match self.approx.inexact_bound(prog, n, kw, has_lit)? {
-                                Some(at) => Bound { at, open: false },
-                                None => continue,
-                            },
-                        };
-                        // The tighter bound wins; at the same number, the open one.
-                        if matches!(kw, Kw::Minimum(_) | Kw::ExclusiveMinimum(_)) {
-                            lo = Some(match lo {
-                                Some(o) if (o.at, o.open) > (nb.at, nb.open) => o,
-                                _ => nb,
-                            });
-                        } else {
-                            hi = Some(match hi {
-                                Some(o) if (o.at, !o.open) < (nb.at, !nb.open) => o,
-                                _ => nb,
-                            });
-                        }
-                    }
-                    Kw::MinLength(m) => min_len = min_len.max(*m),
-                    Kw::MaxLength(m) => max_len = max_len.min(*m),
-                    Kw::MinItems(m) => min_items = min_items.max(*m),
-                    Kw::MaxItems(m) => max_items = max_items.min(*m),
-                    Kw::MinProperties(m) => min_props = min_props.max(*m),
-                    Kw::MaxProperties(m) => max_props = max_props.min(*m),
-                    Kw::Object(o) => {
-                        // Exact under a literal; approximated, `object`
-                        // leaves such an object open to any other key.
-                        let exact = has_lit && self.approx.allowed();
-                        if !o.patterns.is_empty() && !exact {
-                            let e = unsupported(
-                                prog,
-                                n,
-                                "patternProperties",
-                                "a key's schema depends on a pattern over the key's text",
-                            );
-                            self.approx.record(
-                                e,
-                                "not enforced: a key outside `properties` takes any value, \
-                                 its pattern's schema and `additionalProperties` both unchecked",
-                            )?;
-                        }
-                        objects.push(&**o);
-                    }
-                    Kw::Required(r) => required.extend(r.iter().map(|s| s.as_str())),
-                    Kw::Items(it) => items.push(&**it),
-                    Kw::AnyOf(a) | Kw::OneOf(a) => {
-                        if !done.contains(&pos) && disjunction.is_none() {
-                            disjunction = Some((pos, a, matches!(kw, Kw::OneOf(_)).then_some(n)));
-                        }
-                    }
-                    Kw::Pattern(p) => patterns.push((n, PatternKw::Pattern(p))),
-                    Kw::Format(f) => patterns.push((n, PatternKw::Format(*f))),
-                    Kw::MultipleOf(_)
-                    | Kw::PropertyNames(_)
-                    | Kw::DependentRequired(_)
-                    | Kw::DependentSchemas(_)
-                    | Kw::UniqueItems
-                    | Kw::Contains { .. }
-                    | Kw::Not(_)
-                    | Kw::If { .. }
-                    | Kw::DynamicRef(_)
-                    | Kw::UnevaluatedProperties(_)
-                    | Kw::UnevaluatedItems(_) => {
-                        if !has_lit {
-                            let e = unsupported(
-                                prog,
-                                n,
-                                kw.name(),
-                                "not decidable on a prefix by this decoder",
-                            );
-                            self.approx.record(e, "not enforced")?;
-                        }
-                    }
-                }
-            }
-        }
-        if let Some(opts) = literal {
-            let kept: Vec<&Value> = opts
-                .iter()
-                .filter(|v| set.iter().all(|&n| node_accepts(prog, n, v)))
-                .filter(|v| match v {
-                    Value::String(s) => noted.iter().all(|f| f.check(s)),
-                    _ => true,
-                })
-                .collect();
+        let mut reading = Reading {
+            prog: self.prog,
+            assert_formats: self.assert_formats,
+            approx: &mut self.approx,
+        };
+        let kws = Keywords::read(&mut reading, set, done)?;
+        if let Some(opts) = &kws.literal {
+            let kept = kws.kept_literals(self.prog, set, opts);
             return self.literals(set[0], &kept);
         }
-        if let Some((pos, branches, one_of)) = disjunction {
-            let mut alts = Vec::with_capacity(branches.len());
-            let mut done2 = done.to_vec();
-            done2.push(pos);
-            done2.sort_unstable();
-            for &b in branches {
-                let mut nodes = set.to_vec();
-                nodes.push(b);
-                alts.push(self.conj(nodes, done2.clone())?);
-            }
-            if let Some(at) = one_of {
-                // Exact only when no value can match two branches.
-                let ts: Vec<u8> = alts.iter().map(|&a| self.types_of(a, 0)).collect();
-                let overlap = (0..ts.len()).any(|i| (i + 1..ts.len()).any(|j| ts[i] & ts[j] != 0));
-                if overlap {
-                    let e = unsupported(
-                        prog,
-                        at,
-                        "oneOf",
-                        "two branches accept values of the same type, so one value could match both",
-                    );
-                    self.approx.record(
-                        e,
-                        "read as `anyOf`: a value matching two branches is allowed",
-                    )?;
-                }
-            }
-            return Ok(Shape::Alt(alts.into()));
+        if let Some(d) = kws.disjunction {
+            return self.disjunction(set, done, d);
         }
+        self.typed(set[0], &kws)
+    }
+
+    /// One shape per branch of an `anyOf` / `oneOf` (`d`), each with the
+    /// rest of `set`.
+    fn disjunction(
+        &mut self,
+        set: &[NodeId],
+        done: &[u32],
+        (pos, branches, one_of): Disjunction<'_>,
+    ) -> Result<Shape, DecodeError> {
+        let mut alts = Vec::with_capacity(branches.len());
+        let mut done2 = done.to_vec();
+        done2.push(pos);
+        done2.sort_unstable();
+        for &b in branches {
+            let mut nodes = set.to_vec();
+            nodes.push(b);
+            alts.push(self.conj(nodes, done2.clone())?);
+        }
+        if let Some(at) = one_of {
+            // Exact only when no value can match two branches.
+            let ts: Vec<u8> = alts.iter().map(|&a| self.types_of(a, 0)).collect();
+            let overlap = (0..ts.len()).any(|i| (i + 1..ts.len()).any(|j| ts[i] & ts[j] != 0));
+            if overlap {
+                let e = unsupported(
+                    self.prog,
+                    at,
+                    "oneOf",
+                    "two branches accept values of the same type, so one value could match both",
+                );
+                self.approx.record(
+                    e,
+                    "read as `anyOf`: a value matching two branches is allowed",
+                )?;
+            }
+        }
+        Ok(Shape::Alt(alts.into()))
+    }
+
+    /// One alternative per JSON type that `kws` allows, each under the
+    /// keywords of its family (`first`: the node an object's errors name).
+    fn typed(&mut self, first: NodeId, kws: &Keywords<'_>) -> Result<Shape, DecodeError> {
+        let types = kws.types;
         let mut alts = Vec::new();
         if types & T_NULL != 0 {
             alts.push(self.push(Shape::Lits(Box::new([b"null".as_slice().into()])))?);
@@ -468,44 +345,41 @@ impl Builder<'_> {
             ])))?);
         }
         if types & T_FRAC != 0 {
-            alts.push(self.push(Shape::Num { lo, hi })?);
+            alts.push(self.push(Shape::Num {
+                lo: kws.lo,
+                hi: kws.hi,
+            })?);
         } else if types & T_INT != 0 {
-            let lo = lo.map(|b| if b.open { b.at + 1 } else { b.at });
-            let hi = hi.map(|b| if b.open { b.at - 1 } else { b.at });
+            let lo = kws.lo.map(|b| if b.open { b.at + 1 } else { b.at });
+            let hi = kws.hi.map(|b| if b.open { b.at - 1 } else { b.at });
             alts.push(self.push(Shape::Int { lo, hi })?);
         }
         if types & T_STR != 0 {
-            let pat = match self.string_pattern(&patterns) {
+            let pat = match self.string_pattern(&kws.patterns) {
                 Ok(p) => p,
                 Err(e) if e.keyword().is_some() && self.approx.allowed() => {
-                    self.some_pattern(&patterns)?
+                    self.some_pattern(&kws.patterns)?
                 }
                 Err(e) => return Err(e),
             };
             alts.push(self.push(Shape::Str {
-                min: min_len,
-                max: max_len,
+                min: kws.min_len,
+                max: kws.max_len,
                 pat,
             })?);
         }
         if types & T_ARR != 0 {
-            let n = items.iter().map(|i| i.prefix.len()).max().unwrap_or(0);
-            let mut prefix = Vec::with_capacity(n);
-            for i in 0..n {
-                let nodes = items.iter().filter_map(|it| it.node_for(i)).collect();
-                prefix.push(self.conj(nodes, Vec::new())?);
-            }
-            let rest_nodes: Vec<NodeId> = items.iter().filter_map(|it| it.rest).collect();
-            let rest = Some(self.conj(rest_nodes, Vec::new())?);
-            alts.push(self.push(Shape::Arr(ArrShape {
-                prefix: prefix.into(),
-                rest,
-                min: min_items,
-                max: max_items,
-            }))?);
+            let shape = self.array(kws)?;
+            alts.push(self.push(shape)?);
         }
         if types & T_OBJ != 0 {
-            let shape = self.object(set[0], &objects, &required, min_props, max_props)?;
+            let shape = self.object(
+                first,
+                &kws.objects,
+                &kws.required,
+                kws.min_props,
+                kws.max_props,
+            )?;
             alts.push(self.push(shape)?);
         }
         Ok(match alts.len() {
@@ -513,6 +387,26 @@ impl Builder<'_> {
             1 => std::mem::replace(&mut self.shapes[alts[0] as usize], Shape::Never),
             _ => Shape::Alt(alts.into()),
         })
+    }
+
+    /// An array's shape: its prefix items and the rest, each the
+    /// conjunction of every `items` keyword's schema there.
+    fn array(&mut self, kws: &Keywords<'_>) -> Result<Shape, DecodeError> {
+        let items = &kws.items;
+        let n = items.iter().map(|i| i.prefix.len()).max().unwrap_or(0);
+        let mut prefix = Vec::with_capacity(n);
+        for i in 0..n {
+            let nodes = items.iter().filter_map(|it| it.node_for(i)).collect();
+            prefix.push(self.conj(nodes, Vec::new())?);
+        }
+        let rest_nodes: Vec<NodeId> = items.iter().filter_map(|it| it.rest).collect();
+        let rest = Some(self.conj(rest_nodes, Vec::new())?);
+        Ok(Shape::Arr(ArrShape {
+            prefix: prefix.into(),
+            rest,
+            min: kws.min_items,
+            max: kws.max_items,
+        }))
     }
 
     /// With approximations allowed, the first of a string's `pattern` and
@@ -775,14 +669,6 @@ impl Builder<'_> {
 /// shape, whether it is required, and its place in `properties`.
 type Entry = (Box<[u8]>, ShapeId, bool, (u32, u32));
 
-fn set_has_literal(prog: &Program, set: &[NodeId]) -> bool {
-    set.iter().any(|&n| {
-        prog.node_kws(n)
-            .iter()
-            .any(|k| matches!(k, Kw::Enum(_) | Kw::Const(_)))
-    })
-}
-
 /// The smallest integer in `[lo, hi]` by written length, if any.
 pub(crate) fn shortest_int(lo: Option<i128>, hi: Option<i128>) -> Option<i128> {
     let (l, h) = (lo.unwrap_or(i128::MIN), hi.unwrap_or(i128::MAX));
@@ -997,7 +883,7 @@ mod tests {
     #[test]
     fn unchecked_formats_are_the_schema_layers_unasserted_ones() {
         assert_eq!(
-            super::UNCHECKED_FORMATS,
+            super::super::strkw::UNCHECKED_FORMATS,
             crate::schema::decode_view::Format::UNASSERTED
         );
     }

@@ -7,26 +7,17 @@
 
 use smallvec::SmallVec;
 
+pub(crate) use super::number::{Nx, num_bounded, num_next, num_ok, num_shape};
+use super::number::{num_start, step_num};
+pub(crate) use super::object::{fnv, key_ok, key_viable};
+use super::object::{step_key, step_obj};
 use super::pattern::PatState;
-use super::shape::{Bound, Grammar, ObjShape, Shape, ShapeId};
+use super::shape::{Grammar, Shape, ShapeId};
 use super::string::{Sx, pending, str_byte};
 
 /// The deepest nesting of arrays and objects written (the crate's parser
 /// refuses past 128).
 pub const MAX_DEPTH: usize = 120;
-
-/// Number states (see the JSON grammar).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub(crate) enum Nx {
-    Minus,
-    Zero,
-    Int,
-    Dot,
-    Frac,
-    E,
-    ESign,
-    Exp,
-}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(crate) enum Ox {
@@ -105,8 +96,6 @@ pub(crate) enum Frame {
     },
 }
 
-const MAG_CAP: u128 = 10u128.pow(30);
-
 /// One configuration: the open frames, and the keys outside the named
 /// ones already written in each open object (depth, hash), so that no key
 /// repeats.
@@ -144,187 +133,20 @@ impl Config {
         }
     }
 
-    fn top(&mut self) -> &mut Frame {
+    pub(super) fn top(&mut self) -> &mut Frame {
         let n = self.frames.len() - 1;
         &mut self.frames[n]
     }
 }
 
-pub(crate) fn fnv(h: u64, b: u8) -> u64 {
-    (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
-}
-const FNV0: u64 = 0xcbf2_9ce4_8422_2325;
-
-/// Whether an object at (`used`, `count`) can still be closed validly.
-pub(crate) fn obj_can_finish(g: &Grammar, o: &ObjShape, used: u64, count: u64) -> bool {
-    let open = o.open_keys(used, count);
-    if o.required & !used & !open != 0 {
-        // A required key can no longer come (key order).
-        return false;
-    }
-    let missing = u64::from((o.required & !used).count_ones());
-    let need = o.min.max(count + missing);
-    if need > o.max {
-        return false;
-    }
-    let extra_needed = need - count - missing;
-    if extra_needed == 0 {
-        return true;
-    }
-    if o.additional.is_some_and(|a| g.sat(a)) {
-        return true;
-    }
-    let avail = (0..o.keys.len())
-        .filter(|&i| (open & !o.required) & (1 << i) != 0 && g.sat(o.vals[i]))
-        .count() as u64;
-    avail >= extra_needed
-}
-
-/// Whether some key can be added to an object at (`used`, `count`).
-fn obj_can_add(g: &Grammar, o: &ObjShape, used: u64, count: u64) -> bool {
-    if o.additional.is_some_and(|a| g.sat(a)) && obj_can_finish(g, o, used, count + 1) {
-        return true;
-    }
-    (0..o.keys.len()).any(|i| key_ok(g, o, used, count, i))
-}
-
-fn obj_can_close(o: &ObjShape, used: u64, count: u64) -> bool {
-    o.required & !used == 0 && count >= o.min
-}
-
-/// A named key `i` is a possible choice now.
-pub(crate) fn key_ok(g: &Grammar, o: &ObjShape, used: u64, count: u64, i: usize) -> bool {
-    o.open_keys(used, count) & (1 << i) != 0
-        && g.sat(o.vals[i])
-        && obj_can_finish(g, o, used | 1 << i, count + 1)
-}
-
-/// The value of number `x`, as an interval `[a, b]` with open ends, holds
-/// a point within the bounds.
-#[allow(clippy::too_many_arguments)]
-fn meets(
-    a: i128,
-    a_open: bool,
-    b: Option<i128>,
-    b_open: bool,
-    neg: bool,
-    lo: Option<Bound>,
-    hi: Option<Bound>,
-) -> bool {
-    // Signed interval [l, u].
-    let (l, l_open, u, u_open) = if neg {
-        (b.map(|x| -x), b_open, Some(-a), a_open)
-    } else {
-        (Some(a), a_open, b, b_open)
-    };
-    // Lower end: the larger of l and lo.
-    let (l, l_open) = match (l, lo) {
-        (None, None) => (None, false),
-        (Some(x), None) => (Some(x), l_open),
-        (None, Some(b)) => (Some(b.at), b.open),
-        (Some(x), Some(b)) => {
-            if x > b.at || (x == b.at && l_open) {
-                (Some(x), l_open)
-            } else {
-                (Some(b.at), b.open)
-            }
-        }
-    };
-    let (u, u_open) = match (u, hi) {
-        (None, None) => (None, false),
-        (Some(x), None) => (Some(x), u_open),
-        (None, Some(b)) => (Some(b.at), b.open),
-        (Some(x), Some(b)) => {
-            if x < b.at || (x == b.at && u_open) {
-                (Some(x), u_open)
-            } else {
-                (Some(b.at), b.open)
-            }
-        }
-    };
-    match (l, u) {
-        (Some(l), Some(u)) => l < u || (l == u && !l_open && !u_open),
-        _ => true,
-    }
-}
-
-/// Whether a number frame can still become (or is, when `end`) a number
-/// within its bounds.
-pub(crate) fn num_ok(
-    nx: Nx,
-    neg: bool,
-    mag: u128,
-    frac_nz: bool,
-    lo: Option<Bound>,
-    hi: Option<Bound>,
-    end: bool,
-) -> bool {
-    if lo.is_none() && hi.is_none() {
-        return true;
-    }
-    let m = mag.min(MAG_CAP) as i128;
-    let fixed_point = |a: i128| meets(a, false, Some(a), false, neg, lo, hi);
-    let unit = |a: i128| {
-        if frac_nz {
-            meets(a, true, Some(a + 1), true, neg, lo, hi)
-        } else {
-            meets(a, false, Some(a + 1), true, neg, lo, hi)
-        }
-    };
-    if end {
-        return match nx {
-            Nx::Zero | Nx::Int => fixed_point(m),
-            Nx::Frac if !frac_nz => fixed_point(m),
-            Nx::Frac => unit(m),
-            _ => false,
-        };
-    }
-    match nx {
-        Nx::Minus => meets(0, false, None, false, neg, lo, hi),
-        Nx::Zero | Nx::Dot | Nx::Frac => unit(m),
-        Nx::Int => {
-            let mut p = m;
-            let mut w: i128 = 1;
-            while p < MAG_CAP as i128 {
-                if meets(p, false, Some(p + w), true, neg, lo, hi) {
-                    return true;
-                }
-                p *= 10;
-                w *= 10;
-            }
-            meets(p, false, None, false, neg, lo, hi)
-        }
-        _ => true,
-    }
-}
-
-fn int_bounds(lo: Option<i128>, hi: Option<i128>) -> (Option<Bound>, Option<Bound>) {
-    (
-        lo.map(|at| Bound { at, open: false }),
-        hi.map(|at| Bound { at, open: false }),
-    )
-}
-
-/// Whether a number shape has a bound (else its value cannot matter).
-pub(crate) fn num_bounded(g: &Grammar, shape: ShapeId) -> bool {
-    let (lo, hi, _) = num_shape(g, shape);
-    lo.is_some() || hi.is_some()
-}
-
-/// The bounds of a number shape, and whether it is an integer.
-pub(crate) fn num_shape(g: &Grammar, shape: ShapeId) -> (Option<Bound>, Option<Bound>, bool) {
-    match g.shape(shape) {
-        Shape::Int { lo, hi } => {
-            let (l, h) = int_bounds(*lo, *hi);
-            (l, h, true)
-        }
-        Shape::Num { lo, hi } => (*lo, *hi, false),
-        _ => (None, None, false),
-    }
-}
-
 /// Frames that start a value of `shape` with byte `b`.
-fn start(g: &Grammar, shape: ShapeId, b: u8, depth: usize, out: &mut SmallVec<[Frame; 2]>) {
+pub(super) fn start(
+    g: &Grammar,
+    shape: ShapeId,
+    b: u8,
+    depth: usize,
+    out: &mut SmallVec<[Frame; 2]>,
+) {
     if !g.sat(shape) {
         return;
     }
@@ -422,25 +244,6 @@ fn lit_start(g: &Grammar, shape: ShapeId, b: u8, out: &mut SmallVec<[Frame; 2]>)
     }
 }
 
-fn num_start(g: &Grammar, shape: ShapeId, b: u8, out: &mut SmallVec<[Frame; 2]>) {
-    let (lo, hi, _) = num_shape(g, shape);
-    let (nx, neg, mag) = match b {
-        b'-' => (Nx::Minus, true, 0),
-        b'0' => (Nx::Zero, false, 0),
-        b'1'..=b'9' => (Nx::Int, false, u128::from(b - b'0')),
-        _ => return,
-    };
-    if num_ok(nx, neg, mag, false, lo, hi, false) {
-        out.push(Frame::Num {
-            shape,
-            nx,
-            neg,
-            mag,
-            frac_nz: false,
-        });
-    }
-}
-
 /// The successors of `cfg` after byte `b`, pushed to `out`.
 pub(crate) fn step(g: &Grammar, cfg: &Config, b: u8, out: &mut Vec<Config>) {
     step_take(g, cfg.clone(), b, out);
@@ -455,7 +258,7 @@ pub(crate) fn step_take(g: &Grammar, mut c: Config, b: u8, out: &mut Vec<Config>
 
 /// `c` moved out, an empty configuration (no allocation) left in its
 /// place: a successor is pushed by move at the end of each path.
-fn take(c: &mut Config) -> Config {
+pub(super) fn take(c: &mut Config) -> Config {
     std::mem::replace(
         c,
         Config {
@@ -466,34 +269,9 @@ fn take(c: &mut Config) -> Config {
     )
 }
 
-/// A number state after byte `b` (`None`: the byte is not part of it).
-pub(crate) fn num_next(
-    nx: Nx,
-    mag: u128,
-    frac_nz: bool,
-    b: u8,
-    int: bool,
-    bounded: bool,
-) -> Option<(Nx, u128, bool)> {
-    let d = b.wrapping_sub(b'0');
-    match (nx, b) {
-        (Nx::Minus, b'0') => Some((Nx::Zero, mag, frac_nz)),
-        (Nx::Minus, b'1'..=b'9') => Some((Nx::Int, u128::from(d), frac_nz)),
-        (Nx::Int, b'0'..=b'9') => Some((Nx::Int, (mag * 10 + u128::from(d)).min(MAG_CAP), frac_nz)),
-        (Nx::Zero | Nx::Int, b'.') if !int => Some((Nx::Dot, mag, frac_nz)),
-        (Nx::Dot | Nx::Frac, b'0'..=b'9') => Some((Nx::Frac, mag, frac_nz || d != 0)),
-        (Nx::Zero | Nx::Int | Nx::Frac, b'e' | b'E') if !int && !bounded => {
-            Some((Nx::E, mag, frac_nz))
-        }
-        (Nx::E, b'+' | b'-') => Some((Nx::ESign, mag, frac_nz)),
-        (Nx::E | Nx::ESign | Nx::Exp, b'0'..=b'9') => Some((Nx::Exp, mag, frac_nz)),
-        _ => None,
-    }
-}
-
 /// Pops a finished value and tells its parent. Returns false if the parent
 /// cannot take it (never, by construction, but kept total).
-fn value_done(g: &Grammar, c: &mut Config) {
+pub(super) fn value_done(g: &Grammar, c: &mut Config) {
     c.frames.pop();
     let depth = c.frames.len() as u32;
     match c.top() {
@@ -511,11 +289,14 @@ fn value_done(g: &Grammar, c: &mut Config) {
     let _ = (g, depth);
 }
 
-fn step_owned(g: &Grammar, c: &mut Config, b: u8, out: &mut Vec<Config>, guard: u32) {
+/// The successors of `c` after byte `b`, pushed to `out`: whitespace
+/// between tokens, else the top frame's step. `guard` bounds the
+/// re-steps of a byte that ends a number or literal and belongs to its
+/// parent.
+pub(super) fn step_owned(g: &Grammar, c: &mut Config, b: u8, out: &mut Vec<Config>, guard: u32) {
     if guard > 4 {
         return;
     }
-    let depth = c.frames.len();
     let top = *c.frames.last().expect("a configuration has a root frame");
     if g.ws_max > 0 {
         if matches!(b, b' ' | b'\n' | b'\r' | b'\t') && between_tokens(top) {
@@ -529,312 +310,179 @@ fn step_owned(g: &Grammar, c: &mut Config, b: u8, out: &mut Vec<Config>, guard: 
     }
     match top {
         Frame::Root { done, inside } => {
-            if done || inside {
-                return;
-            }
-            let mut starts = SmallVec::new();
-            start(g, g.root, b, 0, &mut starts);
-            push_starts(
-                c,
-                starts,
-                |f| {
-                    if let Frame::Root { inside, .. } = f {
-                        *inside = true;
-                    }
-                },
-                out,
-            );
-        }
-        Frame::Lit { shape, lo, hi, pos } => {
-            let l = lits(g, shape);
-            let (nlo, nhi) = narrow(l, lo, hi, pos, b);
-            if nlo < nhi {
-                *c.top() = Frame::Lit {
-                    shape,
-                    lo: nlo,
-                    hi: nhi,
-                    pos: pos + 1,
-                };
-                finish_lit(g, c, out);
-            } else if l[lo as usize].len() == pos as usize {
-                // A finished number literal; the byte belongs to the parent.
-                value_done(g, c);
-                step_owned(g, c, b, out, guard + 1);
+            if !done && !inside {
+                step_root(g, c, b, out);
             }
         }
+        Frame::Lit { shape, lo, hi, pos } => step_lit(g, c, (shape, lo, hi, pos), b, out, guard),
         Frame::Str {
             shape,
             chars,
             sx,
             pat,
-        } => {
-            let (min, max, p) = match g.shape(shape) {
-                Shape::Str { min, max, pat } => (*min, *max, *pat),
-                _ => (0, u64::MAX, None),
-            };
-            if sx == Sx::Normal && b == b'"' {
-                if chars >= min && p.is_none_or(|p| g.pattern(p).accepts(pat)) {
-                    value_done(g, c);
-                    out.push(take(c));
-                }
-                return;
-            }
-            let Some((nsx, done)) = str_byte(sx, b, false) else {
-                return;
-            };
-            let nchars = chars + u64::from(done);
-            let n = nchars + u64::from(pending(nsx));
-            if n > max {
-                return;
-            }
-            let pat = match p {
-                Some(p) => match g
-                    .pattern(p)
-                    .step(pat, sx.into(), b, nsx.into(), done, min, max, n)
-                {
-                    Some(s) => s,
-                    None => return,
-                },
-                None => pat,
-            };
-            *c.top() = Frame::Str {
-                shape,
-                chars: nchars,
-                sx: nsx,
-                pat,
-            };
-            out.push(take(c));
-        }
+        } => step_str(g, c, (shape, chars, sx, pat), b, out),
         Frame::Num {
             shape,
             nx,
             neg,
             mag,
             frac_nz,
-        } => {
-            let (lo, hi, int) = num_shape(g, shape);
-            let bounded = lo.is_some() || hi.is_some();
-            let next = num_next(nx, mag, frac_nz, b, int, bounded);
-            if let Some((nx2, mag2, fnz2)) = next {
-                if num_ok(nx2, neg, mag2, fnz2, lo, hi, false) {
-                    *c.top() = Frame::Num {
-                        shape,
-                        nx: nx2,
-                        neg,
-                        mag: mag2,
-                        frac_nz: fnz2,
-                    };
-                    out.push(take(c));
-                }
-                return;
-            }
-            if matches!(nx, Nx::Zero | Nx::Int | Nx::Frac | Nx::Exp)
-                && num_ok(nx, neg, mag, frac_nz, lo, hi, true)
-            {
-                value_done(g, c);
-                step_owned(g, c, b, out, guard + 1);
-            }
-        }
-        Frame::Arr { shape, count, ax } => {
-            let (item, min, max) = match g.shape(shape) {
-                Shape::Arr(a) => (
-                    a.prefix.get(count as usize).copied().or(a.rest),
-                    a.min,
-                    a.max,
-                ),
-                _ => (Some(shape), 0, u64::MAX),
-            };
-            match (ax, b) {
-                (Ax::Item { open: true } | Ax::After, b']') if count >= min => {
-                    value_done(g, c);
-                    out.push(take(c));
-                }
-                (Ax::After, b',') if count < max && item.is_some_and(|i| g.sat(i)) => {
-                    *c.top() = Frame::Arr {
-                        shape,
-                        count,
-                        ax: Ax::Item { open: false },
-                    };
-                    out.push(take(c));
-                }
-                (Ax::Item { .. }, _) => {
-                    if count >= max {
-                        return;
-                    }
-                    let Some(item) = item else { return };
-                    let mut starts = SmallVec::new();
-                    start(g, item, b, depth, &mut starts);
-                    push_starts(
-                        c,
-                        starts,
-                        |f| {
-                            if let Frame::Arr { ax, .. } = f {
-                                *ax = Ax::Inside;
-                            }
-                        },
-                        out,
-                    );
-                }
-                _ => {}
-            }
-        }
+        } => step_num(g, c, (shape, nx, neg, mag, frac_nz), b, out, guard),
+        Frame::Arr { shape, count, ax } => step_arr(g, c, (shape, count, ax), b, out),
         Frame::Obj {
             shape,
             used,
             count,
             ox,
             pending,
-        } => {
-            let o = match g.shape(shape) {
-                Shape::Obj(o) => Some(o),
-                _ => None,
-            };
-            let set = |c: &mut Config, ox: Ox, used: u64, count: u64, pending: ShapeId| {
-                *c.top() = Frame::Obj {
-                    shape,
-                    used,
-                    count,
-                    ox,
-                    pending,
-                };
-            };
-            match (ox, b) {
-                (Ox::Key { open: true } | Ox::After, b'}')
-                    if o.is_none_or(|o| obj_can_close(o, used, count)) =>
-                {
-                    // Forget this object's keys.
-                    let d = depth as u32;
-                    c.keys.retain(|(kd, _)| *kd != d);
-                    value_done(g, c);
-                    out.push(take(c));
-                }
-                (Ox::After, b',') if o.is_none_or(|o| obj_can_add(g, o, used, count)) => {
-                    set(c, Ox::Key { open: false }, used, count, pending);
-                    out.push(take(c));
-                }
-                (Ox::Key { .. }, b'"') => {
-                    let (hi, free) = match o {
-                        Some(o) => (
-                            o.keys.len() as u32,
-                            o.additional.is_some_and(|a| g.sat(a))
-                                && obj_can_finish(g, o, used, count + 1),
-                        ),
-                        None => (0, true),
-                    };
-                    let k = Frame::Key {
-                        lo: 0,
-                        hi,
-                        pos: 0,
-                        free,
-                        sx: Sx::Normal,
-                        hash: FNV0,
-                    };
-                    if key_viable(g, o, used, count, &k) {
-                        set(c, Ox::Key { open: false }, used, count, pending);
-                        c.frames.push(k);
-                        out.push(take(c));
-                    }
-                }
-                (Ox::Colon, b':') => {
-                    set(c, Ox::Value, used, count, pending);
-                    out.push(take(c));
-                }
-                (Ox::Value, _) => {
-                    let mut starts = SmallVec::new();
-                    start(g, pending, b, depth, &mut starts);
-                    push_starts(
-                        c,
-                        starts,
-                        |f| {
-                            if let Frame::Obj { ox, .. } = f {
-                                *ox = Ox::Inside;
-                            }
-                        },
-                        out,
-                    );
-                }
-                _ => {}
+        } => step_obj(g, c, (shape, used, count, ox, pending), b, out),
+        Frame::Key { .. } => step_key(g, c, top, b, out),
+    }
+}
+
+/// The root value's first byte.
+#[inline(always)]
+fn step_root(g: &Grammar, c: &mut Config, b: u8, out: &mut Vec<Config>) {
+    let mut starts = SmallVec::new();
+    start(g, g.root, b, 0, &mut starts);
+    push_starts(
+        c,
+        starts,
+        |f| {
+            if let Frame::Root { inside, .. } = f {
+                *inside = true;
             }
+        },
+        out,
+    );
+}
+
+/// A byte of an `enum` / `const` literal (or `true`, `false`, `null`):
+/// the candidates narrowed, or a finished number literal ended.
+#[inline(always)]
+fn step_lit(
+    g: &Grammar,
+    c: &mut Config,
+    (shape, lo, hi, pos): (ShapeId, u32, u32, u32),
+    b: u8,
+    out: &mut Vec<Config>,
+    guard: u32,
+) {
+    let l = lits(g, shape);
+    let (nlo, nhi) = narrow(l, lo, hi, pos, b);
+    if nlo < nhi {
+        *c.top() = Frame::Lit {
+            shape,
+            lo: nlo,
+            hi: nhi,
+            pos: pos + 1,
+        };
+        finish_lit(g, c, out);
+    } else if l[lo as usize].len() == pos as usize {
+        // A finished number literal; the byte belongs to the parent.
+        value_done(g, c);
+        step_owned(g, c, b, out, guard + 1);
+    }
+}
+
+/// A byte of a string value: its closing quote (length and pattern
+/// checked), else a character under `maxLength` and the pattern.
+#[inline(always)]
+fn step_str(
+    g: &Grammar,
+    c: &mut Config,
+    (shape, chars, sx, pat): (ShapeId, u64, Sx, PatState),
+    b: u8,
+    out: &mut Vec<Config>,
+) {
+    let (min, max, p) = match g.shape(shape) {
+        Shape::Str { min, max, pat } => (*min, *max, *pat),
+        _ => (0, u64::MAX, None),
+    };
+    if sx == Sx::Normal && b == b'"' {
+        if chars >= min && p.is_none_or(|p| g.pattern(p).accepts(pat)) {
+            value_done(g, c);
+            out.push(take(c));
         }
-        Frame::Key {
-            lo,
-            hi,
-            pos,
-            free,
-            sx,
-            hash,
-        } => {
-            let Some(&Frame::Obj {
-                shape, used, count, ..
-            }) = c.frames.get(depth - 2)
-            else {
-                return;
-            };
-            let o = match g.shape(shape) {
-                Shape::Obj(o) => Some(o),
-                _ => None,
-            };
-            let keys: &[Box<[u8]>] = o.map_or(&[], |o| &o.keys);
-            if sx == Sx::Normal && b == b'"' {
-                // The key ends: a named one, else one outside them.
-                let exact =
-                    (lo < hi && keys[lo as usize].len() == pos as usize).then_some(lo as usize);
-                let (nused, pend) = match (exact, o) {
-                    (Some(i), Some(o)) => {
-                        if !key_ok(g, o, used, count, i) {
-                            return;
-                        }
-                        (used | 1 << i, o.vals[i])
-                    }
-                    // A key outside the named ones (every key, in an
-                    // object of any value): free, and written once.
-                    (_, o) => {
-                        let d = (depth - 1) as u32;
-                        if !free || c.keys.contains(&(d, hash)) {
-                            return;
-                        }
-                        c.keys.push((d, hash));
-                        match o {
-                            Some(o) => {
-                                let Some(a) = o.additional else { return };
-                                (used, a)
-                            }
-                            None => (used, shape),
-                        }
-                    }
-                };
-                c.frames.pop();
-                *c.top() = Frame::Obj {
-                    shape,
-                    used: nused,
-                    count: count + 1,
-                    ox: Ox::Colon,
-                    pending: pend,
-                };
-                out.push(take(c));
-                return;
-            }
-            let Some((nsx, _)) = str_byte(sx, b, true) else {
-                return;
-            };
-            let (nlo, nhi) = if lo < hi {
-                narrow(keys, lo, hi, pos, b)
-            } else {
-                (lo, lo)
-            };
-            let k = Frame::Key {
-                lo: nlo,
-                hi: nhi,
-                pos: pos + 1,
-                free,
-                sx: nsx,
-                hash: fnv(hash, b),
-            };
-            if key_viable(g, o, used, count, &k) {
-                *c.top() = k;
-                out.push(take(c));
-            }
+        return;
+    }
+    let Some((nsx, done)) = str_byte(sx, b, false) else {
+        return;
+    };
+    let nchars = chars + u64::from(done);
+    let n = nchars + u64::from(pending(nsx));
+    if n > max {
+        return;
+    }
+    let pat = match p {
+        Some(p) => match g
+            .pattern(p)
+            .step(pat, sx.into(), b, nsx.into(), done, min, max, n)
+        {
+            Some(s) => s,
+            None => return,
+        },
+        None => pat,
+    };
+    *c.top() = Frame::Str {
+        shape,
+        chars: nchars,
+        sx: nsx,
+        pat,
+    };
+    out.push(take(c));
+}
+
+/// A byte in an array, between items: `]` once `minItems` are written,
+/// `,` while `maxItems` allows another, or an item's first byte.
+#[inline(always)]
+fn step_arr(
+    g: &Grammar,
+    c: &mut Config,
+    (shape, count, ax): (ShapeId, u64, Ax),
+    b: u8,
+    out: &mut Vec<Config>,
+) {
+    let (item, min, max) = match g.shape(shape) {
+        Shape::Arr(a) => (
+            a.prefix.get(count as usize).copied().or(a.rest),
+            a.min,
+            a.max,
+        ),
+        _ => (Some(shape), 0, u64::MAX),
+    };
+    match (ax, b) {
+        (Ax::Item { open: true } | Ax::After, b']') if count >= min => {
+            value_done(g, c);
+            out.push(take(c));
         }
+        (Ax::After, b',') if count < max && item.is_some_and(|i| g.sat(i)) => {
+            *c.top() = Frame::Arr {
+                shape,
+                count,
+                ax: Ax::Item { open: false },
+            };
+            out.push(take(c));
+        }
+        (Ax::Item { .. }, _) => {
+            if count >= max {
+                return;
+            }
+            let Some(item) = item else { return };
+            let mut starts = SmallVec::new();
+            start(g, item, b, c.frames.len(), &mut starts);
+            push_starts(
+                c,
+                starts,
+                |f| {
+                    if let Frame::Arr { ax, .. } = f {
+                        *ax = Ax::Inside;
+                    }
+                },
+                out,
+            );
+        }
+        _ => {}
     }
 }
 
@@ -849,23 +497,6 @@ pub(crate) fn between_tokens(top: Frame) -> bool {
         Frame::Arr { ax, .. } => ax != Ax::Inside,
         _ => false,
     }
-}
-
-pub(crate) fn key_viable(
-    g: &Grammar,
-    o: Option<&ObjShape>,
-    used: u64,
-    count: u64,
-    k: &Frame,
-) -> bool {
-    let Frame::Key { lo, hi, free, .. } = *k else {
-        return false;
-    };
-    if free {
-        return true;
-    }
-    let Some(o) = o else { return true };
-    (lo..hi).any(|i| key_ok(g, o, used, count, i as usize))
 }
 
 /// A literal frame that has read all of every candidate's bytes ends now
@@ -884,7 +515,7 @@ fn finish_lit(g: &Grammar, c: &mut Config, out: &mut Vec<Config>) {
 
 /// Pushes each starting frame on a copy of `c`, marking the parent (top of
 /// `c`) as having an open child with `mark`.
-fn push_starts(
+pub(super) fn push_starts(
     c: &mut Config,
     starts: SmallVec<[Frame; 2]>,
     mark: impl Fn(&mut Frame),

@@ -46,68 +46,7 @@ impl From<Sx> for Text {
 /// the escapes `serde_json` writes (for keys, compared as written).
 pub(crate) fn str_byte(sx: Sx, b: u8, canonical: bool) -> Option<(Sx, bool)> {
     Some(match sx {
-        Sx::Normal => match b {
-            b'\\' => (Sx::Esc, false),
-            0..=0x1f => return None,
-            0x20..=0x7f => (Sx::Normal, true),
-            0xc2..=0xdf => (
-                Sx::Utf8 {
-                    need: 1,
-                    lo: 0x80,
-                    hi: 0xbf,
-                },
-                false,
-            ),
-            0xe0 => (
-                Sx::Utf8 {
-                    need: 2,
-                    lo: 0xa0,
-                    hi: 0xbf,
-                },
-                false,
-            ),
-            0xe1..=0xec | 0xee..=0xef => (
-                Sx::Utf8 {
-                    need: 2,
-                    lo: 0x80,
-                    hi: 0xbf,
-                },
-                false,
-            ),
-            0xed => (
-                Sx::Utf8 {
-                    need: 2,
-                    lo: 0x80,
-                    hi: 0x9f,
-                },
-                false,
-            ),
-            0xf0 => (
-                Sx::Utf8 {
-                    need: 3,
-                    lo: 0x90,
-                    hi: 0xbf,
-                },
-                false,
-            ),
-            0xf1..=0xf3 => (
-                Sx::Utf8 {
-                    need: 3,
-                    lo: 0x80,
-                    hi: 0xbf,
-                },
-                false,
-            ),
-            0xf4 => (
-                Sx::Utf8 {
-                    need: 3,
-                    lo: 0x80,
-                    hi: 0x8f,
-                },
-                false,
-            ),
-            _ => return None,
-        },
+        Sx::Normal => return plain_byte(b),
         Sx::Utf8 { need, lo, hi } => {
             if b < lo || b > hi {
                 return None;
@@ -153,48 +92,74 @@ pub(crate) fn str_byte(sx: Sx, b: u8, canonical: bool) -> Option<(Sx, bool)> {
             ),
             _ => return None,
         },
-        Sx::Hex { n, val, low } => {
-            let d = match b {
-                b'0'..=b'9' => b - b'0',
-                b'a'..=b'f' => b - b'a' + 10,
-                b'A'..=b'F' if !canonical => b - b'A' + 10,
-                _ => return None,
-            };
-            let val = val << 4 | u16::from(d);
-            if canonical {
-                // serde_json writes `\u00XX` only for control characters
-                // without a short escape.
-                let ok = match n {
-                    0 | 1 => d == 0,
-                    2 => d <= 1,
-                    _ => !matches!(val, 0x08 | 0x09 | 0x0a | 0x0c | 0x0d),
-                };
-                if !ok {
-                    return None;
-                }
-            }
-            // Prefix checks on the surrogate ranges.
-            // After two digits the kind of code unit is known: a low
-            // surrogate must come second in a pair, and only there.
-            let ok = match (n, low) {
-                (0, true) => d == 0xd,
-                (1, true) => (0xdc..=0xdf).contains(&val),
-                (1, false) => !(0xdc..=0xdf).contains(&val),
-                _ => true,
-            };
-            if !ok {
-                return None;
-            }
-            if n < 3 {
-                (Sx::Hex { n: n + 1, val, low }, false)
-            } else if low {
-                (Sx::Normal, true)
-            } else if (0xd800..0xdc00).contains(&val) {
-                (Sx::NeedLow { slash: false }, false)
-            } else {
-                (Sx::Normal, true)
-            }
+        Sx::Hex { n, val, low } => return hex_digit(n, val, low, b, canonical),
+    })
+}
+
+/// A byte of plain text: a character, the `\` of an escape, or the lead
+/// byte of a UTF-8 sequence (with the range of the byte after it: no
+/// overlongs, no surrogates, nothing past U+10FFFF).
+#[inline(always)]
+fn plain_byte(b: u8) -> Option<(Sx, bool)> {
+    let utf8 = |need, lo, hi| Some((Sx::Utf8 { need, lo, hi }, false));
+    match b {
+        b'\\' => Some((Sx::Esc, false)),
+        0..=0x1f => None,
+        0x20..=0x7f => Some((Sx::Normal, true)),
+        0xc2..=0xdf => utf8(1, 0x80, 0xbf),
+        0xe0 => utf8(2, 0xa0, 0xbf),
+        0xe1..=0xec | 0xee..=0xef => utf8(2, 0x80, 0xbf),
+        0xed => utf8(2, 0x80, 0x9f),
+        0xf0 => utf8(3, 0x90, 0xbf),
+        0xf1..=0xf3 => utf8(3, 0x80, 0xbf),
+        0xf4 => utf8(3, 0x80, 0x8f),
+        _ => None,
+    }
+}
+
+/// Hex digit `n` of a `\uXXXX` (`val` so far, `low`: the second escape of
+/// a surrogate pair).
+#[inline(always)]
+fn hex_digit(n: u8, val: u16, low: bool, b: u8, canonical: bool) -> Option<(Sx, bool)> {
+    let d = match b {
+        b'0'..=b'9' => b - b'0',
+        b'a'..=b'f' => b - b'a' + 10,
+        b'A'..=b'F' if !canonical => b - b'A' + 10,
+        _ => return None,
+    };
+    let val = val << 4 | u16::from(d);
+    if canonical {
+        // serde_json writes `\u00XX` only for control characters without
+        // a short escape.
+        let ok = match n {
+            0 | 1 => d == 0,
+            2 => d <= 1,
+            _ => !matches!(val, 0x08 | 0x09 | 0x0a | 0x0c | 0x0d),
+        };
+        if !ok {
+            return None;
         }
+    }
+    // Prefix checks on the surrogate ranges. After two digits the kind of
+    // code unit is known: a low surrogate must come second in a pair, and
+    // only there.
+    let ok = match (n, low) {
+        (0, true) => d == 0xd,
+        (1, true) => (0xdc..=0xdf).contains(&val),
+        (1, false) => !(0xdc..=0xdf).contains(&val),
+        _ => true,
+    };
+    if !ok {
+        return None;
+    }
+    Some(if n < 3 {
+        (Sx::Hex { n: n + 1, val, low }, false)
+    } else if low {
+        (Sx::Normal, true)
+    } else if (0xd800..0xdc00).contains(&val) {
+        (Sx::NeedLow { slash: false }, false)
+    } else {
+        (Sx::Normal, true)
     })
 }
 

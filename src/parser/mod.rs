@@ -2,8 +2,9 @@
 //! input in chunks of any size, looks at each byte once, and emits
 //! [`Token`]s to a [`TokenSink`]. This file owns the state machine and
 //! [`Parser`]'s `feed` / `finish`; `string.rs` decodes strings, `number.rs`
-//! scans numbers, `builder.rs` holds [`ValueBuilder`] and `reference.rs` the
-//! plain byte-at-a-time [`ReferenceParser`] the tests trust.
+//! scans numbers, `builder.rs` holds [`ValueBuilder`]; `reference.rs` holds
+//! the plain byte-at-a-time reference parser the tests trust (built for the
+//! tests only).
 //!
 //! # The contract
 //!
@@ -67,8 +68,8 @@
 //! - Newlines can only occur in whitespace (a raw one inside a string is an
 //!   error), so line counting lives in the whitespace skipper alone.
 //! - Every fast path must give exactly the tokens and errors of the
-//!   byte-at-a-time machine: [`ReferenceParser`] is that machine written
-//!   plainly, and `tests/parser_reference.rs` holds the fast paths against
+//!   byte-at-a-time machine: `reference.rs` is that machine written
+//!   plainly, and `reference_tests.rs` holds the fast paths against
 //!   it at every chunking. A fast path that meets anything unusual (an error,
 //!   a limit, a character cut by the chunk's end) stops and leaves that byte
 //!   to the state machine, so that messages and offsets never depend on the
@@ -288,7 +289,12 @@ macro_rules! emit {
 // After `emit!`, which they use.
 mod builder;
 mod number;
+// The test oracle and the differential test against it: not public API.
+#[cfg(test)]
 mod reference;
+#[cfg(test)]
+mod reference_tests;
+mod scan;
 mod string;
 
 #[cfg(test)]
@@ -296,7 +302,6 @@ mod tests;
 
 pub use builder::ValueBuilder;
 pub(crate) use builder::parse_with;
-pub use reference::ReferenceParser;
 
 /// A resumable, strict RFC 8259 JSON parser.
 ///
@@ -689,6 +694,9 @@ impl Parser {
         i
     }
 
+    /// Runs the state machine over one chunk (`cs`: the chunk as text when
+    /// it was validated up front, empty otherwise); each state's work is a
+    /// method inlined here, so a byte costs no call.
     fn run<S: TokenSink + ?Sized>(
         &mut self,
         c: &[u8],
@@ -716,30 +724,11 @@ impl Parser {
                 State::Num(ns) => {
                     i = self.resume_number(c, cs, i, num_start, ns, base, sink)?;
                 }
-                State::Lit { lit, mut matched } => {
-                    let word = LITERALS[lit as usize];
-                    while (matched as usize) < word.len() {
-                        let Some(&b) = c.get(i) else {
-                            self.state = State::Lit { lit, matched };
-                            return self.end_chunk(base, n);
-                        };
-                        if b != word[matched as usize] {
-                            return Err(self.expected(
-                                LITERAL_NAMES[lit as usize],
-                                b,
-                                base + i as u64,
-                            ));
-                        }
-                        matched += 1;
-                        i += 1;
+                State::Lit { lit, matched } => {
+                    match self.literal(c, i, lit, matched, base, sink)? {
+                        Some(next) => i = next,
+                        None => break,
                     }
-                    let tok = match lit {
-                        0 => Token::Bool(true),
-                        1 => Token::Bool(false),
-                        _ => Token::Null,
-                    };
-                    emit!(self, sink, tok, base + i as u64);
-                    self.value_done();
                 }
                 State::Value => {
                     i = self.skip_ws(c, i, base);
@@ -771,51 +760,14 @@ impl Parser {
                     if i == n {
                         break;
                     }
-                    let b = c[i];
-                    match (b, self.stack.last()) {
-                        (b',', Some(Container::Array)) => {
-                            self.next_index();
-                            self.state = State::Value;
-                            i += 1;
-                        }
-                        (b',', Some(Container::Object)) => {
-                            self.state = State::ObjectKey;
-                            i += 1;
-                        }
-                        (b']', Some(Container::Array)) => {
-                            i = self.close(Container::Array, i, base, sink);
-                        }
-                        (b'}', Some(Container::Object)) => {
-                            i = self.close(Container::Object, i, base, sink);
-                        }
-                        (_, Some(Container::Object)) => {
-                            return Err(self.expected("',' or '}'", b, base + i as u64));
-                        }
-                        _ => return Err(self.expected("',' or ']'", b, base + i as u64)),
-                    }
+                    i = self.after_value(c, i, base, sink)?;
                 }
                 State::ObjectFirst | State::ObjectKey => {
                     i = self.skip_ws(c, i, base);
                     if i == n {
                         break;
                     }
-                    match c[i] {
-                        b'"' => {
-                            self.begin_key();
-                            i += 1;
-                        }
-                        b'}' if self.state == State::ObjectFirst => {
-                            i = self.close(Container::Object, i, base, sink);
-                        }
-                        b => {
-                            let exp = if self.state == State::ObjectFirst {
-                                "string key or '}'"
-                            } else {
-                                "string key"
-                            };
-                            return Err(self.expected(exp, b, base + i as u64));
-                        }
-                    }
+                    i = self.object_key(c, i, base, sink)?;
                 }
                 State::Colon => {
                     i = self.skip_ws(c, i, base);
@@ -841,6 +793,98 @@ impl Parser {
             }
         }
         self.end_chunk(base, n)
+    }
+
+    /// The rest of `true`, `false` or `null` (`lit`, `matched` bytes of it
+    /// seen) from `c[i..]`: where it ended, or `None` when the chunk ended
+    /// first (the state keeps how far it got).
+    #[inline(always)]
+    fn literal<S: TokenSink + ?Sized>(
+        &mut self,
+        c: &[u8],
+        mut i: usize,
+        lit: u8,
+        mut matched: u8,
+        base: u64,
+        sink: &mut S,
+    ) -> Result<Option<usize>, Error> {
+        let word = LITERALS[lit as usize];
+        while (matched as usize) < word.len() {
+            let Some(&b) = c.get(i) else {
+                self.state = State::Lit { lit, matched };
+                return Ok(None);
+            };
+            if b != word[matched as usize] {
+                return Err(self.expected(LITERAL_NAMES[lit as usize], b, base + i as u64));
+            }
+            matched += 1;
+            i += 1;
+        }
+        let tok = match lit {
+            0 => Token::Bool(true),
+            1 => Token::Bool(false),
+            _ => Token::Null,
+        };
+        emit!(self, sink, tok, base + i as u64);
+        self.value_done();
+        Ok(Some(i))
+    }
+
+    /// The byte `c[i]` after a value inside a container: a comma or the
+    /// container's closing bracket.
+    #[inline(always)]
+    fn after_value<S: TokenSink + ?Sized>(
+        &mut self,
+        c: &[u8],
+        i: usize,
+        base: u64,
+        sink: &mut S,
+    ) -> Result<usize, Error> {
+        let b = c[i];
+        match (b, self.stack.last()) {
+            (b',', Some(Container::Array)) => {
+                self.next_index();
+                self.state = State::Value;
+                Ok(i + 1)
+            }
+            (b',', Some(Container::Object)) => {
+                self.state = State::ObjectKey;
+                Ok(i + 1)
+            }
+            (b']', Some(Container::Array)) => Ok(self.close(Container::Array, i, base, sink)),
+            (b'}', Some(Container::Object)) => Ok(self.close(Container::Object, i, base, sink)),
+            (_, Some(Container::Object)) => Err(self.expected("',' or '}'", b, base + i as u64)),
+            _ => Err(self.expected("',' or ']'", b, base + i as u64)),
+        }
+    }
+
+    /// The byte `c[i]` where an object wants a key: its opening quote (or,
+    /// in an empty object, the closing brace).
+    #[inline(always)]
+    fn object_key<S: TokenSink + ?Sized>(
+        &mut self,
+        c: &[u8],
+        i: usize,
+        base: u64,
+        sink: &mut S,
+    ) -> Result<usize, Error> {
+        match c[i] {
+            b'"' => {
+                self.begin_key();
+                Ok(i + 1)
+            }
+            b'}' if self.state == State::ObjectFirst => {
+                Ok(self.close(Container::Object, i, base, sink))
+            }
+            b => {
+                let exp = if self.state == State::ObjectFirst {
+                    "string key or '}'"
+                } else {
+                    "string key"
+                };
+                Err(self.expected(exp, b, base + i as u64))
+            }
+        }
     }
 
     /// Counts the next item of the innermost array in the path.

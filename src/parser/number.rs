@@ -1,7 +1,7 @@
 //! Number scanning: the RFC 8259 number grammar as runs over a chunk, resumable
 //! in any of its nine states, and the tight loop over the numbers of an array.
 
-use super::string::{HIGHS, ONES, push_ascii};
+use super::scan::{HIGHS, ONES, push_ascii};
 use super::token::{Location, Token, TokenSink};
 use super::{Container, NumState, Parser, State};
 use crate::error::{Error, ErrorCode, LimitKind};

@@ -1,6 +1,7 @@
 //! The reference parser: the same grammar, limits, tokens and errors as
 //! [`Parser`](super::Parser), written plainly, one byte at a time with no fast
-//! paths, and kept as the oracle the tests hold the fast paths against.
+//! paths, and kept as the oracle the tests hold the fast paths against
+//! (`reference_tests.rs`). Built for the tests only: no user calls it.
 
 use std::collections::HashSet;
 
@@ -22,22 +23,8 @@ use crate::path::{Path, PathRef, Segment};
 /// buffer ([`TokenSink::string_bytes`] is never used). Use [`Parser`](crate::Parser)
 /// for real work; this one exists so that tests can compare the fast
 /// paths with a parser simple enough to check by reading.
-///
-/// # Examples
-///
-/// ```
-/// use tooljson::OwnedToken;
-/// use tooljson::parser::ReferenceParser;
-/// let mut p = ReferenceParser::new();
-/// let mut tokens: Vec<OwnedToken> = Vec::new();
-/// p.feed(br#"{"a": [1, "x"]}"#, &mut tokens)?;
-/// p.finish(&mut tokens)?;
-/// assert_eq!(tokens[1], OwnedToken::Key("a".to_owned()));
-/// assert_eq!(tokens.len(), 9);
-/// # Ok::<(), tooljson::Error>(())
-/// ```
 #[derive(Debug)]
-pub struct ReferenceParser {
+pub(crate) struct ReferenceParser {
     limits: Limits,
     duplicate_keys: DuplicateKeys,
     state: Step,
@@ -156,12 +143,12 @@ impl Default for ReferenceParser {
 
 impl ReferenceParser {
     /// A reference parser with the default [`Limits`].
-    pub fn new() -> ReferenceParser {
+    pub(crate) fn new() -> ReferenceParser {
         ReferenceParser::with_limits(Limits::default())
     }
 
     /// A reference parser with the given limits.
-    pub fn with_limits(limits: Limits) -> ReferenceParser {
+    pub(crate) fn with_limits(limits: Limits) -> ReferenceParser {
         ReferenceParser {
             limits,
             duplicate_keys: DuplicateKeys::default(),
@@ -182,12 +169,16 @@ impl ReferenceParser {
 
     /// Sets the duplicate-key policy, as
     /// [`Parser::set_duplicate_keys`](crate::Parser::set_duplicate_keys).
-    pub fn set_duplicate_keys(&mut self, policy: DuplicateKeys) {
+    pub(crate) fn set_duplicate_keys(&mut self, policy: DuplicateKeys) {
         self.duplicate_keys = policy;
     }
 
     /// Feeds the next chunk, as [`Parser::feed`](crate::Parser::feed).
-    pub fn feed<S: TokenSink + ?Sized>(&mut self, chunk: &[u8], sink: &mut S) -> Result<(), Error> {
+    pub(crate) fn feed<S: TokenSink + ?Sized>(
+        &mut self,
+        chunk: &[u8],
+        sink: &mut S,
+    ) -> Result<(), Error> {
         if let Some(e) = &self.failed {
             return Err(e.clone());
         }
@@ -204,7 +195,7 @@ impl ReferenceParser {
     }
 
     /// Ends the input, as [`Parser::finish`](crate::Parser::finish).
-    pub fn finish<S: TokenSink + ?Sized>(&mut self, sink: &mut S) -> Result<(), Error> {
+    pub(crate) fn finish<S: TokenSink + ?Sized>(&mut self, sink: &mut S) -> Result<(), Error> {
         if let Some(e) = &self.failed {
             return Err(e.clone());
         }

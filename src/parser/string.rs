@@ -1,7 +1,12 @@
-//! String decoding: the plain-text run scan (SWAR), one-letter and `\u`
-//! escapes, UTF-8 checks and the character carried across a chunk's end, and
-//! the two ways decoded text leaves the parser (pieces, or the sink's buffer).
+//! String decoding: plain-text runs (scanned by `scan.rs`), one-letter and
+//! `\u` escapes, UTF-8 checks and the character carried across a chunk's
+//! end, and the two ways decoded text leaves the parser (pieces, or the
+//! sink's buffer).
 
+use super::scan::{
+    HIGHS, SPECIAL, STRING_CLASS, Utf8At, push_ascii, scan_string_run, simple_escape,
+    special_bytes, utf8_at, utf8_width,
+};
 use super::token::{Location, Token, TokenSink};
 use super::{DuplicateKeys, FAST_STRING_CHUNK, Parser, State, StrState, VALIDATE_AT};
 use crate::error::{Error, ErrorCode, LimitKind};
@@ -391,7 +396,10 @@ impl Parser {
     }
 
     /// Consumes string bytes from `c[i..]`; returns where it stopped (the
-    /// chunk end, or just past the closing quote).
+    /// chunk end, or just past the closing quote). Alternates between the
+    /// states carried over a chunk's end or an escape (`resume_carried`) and
+    /// plain text (`plain_text`), both inlined here: this is the hottest loop
+    /// of the parser, and a call per step would show.
     #[inline(always)]
     pub(super) fn string<const DIRECT: bool, S: TokenSink + ?Sized>(
         &mut self,
@@ -416,299 +424,421 @@ impl Parser {
         // piece a token of its own). Text validated with the chunk is
         // handed on in pieces: the sink's one check of the buffer
         // would be a second look at it.
-        let direct = DIRECT;
+        let at = StrAt {
+            base,
+            exact_sink,
+            direct: DIRECT,
+        };
         loop {
             // A chunk usually starts (and a run always resumes) in plain
             // text: one predictable test, not a jump through the state table.
-            if self.str_state != StrState::Normal {
-                match self.str_state {
-                    StrState::Normal => {}
-                    StrState::Utf8 => {
-                        while self.utf8_len < self.utf8_need {
-                            let Some(&b) = c.get(i) else {
-                                self.flush(sink, base + n as u64);
-                                return Ok(n);
-                            };
-                            // The second byte's range depends on the lead (no
-                            // overlongs, no surrogates, nothing past U+10FFFF),
-                            // checked as it arrives, as a whole-chunk check would.
-                            // (The ranges of `utf8_at`, written out: a table
-                            // shared by both is slower in small chunks.)
-                            let (lo, hi) = match (self.utf8_len, self.utf8[0]) {
-                                (1, 0xE0) => (0xA0, 0xBF),
-                                (1, 0xED) => (0x80, 0x9F),
-                                (1, 0xF0) => (0x90, 0xBF),
-                                (1, 0xF4) => (0x80, 0x8F),
-                                _ => (0x80, 0xBF),
-                            };
-                            if !(lo..=hi).contains(&b) {
-                                return Err(self.error_at(ErrorCode::InvalidUtf8, self.utf8_start));
-                            }
-                            self.utf8[self.utf8_len as usize] = b;
-                            self.utf8_len += 1;
-                            i += 1;
-                        }
-                        let bytes = self.utf8;
-                        let need = self.utf8_need as usize;
-                        let Ok(s) = std::str::from_utf8(&bytes[..need]) else {
-                            return Err(self.error_at(ErrorCode::InvalidUtf8, self.utf8_start));
-                        };
-                        // (The scratch is empty: it was handed on at the end
-                        // of the chunk that held the character's first bytes.)
-                        let exact = exact_sink && self.exact_for(need);
-                        if direct {
-                            self.append_direct(sink, s.as_bytes(), base + i as u64)?;
-                        } else {
-                            self.push_text(s, base + i as u64)?;
-                        }
-                        if exact {
-                            self.flush_exact(sink, base + i as u64);
-                        }
-                        self.utf8_len = 0;
-                        self.str_state = StrState::Normal;
-                        continue;
-                    }
-                    StrState::Escape => {
-                        let Some(&b) = c.get(i) else {
-                            self.flush(sink, base + n as u64);
-                            return Ok(n);
-                        };
-                        let ch = match b {
-                            b'u' => {
-                                self.str_state = StrState::Hex {
-                                    code: 0,
-                                    digits: 0,
-                                    high: None,
-                                };
-                                i += 1;
-                                continue;
-                            }
-                            _ => match simple_escape(b) {
-                                Some(d) => char::from(d),
-                                None => {
-                                    return Err(self.expected(
-                                        "escape character (one of \" \\ / b f n r t u)",
-                                        b,
-                                        base + i as u64,
-                                    ));
-                                }
-                            },
-                        };
-                        i += 1;
-                        self.push_escaped(sink, ch, base + i as u64, 2, exact_sink, direct)?;
-                        self.str_state = StrState::Normal;
-                        continue;
-                    }
-                    StrState::Hex {
-                        mut code,
-                        mut digits,
-                        high,
-                    } => {
-                        while digits < 4 {
-                            let Some(&b) = c.get(i) else {
-                                self.str_state = StrState::Hex { code, digits, high };
-                                self.flush(sink, base + n as u64);
-                                return Ok(n);
-                            };
-                            let d = match b {
-                                b'0'..=b'9' => b - b'0',
-                                b'a'..=b'f' => b - b'a' + 10,
-                                b'A'..=b'F' => b - b'A' + 10,
-                                _ => return Err(self.expected("hex digit", b, base + i as u64)),
-                            };
-                            code = (code << 4) | d as u16;
-                            digits += 1;
-                            i += 1;
-                        }
-                        let at = base + i as u64;
-                        match (high, code) {
-                            (None, 0xD800..=0xDBFF) => {
-                                self.str_state = StrState::LowBackslash(code);
-                                continue;
-                            }
-                            (None, 0xDC00..=0xDFFF) => {
-                                return Err(self.error_at(ErrorCode::LoneSurrogate(code), at - 1));
-                            }
-                            (None, _) => {
-                                let ch = char::from_u32(code as u32).unwrap_or('\u{FFFD}');
-                                self.push_escaped(sink, ch, at, 6, exact_sink, direct)?;
-                            }
-                            (Some(hi), 0xDC00..=0xDFFF) => {
-                                let cp = 0x10000
-                                    + (((hi as u32) - 0xD800) << 10)
-                                    + (code as u32 - 0xDC00);
-                                let ch = char::from_u32(cp).unwrap_or('\u{FFFD}');
-                                self.push_escaped(sink, ch, at, 12, exact_sink, direct)?;
-                            }
-                            (Some(hi), _) => {
-                                return Err(self.error_at(ErrorCode::LoneSurrogate(hi), at - 1));
-                            }
-                        }
-                        self.str_state = StrState::Normal;
-                        continue;
-                    }
-                    StrState::LowBackslash(hi) | StrState::LowU(hi) => {
-                        let Some(&b) = c.get(i) else {
-                            self.flush(sink, base + n as u64);
-                            return Ok(n);
-                        };
-                        let want = if matches!(self.str_state, StrState::LowBackslash(_)) {
-                            b'\\'
-                        } else {
-                            b'u'
-                        };
-                        if b != want {
-                            return Err(
-                                self.error_at(ErrorCode::LoneSurrogate(hi), base + i as u64)
-                            );
-                        }
-                        i += 1;
-                        self.str_state = if want == b'\\' {
-                            StrState::LowU(hi)
-                        } else {
-                            StrState::Hex {
-                                code: 0,
-                                digits: 0,
-                                high: Some(hi),
-                            }
-                        };
-                        continue;
-                    }
-                }
+            let flow = if self.str_state != StrState::Normal {
+                self.resume_carried(c, i, at, sink)?
+            } else {
+                self.plain_text(c, cs, i, at, sink)?
+            };
+            match flow {
+                Flow::At(next) => i = next,
+                Flow::Stop(end) => return Ok(end),
             }
+        }
+    }
 
-            // Normal text: runs up to the next quote, backslash or control
-            // byte, one-character escapes decoded on the way.
-            loop {
-                let rest = &c[i..];
-                let (end, ascii) = scan_string_run(rest);
-                if end > 0 && direct {
-                    // Straight into the sink's buffer: ASCII (the scan saw
-                    // no high bit) and text validated with the chunk need
-                    // no check here. (A run ends at an ASCII byte or at the
-                    // chunk's end, so one inside `cs` ends on a boundary.)
-                    let run = &rest[..end];
-                    let (valid, carry) = if ascii || i + end <= cs.len() {
-                        (end, 0)
-                    } else {
-                        let (text, carry) =
-                            self.checked_run(run, end == rest.len(), base + i as u64)?;
-                        (text.len(), carry)
-                    };
-                    self.append_direct(sink, &run[..valid], base + (i + valid) as u64)?;
-                    if carry > 0 {
-                        self.carry_utf8(&run[valid..], base + (n - carry) as u64);
-                        return Ok(n);
-                    }
-                    i += end;
-                } else if end > 0 {
-                    let run = &rest[..end];
-                    let exact = exact_sink && self.exact_for(end);
-                    if exact {
-                        self.flush_exact(sink, base + i as u64);
-                    }
-                    let (text, carry) = if let Some(t) = cs.get(i..i + end) {
-                        (t, 0)
-                    } else if ascii && end <= SHORT_RUN {
-                        // Not validated up front (a small chunk): ASCII
-                        // joins the key or the scratch byte by byte, which
-                        // is cheaper than a validation call on a few bytes.
-                        self.str_len += end;
-                        if self.str_len > self.limits.max_string_bytes {
-                            let k = self.limits.max_string_bytes + end - self.str_len;
-                            return Err(self.string_limit(base + (i + k + 1) as u64));
-                        }
-                        if self.in_key {
-                            if let Some(Segment::Key(k)) = self.path.last_mut() {
-                                push_ascii(k, run);
-                            }
-                        } else {
-                            push_ascii(&mut self.scratch, run);
-                        }
-                        ("", 0)
-                    } else if ascii {
-                        // All ASCII: the check cannot fail.
-                        (std::str::from_utf8(run).unwrap_or(""), 0)
-                    } else {
-                        self.checked_run(run, end == rest.len(), base + i as u64)?
-                    };
-                    if !text.is_empty() {
-                        let at = base + (i + text.len()) as u64;
-                        // Text that an escape follows joins the scratch, so
-                        // that a piece is handed on once, not split at every
-                        // escape.
-                        if self.in_key || !self.scratch.is_empty() || rest.get(end) == Some(&b'\\')
-                        {
-                            self.push_text(text, at)?;
-                        } else {
-                            self.str_len += text.len();
-                            if self.str_len > self.limits.max_string_bytes {
-                                return Err(self.string_limit_within(text, at));
-                            }
-                            emit!(self, sink, Token::StringPart(text), at);
-                        }
-                    }
-                    if exact {
-                        self.flush_exact(sink, base + (i + end - carry) as u64);
-                    }
-                    if carry > 0 {
-                        self.carry_utf8(&run[run.len() - carry..], base + (n - carry) as u64);
-                        self.flush(sink, base + n as u64);
-                        return Ok(n);
-                    }
-                    i += end;
-                }
-                let Some(&b) = c.get(i) else {
-                    self.flush(sink, base + n as u64);
-                    return Ok(n);
+    /// One step of a state carried over a chunk's end or begun by an
+    /// escape: a split UTF-8 character, an escape letter, `\u` digits, the
+    /// low half of a surrogate pair.
+    #[inline(always)]
+    fn resume_carried<S: TokenSink + ?Sized>(
+        &mut self,
+        c: &[u8],
+        i: usize,
+        at: StrAt,
+        sink: &mut S,
+    ) -> Result<Flow, Error> {
+        match self.str_state {
+            StrState::Normal => Ok(Flow::At(i)),
+            StrState::Utf8 => self.resume_utf8(c, i, at, sink),
+            StrState::Escape => self.resume_escape(c, i, at, sink),
+            StrState::Hex { code, digits, high } => {
+                self.resume_hex(c, i, (code, digits, high), at, sink)
+            }
+            StrState::LowBackslash(hi) | StrState::LowU(hi) => {
+                self.resume_low_half(c, i, hi, at, sink)
+            }
+        }
+    }
+
+    /// The chunk ended inside the string: hands on the gathered text.
+    #[inline(always)]
+    fn out_of_input<S: TokenSink + ?Sized>(&mut self, c: &[u8], at: StrAt, sink: &mut S) -> Flow {
+        self.flush(sink, at.base + c.len() as u64);
+        Flow::Stop(c.len())
+    }
+
+    /// The rest of a UTF-8 character that the last chunk's end split.
+    #[inline(always)]
+    fn resume_utf8<S: TokenSink + ?Sized>(
+        &mut self,
+        c: &[u8],
+        mut i: usize,
+        at: StrAt,
+        sink: &mut S,
+    ) -> Result<Flow, Error> {
+        while self.utf8_len < self.utf8_need {
+            let Some(&b) = c.get(i) else {
+                return Ok(self.out_of_input(c, at, sink));
+            };
+            // The second byte's range depends on the lead (no overlongs, no
+            // surrogates, nothing past U+10FFFF), checked as it arrives, as
+            // a whole-chunk check would. (The ranges of `utf8_at`, written
+            // out: a table shared by both is slower in small chunks.)
+            let (lo, hi) = match (self.utf8_len, self.utf8[0]) {
+                (1, 0xE0) => (0xA0, 0xBF),
+                (1, 0xED) => (0x80, 0x9F),
+                (1, 0xF0) => (0x90, 0xBF),
+                (1, 0xF4) => (0x80, 0x8F),
+                _ => (0x80, 0xBF),
+            };
+            if !(lo..=hi).contains(&b) {
+                return Err(self.error_at(ErrorCode::InvalidUtf8, self.utf8_start));
+            }
+            self.utf8[self.utf8_len as usize] = b;
+            self.utf8_len += 1;
+            i += 1;
+        }
+        let bytes = self.utf8;
+        let need = self.utf8_need as usize;
+        let Ok(s) = std::str::from_utf8(&bytes[..need]) else {
+            return Err(self.error_at(ErrorCode::InvalidUtf8, self.utf8_start));
+        };
+        // (The scratch is empty: it was handed on at the end of the chunk
+        // that held the character's first bytes.)
+        let exact = at.exact_sink && self.exact_for(need);
+        let end = at.base + i as u64;
+        if at.direct {
+            self.append_direct(sink, s.as_bytes(), end)?;
+        } else {
+            self.push_text(s, end)?;
+        }
+        if exact {
+            self.flush_exact(sink, end);
+        }
+        self.utf8_len = 0;
+        self.str_state = StrState::Normal;
+        Ok(Flow::At(i))
+    }
+
+    /// The letter after a `\` that the chunk's end (or a `u`) left open.
+    #[inline(always)]
+    fn resume_escape<S: TokenSink + ?Sized>(
+        &mut self,
+        c: &[u8],
+        i: usize,
+        at: StrAt,
+        sink: &mut S,
+    ) -> Result<Flow, Error> {
+        let Some(&b) = c.get(i) else {
+            return Ok(self.out_of_input(c, at, sink));
+        };
+        if b == b'u' {
+            self.str_state = StrState::Hex {
+                code: 0,
+                digits: 0,
+                high: None,
+            };
+            return Ok(Flow::At(i + 1));
+        }
+        let Some(d) = simple_escape(b) else {
+            return Err(self.expected(
+                "escape character (one of \" \\ / b f n r t u)",
+                b,
+                at.base + i as u64,
+            ));
+        };
+        let end = at.base + (i + 1) as u64;
+        self.push_escaped(sink, char::from(d), end, 2, at.exact_sink, at.direct)?;
+        self.str_state = StrState::Normal;
+        Ok(Flow::At(i + 1))
+    }
+
+    /// The four digits of `\uXXXX` (`high`: the high half of a pair already
+    /// read), and the character or surrogate half they give.
+    #[inline(always)]
+    fn resume_hex<S: TokenSink + ?Sized>(
+        &mut self,
+        c: &[u8],
+        mut i: usize,
+        (mut code, mut digits, high): (u16, u8, Option<u16>),
+        at: StrAt,
+        sink: &mut S,
+    ) -> Result<Flow, Error> {
+        while digits < 4 {
+            let Some(&b) = c.get(i) else {
+                self.str_state = StrState::Hex { code, digits, high };
+                return Ok(self.out_of_input(c, at, sink));
+            };
+            let d = match b {
+                b'0'..=b'9' => b - b'0',
+                b'a'..=b'f' => b - b'a' + 10,
+                b'A'..=b'F' => b - b'A' + 10,
+                _ => return Err(self.expected("hex digit", b, at.base + i as u64)),
+            };
+            code = (code << 4) | d as u16;
+            digits += 1;
+            i += 1;
+        }
+        let end = at.base + i as u64;
+        let (ch, escape_len) = match (high, code) {
+            (None, 0xD800..=0xDBFF) => {
+                self.str_state = StrState::LowBackslash(code);
+                return Ok(Flow::At(i));
+            }
+            (None, 0xDC00..=0xDFFF) => {
+                return Err(self.error_at(ErrorCode::LoneSurrogate(code), end - 1));
+            }
+            (None, _) => (char::from_u32(code as u32).unwrap_or('\u{FFFD}'), 6),
+            (Some(hi), 0xDC00..=0xDFFF) => {
+                let cp = 0x10000 + (((hi as u32) - 0xD800) << 10) + (code as u32 - 0xDC00);
+                (char::from_u32(cp).unwrap_or('\u{FFFD}'), 12)
+            }
+            (Some(hi), _) => {
+                return Err(self.error_at(ErrorCode::LoneSurrogate(hi), end - 1));
+            }
+        };
+        self.push_escaped(sink, ch, end, escape_len, at.exact_sink, at.direct)?;
+        self.str_state = StrState::Normal;
+        Ok(Flow::At(i))
+    }
+
+    /// The `\` and `u` that must follow a high surrogate `hi`.
+    #[inline(always)]
+    fn resume_low_half<S: TokenSink + ?Sized>(
+        &mut self,
+        c: &[u8],
+        i: usize,
+        hi: u16,
+        at: StrAt,
+        sink: &mut S,
+    ) -> Result<Flow, Error> {
+        let Some(&b) = c.get(i) else {
+            return Ok(self.out_of_input(c, at, sink));
+        };
+        let want = if matches!(self.str_state, StrState::LowBackslash(_)) {
+            b'\\'
+        } else {
+            b'u'
+        };
+        if b != want {
+            return Err(self.error_at(ErrorCode::LoneSurrogate(hi), at.base + i as u64));
+        }
+        self.str_state = if want == b'\\' {
+            StrState::LowU(hi)
+        } else {
+            StrState::Hex {
+                code: 0,
+                digits: 0,
+                high: Some(hi),
+            }
+        };
+        Ok(Flow::At(i + 1))
+    }
+
+    /// Normal text: runs up to the next quote, backslash or control byte,
+    /// one-character escapes decoded on the way. Stops at the closing
+    /// quote, the chunk's end, or an escape it leaves to the states.
+    #[inline(always)]
+    fn plain_text<S: TokenSink + ?Sized>(
+        &mut self,
+        c: &[u8],
+        cs: &str,
+        mut i: usize,
+        at: StrAt,
+        sink: &mut S,
+    ) -> Result<Flow, Error> {
+        loop {
+            let rest = &c[i..];
+            let (end, ascii) = scan_string_run(rest);
+            if end > 0 {
+                let carried = if at.direct {
+                    self.run_direct(c, cs, i, end, ascii, at, sink)?
+                } else {
+                    self.run_pieces(c, cs, i, end, ascii, at, sink)?
                 };
-                let off = base + i as u64;
-                match b {
-                    b'"' => {
-                        self.flush(sink, off + 1);
-                        if self.in_key {
-                            if self.duplicate_keys == DuplicateKeys::Error
-                                && let Some(Segment::Key(k)) = self.path.last()
-                                && let Some(set) = self.key_sets.last_mut()
-                                && !set.insert(k.clone())
-                            {
-                                let code = ErrorCode::DuplicateKey(k.clone());
-                                self.state = State::Colon;
-                                return Err(self.error_at(code, off));
-                            }
-                            if let Some(Segment::Key(k)) = self.path.last() {
-                                emit!(self, sink, Token::Key(k), off + 1);
-                            }
-                            self.state = State::Colon;
-                        } else {
-                            emit!(self, sink, Token::StringEnd, off + 1);
-                            self.value_done();
-                        }
-                        return Ok(i + 1);
-                    }
-                    b'\\' => {
-                        // A one-character escape whose letter is in this
-                        // chunk is decoded here; anything else goes through
-                        // the escape states.
-                        let ch = match c.get(i + 1).and_then(|&e| simple_escape(e)) {
-                            Some(d) => char::from(d),
-                            None => {
-                                self.str_state = StrState::Escape;
-                                i += 1;
-                                break;
-                            }
-                        };
-                        i += 2;
-                        self.push_escaped(sink, ch, base + i as u64, 2, exact_sink, direct)?;
-                    }
-                    _ => {
-                        return Err(self.error_at(ErrorCode::ControlCharacterInString(b), off));
-                    }
+                if carried {
+                    return Ok(Flow::Stop(c.len()));
+                }
+                i += end;
+            }
+            let Some(&b) = c.get(i) else {
+                return Ok(self.out_of_input(c, at, sink));
+            };
+            let off = at.base + i as u64;
+            match b {
+                b'"' => {
+                    self.close_string(sink, off)?;
+                    return Ok(Flow::Stop(i + 1));
+                }
+                b'\\' => {
+                    // A one-character escape whose letter is in this chunk
+                    // is decoded here; anything else goes through the
+                    // escape states.
+                    let Some(d) = c.get(i + 1).and_then(|&e| simple_escape(e)) else {
+                        self.str_state = StrState::Escape;
+                        return Ok(Flow::At(i + 1));
+                    };
+                    i += 2;
+                    let end = at.base + i as u64;
+                    self.push_escaped(sink, char::from(d), end, 2, at.exact_sink, at.direct)?;
+                }
+                _ => {
+                    return Err(self.error_at(ErrorCode::ControlCharacterInString(b), off));
                 }
             }
         }
     }
 
+    /// A run of `end` plain bytes at `c[i..]` straight into the sink's
+    /// buffer; `true` when its last bytes begin a character that the
+    /// chunk's end cuts (carried, the chunk done).
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn run_direct<S: TokenSink + ?Sized>(
+        &mut self,
+        c: &[u8],
+        cs: &str,
+        i: usize,
+        end: usize,
+        ascii: bool,
+        at: StrAt,
+        sink: &mut S,
+    ) -> Result<bool, Error> {
+        // ASCII (the scan saw no high bit) and text validated with the
+        // chunk need no check here. (A run ends at an ASCII byte or at the
+        // chunk's end, so one inside `cs` ends on a boundary.)
+        let rest = &c[i..];
+        let run = &rest[..end];
+        let (valid, carry) = if ascii || i + end <= cs.len() {
+            (end, 0)
+        } else {
+            let (text, carry) = self.checked_run(run, end == rest.len(), at.base + i as u64)?;
+            (text.len(), carry)
+        };
+        self.append_direct(sink, &run[..valid], at.base + (i + valid) as u64)?;
+        if carry > 0 {
+            self.carry_utf8(&run[valid..], at.base + (c.len() - carry) as u64);
+            return Ok(true);
+        }
+        Ok(false)
+    }
+
+    /// A run of `end` plain bytes at `c[i..]` handed on as a piece (or
+    /// gathered into the key or the scratch); `true` when its last bytes
+    /// begin a character that the chunk's end cuts (carried, the chunk
+    /// done).
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn run_pieces<S: TokenSink + ?Sized>(
+        &mut self,
+        c: &[u8],
+        cs: &str,
+        i: usize,
+        end: usize,
+        ascii: bool,
+        at: StrAt,
+        sink: &mut S,
+    ) -> Result<bool, Error> {
+        let n = c.len();
+        let base = at.base;
+        let rest = &c[i..];
+        let run = &rest[..end];
+        let exact = at.exact_sink && self.exact_for(end);
+        if exact {
+            self.flush_exact(sink, base + i as u64);
+        }
+        let (text, carry) = if let Some(t) = cs.get(i..i + end) {
+            (t, 0)
+        } else if ascii && end <= SHORT_RUN {
+            // Not validated up front (a small chunk): ASCII joins the key
+            // or the scratch byte by byte, which is cheaper than a
+            // validation call on a few bytes.
+            self.push_short_ascii(run, base + i as u64)?;
+            ("", 0)
+        } else if ascii {
+            // All ASCII: the check cannot fail.
+            (std::str::from_utf8(run).unwrap_or(""), 0)
+        } else {
+            self.checked_run(run, end == rest.len(), base + i as u64)?
+        };
+        if !text.is_empty() {
+            let end_at = base + (i + text.len()) as u64;
+            // Text that an escape follows joins the scratch, so that a
+            // piece is handed on once, not split at every escape.
+            if self.in_key || !self.scratch.is_empty() || rest.get(end) == Some(&b'\\') {
+                self.push_text(text, end_at)?;
+            } else {
+                self.str_len += text.len();
+                if self.str_len > self.limits.max_string_bytes {
+                    return Err(self.string_limit_within(text, end_at));
+                }
+                emit!(self, sink, Token::StringPart(text), end_at);
+            }
+        }
+        if exact {
+            self.flush_exact(sink, base + (i + end - carry) as u64);
+        }
+        if carry > 0 {
+            self.carry_utf8(&run[run.len() - carry..], base + (n - carry) as u64);
+            self.flush(sink, base + n as u64);
+            return Ok(true);
+        }
+        Ok(false)
+    }
+
+    /// A short ASCII run (at offset `start`) not validated with its chunk,
+    /// joined to the key or the scratch byte by byte.
+    #[inline(always)]
+    fn push_short_ascii(&mut self, run: &[u8], start: u64) -> Result<(), Error> {
+        let len = run.len();
+        self.str_len += len;
+        if self.str_len > self.limits.max_string_bytes {
+            let k = self.limits.max_string_bytes + len - self.str_len;
+            return Err(self.string_limit(start + (k + 1) as u64));
+        }
+        if self.in_key {
+            if let Some(Segment::Key(k)) = self.path.last_mut() {
+                push_ascii(k, run);
+            }
+        } else {
+            push_ascii(&mut self.scratch, run);
+        }
+        Ok(())
+    }
+
+    /// The closing quote at `off`: the key (checked for a repeat under
+    /// [`DuplicateKeys::Error`]) or the string value's end.
+    #[inline(always)]
+    fn close_string<S: TokenSink + ?Sized>(&mut self, sink: &mut S, off: u64) -> Result<(), Error> {
+        self.flush(sink, off + 1);
+        if !self.in_key {
+            emit!(self, sink, Token::StringEnd, off + 1);
+            self.value_done();
+            return Ok(());
+        }
+        if self.duplicate_keys == DuplicateKeys::Error
+            && let Some(Segment::Key(k)) = self.path.last()
+            && let Some(set) = self.key_sets.last_mut()
+            && !set.insert(k.clone())
+        {
+            let code = ErrorCode::DuplicateKey(k.clone());
+            self.state = State::Colon;
+            return Err(self.error_at(code, off));
+        }
+        if let Some(Segment::Key(k)) = self.path.last() {
+            emit!(self, sink, Token::Key(k), off + 1);
+        }
+        self.state = State::Colon;
+        Ok(())
+    }
     /// Sets up the string value whose opening quote was just handed on, in a
     /// chunk of `chunk` bytes: asks the sink how it takes the text.
     #[inline(always)]
@@ -758,148 +888,6 @@ impl Parser {
     }
 }
 
-/// Finds the end of a run of plain string bytes: the first `"`, `\\` or
-/// control byte (or the end of `b`), and whether the run is all ASCII.
-/// Eight bytes at a time (SWAR), as the run is usually long; the tail (and a
-/// short input, such as a small chunk) byte by byte through a class table.
-#[inline(always)]
-pub(super) fn scan_string_run(b: &[u8]) -> (usize, bool) {
-    let mut high = 0u64;
-    let mut i = 0;
-    while let Some(chunk) = b.get(i..i + 8) {
-        let mut word = [0u8; 8];
-        word.copy_from_slice(chunk);
-        let w = u64::from_le_bytes(word);
-        let special = special_bytes(w);
-        if special != 0 {
-            // The lowest flag is exact (borrows only run upwards).
-            let k = special.trailing_zeros() / 8;
-            high |= w & ((1u64 << (k * 8)) - 1);
-            return (i + k as usize, high & HIGHS == 0);
-        }
-        high |= w;
-        i += 8;
-    }
-    let mut non_ascii = 0u8;
-    while let Some(&x) = b.get(i) {
-        let class = STRING_CLASS[x as usize];
-        if class == SPECIAL {
-            break;
-        }
-        non_ascii |= class;
-        i += 1;
-    }
-    (i, high & HIGHS == 0 && non_ascii == 0)
-}
-
-/// The byte a one-character escape's letter stands for (`n` for a line
-/// feed, ...), or `None` for `u` and anything that is not an escape letter.
-/// A table rather than a `match`, which compiles to a jump table whose
-/// indirect branch is mispredicted at most escapes.
-#[inline(always)]
-pub(super) fn simple_escape(letter: u8) -> Option<u8> {
-    match ESCAPED[letter as usize] {
-        0 => None,
-        d => Some(d),
-    }
-}
-
-/// [`simple_escape`]'s table: 0 where the letter is not a one-character
-/// escape (no escape stands for a NUL byte).
-static ESCAPED: [u8; 256] = {
-    let mut t = [0u8; 256];
-    t[b'"' as usize] = b'"';
-    t[b'\\' as usize] = b'\\';
-    t[b'/' as usize] = b'/';
-    t[b'b' as usize] = 0x08;
-    t[b'f' as usize] = 0x0c;
-    t[b'n' as usize] = b'\n';
-    t[b'r' as usize] = b'\r';
-    t[b't' as usize] = b'\t';
-    t
-};
-
-/// What stands at a byte of 0x80 or more in string text (see [`utf8_at`]).
-pub(super) enum Utf8At {
-    /// A well-formed character of this many bytes, all present.
-    Whole(usize),
-    /// The well-formed start of a character that the input's end cuts.
-    Cut,
-    /// Not UTF-8: a byte that cannot lead, an overlong form, a surrogate,
-    /// past U+10FFFF or a missing continuation byte, as `str::from_utf8`
-    /// decides.
-    Bad,
-}
-
-/// Reads the character that starts at `b[i]` (see [`Utf8At`]).
-#[inline(always)]
-pub(super) fn utf8_at(b: &[u8], i: usize) -> Utf8At {
-    let Some(&lead) = b.get(i) else {
-        return Utf8At::Bad;
-    };
-    // The second byte's range depends on the lead; the rest are 0x80..=0xBF.
-    let (len, lo, hi) = match lead {
-        0xC2..=0xDF => (2, 0x80, 0xBF),
-        0xE0 => (3, 0xA0, 0xBF),
-        0xE1..=0xEC | 0xEE..=0xEF => (3, 0x80, 0xBF),
-        0xED => (3, 0x80, 0x9F),
-        0xF0 => (4, 0x90, 0xBF),
-        0xF1..=0xF3 => (4, 0x80, 0xBF),
-        0xF4 => (4, 0x80, 0x8F),
-        _ => return Utf8At::Bad,
-    };
-    match b.get(i + 1) {
-        None => return Utf8At::Cut,
-        Some(c) if !(lo..=hi).contains(c) => return Utf8At::Bad,
-        Some(_) => {}
-    }
-    for k in 2..len {
-        match b.get(i + k) {
-            None => return Utf8At::Cut,
-            Some(c) if c & 0xC0 != 0x80 => return Utf8At::Bad,
-            Some(_) => {}
-        }
-    }
-    Utf8At::Whole(len)
-}
-
-/// [`STRING_CLASS`] of a byte that ends a plain string run.
-pub(super) const SPECIAL: u8 = 2;
-
-/// Per byte: 0 for plain ASCII, 1 for a non-ASCII byte, [`SPECIAL`] for `"`,
-/// `\\` and control bytes.
-pub(super) static STRING_CLASS: [u8; 256] = {
-    let mut t = [0u8; 256];
-    let mut i = 0;
-    while i < 256 {
-        t[i] = if i < 0x20 || i == b'"' as usize || i == b'\\' as usize {
-            SPECIAL
-        } else if i >= 0x80 {
-            1
-        } else {
-            0
-        };
-        i += 1;
-    }
-    t
-};
-
-pub(super) const ONES: u64 = 0x0101_0101_0101_0101;
-
-pub(super) const HIGHS: u64 = 0x8080_8080_8080_8080;
-
-/// The high bit of each byte of `w` that is `"`, `\\` or below 0x20 (exact
-/// for the lowest such byte, maybe spurious above it).
-#[inline]
-pub(super) fn special_bytes(w: u64) -> u64 {
-    let quote = w ^ (ONES * b'"' as u64);
-    let backslash = w ^ (ONES * b'\\' as u64);
-    ((quote.wrapping_sub(ONES) & !quote)
-        | (backslash.wrapping_sub(ONES) & !backslash)
-        | (w.wrapping_sub(ONES * 0x20) & !w))
-        & HIGHS
-}
-
 /// ASCII string runs up to this long that were not validated up front are
 /// copied byte by byte rather than validated.
 pub(super) const SHORT_RUN: usize = 64;
@@ -926,25 +914,20 @@ pub(super) const DIRECT_FROM: usize = 16;
 /// start is unknown is placed from its end), but the case then arises.
 pub(super) const DIRECT_MARGIN: usize = FAST_STRING_CHUNK + 8;
 
-/// Appends ASCII bytes (a number's head, a short string run known to be
-/// ASCII) to `s`, one by one: cheaper for a few bytes than a validation
-/// call.
-#[inline(always)]
-pub(super) fn push_ascii(s: &mut String, bytes: &[u8]) {
-    s.reserve(bytes.len());
-    for &b in bytes {
-        // The mask (a no-op on ASCII) tells the compiler each char is one
-        // byte long.
-        s.push(char::from(b & 0x7f));
-    }
+/// Where one step of [`Parser::string`] leaves the scan.
+enum Flow {
+    /// Go on at this index.
+    At(usize),
+    /// The string's part of the chunk ends here: the index to return.
+    Stop(usize),
 }
 
-/// The length of the UTF-8 sequence that `lead` starts (2 to 4 for the
-/// leads simdutf8 reports as incomplete).
-pub(super) fn utf8_width(lead: u8) -> u8 {
-    match lead {
-        0xC0..=0xDF => 2,
-        0xE0..=0xEF => 3,
-        _ => 4,
-    }
+/// What every step of [`Parser::string`] needs of the chunk: its offset in
+/// the input, whether the sink wants exact piece offsets in it, and whether
+/// value text goes into the sink's buffer.
+#[derive(Clone, Copy)]
+struct StrAt {
+    base: u64,
+    exact_sink: bool,
+    direct: bool,
 }

@@ -4,7 +4,7 @@
 //! few bytes) at a time, where the fast paths cannot apply.
 
 use super::number::*;
-use super::string::*;
+use super::scan::*;
 use super::*;
 
 /// Records tokens with their offsets and paths; adjacent string parts

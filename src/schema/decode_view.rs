@@ -6,7 +6,7 @@ pub(crate) use super::format::{Format, days_in_month};
 pub(crate) use super::pattern::{
     Class, ClassSequence, OwnedRegular, Pattern, PositionAutomaton, Regular,
 };
-pub(crate) use super::program::{Kw, NodeId, ObjectKw, Program};
+pub(crate) use super::program::{ItemsKw, Kw, NodeId, ObjectKw, Program};
 pub(crate) use super::types::{T_ALL, T_ARR, T_BOOL, T_FRAC, T_INT, T_NULL, T_OBJ, T_STR};
 
 use super::CompiledSchema;

@@ -196,193 +196,249 @@ pub(crate) fn translate(pattern: &str) -> Result<String, String> {
 pub(crate) fn translate_for(pattern: &str, dialect: Dialect) -> Result<Translation, String> {
     let chars: Vec<char> = pattern.chars().collect();
     misplaced_quantifier(&chars)?;
-    let mut out = String::with_capacity(pattern.len() + 8);
-    let mut groups = Groups::default();
-    let mut backtracking = false;
-    let mut i = 0;
-    let mut in_class = false;
-    let mut class_start = false;
-    // In a class: what the last item was, which decides what a `-` is.
-    let mut class_last = ClassItem::Start;
-    while let Some(&c) = chars.get(i) {
-        i += 1;
-        if in_class {
-            let first = class_start;
-            class_start = false;
-            // ECMA-262 reads `-` as a range only between two single
-            // characters (`[--{]` is `-` to `{`); everywhere else it is a
-            // literal, which is written `\-` so that the `regex` crate,
-            // whose rules differ, reads the same.
-            let last = std::mem::replace(&mut class_last, ClassItem::Char);
-            match c {
-                ']' => {
-                    in_class = false;
-                    out.push(']');
-                }
-                '^' if first => {
-                    out.push('^');
-                    class_last = ClassItem::Start;
-                }
-                // (Annex B reads `[a-\d]` as `a`, `-` and the digits.)
-                '-' if last == ClassItem::Char
-                    && chars.get(i).is_some_and(|&n| n != ']')
-                    && !class_escape_at(&chars, i) =>
-                {
-                    out.push('-');
-                    class_last = ClassItem::RangeDash;
-                }
-                '\\' => {
-                    let set = class_escape_at(&chars, i - 1);
-                    let (text, used) = escape(&chars, i, true)?;
-                    i += used;
-                    out.push_str(&text);
-                    if set {
-                        class_last = ClassItem::Set;
-                    }
-                }
-                c => out.push_str(&regex::escape(c.encode_utf8(&mut [0; 4]))),
-            }
-            if last == ClassItem::RangeDash && class_last != ClassItem::RangeDash {
-                // A range's upper end cannot start another range.
-                class_last = ClassItem::RangeEnd;
-            }
-            continue;
-        }
-        match c {
-            '\\' => {
-                if let Some((group, used)) = back_reference(&chars, i, &groups, dialect)? {
-                    backtracking = true;
-                    i += used;
-                    match dialect {
-                        #[cfg(test)]
-                        Dialect::Regex => {
-                            return Err(format!(
-                                "back reference `\\{}` is not supported",
-                                chars[i - used..i].iter().collect::<String>()
-                            ));
-                        }
-                        Dialect::Backtracking => {
-                            let _ = write!(out, "(?:(?({group})\\{group}|))");
-                        }
-                        Dialect::Weighing => out.push_str("(?:)"),
-                    }
-                    continue;
-                }
-                if dialect == Dialect::Backtracking
-                    && let Some(boundary) = ascii_word_boundary(chars.get(i))
-                {
-                    out.push_str(boundary);
-                    i += 1;
-                    continue;
-                }
-                let (text, used) = escape(&chars, i, false)?;
-                i += used;
-                out.push_str(&text);
-            }
-            ')' => {
-                out.push(')');
-                if groups.close() {
-                    // A quantified look-ahead (Annex B), which the engine
-                    // refuses: with a minimum of 0 it is a choice of
-                    // asserting or not, else one assertion.
-                    if let Some((min, used)) = quantifier_at(&chars, i) {
-                        i += used;
-                        if min == 0 {
-                            out.push('|');
-                        }
-                    }
-                    out.push(')');
-                }
-            }
-            '[' => {
-                if chars.get(i) == Some(&']') {
-                    // `[]` matches nothing.
-                    out.push_str(r"[^\x{0}-\x{10FFFF}]");
-                    i += 1;
-                } else if chars.get(i) == Some(&'^') && chars.get(i + 1) == Some(&']') {
-                    out.push_str("(?s:.)");
-                    i += 2;
-                } else {
-                    in_class = true;
-                    class_start = true;
-                    class_last = ClassItem::Start;
-                    out.push('[');
-                }
-            }
-            '.' => out.push_str(r"[^\n\r\x{2028}\x{2029}]"),
-            '(' => {
-                if chars.get(i) == Some(&'?') {
-                    let look = match (chars.get(i + 1), chars.get(i + 2)) {
-                        (Some('='), _) => Some(("look-ahead", "(?=")),
-                        (Some('!'), _) => Some(("negative look-ahead", "(?!")),
-                        (Some('<'), Some('=')) => Some(("look-behind", "(?<=")),
-                        (Some('<'), Some('!')) => Some(("negative look-behind", "(?<!")),
-                        _ => None,
-                    };
-                    if let Some((_name, syntax)) = look {
-                        backtracking = true;
-                        i += syntax.len() - 1;
-                        match dialect {
-                            #[cfg(test)]
-                            Dialect::Regex => {
-                                return Err(format!("{_name} `{syntax}` is not supported"));
-                            }
-                            Dialect::Backtracking => {
-                                // In a group of its own, which Annex B lets
-                                // a quantifier follow (`(?=a)?`).
-                                groups.open_wrapped();
-                                out.push_str("(?:");
-                                out.push_str(syntax);
-                            }
-                            Dialect::Weighing => {
-                                groups.open(None);
-                                out.push_str("(?:");
-                            }
-                        }
-                        continue;
-                    }
-                    match (chars.get(i + 1), chars.get(i + 2)) {
-                        (Some('<'), _) => {
-                            let name: String =
-                                chars[i + 2..].iter().take_while(|&&n| n != '>').collect();
-                            groups.open(Some(name));
-                            out.push_str("(?P<");
-                            i += 2;
-                        }
-                        (Some(':'), _) => {
-                            groups.open(None);
-                            out.push_str("(?:");
-                            i += 2;
-                        }
-                        _ => return Err("unknown group syntax `(?`".into()),
-                    }
-                } else {
-                    groups.open(Some(String::new()));
-                    out.push('(');
-                }
-            }
-            // A quantifier only if it reads {n}, {n,} or {n,m}: copied whole,
-            // its closing brace included; else a literal brace.
-            '{' => match quantifier_end(&chars, i) {
-                Some(end) => {
-                    out.push('{');
-                    out.extend(&chars[i..end]);
-                    i = end;
-                }
-                None => out.push_str(r"\{"),
-            },
-            // Not the end of a quantifier (that was copied with its `{`).
-            '}' => out.push_str(r"\}"),
-            c => out.push(c),
+    let mut t = Translator {
+        chars: &chars,
+        dialect,
+        out: String::with_capacity(pattern.len() + 8),
+        groups: Groups::default(),
+        backtracking: false,
+        i: 0,
+        in_class: false,
+        class_start: false,
+        class_last: ClassItem::Start,
+    };
+    while let Some(&c) = chars.get(t.i) {
+        t.i += 1;
+        if t.in_class {
+            t.class_char(c)?;
+        } else {
+            t.outside_class(c)?;
         }
     }
-    if in_class {
+    if t.in_class {
         return Err("unterminated character class `[`".into());
     }
     Ok(Translation {
-        text: out,
-        backtracking,
+        text: t.out,
+        backtracking: t.backtracking,
     })
+}
+
+/// A translation under way: the pattern's characters, the next one's
+/// index, the text written so far, and the groups and class read so far.
+struct Translator<'a> {
+    chars: &'a [char],
+    dialect: Dialect,
+    out: String,
+    groups: Groups,
+    backtracking: bool,
+    i: usize,
+    in_class: bool,
+    class_start: bool,
+    /// In a class: what the last item was, which decides what a `-` is.
+    class_last: ClassItem,
+}
+
+impl Translator<'_> {
+    /// Character `c` inside a bracket class.
+    fn class_char(&mut self, c: char) -> Result<(), String> {
+        let chars = self.chars;
+        let first = self.class_start;
+        self.class_start = false;
+        // ECMA-262 reads `-` as a range only between two single characters
+        // (`[--{]` is `-` to `{`); everywhere else it is a literal, which
+        // is written `\-` so that the `regex` crate, whose rules differ,
+        // reads the same.
+        let last = std::mem::replace(&mut self.class_last, ClassItem::Char);
+        match c {
+            ']' => {
+                self.in_class = false;
+                self.out.push(']');
+            }
+            '^' if first => {
+                self.out.push('^');
+                self.class_last = ClassItem::Start;
+            }
+            // (Annex B reads `[a-\d]` as `a`, `-` and the digits.)
+            '-' if last == ClassItem::Char
+                && chars.get(self.i).is_some_and(|&n| n != ']')
+                && !class_escape_at(chars, self.i) =>
+            {
+                self.out.push('-');
+                self.class_last = ClassItem::RangeDash;
+            }
+            '\\' => {
+                let set = class_escape_at(chars, self.i - 1);
+                let (text, used) = escape(chars, self.i, true)?;
+                self.i += used;
+                self.out.push_str(&text);
+                if set {
+                    self.class_last = ClassItem::Set;
+                }
+            }
+            c => self
+                .out
+                .push_str(&regex::escape(c.encode_utf8(&mut [0; 4]))),
+        }
+        if last == ClassItem::RangeDash && self.class_last != ClassItem::RangeDash {
+            // A range's upper end cannot start another range.
+            self.class_last = ClassItem::RangeEnd;
+        }
+        Ok(())
+    }
+
+    /// Character `c` outside a class.
+    fn outside_class(&mut self, c: char) -> Result<(), String> {
+        let chars = self.chars;
+        match c {
+            '\\' => self.escape_outside()?,
+            ')' => self.close_group(),
+            '[' => {
+                if chars.get(self.i) == Some(&']') {
+                    // `[]` matches nothing.
+                    self.out.push_str(r"[^\x{0}-\x{10FFFF}]");
+                    self.i += 1;
+                } else if chars.get(self.i) == Some(&'^') && chars.get(self.i + 1) == Some(&']') {
+                    self.out.push_str("(?s:.)");
+                    self.i += 2;
+                } else {
+                    self.in_class = true;
+                    self.class_start = true;
+                    self.class_last = ClassItem::Start;
+                    self.out.push('[');
+                }
+            }
+            '.' => self.out.push_str(r"[^\n\r\x{2028}\x{2029}]"),
+            '(' => self.open_group()?,
+            // A quantifier only if it reads {n}, {n,} or {n,m}: copied
+            // whole, its closing brace included; else a literal brace.
+            '{' => match quantifier_end(chars, self.i) {
+                Some(end) => {
+                    self.out.push('{');
+                    self.out.extend(&chars[self.i..end]);
+                    self.i = end;
+                }
+                None => self.out.push_str(r"\{"),
+            },
+            // Not the end of a quantifier (that was copied with its `{`).
+            '}' => self.out.push_str(r"\}"),
+            c => self.out.push(c),
+        }
+        Ok(())
+    }
+
+    /// An escape outside a class (its `\` read): a back reference, an
+    /// ASCII word boundary for the backtracking engine, or any other.
+    fn escape_outside(&mut self) -> Result<(), String> {
+        let chars = self.chars;
+        let i = self.i;
+        if let Some((group, used)) = back_reference(chars, i, &self.groups, self.dialect)? {
+            self.backtracking = true;
+            self.i += used;
+            match self.dialect {
+                #[cfg(test)]
+                Dialect::Regex => {
+                    return Err(format!(
+                        "back reference `\\{}` is not supported",
+                        chars[i..i + used].iter().collect::<String>()
+                    ));
+                }
+                Dialect::Backtracking => {
+                    let _ = write!(self.out, "(?:(?({group})\\{group}|))");
+                }
+                Dialect::Weighing => self.out.push_str("(?:)"),
+            }
+            return Ok(());
+        }
+        if self.dialect == Dialect::Backtracking
+            && let Some(boundary) = ascii_word_boundary(chars.get(i))
+        {
+            self.out.push_str(boundary);
+            self.i += 1;
+            return Ok(());
+        }
+        let (text, used) = escape(chars, i, false)?;
+        self.i += used;
+        self.out.push_str(&text);
+        Ok(())
+    }
+
+    /// A `)`, and the end of the group wrapped around a look-around.
+    fn close_group(&mut self) {
+        self.out.push(')');
+        if self.groups.close() {
+            // A quantified look-ahead (Annex B), which the engine refuses:
+            // with a minimum of 0 it is a choice of asserting or not, else
+            // one assertion.
+            if let Some((min, used)) = quantifier_at(self.chars, self.i) {
+                self.i += used;
+                if min == 0 {
+                    self.out.push('|');
+                }
+            }
+            self.out.push(')');
+        }
+    }
+
+    /// A `(`: a capture, a named capture, a non-capturing group or a
+    /// look-around.
+    fn open_group(&mut self) -> Result<(), String> {
+        let chars = self.chars;
+        let i = self.i;
+        if chars.get(i) != Some(&'?') {
+            self.groups.open(Some(String::new()));
+            self.out.push('(');
+            return Ok(());
+        }
+        let look = match (chars.get(i + 1), chars.get(i + 2)) {
+            (Some('='), _) => Some(("look-ahead", "(?=")),
+            (Some('!'), _) => Some(("negative look-ahead", "(?!")),
+            (Some('<'), Some('=')) => Some(("look-behind", "(?<=")),
+            (Some('<'), Some('!')) => Some(("negative look-behind", "(?<!")),
+            _ => None,
+        };
+        if let Some((name, syntax)) = look {
+            return self.look_around(name, syntax);
+        }
+        match (chars.get(i + 1), chars.get(i + 2)) {
+            (Some('<'), _) => {
+                let name: String = chars[i + 2..].iter().take_while(|&&n| n != '>').collect();
+                self.groups.open(Some(name));
+                self.out.push_str("(?P<");
+                self.i += 2;
+            }
+            (Some(':'), _) => {
+                self.groups.open(None);
+                self.out.push_str("(?:");
+                self.i += 2;
+            }
+            _ => return Err("unknown group syntax `(?`".into()),
+        }
+        Ok(())
+    }
+
+    /// A look-around group (`name`, written `syntax`) for the dialect.
+    fn look_around(&mut self, _name: &str, syntax: &str) -> Result<(), String> {
+        self.backtracking = true;
+        self.i += syntax.len() - 1;
+        match self.dialect {
+            #[cfg(test)]
+            Dialect::Regex => Err(format!("{_name} `{syntax}` is not supported")),
+            Dialect::Backtracking => {
+                // In a group of its own, which Annex B lets a quantifier
+                // follow (`(?=a)?`).
+                self.groups.open_wrapped();
+                self.out.push_str("(?:");
+                self.out.push_str(syntax);
+                Ok(())
+            }
+            Dialect::Weighing => {
+                self.groups.open(None);
+                self.out.push_str("(?:");
+                Ok(())
+            }
+        }
+    }
 }
 
 /// The groups of a pattern read so far, for its back references.
