@@ -7,9 +7,9 @@ use std::fmt;
 use crate::error::ErrorCode;
 use crate::schema::Violation;
 
-use super::choice::ToolSet;
 use super::message::{Arguments, ToolCall, invalid_json_input};
 use super::result::{ToolOutcome, ToolResult};
+use super::tool_set::ToolSet;
 
 /// At most this many bytes of the model's broken input are echoed in a
 /// retry message (cut at a character boundary); the call itself keeps all.

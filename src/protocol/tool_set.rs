@@ -12,7 +12,7 @@ use super::definition::{Shape, ToolDefinition, classify};
 use super::error::{ProtocolError, json_type, ptr, ptr_i, short};
 use super::gemini_schema::GeminiSchema;
 use super::loss::{Converted, Loss};
-use super::posture::{ToolChoice, choice_json, read_bedrock_choice, read_gemini_choice};
+use super::tool_choice::{ToolChoice, choice_json, read_bedrock_choice, read_gemini_choice};
 use super::tool_config::Native;
 
 /// How a turn's calls broke the request's `tool_choice` (see
