@@ -6,7 +6,6 @@ use crate::value::{Map, Value};
 
 use super::Vendor;
 use super::loss::{LossEffect, Losses};
-use super::message::s;
 
 mod bedrock;
 mod gemini;
@@ -337,13 +336,13 @@ pub(crate) fn write_part(
         P::Text(t) => Some(obj(vec![
             (
                 "type",
-                s(if vendor == Vendor::OpenAiResponses {
+                Value::from(if vendor == Vendor::OpenAiResponses {
                     "input_text"
                 } else {
                     "text"
                 }),
             ),
-            ("text", s(t)),
+            ("text", Value::from(t)),
         ])),
         P::Native { vendor: from, part } => {
             if *from == vendor {
@@ -458,21 +457,22 @@ pub(crate) fn write_part(
                     return drop(losses, kind, "OpenAI has no plain-text document part");
                 }
                 (MediaSource::Base64 { media_type, data }, Vendor::Anthropic) => obj(vec![
-                    ("type", s("base64")),
-                    ("media_type", s(media_type)),
-                    ("data", s(data)),
+                    ("type", Value::from("base64")),
+                    ("media_type", Value::from(media_type)),
+                    ("data", Value::from(data)),
                 ]),
                 (MediaSource::Text { media_type, data }, Vendor::Anthropic) => obj(vec![
-                    ("type", s("text")),
-                    ("media_type", s(media_type)),
-                    ("data", s(data)),
+                    ("type", Value::from("text")),
+                    ("media_type", Value::from(media_type)),
+                    ("data", Value::from(data)),
                 ]),
                 (MediaSource::Url(u), Vendor::Anthropic) => {
-                    obj(vec![("type", s("url")), ("url", s(u))])
+                    obj(vec![("type", Value::from("url")), ("url", Value::from(u))])
                 }
-                (MediaSource::FileId { id, .. }, Vendor::Anthropic) => {
-                    obj(vec![("type", s("file")), ("file_id", s(id))])
-                }
+                (MediaSource::FileId { id, .. }, Vendor::Anthropic) => obj(vec![
+                    ("type", Value::from("file")),
+                    ("file_id", Value::from(id)),
+                ]),
                 (MediaSource::Url(u), Vendor::OpenAiChat) if !image => {
                     let _ = u;
                     return drop(losses, kind, "OpenAI Chat file parts take no URL");
@@ -483,7 +483,7 @@ pub(crate) fn write_part(
             Some(match vendor {
                 // Written above.
                 Vendor::Gemini | Vendor::Bedrock => return None,
-                Vendor::Anthropic => obj(vec![("type", s(kind)), ("source", source)]),
+                Vendor::Anthropic => obj(vec![("type", Value::from(kind)), ("source", source)]),
                 Vendor::OpenAiChat if image => {
                     let url = match &m.source {
                         MediaSource::Base64 { media_type, data } => data_url(media_type, data),
@@ -492,50 +492,58 @@ pub(crate) fn write_part(
                             return drop(losses, kind, "OpenAI Chat images take a URL only");
                         }
                     };
-                    let mut iu = vec![("url", s(&url))];
+                    let mut iu = vec![("url", Value::from(&url))];
                     match &m.detail {
                         // The default, said only because Responses must.
                         Some(d) if d == "auto" && from != Some(vendor) => {}
-                        Some(d) => iu.push(("detail", s(d))),
+                        Some(d) => iu.push(("detail", Value::from(d))),
                         None => {}
                     }
-                    obj(vec![("type", s("image_url")), ("image_url", obj(iu))])
+                    obj(vec![
+                        ("type", Value::from("image_url")),
+                        ("image_url", obj(iu)),
+                    ])
                 }
                 Vendor::OpenAiChat => {
                     let mut f = match &m.source {
                         MediaSource::Base64 { media_type, data } => {
-                            vec![("file_data", s(&data_url(media_type, data)))]
+                            vec![("file_data", Value::from(&data_url(media_type, data)))]
                         }
-                        MediaSource::FileId { id, .. } => vec![("file_id", s(id))],
+                        MediaSource::FileId { id, .. } => vec![("file_id", Value::from(id))],
                         MediaSource::Url(_) | MediaSource::Text { .. } => return None,
                     };
                     if let Some(n) = &m.filename {
-                        f.push(("filename", s(n)));
+                        f.push(("filename", Value::from(n)));
                     }
-                    obj(vec![("type", s("file")), ("file", obj(f))])
+                    obj(vec![("type", Value::from("file")), ("file", obj(f))])
                 }
                 Vendor::OpenAiResponses => {
-                    let mut o = vec![("type", s(if image { "input_image" } else { "input_file" }))];
+                    let mut o = vec![(
+                        "type",
+                        Value::from(if image { "input_image" } else { "input_file" }),
+                    )];
                     match (&m.source, image) {
                         (MediaSource::Base64 { media_type, data }, true) => {
-                            o.push(("image_url", s(&data_url(media_type, data))))
+                            o.push(("image_url", Value::from(&data_url(media_type, data))))
                         }
-                        (MediaSource::Url(u), true) => o.push(("image_url", s(u))),
+                        (MediaSource::Url(u), true) => o.push(("image_url", Value::from(u))),
                         (MediaSource::Base64 { media_type, data }, false) => {
-                            o.push(("file_data", s(&data_url(media_type, data))))
+                            o.push(("file_data", Value::from(&data_url(media_type, data))))
                         }
-                        (MediaSource::Url(u), false) => o.push(("file_url", s(u))),
-                        (MediaSource::FileId { id, .. }, _) => o.push(("file_id", s(id))),
+                        (MediaSource::Url(u), false) => o.push(("file_url", Value::from(u))),
+                        (MediaSource::FileId { id, .. }, _) => o.push(("file_id", Value::from(id))),
                         (MediaSource::Text { .. }, _) => return None,
                     }
                     if let Some(n) = &m.filename {
-                        o.push(("filename", s(n)));
+                        o.push(("filename", Value::from(n)));
                     }
                     // Responses requires an image's detail; `auto` is the
                     // default of the others.
                     match (&m.detail, image) {
-                        (Some(d), _) => o.push(("detail", s(d))),
-                        (None, true) if from != Some(vendor) => o.push(("detail", s("auto"))),
+                        (Some(d), _) => o.push(("detail", Value::from(d))),
+                        (None, true) if from != Some(vendor) => {
+                            o.push(("detail", Value::from("auto")))
+                        }
                         (None, _) => {}
                     }
                     obj(o)

@@ -175,14 +175,16 @@ mod correlate;
 mod definition;
 mod error;
 mod gemini_schema;
+mod json_read;
 mod loss;
-mod message;
+mod native;
 mod request;
 mod response;
 mod result;
 mod retry;
 mod slots;
 mod stop;
+mod tool_call;
 mod tool_choice;
 mod tool_config;
 mod tool_set;
@@ -194,7 +196,6 @@ pub use definition::{MAX_TOOL_NAME_LEN, ToolDefinition, validate_tool_name};
 pub use error::{NameProblem, ProtocolError};
 pub use gemini_schema::{GeminiSchema, MAX_INLINED_NODES};
 pub use loss::{Converted, Loss, LossEffect, LossReport};
-pub use message::{Arguments, INVALID_JSON_KEY, TextPart, ToolCall, TurnPart, invalid_json_input};
 pub use request::{Message, Request, ResponseFormat, SystemPrompt, SystemRole, UserMessage};
 pub use response::{Response, Usage};
 pub use result::{ERROR_PREFIX, ResultContent, ResultPart, ToolOutcome, ToolResult, ToolResults};
@@ -203,6 +204,9 @@ pub use retry::{
     violations_result,
 };
 pub use stop::StopReason;
+pub use tool_call::{
+    Arguments, INVALID_JSON_KEY, TextPart, ToolCall, TurnPart, invalid_json_input,
+};
 pub use tool_choice::ToolChoice;
 pub use tool_set::{ChoiceViolation, ToolSet};
 pub use turn::AssistantTurn;

@@ -15,8 +15,9 @@ use super::gemini::{count, named, number, present, strings};
 use super::{Message, Request, ResponseFormat, Shape, SystemPrompt, SystemRole, UserMessage};
 use crate::protocol::content::Place;
 use crate::protocol::error::{ProtocolError, json_type, ptr, ptr_i};
+use crate::protocol::json_read::{expect_object, other_members};
 use crate::protocol::loss::{Converted, LossEffect, Losses};
-use crate::protocol::message::{Native, as_object, rest, s};
+use crate::protocol::native::Native;
 use crate::protocol::result::{read_blocks, write_blocks};
 use crate::protocol::slots::slotted;
 use crate::protocol::{AssistantTurn, ToolResults, ToolSet, Vendor};
@@ -50,7 +51,7 @@ fn blocks<'a>(o: &'a Map, at: &str) -> Result<&'a [Value], ProtocolError> {
 
 pub(super) fn read(v: &Value) -> Result<Request, ProtocolError> {
     let vendor = Vendor::Bedrock;
-    let o = as_object(v, "", "a request body object")?;
+    let o = expect_object(v, "", "a request body object")?;
     let model = match o.get("modelId") {
         None | Some(Value::Null) => String::new(),
         Some(Value::String(m)) => m.clone(),
@@ -82,7 +83,7 @@ pub(super) fn read(v: &Value) -> Result<Request, ProtocolError> {
     if let Some(ic) = o.get("inferenceConfig") {
         known.push("inferenceConfig");
         let at = "/inferenceConfig";
-        let c = as_object(ic, at, "an object")?;
+        let c = expect_object(ic, at, "an object")?;
         r.max_tokens = count(c, "maxTokens", at)?;
         r.temperature = number(c, "temperature", at)?;
         r.top_p = number(c, "topP", at)?;
@@ -109,7 +110,7 @@ pub(super) fn read(v: &Value) -> Result<Request, ProtocolError> {
     };
     for (i, m) in messages.iter().enumerate() {
         let at = ptr_i("/messages", i);
-        let mo = as_object(m, &at, "a message object")?;
+        let mo = expect_object(m, &at, "a message object")?;
         match mo.get("role").and_then(Value::as_str) {
             Some("assistant") => r.messages.push(Message::Assistant(
                 AssistantTurn::from_bedrock(m).map_err(|e| prefixed(e, &at))?,
@@ -123,7 +124,7 @@ pub(super) fn read(v: &Value) -> Result<Request, ProtocolError> {
                 } else {
                     r.messages.push(Message::User(UserMessage {
                         content: read_blocks(bs, &ptr(&at, "content"))?,
-                        native: Native::of(vendor, rest(mo, &["role", "content"])),
+                        native: Native::of(vendor, other_members(mo, &["role", "content"])),
                     }));
                 }
             }
@@ -174,14 +175,14 @@ fn read_output_config(v: &Value) -> Option<ResponseFormat> {
     if compact != text {
         return None;
     }
-    let s = |k: &str| match js.get(k) {
+    let optional_str = |k: &str| match js.get(k) {
         None => Some(None),
         Some(Value::String(t)) => Some(Some(t.clone())),
         Some(_) => None,
     };
     Some(ResponseFormat::JsonSchema {
-        name: s("name")?,
-        description: s("description")?,
+        name: optional_str("name")?,
+        description: optional_str("description")?,
         schema,
         strict: None,
     })
@@ -190,17 +191,17 @@ fn read_output_config(v: &Value) -> Option<ResponseFormat> {
 /// The `outputConfig` of a JSON-schema format.
 fn output_config(name: &Option<String>, description: &Option<String>, schema: &Value) -> Value {
     let mut js = Map::new();
-    js.insert("schema".into(), s(&schema.to_string()));
+    js.insert("schema".into(), Value::from(&schema.to_string()));
     if let Some(n) = name {
-        js.insert("name".into(), s(n));
+        js.insert("name".into(), Value::from(n));
     }
     if let Some(d) = description {
-        js.insert("description".into(), s(d));
+        js.insert("description".into(), Value::from(d));
     }
     let mut structure = Map::new();
     structure.insert("jsonSchema".into(), Value::Object(js));
     let mut tf = Map::new();
-    tf.insert("type".into(), s("json_schema"));
+    tf.insert("type".into(), Value::from("json_schema"));
     tf.insert("structure".into(), Value::Object(structure));
     let mut oc = Map::new();
     oc.insert("textFormat".into(), Value::Object(tf));
@@ -223,7 +224,7 @@ impl Request {
                 "Bedrock Converse requires a modelId",
             );
         } else {
-            put("modelId", s(&self.model));
+            put("modelId", Value::from(&self.model));
         }
         let mut system = self.system.clone();
         let mut first = 0;
@@ -255,7 +256,7 @@ impl Request {
                     native.members.shift_remove("type");
                     native.report_dropped(v, &at, &mut losses);
                     let mut o = u.native.start(v);
-                    o.insert("role".into(), s("user"));
+                    o.insert("role".into(), Value::from("user"));
                     let content = write_blocks(
                         &u.content,
                         Place::User,
@@ -320,7 +321,7 @@ impl Request {
         if let Some(stop) = &self.stop {
             config.insert(
                 "stopSequences".into(),
-                Value::Array(stop.iter().map(|x| s(x)).collect()),
+                Value::Array(stop.iter().map(Value::from).collect()),
             );
         }
         config.retain(|k, x| !(x.is_null() && CONFIG_TYPED.contains(&k)));

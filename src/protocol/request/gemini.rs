@@ -14,8 +14,9 @@ use crate::value::{Map, Number, Value};
 use super::{Message, Request, ResponseFormat, Shape, SystemPrompt, SystemRole, UserMessage};
 use crate::protocol::content::{Place, read_part, write_part};
 use crate::protocol::error::{ProtocolError, json_type, ptr, ptr_i};
+use crate::protocol::json_read::expect_object;
 use crate::protocol::loss::{Converted, LossEffect, Losses};
-use crate::protocol::message::{Native, as_object, s};
+use crate::protocol::native::Native;
 use crate::protocol::slots::slotted;
 use crate::protocol::turn::name_idless_calls;
 use crate::protocol::{AssistantTurn, ResultContent, ResultPart, ToolResults, ToolSet, Vendor};
@@ -80,7 +81,7 @@ pub(super) fn present<'a>(o: &Map, keys: &[&'a str]) -> Vec<&'a str> {
 pub(crate) fn read_parts(parts: &[Value], at: &str) -> Result<ResultContent, ProtocolError> {
     let mut out = Vec::with_capacity(parts.len());
     for (i, p) in parts.iter().enumerate() {
-        as_object(p, &ptr_i(at, i), "a part object")?;
+        expect_object(p, &ptr_i(at, i), "a part object")?;
         out.push(
             read_part(Vendor::Gemini, p).unwrap_or_else(|| ResultPart::Native {
                 vendor: Vendor::Gemini,
@@ -156,7 +157,7 @@ const CONFIG_TYPED: [&str; 7] = [
 
 pub(super) fn read(v: &Value) -> Result<Request, ProtocolError> {
     let vendor = Vendor::Gemini;
-    let o = as_object(v, "", "a request body object")?;
+    let o = expect_object(v, "", "a request body object")?;
     let model = match o.get("model") {
         None | Some(Value::Null) => String::new(),
         Some(Value::String(m)) => m.clone(),
@@ -181,7 +182,7 @@ pub(super) fn read(v: &Value) -> Result<Request, ProtocolError> {
     }
     if let Some(si) = o.get("systemInstruction") {
         known.push("systemInstruction");
-        let so = as_object(si, "/systemInstruction", "a Content object")?;
+        let so = expect_object(si, "/systemInstruction", "a Content object")?;
         let content = read_parts(
             parts_of(so, "/systemInstruction")?,
             "/systemInstruction/parts",
@@ -195,7 +196,7 @@ pub(super) fn read(v: &Value) -> Result<Request, ProtocolError> {
     if let Some(gc) = o.get("generationConfig") {
         known.push("generationConfig");
         let at = "/generationConfig";
-        let g = as_object(gc, at, "an object")?;
+        let g = expect_object(gc, at, "an object")?;
         r.max_tokens = count(g, "maxOutputTokens", at)?;
         r.temperature = number(g, "temperature", at)?;
         r.top_p = number(g, "topP", at)?;
@@ -239,7 +240,7 @@ pub(super) fn read(v: &Value) -> Result<Request, ProtocolError> {
     };
     for (i, c) in contents.iter().enumerate() {
         let at = ptr_i("/contents", i);
-        let co = as_object(c, &at, "a Content object")?;
+        let co = expect_object(c, &at, "a Content object")?;
         match co.get("role").and_then(Value::as_str) {
             Some("model") => r.messages.push(Message::Assistant(
                 AssistantTurn::from_gemini(c).map_err(|e| prefixed(e, &at))?,
@@ -349,7 +350,7 @@ impl Request {
         let mut out: Vec<(String, Value)> = Vec::new();
         let mut put = |k: &str, x: Value| out.push((k.to_owned(), x));
         if !self.model.is_empty() {
-            put("model", s(&self.model));
+            put("model", Value::from(&self.model));
         }
         let mut system = self.system.clone();
         let mut first = 0;
@@ -379,7 +380,7 @@ impl Request {
                     u.native.report_dropped(v, &at, &mut losses);
                     let mut o = u.native.start(v);
                     if writes_role(&u.native) {
-                        o.insert("role".into(), s("user"));
+                        o.insert("role".into(), Value::from("user"));
                     }
                     let parts = write_parts(
                         &u.content,
@@ -424,7 +425,7 @@ impl Request {
             }
             let mut o = p.native.start(v);
             if same && p.native.members.get("role") == Some(&Value::Null) {
-                o.insert("role".into(), s("user"));
+                o.insert("role".into(), Value::from("user"));
             }
             o.insert(
                 "parts".into(),
@@ -466,17 +467,17 @@ impl Request {
         if let Some(stop) = &self.stop {
             config.insert(
                 "stopSequences".into(),
-                Value::Array(stop.iter().map(|x| s(x)).collect()),
+                Value::Array(stop.iter().map(Value::from).collect()),
             );
         }
         if let Some(f) = &self.response_format {
             let at = self.format_at();
             match f {
                 ResponseFormat::Text => {
-                    config.insert("responseMimeType".into(), s("text/plain"));
+                    config.insert("responseMimeType".into(), Value::from("text/plain"));
                 }
                 ResponseFormat::JsonObject => {
-                    config.insert("responseMimeType".into(), s("application/json"));
+                    config.insert("responseMimeType".into(), Value::from("application/json"));
                 }
                 ResponseFormat::JsonSchema {
                     name,
@@ -498,7 +499,7 @@ impl Request {
                             );
                         }
                     }
-                    config.insert("responseMimeType".into(), s("application/json"));
+                    config.insert("responseMimeType".into(), Value::from("application/json"));
                     config.insert("responseJsonSchema".into(), schema.clone());
                 }
             }

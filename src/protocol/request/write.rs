@@ -7,7 +7,7 @@ use crate::protocol::content::Place;
 use crate::protocol::error::rebase_at;
 use crate::protocol::error::{ptr, ptr_i};
 use crate::protocol::loss::{Converted, LossEffect, Losses};
-use crate::protocol::message::s;
+
 use crate::protocol::result::write_content;
 use crate::protocol::{ResultContent, Vendor};
 
@@ -21,7 +21,7 @@ fn content_value(
     at: &str,
     losses: &mut Losses,
 ) -> Value {
-    write_content(c, vendor, from, place, at, losses).unwrap_or_else(|| s(""))
+    write_content(c, vendor, from, place, at, losses).unwrap_or_else(|| Value::from(""))
 }
 
 /// Both OpenAI APIs read each other's string-map metadata the same way.
@@ -73,7 +73,7 @@ impl Request {
                 &format!("{vendor} requires a model"),
             );
         }
-        put("model", s(&self.model));
+        put("model", Value::from(&self.model));
 
         // The system prompt, and the messages.
         let mut system = self.system.clone();
@@ -145,7 +145,9 @@ impl Request {
                     ));
                 }
                 Vendor::OpenAiResponses => match (&p.content, p.role) {
-                    (ResultContent::Text(t), SystemRole::System) => put("instructions", s(t)),
+                    (ResultContent::Text(t), SystemRole::System) => {
+                        put("instructions", Value::from(t))
+                    }
                     _ => {
                         losses.push(
                             &system_at,
@@ -258,7 +260,7 @@ impl Request {
                     _ => None,
                 };
                 match single_text {
-                    Some(t) => put("input", s(&t)),
+                    Some(t) => put("input", Value::from(&t)),
                     None => put("input", Value::Array(input)),
                 }
             }
@@ -342,11 +344,11 @@ impl Request {
                 Vendor::Gemini | Vendor::Bedrock => {}
                 Vendor::Anthropic => put(
                     "stop_sequences",
-                    Value::Array(stop.iter().map(|x| s(x)).collect()),
+                    Value::Array(stop.iter().map(Value::from).collect()),
                 ),
                 Vendor::OpenAiChat => match stop.as_slice() {
-                    [one] if same && self.shape.stop_string => put("stop", s(one)),
-                    _ => put("stop", Value::Array(stop.iter().map(|x| s(x)).collect())),
+                    [one] if same && self.shape.stop_string => put("stop", Value::from(one)),
+                    _ => put("stop", Value::Array(stop.iter().map(Value::from).collect())),
                 },
                 Vendor::OpenAiResponses => losses.push(
                     if self.shape.vendor == Some(Vendor::Anthropic) {
@@ -478,7 +480,7 @@ impl Request {
         }
         let simple = |ty: &str| {
             let mut o = Map::new();
-            o.insert("type".into(), s(ty));
+            o.insert("type".into(), Value::from(ty));
             Value::Object(o)
         };
         match (vendor, f) {
@@ -506,7 +508,7 @@ impl Request {
                     }
                 }
                 let mut o = Map::new();
-                o.insert("type".into(), s("json_schema"));
+                o.insert("type".into(), Value::from("json_schema"));
                 o.insert("schema".into(), schema.clone());
                 Some(("output_format", Value::Object(o)))
             }
@@ -530,11 +532,11 @@ impl Request {
             ) => {
                 let mut o = Map::new();
                 if vendor == Vendor::OpenAiResponses {
-                    o.insert("type".into(), s("json_schema"));
+                    o.insert("type".into(), Value::from("json_schema"));
                 }
                 match name {
                     Some(n) => {
-                        o.insert("name".into(), s(n));
+                        o.insert("name".into(), Value::from(n));
                     }
                     None => losses.push(
                         &ptr(at, "name"),
@@ -544,7 +546,7 @@ impl Request {
                     ),
                 }
                 if let Some(d) = description {
-                    o.insert("description".into(), s(d));
+                    o.insert("description".into(), Value::from(d));
                 }
                 o.insert("schema".into(), schema.clone());
                 if let Some(b) = strict {
@@ -558,7 +560,7 @@ impl Request {
                 }
                 o.extend(native);
                 let mut outer = Map::new();
-                outer.insert("type".into(), s("json_schema"));
+                outer.insert("type".into(), Value::from("json_schema"));
                 outer.insert("json_schema".into(), Value::Object(o));
                 Some(("response_format", Value::Object(outer)))
             }
@@ -591,7 +593,7 @@ fn system_message(
 ) -> Value {
     let mut o = p.native.start(vendor);
     p.native.report_dropped(vendor, at, losses);
-    o.insert("role".into(), s(p.role.as_str()));
+    o.insert("role".into(), Value::from(p.role.as_str()));
     o.insert(
         "content".into(),
         content_value(
@@ -611,7 +613,7 @@ fn user_message(u: &UserMessage, vendor: Vendor, at: &str, losses: &mut Losses) 
     // The Responses item type of a message is no content.
     native.members.remove("type");
     native.report_dropped(vendor, at, losses);
-    o.insert("role".into(), s("user"));
+    o.insert("role".into(), Value::from("user"));
     o.insert(
         "content".into(),
         content_value(
