@@ -226,107 +226,13 @@ impl Request {
         } else {
             put("modelId", Value::from(&self.model));
         }
-        let mut system = self.system.clone();
-        let mut first = 0;
-        if system.is_none()
-            && let Some(Message::System(p)) = self.messages.first()
-        {
-            losses.push(
-                &self.message_at(0),
-                "system",
-                LossEffect::ReadsBackDifferently,
-                "Bedrock has one system list, at the head: a leading system message reads back \
-                 as it",
-            );
-            system = Some(p.clone());
-            first = 1;
-        }
-        let mut messages = Vec::new();
-        for (i, m) in self.messages.iter().enumerate().skip(first) {
-            let at = self.place_in_source(i, "");
-            match m {
-                Message::System(_) => losses.push(
-                    &at,
-                    "system",
-                    LossEffect::Dropped,
-                    "Bedrock takes system blocks only at the head",
-                ),
-                Message::User(u) => {
-                    let mut native = u.native.clone();
-                    native.members.shift_remove("type");
-                    native.report_dropped(v, &at, &mut losses);
-                    let mut o = u.native.start(v);
-                    o.insert("role".into(), Value::from("user"));
-                    let content = write_blocks(
-                        &u.content,
-                        Place::User,
-                        &self.user_content_at(&at),
-                        &mut losses,
-                    );
-                    o.insert("content".into(), Value::Array(content));
-                    messages.push(Value::Object(o));
-                }
-                Message::Assistant(t) => messages
-                    .push(losses.absorb_with(t.to_vendor(v), |l| self.place_in_source(i, l))),
-                Message::Results(r) => {
-                    let r = named(r, &self.messages[..i]);
-                    messages.extend(losses.absorb(r.to_vendor(v), &at));
-                }
-                Message::Native { vendor: from, item } => {
-                    if *from == v {
-                        messages.push(item.clone());
-                    } else {
-                        losses.push(
-                            &at,
-                            item.get("type").and_then(Value::as_str).unwrap_or("item"),
-                            LossEffect::Dropped,
-                            &format!("Bedrock has no counterpart of this {from} input item"),
-                        );
-                    }
-                }
-            }
-        }
-        put("messages", Value::Array(messages));
+        let (system, first) = self.system_for_bedrock(&mut losses);
+        put("messages", self.bedrock_messages(first, &mut losses));
         if let Some(p) = &system {
-            let sat = self.system_at();
-            p.native.report_dropped(v, sat, &mut losses);
-            if p.role == SystemRole::Developer {
-                losses.push(
-                    sat,
-                    "developer",
-                    LossEffect::ReadsBackDifferently,
-                    "Bedrock has no developer role: it reads back as system",
-                );
-            }
-            put(
-                "system",
-                Value::Array(write_blocks(&p.content, Place::System, sat, &mut losses)),
-            );
+            put("system", self.bedrock_system(p, &mut losses));
         }
-        let mut config = if same {
-            self.shape.config_native.clone()
-        } else {
-            self.report_config(v, &mut losses);
-            Map::new()
-        };
-        if let Some(n) = self.max_tokens {
-            config.insert("maxTokens".into(), Value::from(n));
-        }
-        if let Some(t) = &self.temperature {
-            config.insert("temperature".into(), Value::Number(t.clone()));
-        }
-        if let Some(p) = &self.top_p {
-            config.insert("topP".into(), Value::Number(p.clone()));
-        }
-        if let Some(stop) = &self.stop {
-            config.insert(
-                "stopSequences".into(),
-                Value::Array(stop.iter().map(Value::from).collect()),
-            );
-        }
-        config.retain(|k, x| !(x.is_null() && CONFIG_TYPED.contains(&k)));
-        if !config.is_empty() {
-            put("inferenceConfig", Value::Object(config));
+        if let Some(config) = self.bedrock_inference_config(same, &mut losses) {
+            put("inferenceConfig", config);
         }
         if let Some(set) = &self.tools
             && let Value::Object(t) = losses.absorb(set.to_request_json(v), "")
@@ -343,34 +249,8 @@ impl Request {
                 "Converse has no top_k (it is a model's own field, in additionalModelRequestFields)",
             );
         }
-        match &self.response_format {
-            None => {}
-            Some(ResponseFormat::JsonSchema {
-                name,
-                description,
-                schema,
-                strict,
-            }) => {
-                if strict.is_some() {
-                    losses.push(
-                        &ptr(self.format_at(), "strict"),
-                        "strict",
-                        LossEffect::Dropped,
-                        "Converse structured output has no strict switch",
-                    );
-                }
-                put("outputConfig", output_config(name, description, schema));
-            }
-            Some(f) => losses.push(
-                self.format_at(),
-                if matches!(f, ResponseFormat::Text) {
-                    "text"
-                } else {
-                    "json_object"
-                },
-                LossEffect::Dropped,
-                "Converse structured output takes a JSON schema only",
-            ),
+        if let Some(config) = self.bedrock_output_config(&mut losses) {
+            put("outputConfig", config);
         }
         if self.stream.is_some() {
             losses.push(
@@ -405,5 +285,151 @@ impl Request {
             }
         }
         losses.finish(self.ordered(out, same))
+    }
+
+    /// The system prompt Bedrock gets (the request's, else a leading system
+    /// message) and the index of the first message still to write.
+    fn system_for_bedrock(&self, losses: &mut Losses) -> (Option<SystemPrompt>, usize) {
+        if self.system.is_none()
+            && let Some(Message::System(p)) = self.messages.first()
+        {
+            losses.push(
+                &self.message_at(0),
+                "system",
+                LossEffect::ReadsBackDifferently,
+                "Bedrock has one system list, at the head: a leading system message reads back \
+                 as it",
+            );
+            return (Some(p.clone()), 1);
+        }
+        (self.system.clone(), 0)
+    }
+
+    /// The Converse `messages` from message `first` on.
+    fn bedrock_messages(&self, first: usize, losses: &mut Losses) -> Value {
+        let v = Vendor::Bedrock;
+        let mut messages = Vec::new();
+        for (i, m) in self.messages.iter().enumerate().skip(first) {
+            let at = self.place_in_source(i, "");
+            match m {
+                Message::System(_) => losses.push(
+                    &at,
+                    "system",
+                    LossEffect::Dropped,
+                    "Bedrock takes system blocks only at the head",
+                ),
+                Message::User(u) => {
+                    let mut native = u.native.clone();
+                    native.members.shift_remove("type");
+                    native.report_dropped(v, &at, losses);
+                    let mut o = u.native.start(v);
+                    o.insert("role".into(), Value::from("user"));
+                    let content =
+                        write_blocks(&u.content, Place::User, &self.user_content_at(&at), losses);
+                    o.insert("content".into(), Value::Array(content));
+                    messages.push(Value::Object(o));
+                }
+                Message::Assistant(t) => messages
+                    .push(losses.absorb_with(t.to_vendor(v), |l| self.place_in_source(i, l))),
+                Message::Results(r) => {
+                    let r = named(r, &self.messages[..i]);
+                    messages.extend(losses.absorb(r.to_vendor(v), &at));
+                }
+                Message::Native { vendor: from, item } => {
+                    if *from == v {
+                        messages.push(item.clone());
+                    } else {
+                        losses.push(
+                            &at,
+                            item.get("type").and_then(Value::as_str).unwrap_or("item"),
+                            LossEffect::Dropped,
+                            &format!("Bedrock has no counterpart of this {from} input item"),
+                        );
+                    }
+                }
+            }
+        }
+        Value::Array(messages)
+    }
+
+    /// The Converse `system` blocks of prompt `p`.
+    fn bedrock_system(&self, p: &SystemPrompt, losses: &mut Losses) -> Value {
+        let sat = self.system_at();
+        p.native.report_dropped(Vendor::Bedrock, sat, losses);
+        if p.role == SystemRole::Developer {
+            losses.push(
+                sat,
+                "developer",
+                LossEffect::ReadsBackDifferently,
+                "Bedrock has no developer role: it reads back as system",
+            );
+        }
+        Value::Array(write_blocks(&p.content, Place::System, sat, losses))
+    }
+
+    /// `inferenceConfig`: the limits and sampling Converse has, with the
+    /// source's own members when written back for Bedrock; `None` when
+    /// empty.
+    fn bedrock_inference_config(&self, same: bool, losses: &mut Losses) -> Option<Value> {
+        let mut config = if same {
+            self.shape.config_native.clone()
+        } else {
+            self.report_config(Vendor::Bedrock, losses);
+            Map::new()
+        };
+        if let Some(n) = self.max_tokens {
+            config.insert("maxTokens".into(), Value::from(n));
+        }
+        if let Some(t) = &self.temperature {
+            config.insert("temperature".into(), Value::Number(t.clone()));
+        }
+        if let Some(p) = &self.top_p {
+            config.insert("topP".into(), Value::Number(p.clone()));
+        }
+        if let Some(stop) = &self.stop {
+            config.insert(
+                "stopSequences".into(),
+                Value::Array(stop.iter().map(Value::from).collect()),
+            );
+        }
+        config.retain(|k, x| !(x.is_null() && CONFIG_TYPED.contains(&k)));
+        (!config.is_empty()).then_some(Value::Object(config))
+    }
+
+    /// `outputConfig` for a JSON-schema response format; any other format is
+    /// a loss.
+    fn bedrock_output_config(&self, losses: &mut Losses) -> Option<Value> {
+        match &self.response_format {
+            None => None,
+            Some(ResponseFormat::JsonSchema {
+                name,
+                description,
+                schema,
+                strict,
+            }) => {
+                if strict.is_some() {
+                    losses.push(
+                        &ptr(self.format_at(), "strict"),
+                        "strict",
+                        LossEffect::Dropped,
+                        "Converse structured output has no strict switch",
+                    );
+                }
+                Some(output_config(name, description, schema))
+            }
+            Some(f) => {
+                losses.push(
+                    self.format_at(),
+                    if matches!(f, ResponseFormat::Text) {
+                        "text"
+                    } else {
+                        "json_object"
+                    },
+                    LossEffect::Dropped,
+                    "Converse structured output takes a JSON schema only",
+                );
+                None
+            }
+        }
     }
 }
