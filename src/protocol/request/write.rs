@@ -125,8 +125,8 @@ impl Request {
                 );
             }
         }
-        let object = self.in_source_order(body.same, body.members);
-        body.losses.finish(Value::Object(object))
+        let written = self.ordered(body.members, body.same);
+        body.losses.finish(written)
     }
 
     /// Where message `i` stood in the source, as the reader recorded it (else
@@ -513,26 +513,6 @@ impl Request {
         if let Some(b) = self.stream {
             body.put("stream", Value::Bool(b));
         }
-    }
-
-    /// The members as an object: in the source's order when written for
-    /// the vendor it was read from, else in the order written.
-    fn in_source_order(&self, same: bool, mut members: Vec<(String, Value)>) -> Map {
-        if same {
-            let rank = |k: &str| {
-                self.shape
-                    .order
-                    .iter()
-                    .position(|o| o == k)
-                    .unwrap_or(usize::MAX)
-            };
-            members.sort_by_key(|(k, _)| rank(k));
-        }
-        let mut o = Map::new();
-        for (k, v) in members {
-            o.insert(k, v);
-        }
-        o
     }
 
     /// Source spellings that come back spelled the target's way with
