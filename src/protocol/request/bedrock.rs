@@ -226,7 +226,10 @@ impl Request {
         } else {
             put("modelId", Value::from(&self.model));
         }
-        let (system, first) = self.system_for_bedrock(&mut losses);
+        let (system, first) = self.system_or_leading(
+            "Bedrock has one system list, at the head: a leading system message reads back as it",
+            &mut losses,
+        );
         put("messages", self.bedrock_messages(first, &mut losses));
         if let Some(p) = &system {
             put("system", self.bedrock_system(p, &mut losses));
@@ -285,24 +288,6 @@ impl Request {
             }
         }
         losses.finish(self.ordered(out, same))
-    }
-
-    /// The system prompt Bedrock gets (the request's, else a leading system
-    /// message) and the index of the first message still to write.
-    fn system_for_bedrock(&self, losses: &mut Losses) -> (Option<SystemPrompt>, usize) {
-        if self.system.is_none()
-            && let Some(Message::System(p)) = self.messages.first()
-        {
-            losses.push(
-                &self.message_at(0),
-                "system",
-                LossEffect::ReadsBackDifferently,
-                "Bedrock has one system list, at the head: a leading system message reads back \
-                 as it",
-            );
-            return (Some(p.clone()), 1);
-        }
-        (self.system.clone(), 0)
     }
 
     /// The Converse `messages` from message `first` on.
