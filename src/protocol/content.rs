@@ -6,7 +6,6 @@ use crate::value::{Map, Value};
 
 use super::Vendor;
 use super::loss::{LossEffect, Losses};
-use super::message::s;
 
 mod bedrock;
 mod gemini;
@@ -277,6 +276,13 @@ pub(crate) fn obj(pairs: Vec<(&str, Value)>) -> Value {
     Value::Object(o)
 }
 
+/// Records a part that cannot be written for the target (`part`: its kind,
+/// `why`: the reason) and writes nothing.
+fn dropped(losses: &mut Losses, at: &str, part: &str, why: &str) -> Option<Value> {
+    losses.push(at, part, LossEffect::Dropped, why);
+    None
+}
+
 /// Writes one part for `vendor` at `place`, or records why it cannot be
 /// (and returns `None`). `at` is the part's JSON Pointer in the source.
 ///
@@ -292,10 +298,6 @@ pub(crate) fn write_part(
     losses: &mut Losses,
 ) -> Option<Value> {
     use super::ResultPart as P;
-    let drop = |losses: &mut Losses, part: &str, why: &str| {
-        losses.push(at, part, LossEffect::Dropped, why);
-        None
-    };
     match (p, vendor) {
         (P::Text(t), Vendor::Gemini) => return Some(gemini::text(t)),
         (P::Text(t), Vendor::Bedrock) => return Some(bedrock::text(t)),
@@ -337,210 +339,284 @@ pub(crate) fn write_part(
         P::Text(t) => Some(obj(vec![
             (
                 "type",
-                s(if vendor == Vendor::OpenAiResponses {
+                Value::from(if vendor == Vendor::OpenAiResponses {
                     "input_text"
                 } else {
                     "text"
                 }),
             ),
-            ("text", s(t)),
+            ("text", Value::from(t)),
         ])),
-        P::Native { vendor: from, part } => {
-            if *from == vendor {
-                return Some(part.clone());
-            }
-            // A JSON result (Bedrock `json`; a Gemini `functionResponse`
-            // output that is no string) crosses as its text.
-            if let Some(j) = json_result(*from, part) {
-                losses.push(
-                    at,
-                    "json",
-                    LossEffect::ReadsBackDifferently,
-                    &format!(
-                        "{vendor} takes no JSON here: written as its text, which reads back as text"
-                    ),
-                );
-                return write_part(
-                    &P::Text(j.to_string()),
-                    vendor,
-                    Some(*from),
-                    place,
-                    at,
-                    losses,
-                );
-            }
-            // A part built by hand as native may still be one this layer knows.
-            if let Some(known) = read_part(*from, part)
-                && !matches!(known, P::Native { .. })
-            {
-                return write_part(&known, vendor, Some(*from), place, at, losses);
-            }
-            // A known part with members only its vendor has (`cache_control`,
-            // a document `title`): the part crosses, each such member is lost.
-            if let Some(o) = part.as_object() {
-                let (core, others): (Map, Map) = o
-                    .iter()
-                    .map(|(k, v)| (k.to_owned(), v.clone()))
-                    .partition(|(k, _)| PART_CORE.contains(&k.as_str()));
-                if !others.is_empty()
-                    && let Some(known) = read_part(*from, &Value::Object(core))
-                {
-                    for k in others.keys() {
-                        losses.push(
-                            &super::error::ptr(at, k),
-                            k,
-                            LossEffect::Dropped,
-                            &format!("{vendor} has no counterpart of this {from} member"),
-                        );
-                    }
-                    return write_part(&known, vendor, Some(*from), place, at, losses);
-                }
-            }
-            let ty = part
-                .get("type")
-                .and_then(Value::as_str)
-                .unwrap_or("part")
-                .to_owned();
-            drop(
-                losses,
-                &ty,
-                &format!("{vendor} has no counterpart of this {from} part"),
-            )
-        }
+        P::Native {
+            vendor: native_from,
+            part,
+        } => write_native_part(*native_from, part, vendor, place, at, losses),
         P::Image(m) | P::Document(m) => {
-            let image = matches!(p, P::Image(_));
-            let kind = if image { "image" } else { "document" };
-            if place == Place::System {
-                return drop(
-                    losses,
-                    kind,
-                    &format!("{vendor} system prompts take text only"),
-                );
-            }
-            if vendor == Vendor::OpenAiChat && place == Place::ToolResult {
-                return drop(
-                    losses,
-                    kind,
-                    "OpenAI Chat tool messages take text parts only",
-                );
-            }
-            if let MediaSource::FileId { vendor: issuer, .. } = &m.source
-                && *issuer != vendor
-                && !(issuer != &Vendor::Anthropic && vendor != Vendor::Anthropic)
-            {
-                return drop(
-                    losses,
-                    kind,
-                    &format!("a {issuer} file id means nothing to {vendor}"),
-                );
-            }
-            if vendor == Vendor::Anthropic {
-                // `auto` is the default: it says nothing Anthropic lacks.
-                if m.detail.as_deref().is_some_and(|d| d != "auto") {
-                    losses.push(
-                        &format!("{at}/detail"),
-                        "detail",
-                        LossEffect::Dropped,
-                        "Anthropic images have no detail setting",
-                    );
-                }
-                if m.filename.is_some() {
-                    losses.push(
-                        &format!("{at}/filename"),
-                        "filename",
-                        LossEffect::Dropped,
-                        "Anthropic documents have no file name",
-                    );
-                }
-            }
-            let source = match (&m.source, vendor) {
-                (MediaSource::Text { .. }, Vendor::OpenAiChat | Vendor::OpenAiResponses) => {
-                    return drop(losses, kind, "OpenAI has no plain-text document part");
-                }
-                (MediaSource::Base64 { media_type, data }, Vendor::Anthropic) => obj(vec![
-                    ("type", s("base64")),
-                    ("media_type", s(media_type)),
-                    ("data", s(data)),
-                ]),
-                (MediaSource::Text { media_type, data }, Vendor::Anthropic) => obj(vec![
-                    ("type", s("text")),
-                    ("media_type", s(media_type)),
-                    ("data", s(data)),
-                ]),
-                (MediaSource::Url(u), Vendor::Anthropic) => {
-                    obj(vec![("type", s("url")), ("url", s(u))])
-                }
-                (MediaSource::FileId { id, .. }, Vendor::Anthropic) => {
-                    obj(vec![("type", s("file")), ("file_id", s(id))])
-                }
-                (MediaSource::Url(u), Vendor::OpenAiChat) if !image => {
-                    let _ = u;
-                    return drop(losses, kind, "OpenAI Chat file parts take no URL");
-                }
-                // OpenAI shapes are written below from the source directly.
-                _ => Value::Null,
+            let media = MediaPart {
+                media: m,
+                image: matches!(p, P::Image(_)),
+                from,
+                at,
             };
-            Some(match vendor {
-                // Written above.
-                Vendor::Gemini | Vendor::Bedrock => return None,
-                Vendor::Anthropic => obj(vec![("type", s(kind)), ("source", source)]),
-                Vendor::OpenAiChat if image => {
-                    let url = match &m.source {
-                        MediaSource::Base64 { media_type, data } => data_url(media_type, data),
-                        MediaSource::Url(u) => u.clone(),
-                        MediaSource::FileId { .. } | MediaSource::Text { .. } => {
-                            return drop(losses, kind, "OpenAI Chat images take a URL only");
-                        }
-                    };
-                    let mut iu = vec![("url", s(&url))];
-                    match &m.detail {
-                        // The default, said only because Responses must.
-                        Some(d) if d == "auto" && from != Some(vendor) => {}
-                        Some(d) => iu.push(("detail", s(d))),
-                        None => {}
-                    }
-                    obj(vec![("type", s("image_url")), ("image_url", obj(iu))])
-                }
-                Vendor::OpenAiChat => {
-                    let mut f = match &m.source {
-                        MediaSource::Base64 { media_type, data } => {
-                            vec![("file_data", s(&data_url(media_type, data)))]
-                        }
-                        MediaSource::FileId { id, .. } => vec![("file_id", s(id))],
-                        MediaSource::Url(_) | MediaSource::Text { .. } => return None,
-                    };
-                    if let Some(n) = &m.filename {
-                        f.push(("filename", s(n)));
-                    }
-                    obj(vec![("type", s("file")), ("file", obj(f))])
-                }
-                Vendor::OpenAiResponses => {
-                    let mut o = vec![("type", s(if image { "input_image" } else { "input_file" }))];
-                    match (&m.source, image) {
-                        (MediaSource::Base64 { media_type, data }, true) => {
-                            o.push(("image_url", s(&data_url(media_type, data))))
-                        }
-                        (MediaSource::Url(u), true) => o.push(("image_url", s(u))),
-                        (MediaSource::Base64 { media_type, data }, false) => {
-                            o.push(("file_data", s(&data_url(media_type, data))))
-                        }
-                        (MediaSource::Url(u), false) => o.push(("file_url", s(u))),
-                        (MediaSource::FileId { id, .. }, _) => o.push(("file_id", s(id))),
-                        (MediaSource::Text { .. }, _) => return None,
-                    }
-                    if let Some(n) = &m.filename {
-                        o.push(("filename", s(n)));
-                    }
-                    // Responses requires an image's detail; `auto` is the
-                    // default of the others.
-                    match (&m.detail, image) {
-                        (Some(d), _) => o.push(("detail", s(d))),
-                        (None, true) if from != Some(vendor) => o.push(("detail", s("auto"))),
-                        (None, _) => {}
-                    }
-                    obj(o)
-                }
-            })
+            write_media_part(&media, vendor, place, losses)
         }
     }
+}
+
+/// Writes a part kept verbatim from vendor `from` for another vendor: as
+/// it was for `from`, as the part this layer knows it to be (its own
+/// members lost), as text for a JSON result, or not at all.
+fn write_native_part(
+    from: Vendor,
+    part: &Value,
+    vendor: Vendor,
+    place: Place,
+    at: &str,
+    losses: &mut Losses,
+) -> Option<Value> {
+    use super::ResultPart as P;
+    if from == vendor {
+        return Some(part.clone());
+    }
+    // A JSON result (Bedrock `json`; a Gemini `functionResponse`
+    // output that is no string) crosses as its text.
+    if let Some(j) = json_result(from, part) {
+        losses.push(
+            at,
+            "json",
+            LossEffect::ReadsBackDifferently,
+            &format!("{vendor} takes no JSON here: written as its text, which reads back as text"),
+        );
+        return write_part(
+            &P::Text(j.to_string()),
+            vendor,
+            Some(from),
+            place,
+            at,
+            losses,
+        );
+    }
+    // A part built by hand as native may still be one this layer knows.
+    if let Some(known) = read_part(from, part)
+        && !matches!(known, P::Native { .. })
+    {
+        return write_part(&known, vendor, Some(from), place, at, losses);
+    }
+    // A known part with members only its vendor has (`cache_control`,
+    // a document `title`): the part crosses, each such member is lost.
+    if let Some(o) = part.as_object() {
+        let (core, others): (Map, Map) = o
+            .iter()
+            .map(|(k, v)| (k.to_owned(), v.clone()))
+            .partition(|(k, _)| PART_CORE.contains(&k.as_str()));
+        if !others.is_empty()
+            && let Some(known) = read_part(from, &Value::Object(core))
+        {
+            for k in others.keys() {
+                losses.push(
+                    &super::error::ptr(at, k),
+                    k,
+                    LossEffect::Dropped,
+                    &format!("{vendor} has no counterpart of this {from} member"),
+                );
+            }
+            return write_part(&known, vendor, Some(from), place, at, losses);
+        }
+    }
+    let ty = part
+        .get("type")
+        .and_then(Value::as_str)
+        .unwrap_or("part")
+        .to_owned();
+    dropped(
+        losses,
+        at,
+        &ty,
+        &format!("{vendor} has no counterpart of this {from} part"),
+    )
+}
+
+/// An image or document part being written for Anthropic or OpenAI.
+struct MediaPart<'a> {
+    media: &'a Media,
+    image: bool,
+    /// The vendor whose message holds the part.
+    from: Option<Vendor>,
+    /// The part's pointer in the source.
+    at: &'a str,
+}
+
+impl MediaPart<'_> {
+    fn kind(&self) -> &'static str {
+        if self.image { "image" } else { "document" }
+    }
+}
+
+/// Writes an image or document for Anthropic or OpenAI, or records why the
+/// target cannot take it here.
+fn write_media_part(
+    p: &MediaPart<'_>,
+    vendor: Vendor,
+    place: Place,
+    losses: &mut Losses,
+) -> Option<Value> {
+    let (m, at, kind) = (p.media, p.at, p.kind());
+    if place == Place::System {
+        return dropped(
+            losses,
+            at,
+            kind,
+            &format!("{vendor} system prompts take text only"),
+        );
+    }
+    if vendor == Vendor::OpenAiChat && place == Place::ToolResult {
+        return dropped(
+            losses,
+            at,
+            kind,
+            "OpenAI Chat tool messages take text parts only",
+        );
+    }
+    if let MediaSource::FileId { vendor: issuer, .. } = &m.source
+        && *issuer != vendor
+        && !(issuer != &Vendor::Anthropic && vendor != Vendor::Anthropic)
+    {
+        return dropped(
+            losses,
+            at,
+            kind,
+            &format!("a {issuer} file id means nothing to {vendor}"),
+        );
+    }
+    if matches!(vendor, Vendor::OpenAiChat | Vendor::OpenAiResponses)
+        && matches!(m.source, MediaSource::Text { .. })
+    {
+        return dropped(losses, at, kind, "OpenAI has no plain-text document part");
+    }
+    match vendor {
+        // Written by their own writers.
+        Vendor::Gemini | Vendor::Bedrock => None,
+        Vendor::Anthropic => Some(anthropic_media(p, losses)),
+        Vendor::OpenAiChat if p.image => chat_image(p, losses),
+        Vendor::OpenAiChat => chat_file(p, losses),
+        Vendor::OpenAiResponses => responses_media(p),
+    }
+}
+
+/// An Anthropic `image` or `document` block; the OpenAI members it has no
+/// place for are lost.
+fn anthropic_media(p: &MediaPart<'_>, losses: &mut Losses) -> Value {
+    let (m, at) = (p.media, p.at);
+    // `auto` is the default: it says nothing Anthropic lacks.
+    if m.detail.as_deref().is_some_and(|d| d != "auto") {
+        losses.push(
+            &format!("{at}/detail"),
+            "detail",
+            LossEffect::Dropped,
+            "Anthropic images have no detail setting",
+        );
+    }
+    if m.filename.is_some() {
+        losses.push(
+            &format!("{at}/filename"),
+            "filename",
+            LossEffect::Dropped,
+            "Anthropic documents have no file name",
+        );
+    }
+    let source = match &m.source {
+        MediaSource::Base64 { media_type, data } => obj(vec![
+            ("type", Value::from("base64")),
+            ("media_type", Value::from(media_type)),
+            ("data", Value::from(data)),
+        ]),
+        MediaSource::Text { media_type, data } => obj(vec![
+            ("type", Value::from("text")),
+            ("media_type", Value::from(media_type)),
+            ("data", Value::from(data)),
+        ]),
+        MediaSource::Url(u) => obj(vec![("type", Value::from("url")), ("url", Value::from(u))]),
+        MediaSource::FileId { id, .. } => obj(vec![
+            ("type", Value::from("file")),
+            ("file_id", Value::from(id)),
+        ]),
+    };
+    obj(vec![("type", Value::from(p.kind())), ("source", source)])
+}
+
+/// A Chat `image_url` part: a URL or inline bytes as a data URL.
+fn chat_image(p: &MediaPart<'_>, losses: &mut Losses) -> Option<Value> {
+    let m = p.media;
+    let url = match &m.source {
+        MediaSource::Base64 { media_type, data } => data_url(media_type, data),
+        MediaSource::Url(u) => u.clone(),
+        MediaSource::FileId { .. } | MediaSource::Text { .. } => {
+            return dropped(losses, p.at, p.kind(), "OpenAI Chat images take a URL only");
+        }
+    };
+    let mut iu = vec![("url", Value::from(&url))];
+    match &m.detail {
+        // The default, said only because Responses must.
+        Some(d) if d == "auto" && p.from != Some(Vendor::OpenAiChat) => {}
+        Some(d) => iu.push(("detail", Value::from(d))),
+        None => {}
+    }
+    Some(obj(vec![
+        ("type", Value::from("image_url")),
+        ("image_url", obj(iu)),
+    ]))
+}
+
+/// A Chat `file` part: inline bytes or a file id (Chat file parts take no
+/// URL).
+fn chat_file(p: &MediaPart<'_>, losses: &mut Losses) -> Option<Value> {
+    let m = p.media;
+    let mut f = match &m.source {
+        MediaSource::Base64 { media_type, data } => {
+            vec![("file_data", Value::from(&data_url(media_type, data)))]
+        }
+        MediaSource::FileId { id, .. } => vec![("file_id", Value::from(id))],
+        MediaSource::Url(_) => {
+            return dropped(losses, p.at, p.kind(), "OpenAI Chat file parts take no URL");
+        }
+        MediaSource::Text { .. } => return None,
+    };
+    if let Some(n) = &m.filename {
+        f.push(("filename", Value::from(n)));
+    }
+    Some(obj(vec![("type", Value::from("file")), ("file", obj(f))]))
+}
+
+/// A Responses `input_image` or `input_file` part.
+fn responses_media(p: &MediaPart<'_>) -> Option<Value> {
+    let (m, image) = (p.media, p.image);
+    let mut o = vec![(
+        "type",
+        Value::from(if image { "input_image" } else { "input_file" }),
+    )];
+    match (&m.source, image) {
+        (MediaSource::Base64 { media_type, data }, true) => {
+            o.push(("image_url", Value::from(&data_url(media_type, data))))
+        }
+        (MediaSource::Url(u), true) => o.push(("image_url", Value::from(u))),
+        (MediaSource::Base64 { media_type, data }, false) => {
+            o.push(("file_data", Value::from(&data_url(media_type, data))))
+        }
+        (MediaSource::Url(u), false) => o.push(("file_url", Value::from(u))),
+        (MediaSource::FileId { id, .. }, _) => o.push(("file_id", Value::from(id))),
+        (MediaSource::Text { .. }, _) => return None,
+    }
+    if let Some(n) = &m.filename {
+        o.push(("filename", Value::from(n)));
+    }
+    // Responses requires an image's detail; `auto` is the
+    // default of the others.
+    match (&m.detail, image) {
+        (Some(d), _) => o.push(("detail", Value::from(d))),
+        (None, true) if p.from != Some(Vendor::OpenAiResponses) => {
+            o.push(("detail", Value::from("auto")))
+        }
+        (None, _) => {}
+    }
+    Some(obj(o))
 }

@@ -196,6 +196,16 @@ struct Writer<'a> {
     nodes: usize,
 }
 
+/// What one schema object is being written as: its members so far,
+/// whether `null` is allowed, and the types besides "null" when `type` is
+/// an array of several.
+#[derive(Default)]
+struct NodeOut {
+    out: Map,
+    nullable: bool,
+    types: Option<Vec<String>>,
+}
+
 const KEPT: &[&str] = &[
     "title",
     "description",
@@ -239,146 +249,179 @@ impl Writer<'_> {
         if let Some(r) = o.get("$ref") {
             return self.inline(o, r, at);
         }
-        let mut out = Map::new();
-        let mut nullable = false;
-        // The declared types besides "null", when `type` is an array.
-        let mut types: Option<Vec<String>> = None;
+        let mut node = NodeOut::default();
         for (k, v) in o {
-            let kat = ptr(at, k);
-            match k {
-                "type" => match v {
-                    Value::String(t) => {
-                        out.insert(k.to_owned(), Value::String(t.to_ascii_lowercase()));
-                    }
-                    Value::Array(ts) if ts.iter().all(Value::is_string) => {
-                        let mut rest: Vec<String> = Vec::new();
-                        for t in ts.iter().filter_map(Value::as_str) {
-                            if t == "null" {
-                                nullable = true;
-                            } else {
-                                rest.push(t.to_ascii_lowercase());
-                            }
-                        }
-                        match rest.as_slice() {
-                            [] => {
-                                out.insert(k.to_owned(), Value::String("null".to_owned()));
-                                nullable = false;
-                            }
-                            [one] => {
-                                out.insert(k.to_owned(), Value::String(one.clone()));
-                            }
-                            _ => types = Some(rest),
-                        }
-                    }
-                    other => self.lose(kat, k, format!("a type of {other} is not a type name")),
-                },
-                "const" => match v {
-                    Value::String(_) => {
-                        out.insert("enum".to_owned(), Value::Array(vec![v.clone()]));
-                        if !o.contains_key("type") {
-                            out.insert("type".to_owned(), Value::String("string".to_owned()));
-                        }
-                    }
-                    Value::Null => nullable = true,
-                    _ => self.lose(
-                        kat,
-                        k,
-                        "Gemini's enum holds strings only; the constant is left out",
-                    ),
-                },
-                "enum" => match v {
-                    Value::Array(e)
-                        if e.iter().all(|x| x.is_string() || x.is_null())
-                            && e.iter().any(Value::is_string) =>
-                    {
-                        if e.contains(&Value::Null) {
-                            nullable = true;
-                        }
-                        let strings = e.iter().filter(|x| x.is_string()).cloned().collect();
-                        out.insert(k.to_owned(), Value::Array(strings));
-                    }
-                    _ => self.lose(
-                        kat,
-                        k,
-                        "Gemini's enum holds strings only; the enum is left out",
-                    ),
-                },
-                "format" => {
-                    let ty = o.get("type").and_then(Value::as_str).unwrap_or("");
-                    let ok = matches!(
-                        (ty, v.as_str().unwrap_or("")),
-                        ("string", "date-time" | "enum")
-                            | ("number", "float" | "double")
-                            | ("integer", "int32" | "int64")
-                    );
-                    if ok {
-                        out.insert(k.to_owned(), v.clone());
-                    } else {
-                        self.lose(
-                            kat,
-                            k,
-                            format!(
-                                "Gemini documents no format {v} for type {ty:?}; the format is left out"
-                            ),
-                        );
+            self.keyword(s, o, (k, v), at, &mut node);
+        }
+        self.close(node, at)
+    }
+
+    /// Writes keyword `k` of schema object `o` (`s`, at `at`) into `node`,
+    /// or records why Gemini's subset cannot say it.
+    fn keyword(
+        &mut self,
+        s: &Value,
+        o: &Map,
+        (k, v): (&str, &Value),
+        at: &str,
+        node: &mut NodeOut,
+    ) {
+        let kat = ptr(at, k);
+        match k {
+            "type" => self.type_keyword(v, kat, node),
+            "const" => match v {
+                Value::String(_) => {
+                    node.out
+                        .insert("enum".to_owned(), Value::Array(vec![v.clone()]));
+                    if !o.contains_key("type") {
+                        node.out
+                            .insert("type".to_owned(), Value::String("string".to_owned()));
                     }
                 }
-                "additionalProperties" => match v {
-                    Value::Bool(true) => {}
-                    Value::Object(m) if m.is_empty() => {}
-                    _ => self.lose(
-                        kat,
-                        k,
-                        "Gemini's subset cannot forbid or constrain extra members; left out",
-                    ),
-                },
-                "properties" => match v {
-                    Value::Object(p) => {
-                        let mut props = Map::new();
-                        for (name, sub) in p {
-                            let sub = self.schema(sub, &ptr(&kat, name));
-                            props.insert(name.to_owned(), sub);
-                        }
-                        out.insert(k.to_owned(), Value::Object(props));
+                Value::Null => node.nullable = true,
+                _ => self.lose(
+                    kat,
+                    k,
+                    "Gemini's enum holds strings only; the constant is left out",
+                ),
+            },
+            "enum" => match v {
+                Value::Array(e)
+                    if e.iter().all(|x| x.is_string() || x.is_null())
+                        && e.iter().any(Value::is_string) =>
+                {
+                    if e.contains(&Value::Null) {
+                        node.nullable = true;
                     }
-                    _ => self.lose(kat, k, "properties is not an object"),
-                },
-                "items" => match v {
-                    Value::Object(_) | Value::Bool(true) => {
-                        let sub = self.schema(v, &kat);
-                        out.insert(k.to_owned(), sub);
-                    }
-                    _ => self.lose(
-                        kat,
-                        k,
-                        "Gemini's items is one schema; this form is left out",
-                    ),
-                },
-                "anyOf" => match v {
-                    Value::Array(a) => {
-                        let subs = a
-                            .iter()
-                            .enumerate()
-                            .map(|(i, sub)| self.schema(sub, &ptr_i(&kat, i)))
-                            .collect();
-                        out.insert(k.to_owned(), Value::Array(subs));
-                    }
-                    _ => self.lose(kat, k, "anyOf is not an array"),
-                },
-                "$schema" | "$comment" => {}
-                "$defs" | "definitions" if std::ptr::eq(s, self.root) => {
-                    // Their targets are inlined where referenced.
-                }
-                key if KEPT.contains(&key) => {
-                    out.insert(k.to_owned(), v.clone());
+                    let strings = e.iter().filter(|x| x.is_string()).cloned().collect();
+                    node.out.insert(k.to_owned(), Value::Array(strings));
                 }
                 _ => self.lose(
                     kat,
                     k,
-                    "Gemini's schema subset has no such keyword; left out",
+                    "Gemini's enum holds strings only; the enum is left out",
                 ),
+            },
+            "format" => {
+                let ty = o.get("type").and_then(Value::as_str).unwrap_or("");
+                let ok = matches!(
+                    (ty, v.as_str().unwrap_or("")),
+                    ("string", "date-time" | "enum")
+                        | ("number", "float" | "double")
+                        | ("integer", "int32" | "int64")
+                );
+                if ok {
+                    node.out.insert(k.to_owned(), v.clone());
+                } else {
+                    self.lose(
+                        kat,
+                        k,
+                        format!(
+                            "Gemini documents no format {v} for type {ty:?}; the format is left out"
+                        ),
+                    );
+                }
             }
+            "additionalProperties" => match v {
+                Value::Bool(true) => {}
+                Value::Object(m) if m.is_empty() => {}
+                _ => self.lose(
+                    kat,
+                    k,
+                    "Gemini's subset cannot forbid or constrain extra members; left out",
+                ),
+            },
+            "properties" | "items" | "anyOf" => self.subschemas(k, v, kat, node),
+            "$schema" | "$comment" => {}
+            "$defs" | "definitions" if std::ptr::eq(s, self.root) => {
+                // Their targets are inlined where referenced.
+            }
+            key if KEPT.contains(&key) => {
+                node.out.insert(k.to_owned(), v.clone());
+            }
+            _ => self.lose(
+                kat,
+                k,
+                "Gemini's schema subset has no such keyword; left out",
+            ),
         }
+    }
+
+    /// `type`: a name in lower case; an array with `null` is `nullable`,
+    /// and several other names wait for [`Writer::close`].
+    fn type_keyword(&mut self, v: &Value, kat: String, node: &mut NodeOut) {
+        let k = "type";
+        match v {
+            Value::String(t) => {
+                node.out
+                    .insert(k.to_owned(), Value::String(t.to_ascii_lowercase()));
+            }
+            Value::Array(ts) if ts.iter().all(Value::is_string) => {
+                let mut rest: Vec<String> = Vec::new();
+                for t in ts.iter().filter_map(Value::as_str) {
+                    if t == "null" {
+                        node.nullable = true;
+                    } else {
+                        rest.push(t.to_ascii_lowercase());
+                    }
+                }
+                match rest.as_slice() {
+                    [] => {
+                        node.out
+                            .insert(k.to_owned(), Value::String("null".to_owned()));
+                        node.nullable = false;
+                    }
+                    [one] => {
+                        node.out.insert(k.to_owned(), Value::String(one.clone()));
+                    }
+                    _ => node.types = Some(rest),
+                }
+            }
+            other => self.lose(kat, k, format!("a type of {other} is not a type name")),
+        }
+    }
+
+    /// `properties`, `items` and `anyOf`: each subschema written in turn.
+    fn subschemas(&mut self, k: &str, v: &Value, kat: String, node: &mut NodeOut) {
+        match (k, v) {
+            ("properties", Value::Object(p)) => {
+                let mut props = Map::new();
+                for (name, sub) in p {
+                    let sub = self.schema(sub, &ptr(&kat, name));
+                    props.insert(name.to_owned(), sub);
+                }
+                node.out.insert(k.to_owned(), Value::Object(props));
+            }
+            ("properties", _) => self.lose(kat, k, "properties is not an object"),
+            ("items", Value::Object(_) | Value::Bool(true)) => {
+                let sub = self.schema(v, &kat);
+                node.out.insert(k.to_owned(), sub);
+            }
+            ("items", _) => self.lose(
+                kat,
+                k,
+                "Gemini's items is one schema; this form is left out",
+            ),
+            (_, Value::Array(a)) => {
+                let subs = a
+                    .iter()
+                    .enumerate()
+                    .map(|(i, sub)| self.schema(sub, &ptr_i(&kat, i)))
+                    .collect();
+                node.out.insert(k.to_owned(), Value::Array(subs));
+            }
+            _ => self.lose(kat, k, "anyOf is not an array"),
+        }
+    }
+
+    /// The schema object once every keyword is written: several types
+    /// become an `anyOf` of one type each, and `nullable` is set last.
+    fn close(&mut self, node: NodeOut, at: &str) -> Value {
+        let NodeOut {
+            mut out,
+            nullable,
+            types,
+        } = node;
         if let Some(types) = types {
             if out.contains_key("anyOf") {
                 self.lose(

@@ -170,33 +170,32 @@
 //! refuse, a `tool_choice` naming an undeclared tool, a result for an unknown call id, a call without
 //! a result, a duplicate.
 
-mod choice;
 mod content;
 mod correlate;
 mod definition;
 mod error;
 mod gemini_schema;
+mod json_read;
 mod loss;
-mod message;
-mod posture;
+mod native;
 mod request;
 mod response;
 mod result;
 mod retry;
 mod slots;
 mod stop;
+mod tool_call;
+mod tool_choice;
 mod tool_config;
+mod tool_set;
 mod turn;
 
-pub use choice::{ChoiceViolation, ToolSet};
 pub use content::{Media, MediaSource};
 pub use correlate::{CorrelationError, correlate};
 pub use definition::{MAX_TOOL_NAME_LEN, ToolDefinition, validate_tool_name};
 pub use error::{NameProblem, ProtocolError};
 pub use gemini_schema::{GeminiSchema, MAX_INLINED_NODES};
 pub use loss::{Converted, Loss, LossEffect, LossReport};
-pub use message::{Arguments, INVALID_JSON_KEY, TextPart, ToolCall, TurnPart, invalid_json_input};
-pub use posture::ToolChoice;
 pub use request::{Message, Request, ResponseFormat, SystemPrompt, SystemRole, UserMessage};
 pub use response::{Response, Usage};
 pub use result::{ERROR_PREFIX, ResultContent, ResultPart, ToolOutcome, ToolResult, ToolResults};
@@ -205,6 +204,11 @@ pub use retry::{
     violations_result,
 };
 pub use stop::StopReason;
+pub use tool_call::{
+    Arguments, INVALID_JSON_KEY, TextPart, ToolCall, TurnPart, invalid_json_input,
+};
+pub use tool_choice::ToolChoice;
+pub use tool_set::{ChoiceViolation, ToolSet};
 pub use turn::AssistantTurn;
 #[cfg(feature = "providers")]
 pub(crate) use turn::{bedrock_text, bedrock_tool_use, gemini_call, gemini_text};

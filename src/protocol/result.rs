@@ -8,8 +8,9 @@ use crate::value::{Map, Value};
 use super::Vendor;
 use super::content::{Media, Place, read_part, write_part};
 use super::error::{ProtocolError, json_type, ptr, ptr_i, short};
+use super::json_read::{expect_object, expect_role, other_members, required_str};
 use super::loss::{Converted, LossEffect, Losses};
-use super::message::{Native, as_object, check_role, get_str, rest, s};
+use super::native::Native;
 
 mod bedrock;
 mod gemini;
@@ -209,7 +210,7 @@ impl ToolResult {
     }
 
     fn from_anthropic_at(v: &Value, at: &str) -> Result<ToolResult, ProtocolError> {
-        let o = as_object(v, at, "a tool_result block")?;
+        let o = expect_object(v, at, "a tool_result block")?;
         if o.get("type").and_then(Value::as_str) != Some("tool_result") {
             return Err(ProtocolError::UnknownShape {
                 at: ptr(at, "type"),
@@ -217,7 +218,7 @@ impl ToolResult {
                 found: o.get("type").map(short).unwrap_or_else(|| "nothing".into()),
             });
         }
-        let call_id = get_str(o, "tool_use_id", at)?.to_owned();
+        let call_id = required_str(o, "tool_use_id", at)?.to_owned();
         let (is_error, explicit_flag) = match o.get("is_error") {
             None => (false, false),
             Some(Value::Bool(b)) => (*b, true),
@@ -238,7 +239,7 @@ impl ToolResult {
             explicit_flag,
             native: Native {
                 vendor: Some(Vendor::Anthropic),
-                members: rest(o, &["type", "tool_use_id", "content", "is_error"]),
+                members: other_members(o, &["type", "tool_use_id", "content", "is_error"]),
             },
         })
     }
@@ -249,15 +250,15 @@ impl ToolResult {
     }
 
     fn from_openai_chat_at(v: &Value, at: &str) -> Result<ToolResult, ProtocolError> {
-        let o = as_object(v, at, "a tool message object")?;
-        check_role(o, at, "tool")?;
-        let call_id = get_str(o, "tool_call_id", at)?.to_owned();
+        let o = expect_object(v, at, "a tool message object")?;
+        expect_role(o, at, "tool")?;
+        let call_id = required_str(o, "tool_call_id", at)?.to_owned();
         let content = read_content(o.get("content"), &ptr(at, "content"), Vendor::OpenAiChat)?;
         Ok(Self::openai(
             call_id,
             content,
             Vendor::OpenAiChat,
-            rest(o, &["role", "tool_call_id", "content"]),
+            other_members(o, &["role", "tool_call_id", "content"]),
         ))
     }
 
@@ -267,7 +268,7 @@ impl ToolResult {
     }
 
     fn from_openai_responses_at(v: &Value, at: &str) -> Result<ToolResult, ProtocolError> {
-        let o = as_object(v, at, "a function_call_output item")?;
+        let o = expect_object(v, at, "a function_call_output item")?;
         if o.get("type").and_then(Value::as_str) != Some("function_call_output") {
             return Err(ProtocolError::UnknownShape {
                 at: ptr(at, "type"),
@@ -275,7 +276,7 @@ impl ToolResult {
                 found: o.get("type").map(short).unwrap_or_else(|| "nothing".into()),
             });
         }
-        let call_id = get_str(o, "call_id", at)?.to_owned();
+        let call_id = required_str(o, "call_id", at)?.to_owned();
         let content = read_content(
             Some(o.get("output").ok_or_else(|| ProtocolError::MissingField {
                 at: at.to_owned(),
@@ -288,7 +289,7 @@ impl ToolResult {
             call_id,
             content,
             Vendor::OpenAiResponses,
-            rest(o, &["type", "call_id", "output"]),
+            other_members(o, &["type", "call_id", "output"]),
         ))
     }
 
@@ -396,8 +397,8 @@ impl ToolResult {
         match vendor {
             Vendor::Anthropic => {
                 let mut o = self.native.start(vendor);
-                o.insert("type".into(), s("tool_result"));
-                o.insert("tool_use_id".into(), s(&self.call_id));
+                o.insert("type".into(), Value::from("tool_result"));
+                o.insert("tool_use_id".into(), Value::from(&self.call_id));
                 if let Some(c) = write_content(
                     &self.content,
                     vendor,
@@ -447,15 +448,15 @@ impl ToolResult {
                     &content_at,
                     losses,
                 )
-                .unwrap_or_else(|| s(""));
+                .unwrap_or_else(|| Value::from(""));
                 let mut o = self.native.start(vendor);
                 if vendor == Vendor::OpenAiChat {
-                    o.insert("role".into(), s("tool"));
-                    o.insert("tool_call_id".into(), s(&self.call_id));
+                    o.insert("role".into(), Value::from("tool"));
+                    o.insert("tool_call_id".into(), Value::from(&self.call_id));
                     o.insert("content".into(), content);
                 } else {
-                    o.insert("type".into(), s("function_call_output"));
-                    o.insert("call_id".into(), s(&self.call_id));
+                    o.insert("type".into(), Value::from("function_call_output"));
+                    o.insert("call_id".into(), Value::from(&self.call_id));
                     o.insert("output".into(), content);
                 }
                 Value::Object(o)
@@ -475,7 +476,7 @@ pub(crate) fn read_content(
         Some(Value::Array(parts)) => {
             let mut out = Vec::with_capacity(parts.len());
             for (i, p) in parts.iter().enumerate() {
-                as_object(p, &ptr_i(at, i), "a content part object")?;
+                expect_object(p, &ptr_i(at, i), "a content part object")?;
                 out.push(read_part(vendor, p).unwrap_or_else(|| ResultPart::Native {
                     vendor,
                     part: p.clone(),
@@ -503,7 +504,7 @@ pub(crate) fn write_content(
 ) -> Option<Value> {
     match c {
         ResultContent::Empty => None,
-        ResultContent::Text(t) => Some(s(t)),
+        ResultContent::Text(t) => Some(Value::from(t)),
         ResultContent::Parts(ps) => Some(Value::Array(
             ps.iter()
                 .enumerate()
@@ -617,7 +618,7 @@ impl ToolResults {
         m: &Value,
         at: &str,
     ) -> Result<(), ProtocolError> {
-        let o = as_object(m, at, "a user message object")?;
+        let o = expect_object(m, at, "a user message object")?;
         let cat = ptr(at, "content");
         match o.get("content") {
             Some(Value::String(t)) => {
@@ -645,7 +646,7 @@ impl ToolResults {
         }
         self.native = Native {
             vendor: Some(vendor),
-            members: rest(o, &["role", "content"]),
+            members: other_members(o, &["role", "content"]),
         };
         Ok(())
     }
@@ -687,8 +688,8 @@ impl ToolResults {
     /// the results (a text, say) are [`trailing`](Self::trailing); a
     /// non-result block before a result is an error, as for the API.
     pub fn from_anthropic(v: &Value) -> Result<ToolResults, ProtocolError> {
-        let o = as_object(v, "", "a user message object")?;
-        check_role(o, "", "user")?;
+        let o = expect_object(v, "", "a user message object")?;
+        expect_role(o, "", "user")?;
         let blocks = match o.get("content") {
             Some(Value::Array(b)) => b,
             Some(other) => {
@@ -708,7 +709,7 @@ impl ToolResults {
         let mut out = ToolResults {
             native: Native {
                 vendor: Some(Vendor::Anthropic),
-                members: rest(o, &["role", "content"]),
+                members: other_members(o, &["role", "content"]),
             },
             ..ToolResults::default()
         };
@@ -724,7 +725,7 @@ impl ToolResults {
                     found: "a tool_result after another block".into(),
                 });
             } else {
-                as_object(b, &at, "a content block object")?;
+                expect_object(b, &at, "a content block object")?;
                 out.trailing
                     .push(
                         read_part(Vendor::Anthropic, b).unwrap_or_else(|| ResultPart::Native {
@@ -806,7 +807,7 @@ impl ToolResults {
         match vendor {
             Vendor::Anthropic => {
                 let mut o = self.native.start(vendor);
-                o.insert("role".into(), s("user"));
+                o.insert("role".into(), Value::from("user"));
                 let mut blocks: Vec<Value> = self
                     .results
                     .iter()
@@ -832,10 +833,10 @@ impl ToolResults {
                     if self.native.vendor == Some(vendor) {
                         o = self.native.members.clone();
                     }
-                    o.insert("role".into(), s("user"));
+                    o.insert("role".into(), Value::from("user"));
                     let same = self.native.vendor == Some(vendor);
                     let content = match self.trailing.as_slice() {
-                        [ResultPart::Text(t)] if self.trailing_string || !same => s(t),
+                        [ResultPart::Text(t)] if self.trailing_string || !same => Value::from(t),
                         _ => Value::Array(trailing),
                     };
                     o.insert("content".into(), content);

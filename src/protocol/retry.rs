@@ -7,9 +7,9 @@ use std::fmt;
 use crate::error::ErrorCode;
 use crate::schema::Violation;
 
-use super::choice::ToolSet;
-use super::message::{Arguments, ToolCall, invalid_json_input};
 use super::result::{ToolOutcome, ToolResult};
+use super::tool_call::{Arguments, ToolCall, invalid_json_input};
+use super::tool_set::ToolSet;
 
 /// At most this many bytes of the model's broken input are echoed in a
 /// retry message (cut at a character boundary); the call itself keeps all.
@@ -301,7 +301,7 @@ impl ToolSet {
         };
         let parsed;
         let value = match &call.arguments {
-            Arguments::Invalid(raw) => match super::message::parse_arguments(raw) {
+            Arguments::Invalid(raw) => match super::tool_call::parse_arguments(raw) {
                 Err(error) => {
                     return Err(CallProblem::InvalidJson {
                         raw: raw.clone(),

@@ -5,7 +5,7 @@
 use crate::value::Value;
 
 use super::error::ptr;
-use super::posture::{ReadChoice, ToolChoice};
+use super::tool_choice::{ReadChoice, ToolChoice};
 
 /// A Gemini `toolConfig` as read, written back verbatim for Gemini while
 /// the posture is unchanged. `lost` lists what no other vendor has (as

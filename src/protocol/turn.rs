@@ -1,15 +1,18 @@
-//! An assistant turn (text and tool calls, in order, and why it stopped) read
-//! from and written to the five vendor shapes, keeping ids and order.
+//! [`AssistantTurn`]: a whole assistant message (its parts in order, why it
+//! stopped, the vendor's envelope members) read from and written to the
+//! five vendor shapes, keeping ids and order. Its parts, one call or text
+//! each, are in `tool_call.rs`; the reply of results it asks for is in
+//! `correlate.rs`.
 
 use crate::value::{Map, Value};
 
 use super::Vendor;
 use super::error::{ProtocolError, json_type, ptr, ptr_i};
+use super::json_read::{expect_object, expect_role, other_members, required_array, required_str};
 use super::loss::{Converted, Loss, LossEffect, Losses};
-use super::message::{
-    Native, TextPart, ToolCall, TurnPart, as_object, check_role, get_array, get_str, rest, s,
-};
+use super::native::Native;
 use super::stop::StopReason;
+use super::tool_call::{TextPart, ToolCall, TurnPart};
 
 mod bedrock;
 mod gemini;
@@ -237,7 +240,7 @@ impl AssistantTurn {
             Vendor::Anthropic => {
                 let mut full = self.to_anthropic();
                 let mut o = Map::new();
-                o.insert("role".into(), s("assistant"));
+                o.insert("role".into(), Value::from("assistant"));
                 if let Some(c) = full.get_mut("content") {
                     o.insert("content".into(), c.take());
                 }
@@ -399,12 +402,12 @@ impl AssistantTurn {
 
     /// Reads an Anthropic assistant message.
     pub fn from_anthropic(v: &Value) -> Result<AssistantTurn, ProtocolError> {
-        let o = as_object(v, "", "an assistant message object")?;
-        check_role(o, "", "assistant")?;
+        let o = expect_object(v, "", "an assistant message object")?;
+        expect_role(o, "", "assistant")?;
         let mut turn = AssistantTurn {
             native: Native::of(
                 Vendor::Anthropic,
-                rest(o, &["role", "content", "stop_reason"]),
+                other_members(o, &["role", "content", "stop_reason"]),
             ),
             ..AssistantTurn::default()
         };
@@ -427,11 +430,14 @@ impl AssistantTurn {
             Some(Value::Array(blocks)) => {
                 for (i, b) in blocks.iter().enumerate() {
                     let at = ptr_i("/content", i);
-                    let bo = as_object(b, &at, "a content block object")?;
+                    let bo = expect_object(b, &at, "a content block object")?;
                     let part = match bo.get("type").and_then(Value::as_str) {
                         Some("text") => TurnPart::Text(TextPart {
-                            text: get_str(bo, "text", &at)?.to_owned(),
-                            native: Native::of(Vendor::Anthropic, rest(bo, &["type", "text"])),
+                            text: required_str(bo, "text", &at)?.to_owned(),
+                            native: Native::of(
+                                Vendor::Anthropic,
+                                other_members(bo, &["type", "text"]),
+                            ),
                             item_start: None,
                             easy: false,
                         }),
@@ -469,7 +475,7 @@ impl AssistantTurn {
     pub fn to_anthropic(&self) -> Value {
         let v = Vendor::Anthropic;
         let mut o = self.native.start(v);
-        o.insert("role".into(), s("assistant"));
+        o.insert("role".into(), Value::from("assistant"));
         let single_text = match self.parts.as_slice() {
             [TurnPart::Text(t)] if self.envelope == Envelope::AnthropicStringContent => {
                 Some(t.text.clone())
@@ -491,7 +497,7 @@ impl AssistantTurn {
             o.insert("content".into(), Value::Array(blocks));
         }
         if let Some(r) = &self.stop_reason {
-            o.insert("stop_reason".into(), s(r.as_anthropic()));
+            o.insert("stop_reason".into(), Value::from(r.as_anthropic()));
         }
         Value::Object(o)
     }
@@ -499,7 +505,7 @@ impl AssistantTurn {
     /// Reads an OpenAI Chat choice (`{"message":..., "finish_reason":...}`)
     /// or a bare assistant message.
     pub fn from_openai_chat(v: &Value) -> Result<AssistantTurn, ProtocolError> {
-        let o = as_object(v, "", "a choice or an assistant message object")?;
+        let o = expect_object(v, "", "a choice or an assistant message object")?;
         let (msg, at, mut turn) = match o.get("message") {
             Some(m) => {
                 let stop_reason = match o.get("finish_reason") {
@@ -513,7 +519,7 @@ impl AssistantTurn {
                         });
                     }
                 };
-                let mut outer = rest(o, &["message"]);
+                let mut outer = other_members(o, &["message"]);
                 // finish_reason: null is kept as given; a string is typed.
                 if stop_reason.is_some() {
                     outer.remove("finish_reason");
@@ -524,17 +530,17 @@ impl AssistantTurn {
                     ..AssistantTurn::default()
                 };
                 (
-                    as_object(m, "/message", "an assistant message object")?,
+                    expect_object(m, "/message", "an assistant message object")?,
                     "/message",
                     turn,
                 )
             }
             None => (o, "", AssistantTurn::default()),
         };
-        check_role(msg, at, "assistant")?;
+        expect_role(msg, at, "assistant")?;
         turn.native = Native::of(
             Vendor::OpenAiChat,
-            rest(msg, &["role", "content", "tool_calls"]),
+            other_members(msg, &["role", "content", "tool_calls"]),
         );
         let cat = ptr(at, "content");
         turn.chat_content = match msg.get("content") {
@@ -547,11 +553,14 @@ impl AssistantTurn {
             Some(Value::Array(parts)) => {
                 for (i, p) in parts.iter().enumerate() {
                     let pat = ptr_i(&cat, i);
-                    let po = as_object(p, &pat, "a content part object")?;
+                    let po = expect_object(p, &pat, "a content part object")?;
                     if po.get("type").and_then(Value::as_str) == Some("text") {
                         turn.parts.push(TurnPart::Text(TextPart {
-                            text: get_str(po, "text", &pat)?.to_owned(),
-                            native: Native::of(Vendor::OpenAiChat, rest(po, &["type", "text"])),
+                            text: required_str(po, "text", &pat)?.to_owned(),
+                            native: Native::of(
+                                Vendor::OpenAiChat,
+                                other_members(po, &["type", "text"]),
+                            ),
                             item_start: None,
                             easy: false,
                         }));
@@ -605,7 +614,7 @@ impl AssistantTurn {
     pub fn to_openai_chat(&self) -> Value {
         let v = Vendor::OpenAiChat;
         let mut m = self.native.start(v);
-        m.insert("role".into(), s("assistant"));
+        m.insert("role".into(), Value::from("assistant"));
         let texts: Vec<&TextPart> = self
             .parts
             .iter()
@@ -637,7 +646,7 @@ impl AssistantTurn {
             }
             ChatContent::String => {
                 let t = texts.first().map(|t| t.text.as_str()).unwrap_or_default();
-                m.insert("content".into(), s(t));
+                m.insert("content".into(), Value::from(t));
             }
             ChatContent::Parts => {
                 let parts = self
@@ -670,7 +679,7 @@ impl AssistantTurn {
             Some(mut o) => {
                 o.insert("message".into(), Value::Object(m));
                 if let Some(r) = &self.stop_reason {
-                    o.insert("finish_reason".into(), s(r.as_openai_chat()));
+                    o.insert("finish_reason".into(), Value::from(r.as_openai_chat()));
                 } else {
                     o.entry("finish_reason").or_insert(Value::Null);
                 }
@@ -692,8 +701,8 @@ impl AssistantTurn {
                 },
             ),
             Value::Object(o) => {
-                let items = get_array(o, "output", "")?;
-                let mut members = rest(o, &["output"]);
+                let items = required_array(o, "output", "")?;
+                let mut members = other_members(o, &["output"]);
                 let status = members
                     .get("status")
                     .and_then(Value::as_str)
@@ -743,7 +752,7 @@ impl AssistantTurn {
         let at = if at.is_empty() { "" } else { at.as_str() };
         for (i, item) in items.iter().enumerate() {
             let iat = ptr_i(at, i);
-            let io = as_object(item, &iat, "an output item object")?;
+            let io = expect_object(item, &iat, "an output item object")?;
             let ty = io.get("type").and_then(Value::as_str);
             if let (None | Some("message"), Some("assistant"), Some(Value::String(text))) = (
                 ty,
@@ -754,7 +763,7 @@ impl AssistantTurn {
                 turn.parts.push(TurnPart::Text(TextPart {
                     text: text.clone(),
                     native: Native::of(Vendor::OpenAiResponses, Map::new()),
-                    item_start: Some(rest(io, &["role", "content"])),
+                    item_start: Some(other_members(io, &["role", "content"])),
                     easy: true,
                 }));
                 continue;
@@ -764,16 +773,16 @@ impl AssistantTurn {
                     .parts
                     .push(TurnPart::Call(ToolCall::from_openai_responses(io, &iat)?)),
                 Some("message") if is_plain_output_message(io) => {
-                    let content = get_array(io, "content", &iat)?;
-                    let item_members = rest(io, &["type", "role", "content"]);
+                    let content = required_array(io, "content", &iat)?;
+                    let item_members = other_members(io, &["type", "role", "content"]);
                     for (j, p) in content.iter().enumerate() {
                         let pat = ptr_i(&ptr(&iat, "content"), j);
-                        let po = as_object(p, &pat, "a content part object")?;
+                        let po = expect_object(p, &pat, "a content part object")?;
                         turn.parts.push(TurnPart::Text(TextPart {
-                            text: get_str(po, "text", &pat)?.to_owned(),
+                            text: required_str(po, "text", &pat)?.to_owned(),
                             native: Native::of(
                                 Vendor::OpenAiResponses,
-                                rest(po, &["type", "text"]),
+                                other_members(po, &["type", "text"]),
                             ),
                             item_start: (j == 0).then(|| item_members.clone()),
                             easy: false,
@@ -806,8 +815,8 @@ impl AssistantTurn {
         let mut open: Option<(Map, Vec<Value>)> = None;
         fn close(open: &mut Option<(Map, Vec<Value>)>, items: &mut Vec<Value>) {
             if let Some((mut m, parts)) = open.take() {
-                m.insert("type".into(), s("message"));
-                m.insert("role".into(), s("assistant"));
+                m.insert("type".into(), Value::from("message"));
+                m.insert("role".into(), Value::from("assistant"));
                 m.insert("content".into(), Value::Array(parts));
                 items.push(Value::Object(m));
             }
@@ -817,8 +826,8 @@ impl AssistantTurn {
                 TurnPart::Text(t) if t.easy && t.native.vendor == Some(v) => {
                     close(&mut open, &mut items);
                     let mut m = t.item_start.clone().unwrap_or_default();
-                    m.insert("role".into(), s("assistant"));
-                    m.insert("content".into(), s(&t.text));
+                    m.insert("role".into(), Value::from("assistant"));
+                    m.insert("content".into(), Value::from(&t.text));
                     items.push(Value::Object(m));
                 }
                 TurnPart::Text(t) => {
@@ -838,8 +847,8 @@ impl AssistantTurn {
                         m.insert("annotations".into(), Value::Array(Vec::new()));
                         m
                     };
-                    part.insert("type".into(), s("output_text"));
-                    part.insert("text".into(), s(&t.text));
+                    part.insert("type".into(), Value::from("output_text"));
+                    part.insert("text".into(), Value::from(&t.text));
                     if let Some((_, parts)) = open.as_mut() {
                         parts.push(Value::Object(part));
                     }
@@ -884,12 +893,12 @@ impl AssistantTurn {
                     "content_filter"
                 };
                 let mut d = Map::new();
-                d.insert("reason".into(), s(reason));
-                o.insert("status".into(), s("incomplete"));
+                d.insert("reason".into(), Value::from(reason));
+                o.insert("status".into(), Value::from("incomplete"));
                 o.insert("incomplete_details".into(), Value::Object(d));
             }
             Some(_) => {
-                o.insert("status".into(), s("completed"));
+                o.insert("status".into(), Value::from("completed"));
             }
         }
         Value::Object(o)
@@ -929,7 +938,7 @@ fn input_form(item: Value) -> Vec<Value> {
             .into_iter()
             .map(|t| {
                 let mut m = Map::new();
-                m.insert("role".into(), s("assistant"));
+                m.insert("role".into(), Value::from("assistant"));
                 m.insert("content".into(), t);
                 Value::Object(m)
             })

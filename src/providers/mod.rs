@@ -152,9 +152,6 @@
 
 mod anthropic;
 mod bedrock;
-mod call;
-mod calls;
-mod decode;
 mod events;
 mod fast;
 #[cfg(feature = "stream")]
@@ -163,7 +160,10 @@ mod gemini;
 mod native_message;
 mod openai_chat;
 mod openai_responses;
+mod read_event;
 mod response;
+mod stream_state;
+mod streamed_call;
 mod tools;
 
 use std::sync::Arc;
@@ -173,13 +173,15 @@ use crate::protocol::{AssistantTurn, ProtocolError, ToolSet};
 use crate::sse;
 
 pub use crate::protocol::{StopReason, Vendor};
-pub use call::StreamedCall;
-pub(crate) use calls::Calls;
-pub use calls::{DEFAULT_MAX_CALL_TREE_BYTES, DEFAULT_MAX_CALLS, DEFAULT_MAX_RESPONSE_TREE_BYTES};
-pub(crate) use decode::{Typed, excerpt, lenient_string, read_event};
 pub use events::{CallError, CallEvent, CallKey, CallKind, CallStatus, StreamError};
+pub(crate) use read_event::{Typed, excerpt, lenient_string, read_event};
 use response::Provider;
 pub use response::Usage;
+pub(crate) use stream_state::Calls;
+pub use stream_state::{
+    DEFAULT_MAX_CALL_TREE_BYTES, DEFAULT_MAX_CALLS, DEFAULT_MAX_RESPONSE_TREE_BYTES,
+};
+pub use streamed_call::StreamedCall;
 
 #[cfg(doc)]
 use crate::partial::PartialParser;

@@ -224,10 +224,10 @@
 //! at most one remembered verdict per (shared node, value); `validate` the same plus at most 6 more passes
 //! over a subvalue per failed `anyOf` / `oneOf` / `propertyNames` (their
 //! reasons); the stream check O(n) plus the same visits, and O(n) memory
-//! for a kept string or buffered subvalue. The derivation, and the hostile
-//! cases measured before and after with the commands that reproduce them
-//! (`corpus/hostile/make_cases.py`, `corpus/hostile/measure.sh`), are in
-//! the docs of `src/schema/budget.rs`.
+//! for a kept string or buffered subvalue. The derivation is in the docs of
+//! `src/schema/budget.rs`; the hostile cases measured before and after,
+//! with the commands that reproduce them (`corpus/hostile/make_cases.py`,
+//! `corpus/hostile/measure.sh`), are in `benches/README.md`.
 //!
 //! # Conformance
 //!

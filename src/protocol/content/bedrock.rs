@@ -9,7 +9,6 @@ use crate::value::Value;
 use super::{Media, MediaSource, Place, obj};
 use crate::protocol::ResultPart;
 use crate::protocol::loss::{LossEffect, Losses};
-use crate::protocol::message::s;
 
 /// Bedrock document formats and their MIME types.
 const DOCUMENT_FORMATS: [(&str, &str); 9] = [
@@ -149,8 +148,8 @@ pub(crate) fn write_media(
                     Some(f) => Some(obj(vec![(
                         "image",
                         obj(vec![
-                            ("format", s(f)),
-                            ("source", obj(vec![("bytes", s(data))])),
+                            ("format", Value::from(f)),
+                            ("source", obj(vec![("bytes", Value::from(data))])),
                         ]),
                     )])),
                     None => drop(losses, "Bedrock images are png, jpeg, gif or webp"),
@@ -167,7 +166,7 @@ pub(crate) fn write_media(
     let (format, source) = match &m.source {
         MediaSource::Base64 { media_type, data } => {
             match DOCUMENT_FORMATS.iter().find(|(_, mt)| mt == media_type) {
-                Some((f, _)) => (*f, obj(vec![("bytes", s(data))])),
+                Some((f, _)) => (*f, obj(vec![("bytes", Value::from(data))])),
                 None => {
                     return drop(
                         losses,
@@ -176,7 +175,7 @@ pub(crate) fn write_media(
                 }
             }
         }
-        MediaSource::Text { data, .. } => ("txt", obj(vec![("text", s(data))])),
+        MediaSource::Text { data, .. } => ("txt", obj(vec![("text", Value::from(data))])),
         MediaSource::Url(_) => {
             return drop(losses, "Bedrock takes document bytes or S3, not a URL");
         }
@@ -214,8 +213,8 @@ pub(crate) fn write_media(
     Some(obj(vec![(
         "document",
         obj(vec![
-            ("format", s(format)),
-            ("name", s(&name)),
+            ("format", Value::from(format)),
+            ("name", Value::from(&name)),
             ("source", source),
         ]),
     )]))
@@ -223,5 +222,5 @@ pub(crate) fn write_media(
 
 /// Writes a text block for Bedrock.
 pub(crate) fn text(t: &str) -> Value {
-    obj(vec![("text", s(t))])
+    obj(vec![("text", Value::from(t))])
 }

@@ -8,7 +8,6 @@ use crate::value::{Map, Value};
 use super::{Media, MediaSource, Place, obj};
 use crate::protocol::ResultPart;
 use crate::protocol::loss::{LossEffect, Losses};
-use crate::protocol::message::s;
 
 /// One Gemini part as a content part (`None`: not one this layer models).
 pub(crate) fn read_part(p: &Value) -> Option<ResultPart> {
@@ -89,7 +88,10 @@ pub(crate) fn write_media(
     match &m.source {
         MediaSource::Base64 { media_type, data } => Some(obj(vec![(
             "inlineData",
-            obj(vec![("mimeType", s(media_type)), ("data", s(data))]),
+            obj(vec![
+                ("mimeType", Value::from(media_type)),
+                ("data", Value::from(data)),
+            ]),
         )])),
         MediaSource::Url(u) => {
             losses.push(
@@ -100,9 +102,9 @@ pub(crate) fn write_media(
             );
             let mut f = Map::new();
             if let Some(mt) = mime_of_url(u) {
-                f.insert("mimeType".into(), s(mt));
+                f.insert("mimeType".into(), Value::from(mt));
             }
-            f.insert("fileUri".into(), s(u));
+            f.insert("fileUri".into(), Value::from(u));
             Some(obj(vec![("fileData", Value::Object(f))]))
         }
         MediaSource::FileId { vendor, .. } => drop(
@@ -115,5 +117,5 @@ pub(crate) fn write_media(
 
 /// Writes a text part for Gemini.
 pub(crate) fn text(t: &str) -> Value {
-    obj(vec![("text", s(t))])
+    obj(vec![("text", Value::from(t))])
 }

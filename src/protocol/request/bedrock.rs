@@ -15,8 +15,9 @@ use super::gemini::{count, named, number, present, strings};
 use super::{Message, Request, ResponseFormat, Shape, SystemPrompt, SystemRole, UserMessage};
 use crate::protocol::content::Place;
 use crate::protocol::error::{ProtocolError, json_type, ptr, ptr_i};
+use crate::protocol::json_read::{expect_object, other_members};
 use crate::protocol::loss::{Converted, LossEffect, Losses};
-use crate::protocol::message::{Native, as_object, rest, s};
+use crate::protocol::native::Native;
 use crate::protocol::result::{read_blocks, write_blocks};
 use crate::protocol::slots::slotted;
 use crate::protocol::{AssistantTurn, ToolResults, ToolSet, Vendor};
@@ -50,7 +51,7 @@ fn blocks<'a>(o: &'a Map, at: &str) -> Result<&'a [Value], ProtocolError> {
 
 pub(super) fn read(v: &Value) -> Result<Request, ProtocolError> {
     let vendor = Vendor::Bedrock;
-    let o = as_object(v, "", "a request body object")?;
+    let o = expect_object(v, "", "a request body object")?;
     let model = match o.get("modelId") {
         None | Some(Value::Null) => String::new(),
         Some(Value::String(m)) => m.clone(),
@@ -82,7 +83,7 @@ pub(super) fn read(v: &Value) -> Result<Request, ProtocolError> {
     if let Some(ic) = o.get("inferenceConfig") {
         known.push("inferenceConfig");
         let at = "/inferenceConfig";
-        let c = as_object(ic, at, "an object")?;
+        let c = expect_object(ic, at, "an object")?;
         r.max_tokens = count(c, "maxTokens", at)?;
         r.temperature = number(c, "temperature", at)?;
         r.top_p = number(c, "topP", at)?;
@@ -109,7 +110,7 @@ pub(super) fn read(v: &Value) -> Result<Request, ProtocolError> {
     };
     for (i, m) in messages.iter().enumerate() {
         let at = ptr_i("/messages", i);
-        let mo = as_object(m, &at, "a message object")?;
+        let mo = expect_object(m, &at, "a message object")?;
         match mo.get("role").and_then(Value::as_str) {
             Some("assistant") => r.messages.push(Message::Assistant(
                 AssistantTurn::from_bedrock(m).map_err(|e| prefixed(e, &at))?,
@@ -123,7 +124,7 @@ pub(super) fn read(v: &Value) -> Result<Request, ProtocolError> {
                 } else {
                     r.messages.push(Message::User(UserMessage {
                         content: read_blocks(bs, &ptr(&at, "content"))?,
-                        native: Native::of(vendor, rest(mo, &["role", "content"])),
+                        native: Native::of(vendor, other_members(mo, &["role", "content"])),
                     }));
                 }
             }
@@ -174,14 +175,14 @@ fn read_output_config(v: &Value) -> Option<ResponseFormat> {
     if compact != text {
         return None;
     }
-    let s = |k: &str| match js.get(k) {
+    let optional_str = |k: &str| match js.get(k) {
         None => Some(None),
         Some(Value::String(t)) => Some(Some(t.clone())),
         Some(_) => None,
     };
     Some(ResponseFormat::JsonSchema {
-        name: s("name")?,
-        description: s("description")?,
+        name: optional_str("name")?,
+        description: optional_str("description")?,
         schema,
         strict: None,
     })
@@ -190,17 +191,17 @@ fn read_output_config(v: &Value) -> Option<ResponseFormat> {
 /// The `outputConfig` of a JSON-schema format.
 fn output_config(name: &Option<String>, description: &Option<String>, schema: &Value) -> Value {
     let mut js = Map::new();
-    js.insert("schema".into(), s(&schema.to_string()));
+    js.insert("schema".into(), Value::from(&schema.to_string()));
     if let Some(n) = name {
-        js.insert("name".into(), s(n));
+        js.insert("name".into(), Value::from(n));
     }
     if let Some(d) = description {
-        js.insert("description".into(), s(d));
+        js.insert("description".into(), Value::from(d));
     }
     let mut structure = Map::new();
     structure.insert("jsonSchema".into(), Value::Object(js));
     let mut tf = Map::new();
-    tf.insert("type".into(), s("json_schema"));
+    tf.insert("type".into(), Value::from("json_schema"));
     tf.insert("structure".into(), Value::Object(structure));
     let mut oc = Map::new();
     oc.insert("textFormat".into(), Value::Object(tf));
@@ -223,109 +224,18 @@ impl Request {
                 "Bedrock Converse requires a modelId",
             );
         } else {
-            put("modelId", s(&self.model));
+            put("modelId", Value::from(&self.model));
         }
-        let mut system = self.system.clone();
-        let mut first = 0;
-        if system.is_none()
-            && let Some(Message::System(p)) = self.messages.first()
-        {
-            losses.push(
-                &self.message_at(0),
-                "system",
-                LossEffect::ReadsBackDifferently,
-                "Bedrock has one system list, at the head: a leading system message reads back \
-                 as it",
-            );
-            system = Some(p.clone());
-            first = 1;
-        }
-        let mut messages = Vec::new();
-        for (i, m) in self.messages.iter().enumerate().skip(first) {
-            let at = self.place_in_source(i, "");
-            match m {
-                Message::System(_) => losses.push(
-                    &at,
-                    "system",
-                    LossEffect::Dropped,
-                    "Bedrock takes system blocks only at the head",
-                ),
-                Message::User(u) => {
-                    let mut native = u.native.clone();
-                    native.members.shift_remove("type");
-                    native.report_dropped(v, &at, &mut losses);
-                    let mut o = u.native.start(v);
-                    o.insert("role".into(), s("user"));
-                    let content = write_blocks(
-                        &u.content,
-                        Place::User,
-                        &self.user_content_at(&at),
-                        &mut losses,
-                    );
-                    o.insert("content".into(), Value::Array(content));
-                    messages.push(Value::Object(o));
-                }
-                Message::Assistant(t) => messages
-                    .push(losses.absorb_with(t.to_vendor(v), |l| self.place_in_source(i, l))),
-                Message::Results(r) => {
-                    let r = named(r, &self.messages[..i]);
-                    messages.extend(losses.absorb(r.to_vendor(v), &at));
-                }
-                Message::Native { vendor: from, item } => {
-                    if *from == v {
-                        messages.push(item.clone());
-                    } else {
-                        losses.push(
-                            &at,
-                            item.get("type").and_then(Value::as_str).unwrap_or("item"),
-                            LossEffect::Dropped,
-                            &format!("Bedrock has no counterpart of this {from} input item"),
-                        );
-                    }
-                }
-            }
-        }
-        put("messages", Value::Array(messages));
+        let (system, first) = self.system_or_leading(
+            "Bedrock has one system list, at the head: a leading system message reads back as it",
+            &mut losses,
+        );
+        put("messages", self.bedrock_messages(first, &mut losses));
         if let Some(p) = &system {
-            let sat = self.system_at();
-            p.native.report_dropped(v, sat, &mut losses);
-            if p.role == SystemRole::Developer {
-                losses.push(
-                    sat,
-                    "developer",
-                    LossEffect::ReadsBackDifferently,
-                    "Bedrock has no developer role: it reads back as system",
-                );
-            }
-            put(
-                "system",
-                Value::Array(write_blocks(&p.content, Place::System, sat, &mut losses)),
-            );
+            put("system", self.bedrock_system(p, &mut losses));
         }
-        let mut config = if same {
-            self.shape.config_native.clone()
-        } else {
-            self.report_config(v, &mut losses);
-            Map::new()
-        };
-        if let Some(n) = self.max_tokens {
-            config.insert("maxTokens".into(), Value::from(n));
-        }
-        if let Some(t) = &self.temperature {
-            config.insert("temperature".into(), Value::Number(t.clone()));
-        }
-        if let Some(p) = &self.top_p {
-            config.insert("topP".into(), Value::Number(p.clone()));
-        }
-        if let Some(stop) = &self.stop {
-            config.insert(
-                "stopSequences".into(),
-                Value::Array(stop.iter().map(|x| s(x)).collect()),
-            );
-        }
-        config.retain(|k, x| !(x.is_null() && CONFIG_TYPED.contains(&k)));
-        if !config.is_empty() {
-            put("inferenceConfig", Value::Object(config));
+        if let Some(config) = self.bedrock_inference_config(same, &mut losses) {
+            put("inferenceConfig", config);
         }
         if let Some(set) = &self.tools
             && let Value::Object(t) = losses.absorb(set.to_request_json(v), "")
@@ -342,34 +252,8 @@ impl Request {
                 "Converse has no top_k (it is a model's own field, in additionalModelRequestFields)",
             );
         }
-        match &self.response_format {
-            None => {}
-            Some(ResponseFormat::JsonSchema {
-                name,
-                description,
-                schema,
-                strict,
-            }) => {
-                if strict.is_some() {
-                    losses.push(
-                        &ptr(self.format_at(), "strict"),
-                        "strict",
-                        LossEffect::Dropped,
-                        "Converse structured output has no strict switch",
-                    );
-                }
-                put("outputConfig", output_config(name, description, schema));
-            }
-            Some(f) => losses.push(
-                self.format_at(),
-                if matches!(f, ResponseFormat::Text) {
-                    "text"
-                } else {
-                    "json_object"
-                },
-                LossEffect::Dropped,
-                "Converse structured output takes a JSON schema only",
-            ),
+        if let Some(config) = self.bedrock_output_config(&mut losses) {
+            put("outputConfig", config);
         }
         if self.stream.is_some() {
             losses.push(
@@ -404,5 +288,133 @@ impl Request {
             }
         }
         losses.finish(self.ordered(out, same))
+    }
+
+    /// The Converse `messages` from message `first` on.
+    fn bedrock_messages(&self, first: usize, losses: &mut Losses) -> Value {
+        let v = Vendor::Bedrock;
+        let mut messages = Vec::new();
+        for (i, m) in self.messages.iter().enumerate().skip(first) {
+            let at = self.place_in_source(i, "");
+            match m {
+                Message::System(_) => losses.push(
+                    &at,
+                    "system",
+                    LossEffect::Dropped,
+                    "Bedrock takes system blocks only at the head",
+                ),
+                Message::User(u) => {
+                    let mut native = u.native.clone();
+                    native.members.shift_remove("type");
+                    native.report_dropped(v, &at, losses);
+                    let mut o = u.native.start(v);
+                    o.insert("role".into(), Value::from("user"));
+                    let content =
+                        write_blocks(&u.content, Place::User, &self.user_content_at(&at), losses);
+                    o.insert("content".into(), Value::Array(content));
+                    messages.push(Value::Object(o));
+                }
+                Message::Assistant(t) => messages
+                    .push(losses.absorb_with(t.to_vendor(v), |l| self.place_in_source(i, l))),
+                Message::Results(r) => {
+                    let r = named(r, &self.messages[..i]);
+                    messages.extend(losses.absorb(r.to_vendor(v), &at));
+                }
+                Message::Native { vendor: from, item } => {
+                    if *from == v {
+                        messages.push(item.clone());
+                    } else {
+                        losses.push(
+                            &at,
+                            item.get("type").and_then(Value::as_str).unwrap_or("item"),
+                            LossEffect::Dropped,
+                            &format!("Bedrock has no counterpart of this {from} input item"),
+                        );
+                    }
+                }
+            }
+        }
+        Value::Array(messages)
+    }
+
+    /// The Converse `system` blocks of prompt `p`.
+    fn bedrock_system(&self, p: &SystemPrompt, losses: &mut Losses) -> Value {
+        let sat = self.system_at();
+        p.native.report_dropped(Vendor::Bedrock, sat, losses);
+        if p.role == SystemRole::Developer {
+            losses.push(
+                sat,
+                "developer",
+                LossEffect::ReadsBackDifferently,
+                "Bedrock has no developer role: it reads back as system",
+            );
+        }
+        Value::Array(write_blocks(&p.content, Place::System, sat, losses))
+    }
+
+    /// `inferenceConfig`: the limits and sampling Converse has, with the
+    /// source's own members when written back for Bedrock; `None` when
+    /// empty.
+    fn bedrock_inference_config(&self, same: bool, losses: &mut Losses) -> Option<Value> {
+        let mut config = if same {
+            self.shape.config_native.clone()
+        } else {
+            self.report_config(Vendor::Bedrock, losses);
+            Map::new()
+        };
+        if let Some(n) = self.max_tokens {
+            config.insert("maxTokens".into(), Value::from(n));
+        }
+        if let Some(t) = &self.temperature {
+            config.insert("temperature".into(), Value::Number(t.clone()));
+        }
+        if let Some(p) = &self.top_p {
+            config.insert("topP".into(), Value::Number(p.clone()));
+        }
+        if let Some(stop) = &self.stop {
+            config.insert(
+                "stopSequences".into(),
+                Value::Array(stop.iter().map(Value::from).collect()),
+            );
+        }
+        config.retain(|k, x| !(x.is_null() && CONFIG_TYPED.contains(&k)));
+        (!config.is_empty()).then_some(Value::Object(config))
+    }
+
+    /// `outputConfig` for a JSON-schema response format; any other format is
+    /// a loss.
+    fn bedrock_output_config(&self, losses: &mut Losses) -> Option<Value> {
+        match &self.response_format {
+            None => None,
+            Some(ResponseFormat::JsonSchema {
+                name,
+                description,
+                schema,
+                strict,
+            }) => {
+                if strict.is_some() {
+                    losses.push(
+                        &ptr(self.format_at(), "strict"),
+                        "strict",
+                        LossEffect::Dropped,
+                        "Converse structured output has no strict switch",
+                    );
+                }
+                Some(output_config(name, description, schema))
+            }
+            Some(f) => {
+                losses.push(
+                    self.format_at(),
+                    if matches!(f, ResponseFormat::Text) {
+                        "text"
+                    } else {
+                        "json_object"
+                    },
+                    LossEffect::Dropped,
+                    "Converse structured output takes a JSON schema only",
+                );
+                None
+            }
+        }
     }
 }

@@ -14,8 +14,9 @@ use crate::value::{Map, Number, Value};
 use super::{Message, Request, ResponseFormat, Shape, SystemPrompt, SystemRole, UserMessage};
 use crate::protocol::content::{Place, read_part, write_part};
 use crate::protocol::error::{ProtocolError, json_type, ptr, ptr_i};
+use crate::protocol::json_read::expect_object;
 use crate::protocol::loss::{Converted, LossEffect, Losses};
-use crate::protocol::message::{Native, as_object, s};
+use crate::protocol::native::Native;
 use crate::protocol::slots::slotted;
 use crate::protocol::turn::name_idless_calls;
 use crate::protocol::{AssistantTurn, ResultContent, ResultPart, ToolResults, ToolSet, Vendor};
@@ -80,7 +81,7 @@ pub(super) fn present<'a>(o: &Map, keys: &[&'a str]) -> Vec<&'a str> {
 pub(crate) fn read_parts(parts: &[Value], at: &str) -> Result<ResultContent, ProtocolError> {
     let mut out = Vec::with_capacity(parts.len());
     for (i, p) in parts.iter().enumerate() {
-        as_object(p, &ptr_i(at, i), "a part object")?;
+        expect_object(p, &ptr_i(at, i), "a part object")?;
         out.push(
             read_part(Vendor::Gemini, p).unwrap_or_else(|| ResultPart::Native {
                 vendor: Vendor::Gemini,
@@ -156,7 +157,7 @@ const CONFIG_TYPED: [&str; 7] = [
 
 pub(super) fn read(v: &Value) -> Result<Request, ProtocolError> {
     let vendor = Vendor::Gemini;
-    let o = as_object(v, "", "a request body object")?;
+    let o = expect_object(v, "", "a request body object")?;
     let model = match o.get("model") {
         None | Some(Value::Null) => String::new(),
         Some(Value::String(m)) => m.clone(),
@@ -181,7 +182,7 @@ pub(super) fn read(v: &Value) -> Result<Request, ProtocolError> {
     }
     if let Some(si) = o.get("systemInstruction") {
         known.push("systemInstruction");
-        let so = as_object(si, "/systemInstruction", "a Content object")?;
+        let so = expect_object(si, "/systemInstruction", "a Content object")?;
         let content = read_parts(
             parts_of(so, "/systemInstruction")?,
             "/systemInstruction/parts",
@@ -195,7 +196,7 @@ pub(super) fn read(v: &Value) -> Result<Request, ProtocolError> {
     if let Some(gc) = o.get("generationConfig") {
         known.push("generationConfig");
         let at = "/generationConfig";
-        let g = as_object(gc, at, "an object")?;
+        let g = expect_object(gc, at, "an object")?;
         r.max_tokens = count(g, "maxOutputTokens", at)?;
         r.temperature = number(g, "temperature", at)?;
         r.top_p = number(g, "topP", at)?;
@@ -239,7 +240,7 @@ pub(super) fn read(v: &Value) -> Result<Request, ProtocolError> {
     };
     for (i, c) in contents.iter().enumerate() {
         let at = ptr_i("/contents", i);
-        let co = as_object(c, &at, "a Content object")?;
+        let co = expect_object(c, &at, "a Content object")?;
         match co.get("role").and_then(Value::as_str) {
             Some("model") => r.messages.push(Message::Assistant(
                 AssistantTurn::from_gemini(c).map_err(|e| prefixed(e, &at))?,
@@ -349,88 +350,18 @@ impl Request {
         let mut out: Vec<(String, Value)> = Vec::new();
         let mut put = |k: &str, x: Value| out.push((k.to_owned(), x));
         if !self.model.is_empty() {
-            put("model", s(&self.model));
+            put("model", Value::from(&self.model));
         }
-        let mut system = self.system.clone();
-        let mut first = 0;
-        if system.is_none()
-            && let Some(Message::System(p)) = self.messages.first()
-        {
-            losses.push(
-                &self.message_at(0),
-                "system",
-                LossEffect::ReadsBackDifferently,
-                "Gemini has one systemInstruction: a leading system message reads back as it",
-            );
-            system = Some(p.clone());
-            first = 1;
-        }
-        let mut contents = Vec::new();
-        for (i, m) in self.messages.iter().enumerate().skip(first) {
-            let at = self.place_in_source(i, "");
-            match m {
-                Message::System(_) => losses.push(
-                    &at,
-                    "system",
-                    LossEffect::Dropped,
-                    "Gemini takes a system instruction only at the head",
-                ),
-                Message::User(u) => {
-                    u.native.report_dropped(v, &at, &mut losses);
-                    let mut o = u.native.start(v);
-                    if writes_role(&u.native) {
-                        o.insert("role".into(), s("user"));
-                    }
-                    let parts = write_parts(
-                        &u.content,
-                        Place::User,
-                        &self.user_content_at(&at),
-                        &mut losses,
-                    );
-                    o.insert("parts".into(), Value::Array(parts));
-                    contents.push(Value::Object(o));
-                }
-                Message::Assistant(t) => contents
-                    .push(losses.absorb_with(t.to_vendor(v), |l| self.place_in_source(i, l))),
-                Message::Results(r) => {
-                    let r = named(r, &self.messages[..i]);
-                    contents.extend(losses.absorb(r.to_vendor(v), &at));
-                }
-                Message::Native { vendor: from, item } => {
-                    if *from == v {
-                        contents.push(item.clone());
-                    } else {
-                        losses.push(
-                            &at,
-                            item.get("type").and_then(Value::as_str).unwrap_or("item"),
-                            LossEffect::Dropped,
-                            &format!("Gemini has no counterpart of this {from} input item"),
-                        );
-                    }
-                }
-            }
-        }
-        put("contents", Value::Array(contents));
+        let (system, first) = self.system_or_leading(
+            "Gemini has one systemInstruction: a leading system message reads back as it",
+            &mut losses,
+        );
+        put("contents", self.gemini_contents(first, &mut losses));
         if let Some(p) = &system {
-            let sat = self.system_at();
-            p.native.report_dropped(v, sat, &mut losses);
-            if p.role == SystemRole::Developer {
-                losses.push(
-                    sat,
-                    "developer",
-                    LossEffect::ReadsBackDifferently,
-                    "Gemini has no developer role: it reads back as system",
-                );
-            }
-            let mut o = p.native.start(v);
-            if same && p.native.members.get("role") == Some(&Value::Null) {
-                o.insert("role".into(), s("user"));
-            }
-            o.insert(
-                "parts".into(),
-                Value::Array(write_parts(&p.content, Place::System, sat, &mut losses)),
+            put(
+                "systemInstruction",
+                self.gemini_system_instruction(p, same, &mut losses),
             );
-            put("systemInstruction", Value::Object(o));
         }
         if let Some(set) = &self.tools
             && let Value::Object(t) = losses.absorb(set.to_request_json(v), "")
@@ -445,68 +376,8 @@ impl Request {
                 put(&k, x);
             }
         }
-        let mut config = if same {
-            self.shape.config_native.clone()
-        } else {
-            self.report_config(v, &mut losses);
-            Map::new()
-        };
-        if let Some(n) = self.max_tokens {
-            config.insert("maxOutputTokens".into(), Value::from(n));
-        }
-        if let Some(t) = &self.temperature {
-            config.insert("temperature".into(), Value::Number(t.clone()));
-        }
-        if let Some(p) = &self.top_p {
-            config.insert("topP".into(), Value::Number(p.clone()));
-        }
-        if let Some(k) = self.top_k {
-            config.insert("topK".into(), Value::from(k));
-        }
-        if let Some(stop) = &self.stop {
-            config.insert(
-                "stopSequences".into(),
-                Value::Array(stop.iter().map(|x| s(x)).collect()),
-            );
-        }
-        if let Some(f) = &self.response_format {
-            let at = self.format_at();
-            match f {
-                ResponseFormat::Text => {
-                    config.insert("responseMimeType".into(), s("text/plain"));
-                }
-                ResponseFormat::JsonObject => {
-                    config.insert("responseMimeType".into(), s("application/json"));
-                }
-                ResponseFormat::JsonSchema {
-                    name,
-                    description,
-                    schema,
-                    strict,
-                } => {
-                    for (k, given) in [
-                        ("name", name.is_some()),
-                        ("description", description.is_some()),
-                        ("strict", strict.is_some()),
-                    ] {
-                        if given {
-                            losses.push(
-                                &ptr(at, k),
-                                k,
-                                LossEffect::Dropped,
-                                "Gemini takes a response schema only",
-                            );
-                        }
-                    }
-                    config.insert("responseMimeType".into(), s("application/json"));
-                    config.insert("responseJsonSchema".into(), schema.clone());
-                }
-            }
-        }
-        // Typed members left unset are no slots to write.
-        config.retain(|k, x| !(x.is_null() && CONFIG_TYPED.contains(&k)));
-        if !config.is_empty() {
-            put("generationConfig", Value::Object(config));
+        if let Some(config) = self.gemini_generation_config(same, &mut losses) {
+            put("generationConfig", config);
         }
         if self.stream.is_some() {
             losses.push(
@@ -532,6 +403,177 @@ impl Request {
             }
         }
         losses.finish(self.ordered(out, same))
+    }
+
+    /// The one system prompt of a Gemini or Bedrock body (the request's,
+    /// else a leading system message, which reads back as it: `why`), and
+    /// the index of the first message still to write.
+    pub(super) fn system_or_leading(
+        &self,
+        why: &str,
+        losses: &mut Losses,
+    ) -> (Option<SystemPrompt>, usize) {
+        if self.system.is_none()
+            && let Some(Message::System(p)) = self.messages.first()
+        {
+            losses.push(
+                &self.message_at(0),
+                "system",
+                LossEffect::ReadsBackDifferently,
+                why,
+            );
+            return (Some(p.clone()), 1);
+        }
+        (self.system.clone(), 0)
+    }
+
+    /// The Gemini `contents` from message `first` on.
+    fn gemini_contents(&self, first: usize, losses: &mut Losses) -> Value {
+        let v = Vendor::Gemini;
+        let mut contents = Vec::new();
+        for (i, m) in self.messages.iter().enumerate().skip(first) {
+            let at = self.place_in_source(i, "");
+            match m {
+                Message::System(_) => losses.push(
+                    &at,
+                    "system",
+                    LossEffect::Dropped,
+                    "Gemini takes a system instruction only at the head",
+                ),
+                Message::User(u) => {
+                    u.native.report_dropped(v, &at, losses);
+                    let mut o = u.native.start(v);
+                    if writes_role(&u.native) {
+                        o.insert("role".into(), Value::from("user"));
+                    }
+                    let parts =
+                        write_parts(&u.content, Place::User, &self.user_content_at(&at), losses);
+                    o.insert("parts".into(), Value::Array(parts));
+                    contents.push(Value::Object(o));
+                }
+                Message::Assistant(t) => contents
+                    .push(losses.absorb_with(t.to_vendor(v), |l| self.place_in_source(i, l))),
+                Message::Results(r) => {
+                    let r = named(r, &self.messages[..i]);
+                    contents.extend(losses.absorb(r.to_vendor(v), &at));
+                }
+                Message::Native { vendor: from, item } => {
+                    if *from == v {
+                        contents.push(item.clone());
+                    } else {
+                        losses.push(
+                            &at,
+                            item.get("type").and_then(Value::as_str).unwrap_or("item"),
+                            LossEffect::Dropped,
+                            &format!("Gemini has no counterpart of this {from} input item"),
+                        );
+                    }
+                }
+            }
+        }
+        Value::Array(contents)
+    }
+
+    /// The `systemInstruction` content of prompt `p`.
+    fn gemini_system_instruction(
+        &self,
+        p: &SystemPrompt,
+        same: bool,
+        losses: &mut Losses,
+    ) -> Value {
+        let v = Vendor::Gemini;
+        let sat = self.system_at();
+        p.native.report_dropped(v, sat, losses);
+        if p.role == SystemRole::Developer {
+            losses.push(
+                sat,
+                "developer",
+                LossEffect::ReadsBackDifferently,
+                "Gemini has no developer role: it reads back as system",
+            );
+        }
+        let mut o = p.native.start(v);
+        if same && p.native.members.get("role") == Some(&Value::Null) {
+            o.insert("role".into(), Value::from("user"));
+        }
+        o.insert(
+            "parts".into(),
+            Value::Array(write_parts(&p.content, Place::System, sat, losses)),
+        );
+        Value::Object(o)
+    }
+
+    /// `generationConfig`: limits, sampling and the response format, with
+    /// the source's own members when written back for Gemini; `None` when
+    /// empty.
+    fn gemini_generation_config(&self, same: bool, losses: &mut Losses) -> Option<Value> {
+        let mut config = if same {
+            self.shape.config_native.clone()
+        } else {
+            self.report_config(Vendor::Gemini, losses);
+            Map::new()
+        };
+        if let Some(n) = self.max_tokens {
+            config.insert("maxOutputTokens".into(), Value::from(n));
+        }
+        if let Some(t) = &self.temperature {
+            config.insert("temperature".into(), Value::Number(t.clone()));
+        }
+        if let Some(p) = &self.top_p {
+            config.insert("topP".into(), Value::Number(p.clone()));
+        }
+        if let Some(k) = self.top_k {
+            config.insert("topK".into(), Value::from(k));
+        }
+        if let Some(stop) = &self.stop {
+            config.insert(
+                "stopSequences".into(),
+                Value::Array(stop.iter().map(Value::from).collect()),
+            );
+        }
+        if let Some(f) = &self.response_format {
+            self.gemini_response_format(f, &mut config, losses);
+        }
+        // Typed members left unset are no slots to write.
+        config.retain(|k, x| !(x.is_null() && CONFIG_TYPED.contains(&k)));
+        (!config.is_empty()).then_some(Value::Object(config))
+    }
+
+    /// A response format as `responseMimeType` (and `responseJsonSchema`);
+    /// a schema's name, description and strict flag are losses.
+    fn gemini_response_format(&self, f: &ResponseFormat, config: &mut Map, losses: &mut Losses) {
+        let at = self.format_at();
+        match f {
+            ResponseFormat::Text => {
+                config.insert("responseMimeType".into(), Value::from("text/plain"));
+            }
+            ResponseFormat::JsonObject => {
+                config.insert("responseMimeType".into(), Value::from("application/json"));
+            }
+            ResponseFormat::JsonSchema {
+                name,
+                description,
+                schema,
+                strict,
+            } => {
+                for (k, given) in [
+                    ("name", name.is_some()),
+                    ("description", description.is_some()),
+                    ("strict", strict.is_some()),
+                ] {
+                    if given {
+                        losses.push(
+                            &ptr(at, k),
+                            k,
+                            LossEffect::Dropped,
+                            "Gemini takes a response schema only",
+                        );
+                    }
+                }
+                config.insert("responseMimeType".into(), Value::from("application/json"));
+                config.insert("responseJsonSchema".into(), schema.clone());
+            }
+        }
     }
 
     /// The body from its members, in the source's order for its own vendor.

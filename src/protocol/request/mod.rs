@@ -88,7 +88,7 @@ pub(crate) use read::prefixed;
 
 use crate::value::{Map, Value};
 
-use super::message::Native;
+use super::native::Native;
 use super::{AssistantTurn, ResultContent, ToolResults, ToolSet, Vendor};
 
 /// Which role a system prompt has (OpenAI `developer` is the newer name of

@@ -4,7 +4,8 @@ use crate::value::{Map, Value};
 
 use super::{Message, Request, ResponseFormat, Shape, SystemPrompt, SystemRole, UserMessage};
 use crate::protocol::error::{ProtocolError, json_type, ptr, ptr_i};
-use crate::protocol::message::{Native, as_object, get_array, get_str, rest};
+use crate::protocol::json_read::{expect_object, other_members, required_array, required_str};
+use crate::protocol::native::Native;
 use crate::protocol::result::read_content;
 use crate::protocol::{AssistantTurn, ResultContent, ToolResults, ToolSet, Vendor};
 
@@ -158,7 +159,7 @@ fn content(v: Option<&Value>, at: &str, vendor: Vendor) -> Result<ResultContent,
 }
 
 fn role(o: &Map, at: &str) -> Result<String, ProtocolError> {
-    get_str(o, "role", at).map(str::to_owned)
+    required_str(o, "role", at).map(str::to_owned)
 }
 
 fn system_role(r: &str) -> Option<SystemRole> {
@@ -199,8 +200,8 @@ impl Request {
             Vendor::Bedrock => return super::bedrock::read(v),
             _ => {}
         }
-        let o = as_object(v, "", "a request body object")?;
-        let mut r = Request::new(get_str(o, "model", "")?, Vec::new());
+        let o = expect_object(v, "", "a request body object")?;
+        let mut r = Request::new(required_str(o, "model", "")?, Vec::new());
         let mut known: Vec<&str> = known(vendor).to_vec();
         let mut shape = Shape {
             vendor: Some(vendor),
@@ -259,7 +260,7 @@ impl Request {
                     }
                     _ => known.retain(|k| *k != "output_format"),
                 }
-                let messages = get_array(o, "messages", "")?;
+                let messages = required_array(o, "messages", "")?;
                 for (i, m) in messages.iter().enumerate() {
                     let at = ptr_i("/messages", i);
                     r.messages.push(read_anthropic_message(m, &at)?);
@@ -289,7 +290,7 @@ impl Request {
                     Some(Some(f)) => r.response_format = Some(f),
                     _ => known.retain(|k| *k != "response_format"),
                 }
-                let messages = get_array(o, "messages", "")?;
+                let messages = required_array(o, "messages", "")?;
                 read_chat_messages(messages, &mut r, &mut shape)?;
             }
             Vendor::OpenAiResponses => {
@@ -310,7 +311,7 @@ impl Request {
                         match read_responses_format(&t["format"]) {
                             Some(f) => {
                                 r.response_format = Some(f);
-                                shape.format_native = rest(t, &["format"]);
+                                shape.format_native = other_members(t, &["format"]);
                             }
                             None => known.retain(|k| *k != "text"),
                         }
@@ -338,14 +339,14 @@ impl Request {
                 }
             }
         }
-        shape.native = rest(o, &known);
+        shape.native = other_members(o, &known);
         r.shape = shape;
         Ok(r)
     }
 }
 
 fn read_anthropic_message(m: &Value, at: &str) -> Result<Message, ProtocolError> {
-    let o = as_object(m, at, "a message object")?;
+    let o = expect_object(m, at, "a message object")?;
     match role(o, at)?.as_str() {
         "user" => {
             let starts_with_result = o
@@ -362,7 +363,7 @@ fn read_anthropic_message(m: &Value, at: &str) -> Result<Message, ProtocolError>
             } else {
                 Ok(Message::User(UserMessage {
                     content: content(o.get("content"), at, Vendor::Anthropic)?,
-                    native: Native::of(Vendor::Anthropic, rest(o, &["role", "content"])),
+                    native: Native::of(Vendor::Anthropic, other_members(o, &["role", "content"])),
                 }))
             }
         }
@@ -385,7 +386,7 @@ fn read_chat_format(f: &Value, shape: &mut Shape) -> Option<ResponseFormat> {
         "json_schema" if o.len() == 2 => {
             let js = o.get("json_schema")?.as_object()?;
             let (name, description, schema, strict) = schema_members(js)?;
-            shape.format_native = rest(js, &["name", "description", "schema", "strict"]);
+            shape.format_native = other_members(js, &["name", "description", "schema", "strict"]);
             Some(ResponseFormat::JsonSchema {
                 name,
                 description,
@@ -400,7 +401,7 @@ fn read_chat_format(f: &Value, shape: &mut Shape) -> Option<ResponseFormat> {
 type SchemaMembers = (Option<String>, Option<String>, Value, Option<bool>);
 
 fn schema_members(o: &Map) -> Option<SchemaMembers> {
-    let s = |k: &str| match o.get(k) {
+    let optional_str = |k: &str| match o.get(k) {
         None => Some(None),
         Some(Value::String(t)) => Some(Some(t.clone())),
         Some(_) => None,
@@ -411,8 +412,8 @@ fn schema_members(o: &Map) -> Option<SchemaMembers> {
         Some(_) => return None,
     };
     Some((
-        s("name")?,
-        s("description")?,
+        optional_str("name")?,
+        optional_str("description")?,
         o.get("schema")?.clone(),
         strict,
     ))
@@ -453,14 +454,14 @@ fn read_chat_messages(
             shape.message_at.push(("/messages", i - 1));
         }
         let at = ptr_i("/messages", i);
-        let o = as_object(&messages[i], &at, "a message object")?;
+        let o = expect_object(&messages[i], &at, "a message object")?;
         let role = role(o, &at)?;
         match role.as_str() {
             "system" | "developer" => {
                 let p = SystemPrompt {
                     role: system_role(&role).unwrap_or_default(),
                     content: content(o.get("content"), &at, vendor)?,
-                    native: Native::of(vendor, rest(o, &["role", "content"])),
+                    native: Native::of(vendor, other_members(o, &["role", "content"])),
                 };
                 if i == 0 {
                     shape.system_at = Some(("/messages/0".into(), "/messages/0/content".into()));
@@ -471,7 +472,7 @@ fn read_chat_messages(
             }
             "user" => r.messages.push(Message::User(UserMessage {
                 content: content(o.get("content"), &at, vendor)?,
-                native: Native::of(vendor, rest(o, &["role", "content"])),
+                native: Native::of(vendor, other_members(o, &["role", "content"])),
             })),
             "assistant" => r.messages.push(Message::Assistant(
                 AssistantTurn::from_openai_chat(&messages[i]).map_err(|e| prefixed(e, &at))?,
@@ -520,7 +521,7 @@ fn read_responses_items(
             shape.message_at.push(("/input", i - 1));
         }
         let at = ptr_i("/input", i);
-        let o = as_object(&items[i], &at, "an input item object")?;
+        let o = expect_object(&items[i], &at, "an input item object")?;
         let ty = o.get("type").and_then(Value::as_str);
         if ty == Some("function_call_output") {
             let start = i;
@@ -555,7 +556,7 @@ fn read_responses_items(
         match role {
             Some(rl) if is_message => {
                 let c = content(o.get("content"), &at, vendor)?;
-                let native = Native::of(vendor, rest(o, &["role", "content"]));
+                let native = Native::of(vendor, other_members(o, &["role", "content"]));
                 match system_role(rl) {
                     Some(sr) => r.messages.push(Message::System(SystemPrompt {
                         role: sr,

@@ -7,7 +7,7 @@ use crate::protocol::content::Place;
 use crate::protocol::error::rebase_at;
 use crate::protocol::error::{ptr, ptr_i};
 use crate::protocol::loss::{Converted, LossEffect, Losses};
-use crate::protocol::message::s;
+
 use crate::protocol::result::write_content;
 use crate::protocol::{ResultContent, Vendor};
 
@@ -21,12 +21,49 @@ fn content_value(
     at: &str,
     losses: &mut Losses,
 ) -> Value {
-    write_content(c, vendor, from, place, at, losses).unwrap_or_else(|| s(""))
+    write_content(c, vendor, from, place, at, losses).unwrap_or_else(|| Value::from(""))
 }
 
 /// Both OpenAI APIs read each other's string-map metadata the same way.
 fn same_family(a: Vendor, b: Vendor) -> bool {
     a == b || (a != Vendor::Anthropic && b != Vendor::Anthropic)
+}
+
+/// A body being written for Anthropic or OpenAI: its members in the order
+/// written, and what could not cross.
+struct Body {
+    vendor: Vendor,
+    /// Written for the vendor the request was read from.
+    same: bool,
+    members: Vec<(String, Value)>,
+    losses: Losses,
+}
+
+impl Body {
+    fn put(&mut self, key: &str, value: Value) {
+        self.members.push((key.to_owned(), value));
+    }
+}
+
+/// The message lists of the three vendors: each written message goes to
+/// the target's list.
+#[derive(Default)]
+struct MessageLists {
+    anthropic: Vec<Value>,
+    chat: Vec<Value>,
+    input: Vec<Value>,
+}
+
+impl MessageLists {
+    fn extend(&mut self, vendor: Vendor, written: Vec<Value>) {
+        match vendor {
+            // Written by their own writers.
+            Vendor::Gemini | Vendor::Bedrock => {}
+            Vendor::Anthropic => self.anthropic.extend(written),
+            Vendor::OpenAiChat => self.chat.extend(written),
+            Vendor::OpenAiResponses => self.input.extend(written),
+        }
+    }
 }
 
 impl Request {
@@ -46,44 +83,108 @@ impl Request {
             Vendor::Bedrock => return self.write_bedrock(),
             _ => {}
         }
-        let mut losses = Losses::default();
-        let same = self.shape.vendor == Some(vendor);
-        // Where each message and the system prompt stood in the source.
-        let placed = self.shape.message_at.len() == self.messages.len();
-        let message_at = |i: usize| match self.shape.message_at.get(i) {
-            Some((list, start)) if placed => ptr_i(list, *start),
-            _ => ptr_i("/messages", i),
+        let mut body = Body {
+            vendor,
+            same: self.shape.vendor == Some(vendor),
+            members: Vec::new(),
+            losses: Losses::default(),
         };
-        let place = |i: usize, at: &str| match self.shape.message_at.get(i) {
-            Some((list, start)) if placed => rebase_at(at, list, *start),
-            _ => format!("{}{at}", ptr_i("/messages", i)),
-        };
-        let (system_at, system_content_at) = match &self.shape.system_at {
-            Some((a, c)) => (a.clone(), c.clone()),
-            None => ("/system".to_owned(), "/system".to_owned()),
-        };
-        let mut out: Vec<(String, Value)> = Vec::new();
-        let mut put = |k: &str, v: Value| out.push((k.to_owned(), v));
         // Gemini and Bedrock bodies may leave the model to the URL.
         if self.model.is_empty() {
-            losses.push(
+            body.losses.push(
                 "/model",
                 "model",
                 LossEffect::MissingRequired,
                 &format!("{vendor} requires a model"),
             );
         }
-        put("model", s(&self.model));
+        body.put("model", Value::from(&self.model));
+        self.write_conversation(&mut body);
+        self.write_tools(&mut body);
+        // Spellings of the source that another vendor writes its own way.
+        if !body.same {
+            self.report_spellings(&mut body.losses);
+            self.report_config(vendor, &mut body.losses);
+        }
+        self.write_limits(&mut body);
+        self.write_sampling(&mut body);
+        if let Some(f) = &self.response_format
+            && let Some((k, v)) = self.format(f, vendor, body.same, &mut body.losses)
+        {
+            body.put(k, v);
+        }
+        for (k, v) in &self.shape.native {
+            if body.same {
+                body.put(k, v.clone());
+            } else {
+                body.losses.push(
+                    &ptr("", k),
+                    k,
+                    LossEffect::Dropped,
+                    &format!("not carried to {vendor}"),
+                );
+            }
+        }
+        let written = self.ordered(body.members, body.same);
+        body.losses.finish(written)
+    }
 
-        // The system prompt, and the messages.
+    /// Where message `i` stood in the source, as the reader recorded it (else
+    /// its place in [`Request::messages`]).
+    fn recorded_message_at(&self, i: usize) -> String {
+        let placed = self.shape.message_at.len() == self.messages.len();
+        match self.shape.message_at.get(i) {
+            Some((list, start)) if placed => ptr_i(list, *start),
+            _ => ptr_i("/messages", i),
+        }
+    }
+
+    /// A pointer `at` inside message `i`, rebased to where it stood in the
+    /// source.
+    fn recorded_place(&self, i: usize, at: &str) -> String {
+        let placed = self.shape.message_at.len() == self.messages.len();
+        match self.shape.message_at.get(i) {
+            Some((list, start)) if placed => rebase_at(at, list, *start),
+            _ => format!("{}{at}", ptr_i("/messages", i)),
+        }
+    }
+
+    /// The system prompt and the messages, in the target's members
+    /// (`system` / `instructions`, `messages` / `input`).
+    fn write_conversation(&self, body: &mut Body) {
+        let vendor = body.vendor;
+        let mut lists = MessageLists::default();
+        let first = self.write_system(body, &mut lists);
+        for (i, m) in self.messages.iter().enumerate().skip(first) {
+            let written = self.write_message(i, m, body);
+            lists.extend(vendor, written);
+        }
+        match vendor {
+            // Written by their own writers.
+            Vendor::Gemini | Vendor::Bedrock => {}
+            Vendor::Anthropic => body.put("messages", Value::Array(lists.anthropic)),
+            Vendor::OpenAiChat => body.put("messages", Value::Array(lists.chat)),
+            Vendor::OpenAiResponses => {
+                let input = self.responses_input(body.same, lists.input);
+                body.put("input", input);
+            }
+        }
+    }
+
+    /// Writes the system prompt (Anthropic `system`, a Chat system message,
+    /// Responses `instructions` or a first input message); returns the
+    /// index of the first message still to write (1 when a leading system
+    /// message became Anthropic's system prompt).
+    fn write_system(&self, body: &mut Body, lists: &mut MessageLists) -> usize {
+        let vendor = body.vendor;
         let mut system = self.system.clone();
         let mut first = 0;
         if vendor == Vendor::Anthropic
             && system.is_none()
             && let Some(Message::System(p)) = self.messages.first()
         {
-            losses.push(
-                &message_at(0),
+            body.losses.push(
+                &self.recorded_message_at(0),
                 "system",
                 LossEffect::ReadsBackDifferently,
                 "Anthropic has one system prompt, at the head: a leading system message \
@@ -96,292 +197,300 @@ impl Request {
             && system.is_none()
             && matches!(self.messages.first(), Some(Message::System(_)))
         {
-            losses.push(
-                &message_at(0),
+            body.losses.push(
+                &self.recorded_message_at(0),
                 "system",
                 LossEffect::ReadsBackDifferently,
                 "a Chat system message at the head reads back as the request's system prompt",
             );
         }
-        let mut chat_messages: Vec<Value> = Vec::new();
-        let mut input: Vec<Value> = Vec::new();
+        let Some(p) = &system else {
+            return first;
+        };
         // A leading system message taken as the system prompt stood there.
         let (system_at, system_content_at) = if first == 1 {
-            (message_at(0), ptr(&message_at(0), "content"))
+            (
+                self.recorded_message_at(0),
+                ptr(&self.recorded_message_at(0), "content"),
+            )
         } else {
-            (system_at, system_content_at)
+            match &self.shape.system_at {
+                Some((a, c)) => (a.clone(), c.clone()),
+                None => ("/system".to_owned(), "/system".to_owned()),
+            }
         };
-        if let Some(p) = &system {
-            p.native.report_dropped(vendor, &system_at, &mut losses);
-            match vendor {
-                // Written by their own writers, above.
-                Vendor::Gemini | Vendor::Bedrock => {}
-                Vendor::Anthropic => {
-                    if p.role == SystemRole::Developer {
-                        losses.push(
-                            &system_at,
-                            "developer",
-                            LossEffect::ReadsBackDifferently,
-                            "Anthropic has no developer role: it reads back as system",
-                        );
-                    }
-                    put(
-                        "system",
-                        content_value(
-                            &p.content,
-                            (vendor, self.shape.vendor),
-                            Place::System,
-                            &system_content_at,
-                            &mut losses,
-                        ),
+        p.native
+            .report_dropped(vendor, &system_at, &mut body.losses);
+        match vendor {
+            // Written by their own writers.
+            Vendor::Gemini | Vendor::Bedrock => {}
+            Vendor::Anthropic => {
+                if p.role == SystemRole::Developer {
+                    body.losses.push(
+                        &system_at,
+                        "developer",
+                        LossEffect::ReadsBackDifferently,
+                        "Anthropic has no developer role: it reads back as system",
                     );
                 }
-                Vendor::OpenAiChat => {
-                    chat_messages.push(system_message(
+                let content = content_value(
+                    &p.content,
+                    (vendor, self.shape.vendor),
+                    Place::System,
+                    &system_content_at,
+                    &mut body.losses,
+                );
+                body.put("system", content);
+            }
+            Vendor::OpenAiChat => {
+                lists.chat.push(system_message(
+                    p,
+                    vendor,
+                    (&system_at, &system_content_at),
+                    &mut body.losses,
+                ));
+            }
+            Vendor::OpenAiResponses => match (&p.content, p.role) {
+                (ResultContent::Text(t), SystemRole::System) => {
+                    body.put("instructions", Value::from(t))
+                }
+                _ => {
+                    body.losses.push(
+                        &system_at,
+                        "system",
+                        LossEffect::ReadsBackDifferently,
+                        "Responses instructions are one system string: this prompt goes \
+                         first in input and reads back as an input message",
+                    );
+                    lists.input.push(system_message(
                         p,
                         vendor,
                         (&system_at, &system_content_at),
-                        &mut losses,
+                        &mut body.losses,
                     ));
                 }
-                Vendor::OpenAiResponses => match (&p.content, p.role) {
-                    (ResultContent::Text(t), SystemRole::System) => put("instructions", s(t)),
-                    _ => {
-                        losses.push(
-                            &system_at,
-                            "system",
-                            LossEffect::ReadsBackDifferently,
-                            "Responses instructions are one system string: this prompt goes \
-                             first in input and reads back as an input message",
-                        );
-                        input.push(system_message(
-                            p,
-                            vendor,
-                            (&system_at, &system_content_at),
-                            &mut losses,
-                        ));
+            },
+        }
+        first
+    }
+
+    /// Message `i` as the target's messages or input items (none, one, or
+    /// the several of a turn or of results).
+    fn write_message(&self, i: usize, m: &Message, body: &mut Body) -> Vec<Value> {
+        let vendor = body.vendor;
+        let losses = &mut body.losses;
+        let at = self.recorded_message_at(i);
+        match m {
+            Message::System(p) => {
+                if vendor == Vendor::Anthropic {
+                    losses.push(
+                        &at,
+                        "system",
+                        LossEffect::Dropped,
+                        "Anthropic takes a system prompt only at the head",
+                    );
+                    Vec::new()
+                } else {
+                    vec![system_message(
+                        p,
+                        vendor,
+                        (&at, &ptr(&at, "content")),
+                        losses,
+                    )]
+                }
+            }
+            Message::User(u) => vec![user_message(u, vendor, &at, losses)],
+            Message::Assistant(t) => {
+                let v = losses.absorb_with(t.to_vendor(vendor), |l| self.recorded_place(i, l));
+                match v {
+                    Value::Array(items) => {
+                        if items.is_empty() {
+                            losses.push(
+                                &at,
+                                "message",
+                                LossEffect::Dropped,
+                                "an empty assistant turn is no Responses item",
+                            );
+                        }
+                        items
                     }
-                },
+                    other => vec![other],
+                }
+            }
+            Message::Results(r) => {
+                if vendor != Vendor::Anthropic
+                    && r.trailing.is_empty()
+                    && matches!(self.messages.get(i + 1), Some(Message::User(_)))
+                {
+                    losses.push(
+                        &self.recorded_message_at(i + 1),
+                        "user message",
+                        LossEffect::ReadsBackDifferently,
+                        "a user message right after tool results reads back as part of \
+                         the results message",
+                    );
+                }
+                losses.absorb_with(r.to_vendor(vendor), |l| self.recorded_place(i, l))
+            }
+            Message::Native { vendor: from, item } => {
+                if *from == vendor {
+                    vec![item.clone()]
+                } else {
+                    let ty = item.get("type").and_then(Value::as_str).unwrap_or("item");
+                    losses.push(
+                        &at,
+                        ty,
+                        LossEffect::Dropped,
+                        &format!("{vendor} has no counterpart of this {from} input item"),
+                    );
+                    Vec::new()
+                }
             }
         }
-        let mut anthropic_messages: Vec<Value> = Vec::new();
-        for (i, m) in self.messages.iter().enumerate().skip(first) {
-            let at = message_at(i);
-            let written: Vec<Value> = match m {
-                Message::System(p) => {
-                    if vendor == Vendor::Anthropic {
-                        losses.push(
-                            &at,
-                            "system",
-                            LossEffect::Dropped,
-                            "Anthropic takes a system prompt only at the head",
-                        );
-                        Vec::new()
-                    } else {
-                        vec![system_message(
-                            p,
-                            vendor,
-                            (&at, &ptr(&at, "content")),
-                            &mut losses,
-                        )]
-                    }
-                }
-                Message::User(u) => vec![user_message(u, vendor, &at, &mut losses)],
-                Message::Assistant(t) => {
-                    let v = losses.absorb_with(t.to_vendor(vendor), |l| place(i, l));
-                    match v {
-                        Value::Array(items) => {
-                            if items.is_empty() {
-                                losses.push(
-                                    &at,
-                                    "message",
+    }
+
+    /// Responses `input`: one plain text message is written as a string
+    /// when the source wrote it so or is another vendor, else the items.
+    fn responses_input(&self, same: bool, input: Vec<Value>) -> Value {
+        let as_string = !same || self.shape.input_string;
+        let single_text = match (as_string, input.as_slice()) {
+            (true, [one]) => one
+                .get("content")
+                .and_then(Value::as_str)
+                .filter(|_| one.as_object().is_some_and(|o| o.len() == 2))
+                .map(str::to_owned),
+            _ => None,
+        };
+        match single_text {
+            Some(t) => Value::from(&t),
+            None => Value::Array(input),
+        }
+    }
+
+    /// The tool set's members; a server or hosted tool of another vendor is
+    /// left out and reported.
+    fn write_tools(&self, body: &mut Body) {
+        let Some(set) = &self.tools else {
+            return;
+        };
+        let Value::Object(t) = body.losses.absorb(set.to_request_json(body.vendor), "") else {
+            return;
+        };
+        let (vendor, same) = (body.vendor, body.same);
+        let others: Vec<&Value> = set.other_tools().collect();
+        for (k, v) in t {
+            let v = match (k.as_str(), v) {
+                ("tools", Value::Array(tools)) if !same => Value::Array(
+                    tools
+                        .into_iter()
+                        .enumerate()
+                        .filter(|(i, tool)| {
+                            let keep = !others.contains(&tool);
+                            if !keep {
+                                let name =
+                                    tool.get("type").and_then(Value::as_str).unwrap_or("tool");
+                                body.losses.push(
+                                    &ptr_i("/tools", *i),
+                                    name,
                                     LossEffect::Dropped,
-                                    "an empty assistant turn is no Responses item",
+                                    &format!(
+                                        "a server or hosted tool of the source means \
+                                         nothing to {vendor}"
+                                    ),
                                 );
                             }
-                            items
-                        }
-                        other => vec![other],
-                    }
-                }
-                Message::Results(r) => {
-                    if vendor != Vendor::Anthropic
-                        && r.trailing.is_empty()
-                        && matches!(self.messages.get(i + 1), Some(Message::User(_)))
-                    {
-                        losses.push(
-                            &message_at(i + 1),
-                            "user message",
-                            LossEffect::ReadsBackDifferently,
-                            "a user message right after tool results reads back as part of \
-                             the results message",
-                        );
-                    }
-                    losses.absorb_with(r.to_vendor(vendor), |l| place(i, l))
-                }
-                Message::Native { vendor: from, item } => {
-                    if *from == vendor {
-                        vec![item.clone()]
-                    } else {
-                        let ty = item.get("type").and_then(Value::as_str).unwrap_or("item");
-                        losses.push(
-                            &at,
-                            ty,
-                            LossEffect::Dropped,
-                            &format!("{vendor} has no counterpart of this {from} input item"),
-                        );
-                        Vec::new()
-                    }
-                }
+                            keep
+                        })
+                        .map(|(_, tool)| tool)
+                        .collect(),
+                ),
+                (_, v) => v,
             };
-            match vendor {
-                // Written by their own writers, above.
-                Vendor::Gemini | Vendor::Bedrock => {}
-                Vendor::Anthropic => anthropic_messages.extend(written),
-                Vendor::OpenAiChat => chat_messages.extend(written),
-                Vendor::OpenAiResponses => input.extend(written),
-            }
-        }
-        match vendor {
-            // Written by their own writers, above.
-            Vendor::Gemini | Vendor::Bedrock => {}
-            Vendor::Anthropic => put("messages", Value::Array(anthropic_messages)),
-            Vendor::OpenAiChat => put("messages", Value::Array(chat_messages)),
-            Vendor::OpenAiResponses => {
-                let as_string = !same || self.shape.input_string;
-                let single_text = match (as_string, input.as_slice()) {
-                    (true, [one]) => one
-                        .get("content")
-                        .and_then(Value::as_str)
-                        .filter(|_| one.as_object().is_some_and(|o| o.len() == 2))
-                        .map(str::to_owned),
-                    _ => None,
-                };
-                match single_text {
-                    Some(t) => put("input", s(&t)),
-                    None => put("input", Value::Array(input)),
-                }
-            }
-        }
-
-        // Tools.
-        if let Some(set) = &self.tools
-            && let Value::Object(t) = losses.absorb(set.to_request_json(vendor), "")
-        {
+            if k == "tools"
+                && v.as_array().is_some_and(Vec::is_empty)
+                && same
+                && !self.shape.order.iter().any(|o| o == "tools")
             {
-                let others: Vec<&Value> = set.other_tools().collect();
-                for (k, v) in t {
-                    let v = match (k.as_str(), v) {
-                        ("tools", Value::Array(tools)) if !same => Value::Array(
-                            tools
-                                .into_iter()
-                                .enumerate()
-                                .filter(|(i, tool)| {
-                                    let keep = !others.contains(&tool);
-                                    if !keep {
-                                        let name = tool
-                                            .get("type")
-                                            .and_then(Value::as_str)
-                                            .unwrap_or("tool");
-                                        losses.push(
-                                            &ptr_i("/tools", *i),
-                                            name,
-                                            LossEffect::Dropped,
-                                            &format!(
-                                                "a server or hosted tool of the source means \
-                                                 nothing to {vendor}"
-                                            ),
-                                        );
-                                    }
-                                    keep
-                                })
-                                .map(|(_, tool)| tool)
-                                .collect(),
-                        ),
-                        (_, v) => v,
-                    };
-                    if k == "tools"
-                        && v.as_array().is_some_and(Vec::is_empty)
-                        && same
-                        && !self.shape.order.iter().any(|o| o == "tools")
-                    {
-                        continue;
-                    }
-                    put(&k, v);
-                }
+                continue;
             }
+            body.put(&k, v);
         }
+    }
 
-        // Spellings of the source that another vendor writes its own way.
-        if !same {
-            self.report_spellings(&mut losses);
-            self.report_config(vendor, &mut losses);
-        }
-
-        // Limits, sampling, metadata, streaming.
-        match (vendor, self.max_tokens) {
-            // Written by their own writers, above.
+    /// The output token limit and the stop sequences, each under the
+    /// target's name.
+    fn write_limits(&self, body: &mut Body) {
+        let same = body.same;
+        match (body.vendor, self.max_tokens) {
+            // Written by their own writers.
             (Vendor::Gemini | Vendor::Bedrock, _) => {}
-            (Vendor::Anthropic, None) => losses.push(
+            (Vendor::Anthropic, None) => body.losses.push(
                 "/max_tokens",
                 "max_tokens",
                 LossEffect::MissingRequired,
                 "Anthropic requires max_tokens",
             ),
-            (Vendor::Anthropic, Some(n)) => put("max_tokens", Value::from(n)),
+            (Vendor::Anthropic, Some(n)) => body.put("max_tokens", Value::from(n)),
             (Vendor::OpenAiChat, Some(n)) if same && self.shape.chat_old_max_tokens => {
-                put("max_tokens", Value::from(n))
+                body.put("max_tokens", Value::from(n))
             }
-            (Vendor::OpenAiChat, Some(n)) => put("max_completion_tokens", Value::from(n)),
-            (Vendor::OpenAiResponses, Some(n)) => put("max_output_tokens", Value::from(n)),
+            (Vendor::OpenAiChat, Some(n)) => body.put("max_completion_tokens", Value::from(n)),
+            (Vendor::OpenAiResponses, Some(n)) => body.put("max_output_tokens", Value::from(n)),
             (_, None) => {}
         }
-        if let Some(stop) = &self.stop {
-            match vendor {
-                // Written by their own writers, above.
-                Vendor::Gemini | Vendor::Bedrock => {}
-                Vendor::Anthropic => put(
-                    "stop_sequences",
-                    Value::Array(stop.iter().map(|x| s(x)).collect()),
-                ),
-                Vendor::OpenAiChat => match stop.as_slice() {
-                    [one] if same && self.shape.stop_string => put("stop", s(one)),
-                    _ => put("stop", Value::Array(stop.iter().map(|x| s(x)).collect())),
+        let Some(stop) = &self.stop else {
+            return;
+        };
+        match body.vendor {
+            // Written by their own writers.
+            Vendor::Gemini | Vendor::Bedrock => {}
+            Vendor::Anthropic => body.put(
+                "stop_sequences",
+                Value::Array(stop.iter().map(Value::from).collect()),
+            ),
+            Vendor::OpenAiChat => match stop.as_slice() {
+                [one] if same && self.shape.stop_string => body.put("stop", Value::from(one)),
+                _ => body.put("stop", Value::Array(stop.iter().map(Value::from).collect())),
+            },
+            Vendor::OpenAiResponses => body.losses.push(
+                if self.shape.vendor == Some(Vendor::Anthropic) {
+                    "/stop_sequences"
+                } else {
+                    "/stop"
                 },
-                Vendor::OpenAiResponses => losses.push(
-                    if self.shape.vendor == Some(Vendor::Anthropic) {
-                        "/stop_sequences"
-                    } else {
-                        "/stop"
-                    },
-                    "stop",
-                    LossEffect::Dropped,
-                    "Responses has no stop sequences",
-                ),
-            }
+                "stop",
+                LossEffect::Dropped,
+                "Responses has no stop sequences",
+            ),
         }
+    }
+
+    /// Temperature, `top_p`, `top_k`, metadata and the stream flag, where
+    /// the target has them.
+    fn write_sampling(&self, body: &mut Body) {
+        let vendor = body.vendor;
         if let Some(t) = &self.temperature {
             if vendor == Vendor::Anthropic
                 && t.as_f64().is_some_and(|x| x > ANTHROPIC_MAX_TEMPERATURE)
             {
-                losses.push(
+                body.losses.push(
                     "/temperature",
                     "temperature",
                     LossEffect::Dropped,
                     "Anthropic temperature runs from 0 to 1",
                 );
             } else {
-                put("temperature", Value::Number(t.clone()));
+                body.put("temperature", Value::Number(t.clone()));
             }
         }
         if let Some(p) = &self.top_p {
-            put("top_p", Value::Number(p.clone()));
+            body.put("top_p", Value::Number(p.clone()));
         }
         if let Some(k) = self.top_k {
             if vendor == Vendor::Anthropic {
-                put("top_k", Value::from(k));
+                body.put("top_k", Value::from(k));
             } else {
-                losses.push(
+                body.losses.push(
                     "/top_k",
                     "top_k",
                     LossEffect::Dropped,
@@ -391,9 +500,9 @@ impl Request {
         }
         if let Some((from, m)) = &self.metadata {
             if same_family(*from, vendor) {
-                put("metadata", m.clone());
+                body.put("metadata", m.clone());
             } else {
-                losses.push(
+                body.losses.push(
                     "/metadata",
                     "metadata",
                     LossEffect::Dropped,
@@ -402,42 +511,8 @@ impl Request {
             }
         }
         if let Some(b) = self.stream {
-            put("stream", Value::Bool(b));
+            body.put("stream", Value::Bool(b));
         }
-        if let Some(f) = &self.response_format
-            && let Some((k, v)) = self.format(f, vendor, same, &mut losses)
-        {
-            put(k, v);
-        }
-        for (k, v) in &self.shape.native {
-            if same {
-                put(k, v.clone());
-            } else {
-                losses.push(
-                    &ptr("", k),
-                    k,
-                    LossEffect::Dropped,
-                    &format!("not carried to {vendor}"),
-                );
-            }
-        }
-
-        // The source's member order for its own vendor.
-        if same {
-            let rank = |k: &str| {
-                self.shape
-                    .order
-                    .iter()
-                    .position(|o| o == k)
-                    .unwrap_or(usize::MAX)
-            };
-            out.sort_by_key(|(k, _)| rank(k));
-        }
-        let mut o = Map::new();
-        for (k, v) in out {
-            o.insert(k, v);
-        }
-        losses.finish(Value::Object(o))
     }
 
     /// Source spellings that come back spelled the target's way with
@@ -478,7 +553,7 @@ impl Request {
         }
         let simple = |ty: &str| {
             let mut o = Map::new();
-            o.insert("type".into(), s(ty));
+            o.insert("type".into(), Value::from(ty));
             Value::Object(o)
         };
         match (vendor, f) {
@@ -506,7 +581,7 @@ impl Request {
                     }
                 }
                 let mut o = Map::new();
-                o.insert("type".into(), s("json_schema"));
+                o.insert("type".into(), Value::from("json_schema"));
                 o.insert("schema".into(), schema.clone());
                 Some(("output_format", Value::Object(o)))
             }
@@ -530,11 +605,11 @@ impl Request {
             ) => {
                 let mut o = Map::new();
                 if vendor == Vendor::OpenAiResponses {
-                    o.insert("type".into(), s("json_schema"));
+                    o.insert("type".into(), Value::from("json_schema"));
                 }
                 match name {
                     Some(n) => {
-                        o.insert("name".into(), s(n));
+                        o.insert("name".into(), Value::from(n));
                     }
                     None => losses.push(
                         &ptr(at, "name"),
@@ -544,7 +619,7 @@ impl Request {
                     ),
                 }
                 if let Some(d) = description {
-                    o.insert("description".into(), s(d));
+                    o.insert("description".into(), Value::from(d));
                 }
                 o.insert("schema".into(), schema.clone());
                 if let Some(b) = strict {
@@ -558,7 +633,7 @@ impl Request {
                 }
                 o.extend(native);
                 let mut outer = Map::new();
-                outer.insert("type".into(), s("json_schema"));
+                outer.insert("type".into(), Value::from("json_schema"));
                 outer.insert("json_schema".into(), Value::Object(o));
                 Some(("response_format", Value::Object(outer)))
             }
@@ -591,7 +666,7 @@ fn system_message(
 ) -> Value {
     let mut o = p.native.start(vendor);
     p.native.report_dropped(vendor, at, losses);
-    o.insert("role".into(), s(p.role.as_str()));
+    o.insert("role".into(), Value::from(p.role.as_str()));
     o.insert(
         "content".into(),
         content_value(
@@ -611,7 +686,7 @@ fn user_message(u: &UserMessage, vendor: Vendor, at: &str, losses: &mut Losses) 
     // The Responses item type of a message is no content.
     native.members.remove("type");
     native.report_dropped(vendor, at, losses);
-    o.insert("role".into(), s("user"));
+    o.insert("role".into(), Value::from("user"));
     o.insert(
         "content".into(),
         content_value(

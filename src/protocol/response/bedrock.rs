@@ -6,8 +6,8 @@
 use crate::value::{Map, Value};
 
 use super::super::error::ProtocolError;
+use super::super::json_read::expect_object;
 use super::super::loss::Losses;
-use super::super::message::as_object;
 use super::super::{AssistantTurn, Vendor};
 use super::order::KeyOrder;
 use super::usage::convert_usage;
@@ -15,7 +15,7 @@ use super::{Response, Shape};
 
 pub(super) fn read(v: &Value) -> Result<Response, ProtocolError> {
     let vendor = Vendor::Bedrock;
-    let o = as_object(v, "", "a response object")?;
+    let o = expect_object(v, "", "a response object")?;
     let mut r = Response {
         id: None,
         model: None,

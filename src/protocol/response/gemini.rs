@@ -6,8 +6,8 @@
 use crate::value::{Map, Value};
 
 use super::super::error::{ProtocolError, json_type, ptr_i};
+use super::super::json_read::expect_object;
 use super::super::loss::{LossEffect, Losses};
-use super::super::message::{as_object, s};
 use super::super::{AssistantTurn, Vendor};
 use super::order::KeyOrder;
 use super::usage::convert_usage;
@@ -16,7 +16,7 @@ use crate::protocol::request::prefixed;
 
 pub(super) fn read(v: &Value) -> Result<Response, ProtocolError> {
     let vendor = Vendor::Gemini;
-    let o = as_object(v, "", "a response object")?;
+    let o = expect_object(v, "", "a response object")?;
     let mut r = Response {
         id: None,
         model: None,
@@ -43,7 +43,7 @@ pub(super) fn read(v: &Value) -> Result<Response, ProtocolError> {
                 };
                 for (i, c) in cs.iter().enumerate() {
                     let at = ptr_i("/candidates", i);
-                    let co = as_object(c, &at, "a candidate object")?;
+                    let co = expect_object(c, &at, "a candidate object")?;
                     let mut turn_json = Map::new();
                     let mut rest = Map::new();
                     for (ck, cv) in co {
@@ -117,10 +117,10 @@ impl Response {
             o.insert("usageMetadata".into(), usage);
         }
         if let Some(m) = &self.model {
-            o.insert("modelVersion".into(), s(m));
+            o.insert("modelVersion".into(), Value::from(m));
         }
         if let Some(id) = &self.id {
-            o.insert("responseId".into(), s(id));
+            o.insert("responseId".into(), Value::from(id));
         }
         let mut out = Value::Object(o);
         if same {

@@ -64,7 +64,7 @@ use crate::value::{Map, Value};
 pub use usage::Usage;
 
 use super::error::{ProtocolError, json_type, ptr_i};
-use super::message::as_object;
+use super::json_read::expect_object;
 use super::request::prefixed;
 use super::{AssistantTurn, Vendor};
 use order::KeyOrder;
@@ -189,7 +189,7 @@ impl Response {
             Vendor::Bedrock => return bedrock::read(v),
             _ => {}
         }
-        let o = as_object(v, "", "a response object")?;
+        let o = expect_object(v, "", "a response object")?;
         let mut r = Response {
             id: None,
             model: None,
@@ -261,7 +261,7 @@ impl Response {
                 };
                 for (i, c) in choices.iter().enumerate() {
                     let at = ptr_i("/choices", i);
-                    let co = as_object(c, &at, "a choice object")?;
+                    let co = expect_object(c, &at, "a choice object")?;
                     let mut inner = Map::new();
                     let mut rest = Map::new();
                     for (k, val) in co {

@@ -296,7 +296,25 @@ pub(crate) fn convert_usage(
         return Value::Null;
     };
     let (c, read) = counts(from, o);
-    // Members (and detail members) not read are the source's own.
+    report_unread(o, read, (from, to), at, losses);
+    let out = match to {
+        Vendor::Anthropic => anthropic_usage(&c, from, at, losses),
+        Vendor::OpenAiChat | Vendor::OpenAiResponses => openai_usage(&c, to, at, losses),
+        Vendor::Gemini => gemini_usage(&c, at, losses),
+        Vendor::Bedrock => bedrock_usage(&c, at, losses),
+    };
+    Value::Object(out)
+}
+
+/// Members (and detail members) not read are the source's own: each that
+/// carries a count is a loss.
+fn report_unread(
+    o: &Map,
+    read: &[(&str, &str)],
+    (from, to): (Vendor, Vendor),
+    at: &str,
+    losses: &mut Losses,
+) {
     for (k, v) in o {
         let subs: Vec<&str> = read
             .iter()
@@ -328,155 +346,171 @@ pub(crate) fn convert_usage(
             _ => {}
         }
     }
+}
+
+/// Inserts count `n` under `k`, if there is one.
+fn put(out: &mut Map, k: &str, n: Option<u64>) {
+    if let Some(n) = n {
+        out.insert(k.into(), n.into());
+    }
+}
+
+/// Input plus output when both are known, else the total given.
+fn sum_or_total(c: &Counts) -> Option<u64> {
+    match (c.input, c.output) {
+        (Some(i), Some(o)) => Some(i.saturating_add(o)),
+        _ => c.total,
+    }
+}
+
+/// The input tokens not read from or written to the cache (Anthropic's and
+/// Bedrock's meaning of input).
+fn uncached_input(c: &Counts) -> Option<u64> {
+    c.input.map(|n| {
+        n.saturating_sub(c.cache_read.unwrap_or(0))
+            .saturating_sub(c.cache_write.unwrap_or(0))
+    })
+}
+
+/// Anthropic `usage`: input without the cached tokens; reasoning has no
+/// member of its own.
+fn anthropic_usage(c: &Counts, from: Vendor, at: &str, losses: &mut Losses) -> Map {
+    if c.reasoning.is_some_and(|n| n > 0) {
+        let key = if from == Vendor::OpenAiChat {
+            "completion_tokens_details"
+        } else {
+            "output_tokens_details"
+        };
+        losses.push(
+            &ptr(&ptr(at, key), "reasoning_tokens"),
+            "reasoning_tokens",
+            LossEffect::Dropped,
+            "Anthropic counts reasoning in output_tokens without a breakdown",
+        );
+    }
     let mut out = Map::new();
-    fn put(out: &mut Map, k: &str, n: Option<u64>) {
-        if let Some(n) = n {
-            out.insert(k.into(), n.into());
+    put(&mut out, "input_tokens", uncached_input(c));
+    put(&mut out, "cache_creation_input_tokens", c.cache_write);
+    put(&mut out, "cache_read_input_tokens", c.cache_read);
+    put(&mut out, "output_tokens", c.output);
+    out
+}
+
+/// Chat or Responses `usage`, each with its member names and order; cache
+/// writes have no member.
+fn openai_usage(c: &Counts, to: Vendor, at: &str, losses: &mut Losses) -> Map {
+    if c.cache_write.is_some_and(|n| n > 0) {
+        losses.push(
+            &ptr(at, "cache_creation_input_tokens"),
+            "cache_creation_input_tokens",
+            LossEffect::Dropped,
+            "counted in the input tokens: OpenAI reports no prompt-cache writes",
+        );
+    }
+    let total = sum_or_total(c);
+    if let (Some(given), Some(sum)) = (c.total, total)
+        && given != sum
+    {
+        losses.push(
+            &ptr(at, "total_tokens"),
+            "total_tokens",
+            LossEffect::ReadsBackDifferently,
+            "written as the sum of the input and output tokens",
+        );
+    }
+    let (i, o, idet, odet) = if to == Vendor::OpenAiChat {
+        (
+            "prompt_tokens",
+            "completion_tokens",
+            "prompt_tokens_details",
+            "completion_tokens_details",
+        )
+    } else {
+        (
+            "input_tokens",
+            "output_tokens",
+            "input_tokens_details",
+            "output_tokens_details",
+        )
+    };
+    let mut out = Map::new();
+    put(&mut out, i, c.input);
+    if to == Vendor::OpenAiResponses
+        && let Some(d) = details("cached_tokens", c.cache_read)
+    {
+        out.insert(idet.into(), d);
+    }
+    put(&mut out, o, c.output);
+    if to == Vendor::OpenAiResponses
+        && let Some(d) = details("reasoning_tokens", c.reasoning)
+    {
+        out.insert(odet.into(), d);
+    }
+    put(&mut out, "total_tokens", total);
+    if to == Vendor::OpenAiChat {
+        if let Some(d) = details("cached_tokens", c.cache_read) {
+            out.insert(idet.into(), d);
+        }
+        if let Some(d) = details("reasoning_tokens", c.reasoning) {
+            out.insert(odet.into(), d);
         }
     }
-    match to {
-        Vendor::Anthropic => {
-            if c.reasoning.is_some_and(|n| n > 0) {
-                let key = if from == Vendor::OpenAiChat {
-                    "completion_tokens_details"
-                } else {
-                    "output_tokens_details"
-                };
-                losses.push(
-                    &ptr(&ptr(at, key), "reasoning_tokens"),
-                    "reasoning_tokens",
-                    LossEffect::Dropped,
-                    "Anthropic counts reasoning in output_tokens without a breakdown",
-                );
-            }
-            let uncached = c.input.map(|n| {
-                n.saturating_sub(c.cache_read.unwrap_or(0))
-                    .saturating_sub(c.cache_write.unwrap_or(0))
-            });
-            put(&mut out, "input_tokens", uncached);
-            put(&mut out, "cache_creation_input_tokens", c.cache_write);
-            put(&mut out, "cache_read_input_tokens", c.cache_read);
-            put(&mut out, "output_tokens", c.output);
-        }
-        Vendor::OpenAiChat | Vendor::OpenAiResponses => {
-            if c.cache_write.is_some_and(|n| n > 0) {
-                losses.push(
-                    &ptr(at, "cache_creation_input_tokens"),
-                    "cache_creation_input_tokens",
-                    LossEffect::Dropped,
-                    "counted in the input tokens: OpenAI reports no prompt-cache writes",
-                );
-            }
-            let total = match (c.input, c.output) {
-                (Some(i), Some(o)) => Some(i.saturating_add(o)),
-                _ => c.total,
-            };
-            if let (Some(given), Some(sum)) = (c.total, total)
-                && given != sum
-            {
-                losses.push(
-                    &ptr(at, "total_tokens"),
-                    "total_tokens",
-                    LossEffect::ReadsBackDifferently,
-                    "written as the sum of the input and output tokens",
-                );
-            }
-            let (i, o, idet, odet) = if to == Vendor::OpenAiChat {
-                (
-                    "prompt_tokens",
-                    "completion_tokens",
-                    "prompt_tokens_details",
-                    "completion_tokens_details",
-                )
-            } else {
-                (
-                    "input_tokens",
-                    "output_tokens",
-                    "input_tokens_details",
-                    "output_tokens_details",
-                )
-            };
-            put(&mut out, i, c.input);
-            if to == Vendor::OpenAiResponses
-                && let Some(d) = details("cached_tokens", c.cache_read)
-            {
-                out.insert(idet.into(), d);
-            }
-            put(&mut out, o, c.output);
-            if to == Vendor::OpenAiResponses
-                && let Some(d) = details("reasoning_tokens", c.reasoning)
-            {
-                out.insert(odet.into(), d);
-            }
-            put(&mut out, "total_tokens", total);
-            if to == Vendor::OpenAiChat {
-                if let Some(d) = details("cached_tokens", c.cache_read) {
-                    out.insert(idet.into(), d);
-                }
-                if let Some(d) = details("reasoning_tokens", c.reasoning) {
-                    out.insert(odet.into(), d);
-                }
-            }
-        }
-        Vendor::Gemini => {
-            if c.cache_write.is_some_and(|n| n > 0) {
-                losses.push(
-                    &ptr(at, "cacheWriteInputTokens"),
-                    "cache writes",
-                    LossEffect::Dropped,
-                    "counted in the input tokens: Gemini reports no prompt-cache writes",
-                );
-            }
-            let reasoning = c.reasoning.filter(|n| *n > 0);
-            put(&mut out, "promptTokenCount", c.input);
-            put(
-                &mut out,
-                "candidatesTokenCount",
-                c.output.map(|n| n.saturating_sub(reasoning.unwrap_or(0))),
-            );
-            let total = match (c.input, c.output) {
-                (Some(i), Some(o)) => Some(i.saturating_add(o)),
-                _ => c.total,
-            };
-            put(&mut out, "totalTokenCount", total);
-            put(
-                &mut out,
-                "cachedContentTokenCount",
-                c.cache_read.filter(|n| *n > 0),
-            );
-            put(&mut out, "thoughtsTokenCount", reasoning);
-        }
-        Vendor::Bedrock => {
-            if c.reasoning.is_some_and(|n| n > 0) {
-                losses.push(
-                    at,
-                    "reasoning tokens",
-                    LossEffect::Dropped,
-                    "Bedrock counts reasoning in outputTokens without a breakdown",
-                );
-            }
-            let uncached = c.input.map(|n| {
-                n.saturating_sub(c.cache_read.unwrap_or(0))
-                    .saturating_sub(c.cache_write.unwrap_or(0))
-            });
-            put(&mut out, "inputTokens", uncached);
-            put(&mut out, "outputTokens", c.output);
-            let total = match (c.input, c.output) {
-                (Some(i), Some(o)) => Some(i.saturating_add(o)),
-                _ => c.total,
-            };
-            put(&mut out, "totalTokens", total);
-            put(
-                &mut out,
-                "cacheReadInputTokens",
-                c.cache_read.filter(|n| *n > 0),
-            );
-            put(
-                &mut out,
-                "cacheWriteInputTokens",
-                c.cache_write.filter(|n| *n > 0),
-            );
-        }
+    out
+}
+
+/// Gemini `usageMetadata`: candidates without the thoughts; cache writes
+/// have no member.
+fn gemini_usage(c: &Counts, at: &str, losses: &mut Losses) -> Map {
+    if c.cache_write.is_some_and(|n| n > 0) {
+        losses.push(
+            &ptr(at, "cacheWriteInputTokens"),
+            "cache writes",
+            LossEffect::Dropped,
+            "counted in the input tokens: Gemini reports no prompt-cache writes",
+        );
     }
-    Value::Object(out)
+    let reasoning = c.reasoning.filter(|n| *n > 0);
+    let mut out = Map::new();
+    put(&mut out, "promptTokenCount", c.input);
+    put(
+        &mut out,
+        "candidatesTokenCount",
+        c.output.map(|n| n.saturating_sub(reasoning.unwrap_or(0))),
+    );
+    put(&mut out, "totalTokenCount", sum_or_total(c));
+    put(
+        &mut out,
+        "cachedContentTokenCount",
+        c.cache_read.filter(|n| *n > 0),
+    );
+    put(&mut out, "thoughtsTokenCount", reasoning);
+    out
+}
+
+/// Bedrock `usage`: input without the cached tokens; reasoning has no
+/// member of its own.
+fn bedrock_usage(c: &Counts, at: &str, losses: &mut Losses) -> Map {
+    if c.reasoning.is_some_and(|n| n > 0) {
+        losses.push(
+            at,
+            "reasoning tokens",
+            LossEffect::Dropped,
+            "Bedrock counts reasoning in outputTokens without a breakdown",
+        );
+    }
+    let mut out = Map::new();
+    put(&mut out, "inputTokens", uncached_input(c));
+    put(&mut out, "outputTokens", c.output);
+    put(&mut out, "totalTokens", sum_or_total(c));
+    put(
+        &mut out,
+        "cacheReadInputTokens",
+        c.cache_read.filter(|n| *n > 0),
+    );
+    put(
+        &mut out,
+        "cacheWriteInputTokens",
+        c.cache_write.filter(|n| *n > 0),
+    );
+    out
 }

@@ -6,7 +6,7 @@ use crate::value::{Map, Value};
 
 use super::super::error::ptr;
 use super::super::loss::{Converted, LossEffect, Losses, UNMODELLED};
-use super::super::message::s;
+
 use super::super::turn::place_losses;
 use super::super::turn::{stop_as_bedrock, stop_as_gemini, stop_from_bedrock, stop_from_gemini};
 use super::super::{StopReason, TurnPart, Vendor};
@@ -104,9 +104,9 @@ impl Response {
         } else {
             let mut o = Map::new();
             match vendor {
-                Vendor::Anthropic => o.insert("type".into(), s("message")),
-                Vendor::OpenAiChat => o.insert("object".into(), s("chat.completion")),
-                _ => o.insert("object".into(), s("response")),
+                Vendor::Anthropic => o.insert("type".into(), Value::from("message")),
+                Vendor::OpenAiChat => o.insert("object".into(), Value::from("chat.completion")),
+                _ => o.insert("object".into(), Value::from("response")),
             };
             // Chat `created` and Responses `created_at` are the same instant.
             let (src, dst) = match vendor {
@@ -121,10 +121,10 @@ impl Response {
             o
         };
         if let Some(id) = &self.id {
-            o.insert("id".into(), s(id));
+            o.insert("id".into(), Value::from(id));
         }
         if let Some(m) = &self.model {
-            o.insert("model".into(), s(m));
+            o.insert("model".into(), Value::from(m));
         }
         match vendor {
             Vendor::Anthropic => {

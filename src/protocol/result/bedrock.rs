@@ -11,8 +11,11 @@ use super::{ResultContent, ResultPart, ToolResult, ToolResults};
 use crate::protocol::Vendor;
 use crate::protocol::content::{Place, read_part, write_part};
 use crate::protocol::error::{ProtocolError, json_type, ptr, ptr_i};
+use crate::protocol::json_read::{
+    expect_object, expect_role, other_members, required_array, required_str,
+};
 use crate::protocol::loss::Losses;
-use crate::protocol::message::{Native, as_object, check_role, get_array, get_str, rest, s};
+use crate::protocol::native::Native;
 use crate::protocol::slots::slotted;
 
 /// Reads a block list as content: none is [`ResultContent::Empty`], one
@@ -20,7 +23,7 @@ use crate::protocol::slots::slotted;
 pub(crate) fn read_blocks(blocks: &[Value], at: &str) -> Result<ResultContent, ProtocolError> {
     let mut parts = Vec::with_capacity(blocks.len());
     for (i, b) in blocks.iter().enumerate() {
-        as_object(b, &ptr_i(at, i), "a content block object")?;
+        expect_object(b, &ptr_i(at, i), "a content block object")?;
         parts.push(
             read_part(Vendor::Bedrock, b).unwrap_or_else(|| ResultPart::Native {
                 vendor: Vendor::Bedrock,
@@ -95,9 +98,9 @@ impl ToolResult {
     }
 
     pub(crate) fn from_bedrock_at(v: &Value, at: &str) -> Result<ToolResult, ProtocolError> {
-        let o = as_object(v, at, "a toolResult block")?;
+        let o = expect_object(v, at, "a toolResult block")?;
         let tat = ptr(at, "toolResult");
-        let t = as_object(
+        let t = expect_object(
             o.get("toolResult")
                 .ok_or_else(|| ProtocolError::MissingField {
                     at: at.to_owned(),
@@ -106,7 +109,7 @@ impl ToolResult {
             &tat,
             "a toolResult object",
         )?;
-        let call_id = get_str(t, "toolUseId", &tat)?.to_owned();
+        let call_id = required_str(t, "toolUseId", &tat)?.to_owned();
         let (is_error, explicit_flag) = match t.get("status") {
             None => (false, false),
             Some(Value::String(st)) if st == "error" => (true, true),
@@ -120,7 +123,7 @@ impl ToolResult {
             }
         };
         let cat = ptr(&tat, "content");
-        let content = read_blocks(get_array(t, "content", &tat)?, &cat)?;
+        let content = read_blocks(required_array(t, "content", &tat)?, &cat)?;
         let mut members = slotted(o, &["toolResult"]);
         let extra = slotted(t, &["toolUseId", "content", "status"]);
         if extra.values().any(|v| !v.is_null()) {
@@ -147,12 +150,12 @@ impl ToolResult {
             Some(Value::Object(extra)) => extra.clone(),
             _ => Map::new(),
         };
-        t.insert("toolUseId".into(), s(&self.call_id));
+        t.insert("toolUseId".into(), Value::from(&self.call_id));
         t.insert("content".into(), Value::Array(content));
         if self.is_error {
-            t.insert("status".into(), s("error"));
+            t.insert("status".into(), Value::from("error"));
         } else if self.explicit_flag {
-            t.insert("status".into(), s("success"));
+            t.insert("status".into(), Value::from("success"));
         } else {
             t.shift_remove("status");
         }
@@ -166,8 +169,8 @@ impl ToolResults {
     /// `toolResult` blocks; the blocks after them are
     /// [`trailing`](Self::trailing).
     pub(crate) fn from_bedrock(v: &Value) -> Result<ToolResults, ProtocolError> {
-        let o = as_object(v, "", "a user message object")?;
-        check_role(o, "", "user")?;
+        let o = expect_object(v, "", "a user message object")?;
+        expect_role(o, "", "user")?;
         let blocks = match o.get("content") {
             Some(Value::Array(b)) => b,
             Some(other) => {
@@ -185,7 +188,7 @@ impl ToolResults {
             }
         };
         let mut out = ToolResults {
-            native: Native::of(Vendor::Bedrock, rest(o, &["role", "content"])),
+            native: Native::of(Vendor::Bedrock, other_members(o, &["role", "content"])),
             ..ToolResults::default()
         };
         for (i, b) in blocks.iter().enumerate() {
@@ -200,7 +203,7 @@ impl ToolResults {
                     found: "a toolResult after another block".into(),
                 });
             } else {
-                as_object(b, &at, "a content block object")?;
+                expect_object(b, &at, "a content block object")?;
                 out.trailing
                     .push(
                         read_part(Vendor::Bedrock, b).unwrap_or_else(|| ResultPart::Native {
@@ -231,7 +234,7 @@ impl ToolResults {
             }
         }
         let mut o = self.native.start(v);
-        o.insert("role".into(), s("user"));
+        o.insert("role".into(), Value::from("user"));
         o.insert("content".into(), Value::Array(blocks));
         Value::Object(o)
     }

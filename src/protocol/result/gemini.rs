@@ -13,8 +13,9 @@ use super::{ResultContent, ResultPart, ToolResult, ToolResults};
 use crate::protocol::Vendor;
 use crate::protocol::content::{Place, read_part, write_part};
 use crate::protocol::error::{ProtocolError, json_type, ptr, ptr_i};
+use crate::protocol::json_read::{expect_object, other_members, required_str};
 use crate::protocol::loss::{LossEffect, Losses};
-use crate::protocol::message::{Native, as_object, get_str, rest, s};
+use crate::protocol::native::Native;
 use crate::protocol::slots::{IDLESS, slotted};
 
 /// A JSON output, in the form Bedrock writes it (`{"json": value}`), the
@@ -81,9 +82,9 @@ impl ToolResult {
     }
 
     pub(crate) fn from_gemini_at(v: &Value, at: &str) -> Result<ToolResult, ProtocolError> {
-        let o = as_object(v, at, "a functionResponse part")?;
+        let o = expect_object(v, at, "a functionResponse part")?;
         let fat = ptr(at, "functionResponse");
-        let f = as_object(
+        let f = expect_object(
             o.get("functionResponse")
                 .ok_or_else(|| ProtocolError::MissingField {
                     at: at.to_owned(),
@@ -103,7 +104,7 @@ impl ToolResult {
                 });
             }
         };
-        let name = get_str(f, "name", &fat)?.to_owned();
+        let name = required_str(f, "name", &fat)?.to_owned();
         let (content, is_error) = match f.get("response") {
             Some(r) => read_response(r),
             None => (ResultContent::Empty, false),
@@ -151,11 +152,11 @@ impl ToolResult {
         if f.shift_remove(IDLESS).is_some() || self.call_id.is_empty() {
             f.shift_remove("id");
         } else {
-            f.insert("id".into(), s(&self.call_id));
+            f.insert("id".into(), Value::from(&self.call_id));
         }
         match &self.name {
             Some(n) => {
-                f.insert("name".into(), s(n));
+                f.insert("name".into(), Value::from(n));
             }
             None => {
                 losses.push(
@@ -165,7 +166,7 @@ impl ToolResult {
                     "Gemini names the function a response answers: give the result its call's \
                      name (a request's results get it from the call)",
                 );
-                f.insert("name".into(), s(""));
+                f.insert("name".into(), Value::from(""));
             }
         }
         f.insert("response".into(), response);
@@ -202,8 +203,8 @@ impl ToolResult {
         };
         match &self.content {
             ResultContent::Empty if !self.is_error => Value::Object(Map::new()),
-            ResultContent::Empty => wrap(s("")),
-            ResultContent::Text(t) => wrap(s(t)),
+            ResultContent::Empty => wrap(Value::from("")),
+            ResultContent::Text(t) => wrap(Value::from(t)),
             ResultContent::Parts(ps) => {
                 if let [ResultPart::Native { vendor, part }] = ps.as_slice() {
                     match (vendor, part.get("response"), part.get("json")) {
@@ -220,7 +221,7 @@ impl ToolResult {
                 for (i, p) in ps.iter().enumerate() {
                     let pat = ptr_i(at, i);
                     match p {
-                        ResultPart::Text(t) => values.push(s(t)),
+                        ResultPart::Text(t) => values.push(Value::from(t)),
                         ResultPart::Native { vendor, part }
                             if *vendor == Vendor::Bedrock
                                 && part.as_object().is_some_and(|o| o.len() == 1)
@@ -242,7 +243,7 @@ impl ToolResult {
                     }
                 }
                 match values.len() {
-                    0 => wrap(s("")),
+                    0 => wrap(Value::from("")),
                     1 => wrap(values.remove(0)),
                     _ => {
                         losses.push(
@@ -254,7 +255,7 @@ impl ToolResult {
                         if values.iter().all(Value::is_string) {
                             let texts: Vec<&str> =
                                 values.iter().filter_map(Value::as_str).collect();
-                            wrap(s(&texts.join("\n")))
+                            wrap(Value::from(&texts.join("\n")))
                         } else {
                             wrap(Value::Array(values))
                         }
@@ -270,7 +271,7 @@ impl ToolResults {
     /// `functionResponse` parts; the parts after them are
     /// [`trailing`](Self::trailing).
     pub(crate) fn from_gemini(v: &Value) -> Result<ToolResults, ProtocolError> {
-        let o = as_object(v, "", "a Content object")?;
+        let o = expect_object(v, "", "a Content object")?;
         // Google's older examples answer calls in a `role: "function"`
         // content; it is kept for Gemini.
         let role_kept = match o.get("role") {
@@ -304,7 +305,7 @@ impl ToolResults {
         let mut out = ToolResults {
             native: Native::of(
                 Vendor::Gemini,
-                rest(
+                other_members(
                     o,
                     if role_kept {
                         &["parts"]
@@ -327,7 +328,7 @@ impl ToolResults {
                     found: "a functionResponse after another part".into(),
                 });
             } else {
-                as_object(p, &at, "a part object")?;
+                expect_object(p, &at, "a part object")?;
                 out.trailing
                     .push(
                         read_part(Vendor::Gemini, p).unwrap_or_else(|| ResultPart::Native {
@@ -361,7 +362,7 @@ impl ToolResults {
             }
         }
         let mut o = self.native.start(v);
-        o.entry("role").or_insert_with(|| s("user"));
+        o.entry("role").or_insert_with(|| Value::from("user"));
         o.insert("parts".into(), Value::Array(parts));
         Value::Object(o)
     }

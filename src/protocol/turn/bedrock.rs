@@ -11,12 +11,13 @@ use crate::value::{Map, Value};
 use super::{AssistantTurn, Envelope};
 use crate::protocol::Vendor;
 use crate::protocol::error::{ProtocolError, json_type, ptr, ptr_i};
-use crate::protocol::message::{
-    Arguments, Native, TextPart, ToolCall, TurnPart, as_object, check_role, get_array, get_str,
-    rest, s,
+use crate::protocol::json_read::{
+    expect_object, expect_role, other_members, required_array, required_str,
 };
+use crate::protocol::native::Native;
 use crate::protocol::slots::slotted;
 use crate::protocol::stop::StopReason;
+use crate::protocol::tool_call::{Arguments, TextPart, ToolCall, TurnPart};
 
 /// Bedrock's `stopReason` as a stop reason (each word reads back as
 /// itself).
@@ -73,7 +74,7 @@ pub(crate) fn bedrock_tool_use(start: &Map, arguments: Arguments) -> TurnPart {
 }
 
 fn read_block(b: &Value, at: &str) -> Result<TurnPart, ProtocolError> {
-    let o = as_object(b, at, "a content block object")?;
+    let o = expect_object(b, at, "a content block object")?;
     if let Some(Value::String(t)) = o.get("text") {
         return Ok(TurnPart::Text(TextPart {
             text: t.clone(),
@@ -84,9 +85,9 @@ fn read_block(b: &Value, at: &str) -> Result<TurnPart, ProtocolError> {
     }
     if let Some(tu) = o.get("toolUse") {
         let tat = ptr(at, "toolUse");
-        let t = as_object(tu, &tat, "a toolUse object")?;
-        let id = get_str(t, "toolUseId", &tat)?.to_owned();
-        let name = get_str(t, "name", &tat)?.to_owned();
+        let t = expect_object(tu, &tat, "a toolUse object")?;
+        let id = required_str(t, "toolUseId", &tat)?.to_owned();
+        let name = required_str(t, "name", &tat)?.to_owned();
         let input = t.get("input").ok_or_else(|| ProtocolError::MissingField {
             at: tat.clone(),
             field: "input",
@@ -112,7 +113,7 @@ pub(crate) fn write_block(p: &TurnPart) -> Option<Value> {
     match p {
         TurnPart::Text(t) => {
             let mut o = t.native.start(v);
-            o.insert("text".into(), s(&t.text));
+            o.insert("text".into(), Value::from(&t.text));
             Some(Value::Object(o))
         }
         TurnPart::Call(c) => {
@@ -121,8 +122,8 @@ pub(crate) fn write_block(p: &TurnPart) -> Option<Value> {
                 Some(Value::Object(inner)) => inner.clone(),
                 _ => Map::new(),
             };
-            t.insert("toolUseId".into(), s(&c.id));
-            t.insert("name".into(), s(&c.name));
+            t.insert("toolUseId".into(), Value::from(&c.id));
+            t.insert("name".into(), Value::from(&c.name));
             t.insert("input".into(), c.arguments.to_anthropic_input());
             o.insert("toolUse".into(), Value::Object(t));
             Some(Value::Object(o))
@@ -156,10 +157,10 @@ impl AssistantTurn {
     /// # Ok::<(), tooljson::protocol::ProtocolError>(())
     /// ```
     pub fn from_bedrock(v: &Value) -> Result<AssistantTurn, ProtocolError> {
-        let o = as_object(v, "", "a ConverseResponse or a message object")?;
+        let o = expect_object(v, "", "a ConverseResponse or a message object")?;
         let (msg, at, mut turn) = match o.get("output") {
             Some(out) => {
-                let oo = as_object(out, "/output", "an output object")?;
+                let oo = expect_object(out, "/output", "an output object")?;
                 let m = oo
                     .get("message")
                     .ok_or_else(|| ProtocolError::MissingField {
@@ -188,7 +189,7 @@ impl AssistantTurn {
                     ..AssistantTurn::default()
                 };
                 (
-                    as_object(m, "/output/message", "a message object")?,
+                    expect_object(m, "/output/message", "a message object")?,
                     "/output/message",
                     turn,
                 )
@@ -197,14 +198,14 @@ impl AssistantTurn {
                 o,
                 "",
                 AssistantTurn {
-                    native: Native::of(Vendor::Bedrock, rest(o, &["role", "content"])),
+                    native: Native::of(Vendor::Bedrock, other_members(o, &["role", "content"])),
                     ..AssistantTurn::default()
                 },
             ),
         };
-        check_role(msg, at, "assistant")?;
+        expect_role(msg, at, "assistant")?;
         let cat = ptr(at, "content");
-        for (i, b) in get_array(msg, "content", at)?.iter().enumerate() {
+        for (i, b) in required_array(msg, "content", at)?.iter().enumerate() {
             turn.parts.push(read_block(b, &ptr_i(&cat, i))?);
         }
         Ok(turn)
@@ -240,7 +241,7 @@ impl AssistantTurn {
         out.insert("message".into(), message);
         o.insert("output".into(), Value::Object(out));
         if let Some(r) = &self.stop_reason {
-            o.insert("stopReason".into(), s(stop_as_bedrock(r)));
+            o.insert("stopReason".into(), Value::from(stop_as_bedrock(r)));
         }
         Value::Object(o)
     }
@@ -249,7 +250,7 @@ impl AssistantTurn {
     pub(crate) fn bedrock_message(&self) -> Value {
         let blocks: Vec<Value> = self.parts.iter().filter_map(write_block).collect();
         let mut m = Map::new();
-        m.insert("role".into(), s("assistant"));
+        m.insert("role".into(), Value::from("assistant"));
         m.insert("content".into(), Value::Array(blocks));
         Value::Object(m)
     }

@@ -14,13 +14,13 @@ use crate::value::{Map, Value};
 use super::{AssistantTurn, Envelope};
 use crate::protocol::Vendor;
 use crate::protocol::error::{ProtocolError, json_type, ptr, ptr_i};
-use crate::protocol::message::{
-    Arguments, Native, TextPart, ToolCall, TurnPart, as_object, get_str, rest, s,
-};
+use crate::protocol::json_read::{expect_object, other_members, required_str};
+use crate::protocol::native::Native;
 #[cfg(feature = "providers")]
 use crate::protocol::slots::idless;
 use crate::protocol::slots::{IDLESS, is_idless, slotted};
 use crate::protocol::stop::StopReason;
+use crate::protocol::tool_call::{Arguments, TextPart, ToolCall, TurnPart};
 
 /// Names the calls read without id `{prefix}{k}` (`k`: the call's place
 /// among the turn's calls), in order; returns every call's id.
@@ -75,7 +75,7 @@ pub(crate) fn gemini_text(text: &str, signature: Option<&str>) -> TurnPart {
     let mut members = Map::new();
     members.insert("text".into(), Value::Null);
     if let Some(sig) = signature {
-        members.insert("thoughtSignature".into(), s(sig));
+        members.insert("thoughtSignature".into(), Value::from(sig));
     }
     TurnPart::Text(TextPart {
         text: text.to_owned(),
@@ -99,7 +99,7 @@ pub(crate) fn gemini_call(mut call: ToolCall, signature: Option<&str>) -> TurnPa
         },
     );
     if let Some(sig) = signature {
-        members.insert("thoughtSignature".into(), s(sig));
+        members.insert("thoughtSignature".into(), Value::from(sig));
     }
     call.native = Native::of(Vendor::Gemini, members);
     TurnPart::Call(call)
@@ -107,7 +107,7 @@ pub(crate) fn gemini_call(mut call: ToolCall, signature: Option<&str>) -> TurnPa
 
 /// Reads one part of a model turn.
 pub(crate) fn read_part(p: &Value, at: &str) -> Result<TurnPart, ProtocolError> {
-    let o = as_object(p, at, "a part object")?;
+    let o = expect_object(p, at, "a part object")?;
     let thought = o.get("thought").and_then(Value::as_bool) == Some(true);
     if let Some(Value::String(t)) = o.get("text")
         && !thought
@@ -121,7 +121,7 @@ pub(crate) fn read_part(p: &Value, at: &str) -> Result<TurnPart, ProtocolError> 
     }
     if let Some(fc) = o.get("functionCall") {
         let fat = ptr(at, "functionCall");
-        let f = as_object(fc, &fat, "a functionCall object")?;
+        let f = expect_object(fc, &fat, "a functionCall object")?;
         let id = match f.get("id") {
             None => String::new(),
             Some(Value::String(id)) => id.clone(),
@@ -133,7 +133,7 @@ pub(crate) fn read_part(p: &Value, at: &str) -> Result<TurnPart, ProtocolError> 
                 });
             }
         };
-        let name = get_str(f, "name", &fat)?.to_owned();
+        let name = required_str(f, "name", &fat)?.to_owned();
         // No `args`: a call without arguments, as empty argument text is.
         let arguments = match f.get("args") {
             None => Arguments::from_text(""),
@@ -164,7 +164,7 @@ pub(crate) fn write_part(p: &TurnPart) -> Option<Value> {
     match p {
         TurnPart::Text(t) => {
             let mut o = t.native.start(v);
-            o.insert("text".into(), s(&t.text));
+            o.insert("text".into(), Value::from(&t.text));
             Some(Value::Object(o))
         }
         TurnPart::Call(c) => {
@@ -178,9 +178,9 @@ pub(crate) fn write_part(p: &TurnPart) -> Option<Value> {
             if f.shift_remove(IDLESS).is_some() || c.id.is_empty() {
                 f.shift_remove("id");
             } else {
-                f.insert("id".into(), s(&c.id));
+                f.insert("id".into(), Value::from(&c.id));
             }
-            f.insert("name".into(), s(&c.name));
+            f.insert("name".into(), Value::from(&c.name));
             match &c.arguments {
                 Arguments::Json {
                     text: Some(t),
@@ -229,7 +229,7 @@ impl AssistantTurn {
     /// # Ok::<(), tooljson::protocol::ProtocolError>(())
     /// ```
     pub fn from_gemini(v: &Value) -> Result<AssistantTurn, ProtocolError> {
-        let o = as_object(v, "", "a candidate or a Content object")?;
+        let o = expect_object(v, "", "a candidate or a Content object")?;
         let (content, at, mut turn) = match o.get("content") {
             Some(c) if !o.contains_key("parts") => {
                 let mut slots = vec!["content"];
@@ -242,7 +242,7 @@ impl AssistantTurn {
                     ..AssistantTurn::default()
                 };
                 (
-                    as_object(c, "/content", "a Content object")?,
+                    expect_object(c, "/content", "a Content object")?,
                     "/content",
                     turn,
                 )
@@ -251,7 +251,7 @@ impl AssistantTurn {
                 o,
                 "",
                 AssistantTurn {
-                    native: Native::of(Vendor::Gemini, rest(o, &["role", "parts"])),
+                    native: Native::of(Vendor::Gemini, other_members(o, &["role", "parts"])),
                     ..AssistantTurn::default()
                 },
             ),
@@ -327,7 +327,7 @@ impl AssistantTurn {
         };
         o.insert("content".into(), content);
         if let Some(r) = &self.stop_reason {
-            o.insert("finishReason".into(), s(stop_as_gemini(r)));
+            o.insert("finishReason".into(), Value::from(stop_as_gemini(r)));
         }
         Value::Object(o)
     }
@@ -336,7 +336,7 @@ impl AssistantTurn {
     pub(crate) fn gemini_content(&self) -> Value {
         let parts: Vec<Value> = self.parts.iter().filter_map(write_part).collect();
         let mut c = Map::new();
-        c.insert("role".into(), s("model"));
+        c.insert("role".into(), Value::from("model"));
         c.insert("parts".into(), Value::Array(parts));
         Value::Object(c)
     }

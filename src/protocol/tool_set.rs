@@ -12,7 +12,7 @@ use super::definition::{Shape, ToolDefinition, classify};
 use super::error::{ProtocolError, json_type, ptr, ptr_i, short};
 use super::gemini_schema::GeminiSchema;
 use super::loss::{Converted, Loss};
-use super::posture::{ToolChoice, choice_json, read_bedrock_choice, read_gemini_choice};
+use super::tool_choice::{ToolChoice, choice_json, read_bedrock_choice, read_gemini_choice};
 use super::tool_config::Native;
 
 /// How a turn's calls broke the request's `tool_choice` (see
@@ -600,41 +600,41 @@ impl ToolSet {
 
     fn write(&self, vendor: Vendor, gemini: GeminiSchema) -> Converted<Value> {
         let mut losses = Vec::new();
+        let (entries, dropped_names) = self.tool_entries(vendor, gemini, &mut losses);
+        let choice = self.written_choice(vendor, &dropped_names, &mut losses);
+        if let Some(n) = self.native.as_ref().filter(|_| vendor != Vendor::Gemini) {
+            for (at, part, why) in &n.lost {
+                losses.push(Loss::dropped(at.clone(), part.as_str(), why.clone()));
+            }
+        }
+        let o = match vendor {
+            Vendor::Anthropic | Vendor::OpenAiChat | Vendor::OpenAiResponses => {
+                self.openai_or_anthropic_members(vendor, entries, choice)
+            }
+            Vendor::Gemini => self.gemini_members(entries, choice),
+            Vendor::Bedrock => self.bedrock_members(entries, choice, &mut losses),
+        };
+        Converted::new(Value::Object(o), losses)
+    }
+
+    /// The `tools` entries for `vendor`, in order (Gemini: client tools
+    /// gathered into `functionDeclarations` entries), and the names of the
+    /// server or hosted tools left out: a choice naming one cannot be
+    /// written (the provider refuses an undeclared name).
+    fn tool_entries(
+        &self,
+        vendor: Vendor,
+        gemini: GeminiSchema,
+        losses: &mut Vec<Loss>,
+    ) -> (Vec<Value>, Vec<&str>) {
         let mut entries: Vec<Value> = Vec::new();
-        // Names of server or hosted tools left out: a choice naming one
-        // cannot be written (the provider refuses an undeclared name).
         let mut dropped_names: Vec<&str> = Vec::new();
         // Gemini: client tools not from a Gemini entry, gathered into one.
         let mut run: Vec<Value> = Vec::new();
-        let flush = |run: &mut Vec<Value>, entries: &mut Vec<Value>| {
-            if !run.is_empty() {
-                let mut o = Map::new();
-                o.insert(
-                    "functionDeclarations".to_owned(),
-                    Value::Array(std::mem::take(run)),
-                );
-                entries.push(Value::Object(o));
-            }
-        };
-        let def = |i: usize, losses: &mut Vec<Loss>| -> Option<Value> {
-            let t = self.tools.get(i)?;
-            let converted = if vendor == Vendor::Gemini {
-                t.to_gemini(gemini)
-            } else {
-                t.to_vendor(vendor)
-            };
-            let (v, lost) = converted.accept_losses();
-            let at = self.tool_at.get(i).map(String::as_str).unwrap_or("");
-            losses.extend(lost.into_iter().map(|mut l| {
-                l.at = format!("{at}{}", l.at);
-                l
-            }));
-            Some(v)
-        };
         for slot in &self.slots {
             match slot {
                 Slot::Client(i) => {
-                    if let Some(v) = def(*i, &mut losses) {
+                    if let Some(v) = self.definition(*i, vendor, gemini, losses) {
                         if vendor == Vendor::Gemini {
                             run.push(v);
                         } else {
@@ -643,10 +643,12 @@ impl ToolSet {
                     }
                 }
                 Slot::GeminiGroup(ids, rest, at) => {
-                    let decls: Vec<Value> =
-                        ids.iter().filter_map(|i| def(*i, &mut losses)).collect();
+                    let decls: Vec<Value> = ids
+                        .iter()
+                        .filter_map(|i| self.definition(*i, vendor, gemini, losses))
+                        .collect();
                     if vendor == Vendor::Gemini {
-                        flush(&mut run, &mut entries);
+                        flush_declarations(&mut run, &mut entries);
                         let mut o = Map::new();
                         o.insert("functionDeclarations".to_owned(), Value::Array(decls));
                         o.extend(rest.clone());
@@ -670,7 +672,7 @@ impl ToolSet {
                     };
                     if same {
                         if vendor == Vendor::Gemini {
-                            flush(&mut run, &mut entries);
+                            flush_declarations(&mut run, &mut entries);
                         }
                         entries.push(v.clone());
                     } else {
@@ -689,7 +691,43 @@ impl ToolSet {
                 }
             }
         }
-        flush(&mut run, &mut entries);
+        flush_declarations(&mut run, &mut entries);
+        (entries, dropped_names)
+    }
+
+    /// Tool definition `i` written for `vendor`, its losses placed under
+    /// the tool's pointer in the source.
+    fn definition(
+        &self,
+        i: usize,
+        vendor: Vendor,
+        gemini: GeminiSchema,
+        losses: &mut Vec<Loss>,
+    ) -> Option<Value> {
+        let t = self.tools.get(i)?;
+        let converted = if vendor == Vendor::Gemini {
+            t.to_gemini(gemini)
+        } else {
+            t.to_vendor(vendor)
+        };
+        let (v, lost) = converted.accept_losses();
+        let at = self.tool_at.get(i).map(String::as_str).unwrap_or("");
+        losses.extend(lost.into_iter().map(|mut l| {
+            l.at = format!("{at}{}", l.at);
+            l
+        }));
+        Some(v)
+    }
+
+    /// The choice as `vendor` writes it, and whether it must be written;
+    /// what the vendor cannot say is a loss at the choice's place in the
+    /// source. A choice naming a tool left out becomes the vendor's default.
+    fn written_choice(
+        &self,
+        vendor: Vendor,
+        dropped_names: &[&str],
+        losses: &mut Vec<Loss>,
+    ) -> WrittenChoice {
         let source = self.source.unwrap_or(Vendor::Anthropic);
         let (choice_at, parallel_at) = match source {
             Vendor::Anthropic => ("/tool_choice", "/tool_choice/disable_parallel_tool_use"),
@@ -697,8 +735,8 @@ impl ToolSet {
             Vendor::Bedrock => ("/toolConfig/toolChoice", "/parallel_tool_calls"),
             _ => ("/tool_choice", "/parallel_tool_calls"),
         };
-        let mut needs_choice = self.choice_given || self.allowed.is_some();
-        let (mut choice, lost) =
+        let mut needed = self.choice_given || self.allowed.is_some();
+        let (mut json, lost) =
             choice_json(&self.choice, vendor, self.parallel, self.allowed.as_deref());
         if let ToolChoice::Tool(n) = &self.choice
             && dropped_names.contains(&n.as_str())
@@ -708,8 +746,8 @@ impl ToolSet {
                 "tool_choice",
                 format!("names {n:?}, a tool left out for {vendor}; the vendor's default choice is written instead"),
             ));
-            needs_choice = false;
-            choice = choice_json(&ToolChoice::Auto, vendor, self.parallel, None).0;
+            needed = false;
+            json = choice_json(&ToolChoice::Auto, vendor, self.parallel, None).0;
         }
         for (part, why) in lost {
             let at = match part {
@@ -718,7 +756,7 @@ impl ToolSet {
                 _ => choice_at.to_owned(),
             };
             // A choice that was never given is not lost.
-            if part != "tool_choice" || needs_choice {
+            if part != "tool_choice" || needed {
                 losses.push(if part == "allowedFunctionNames" {
                     Loss::changed(at, part, why)
                 } else {
@@ -726,66 +764,109 @@ impl ToolSet {
                 });
             }
         }
-        if let Some(n) = self.native.as_ref().filter(|_| vendor != Vendor::Gemini) {
-            for (at, part, why) in &n.lost {
-                losses.push(Loss::dropped(at.clone(), part.as_str(), why.clone()));
-            }
+        WrittenChoice {
+            json,
+            needed,
+            at: choice_at,
         }
+    }
+
+    /// Anthropic and OpenAI: `tools`, `tool_choice`, `parallel_tool_calls`.
+    fn openai_or_anthropic_members(
+        &self,
+        vendor: Vendor,
+        entries: Vec<Value>,
+        choice: WrittenChoice,
+    ) -> Map {
         let mut o = Map::new();
-        match vendor {
-            Vendor::Anthropic | Vendor::OpenAiChat | Vendor::OpenAiResponses => {
-                o.insert("tools".to_owned(), Value::Array(entries));
-                // Anthropic carries the flag inside tool_choice: an auto
-                // choice, the default, which reads back with the same meaning.
-                let anthropic_parallel = vendor == Vendor::Anthropic && self.parallel.is_some();
-                if let (true, Some(c)) = (needs_choice || anthropic_parallel, choice) {
-                    o.insert("tool_choice".to_owned(), c);
-                }
-                if let (Some(p), false) = (self.parallel, vendor == Vendor::Anthropic) {
-                    o.insert("parallel_tool_calls".to_owned(), Value::Bool(p));
-                }
-            }
-            Vendor::Gemini => {
-                o.insert("tools".to_owned(), Value::Array(entries));
-                let unchanged = self
-                    .native
-                    .as_ref()
-                    .filter(|n| n.choice == self.choice && n.allowed == self.allowed);
-                if let Some(n) = unchanged {
-                    o.insert("toolConfig".to_owned(), n.json.clone());
-                } else if let (true, Some(c)) = (needs_choice, choice) {
-                    let mut tc = Map::new();
-                    tc.insert("functionCallingConfig".to_owned(), c);
-                    o.insert("toolConfig".to_owned(), Value::Object(tc));
-                }
-            }
-            Vendor::Bedrock => {
-                let none = self.choice == ToolChoice::None && self.choice_given;
-                if none && !entries.is_empty() {
-                    losses.push(Loss::dropped(
-                        "/tools",
-                        "tools",
-                        "left out with the \"none\" choice, so that no tool can be called",
-                    ));
-                } else if entries.is_empty() {
-                    if needs_choice && !none {
-                        losses.push(Loss::dropped(
-                            choice_at,
-                            "tool_choice",
-                            "Bedrock takes no toolChoice without tools; left out",
-                        ));
-                    }
-                } else {
-                    let mut tc = Map::new();
-                    tc.insert("tools".to_owned(), Value::Array(entries));
-                    if let (true, Some(c)) = (needs_choice, choice) {
-                        tc.insert("toolChoice".to_owned(), c);
-                    }
-                    o.insert("toolConfig".to_owned(), Value::Object(tc));
-                }
-            }
+        o.insert("tools".to_owned(), Value::Array(entries));
+        // Anthropic carries the flag inside tool_choice: an auto
+        // choice, the default, which reads back with the same meaning.
+        let anthropic_parallel = vendor == Vendor::Anthropic && self.parallel.is_some();
+        if let (true, Some(c)) = (choice.needed || anthropic_parallel, choice.json) {
+            o.insert("tool_choice".to_owned(), c);
         }
-        Converted::new(Value::Object(o), losses)
+        if let (Some(p), false) = (self.parallel, vendor == Vendor::Anthropic) {
+            o.insert("parallel_tool_calls".to_owned(), Value::Bool(p));
+        }
+        o
+    }
+
+    /// Gemini: `tools` and `toolConfig` (the source's own when the choice
+    /// is unchanged).
+    fn gemini_members(&self, entries: Vec<Value>, choice: WrittenChoice) -> Map {
+        let mut o = Map::new();
+        o.insert("tools".to_owned(), Value::Array(entries));
+        let unchanged = self
+            .native
+            .as_ref()
+            .filter(|n| n.choice == self.choice && n.allowed == self.allowed);
+        if let Some(n) = unchanged {
+            o.insert("toolConfig".to_owned(), n.json.clone());
+        } else if let (true, Some(c)) = (choice.needed, choice.json) {
+            let mut tc = Map::new();
+            tc.insert("functionCallingConfig".to_owned(), c);
+            o.insert("toolConfig".to_owned(), Value::Object(tc));
+        }
+        o
+    }
+
+    /// Bedrock: `toolConfig`, left out with no tools or with the `none`
+    /// choice Bedrock cannot say.
+    fn bedrock_members(
+        &self,
+        entries: Vec<Value>,
+        choice: WrittenChoice,
+        losses: &mut Vec<Loss>,
+    ) -> Map {
+        let mut o = Map::new();
+        let none = self.choice == ToolChoice::None && self.choice_given;
+        if none && !entries.is_empty() {
+            losses.push(Loss::dropped(
+                "/tools",
+                "tools",
+                "left out with the \"none\" choice, so that no tool can be called",
+            ));
+        } else if entries.is_empty() {
+            if choice.needed && !none {
+                losses.push(Loss::dropped(
+                    choice.at,
+                    "tool_choice",
+                    "Bedrock takes no toolChoice without tools; left out",
+                ));
+            }
+        } else {
+            let mut tc = Map::new();
+            tc.insert("tools".to_owned(), Value::Array(entries));
+            if let (true, Some(c)) = (choice.needed, choice.json) {
+                tc.insert("toolChoice".to_owned(), c);
+            }
+            o.insert("toolConfig".to_owned(), Value::Object(tc));
+        }
+        o
+    }
+}
+
+/// The `tool_choice` as one vendor writes it.
+struct WrittenChoice {
+    /// The vendor's JSON (`None`: the vendor has no way to say it).
+    json: Option<Value>,
+    /// It must be written: it was given (or Gemini's allowed names were).
+    needed: bool,
+    /// Its pointer in the source.
+    at: &'static str,
+}
+
+/// Gemini: the client tools gathered so far, as one `functionDeclarations`
+/// entry.
+fn flush_declarations(run: &mut Vec<Value>, entries: &mut Vec<Value>) {
+    if !run.is_empty() {
+        let mut o = Map::new();
+        o.insert(
+            "functionDeclarations".to_owned(),
+            Value::Array(std::mem::take(run)),
+        );
+        entries.push(Value::Object(o));
     }
 }
 

@@ -1,138 +1,21 @@
-//! An assistant turn (text and tool calls) in the three vendor shapes:
-//! Anthropic `tool_use` blocks, OpenAI Chat `tool_calls`, Responses
-//! `function_call` items; read, written and converted keeping ids and order.
+//! The parts of an assistant turn: a [`ToolCall`] with its [`Arguments`]
+//! (value and exact text, or raw invalid text), a [`TextPart`], and the
+//! [`TurnPart`] that orders them; each call read and written as an Anthropic
+//! `tool_use` block, a Chat `tool_calls` entry or a Responses
+//! `function_call` item. The turn that holds them is in `turn.rs`.
 
 use std::borrow::Cow;
 
 use crate::value::{Map, Value};
 
 use super::Vendor;
-use super::error::{ProtocolError, json_type, ptr, short};
+use super::error::{ProtocolError, json_type, ptr};
+use super::json_read::{expect_object, other_members, required_str};
+use super::native::Native;
 
 /// The key of the wrapper object Anthropic documents for sending back tool
 /// input that is not valid JSON: `{"INVALID_JSON": "<raw text>"}`.
 pub const INVALID_JSON_KEY: &str = "INVALID_JSON";
-
-/// Members of one vendor's JSON that the common types do not model (`usage`,
-/// `cache_control`, Responses `status`, ...). Written back for that vendor
-/// only.
-#[derive(Clone, Debug, PartialEq, Default)]
-pub(crate) struct Native {
-    pub(crate) vendor: Option<Vendor>,
-    pub(crate) members: Map,
-}
-
-impl Native {
-    pub(crate) fn of(vendor: Vendor, members: Map) -> Native {
-        Native {
-            vendor: Some(vendor),
-            members,
-        }
-    }
-
-    /// Records each member as dropped when writing for another vendor
-    /// (`at`: the owner's pointer in the source).
-    pub(crate) fn report_dropped(
-        &self,
-        vendor: Vendor,
-        at: &str,
-        losses: &mut super::loss::Losses,
-    ) {
-        if let Some(from) = self.vendor
-            && from != vendor
-        {
-            // Empty members (`annotations: []`, `refusal: null`) carry nothing.
-            let empty = |v: &Value| match v {
-                Value::Null => true,
-                Value::Array(a) => a.is_empty(),
-                // An object of `null` slots (a Gemini or Bedrock member
-                // whose typed values are written back in place) carries
-                // nothing either.
-                Value::Object(o) => o.values().all(Value::is_null),
-                _ => false,
-            };
-            for (key, _) in self.members.iter().filter(|(_, v)| !empty(v)) {
-                losses.push(
-                    &ptr(at, key),
-                    key,
-                    super::loss::LossEffect::Dropped,
-                    &format!("{vendor} has no counterpart of this {from} member"),
-                );
-            }
-        }
-    }
-
-    /// The members to start from when writing for `vendor`.
-    pub(crate) fn start(&self, vendor: Vendor) -> Map {
-        if self.vendor == Some(vendor) {
-            self.members.clone()
-        } else {
-            Map::new()
-        }
-    }
-}
-
-/// The members of `obj` not named in `known`.
-pub(crate) fn rest(obj: &Map, known: &[&str]) -> Map {
-    obj.iter()
-        .filter(|(k, _)| !known.contains(k))
-        .map(|(k, v)| (k.to_owned(), v.clone()))
-        .collect()
-}
-
-pub(crate) fn as_object<'a>(
-    v: &'a Value,
-    at: &str,
-    expected: &'static str,
-) -> Result<&'a Map, ProtocolError> {
-    v.as_object().ok_or_else(|| ProtocolError::WrongType {
-        at: at.to_owned(),
-        expected,
-        found: json_type(v),
-    })
-}
-
-pub(crate) fn get_str<'a>(
-    obj: &'a Map,
-    key: &'static str,
-    at: &str,
-) -> Result<&'a str, ProtocolError> {
-    match obj.get(key) {
-        Some(Value::String(s)) => Ok(s),
-        Some(other) => Err(ProtocolError::WrongType {
-            at: ptr(at, key),
-            expected: "a string",
-            found: json_type(other),
-        }),
-        None => Err(ProtocolError::MissingField {
-            at: at.to_owned(),
-            field: key,
-        }),
-    }
-}
-
-pub(crate) fn get_array<'a>(
-    obj: &'a Map,
-    key: &'static str,
-    at: &str,
-) -> Result<&'a [Value], ProtocolError> {
-    match obj.get(key) {
-        Some(Value::Array(a)) => Ok(a),
-        Some(other) => Err(ProtocolError::WrongType {
-            at: ptr(at, key),
-            expected: "an array",
-            found: json_type(other),
-        }),
-        None => Err(ProtocolError::MissingField {
-            at: at.to_owned(),
-            field: key,
-        }),
-    }
-}
-
-pub(crate) fn s(text: &str) -> Value {
-    Value::String(text.to_owned())
-}
 
 /// The arguments of a tool call.
 ///
@@ -313,7 +196,7 @@ fn inexact_numbers(v: &Value, out: &mut Vec<String>) {
 /// ```
 pub fn invalid_json_input(raw: &str) -> Value {
     let mut o = Map::new();
-    o.insert(INVALID_JSON_KEY.to_owned(), s(raw));
+    o.insert(INVALID_JSON_KEY.to_owned(), Value::from(raw));
     Value::Object(o)
 }
 
@@ -348,8 +231,8 @@ impl ToolCall {
     }
 
     pub(crate) fn from_anthropic(o: &Map, at: &str) -> Result<ToolCall, ProtocolError> {
-        let id = get_str(o, "id", at)?.to_owned();
-        let name = get_str(o, "name", at)?.to_owned();
+        let id = required_str(o, "id", at)?.to_owned();
+        let name = required_str(o, "name", at)?.to_owned();
         let input = o.get("input").ok_or_else(|| ProtocolError::MissingField {
             at: at.to_owned(),
             field: "input",
@@ -359,15 +242,18 @@ impl ToolCall {
             name,
             arguments: Arguments::from_anthropic_input(input),
             item_id: None,
-            native: Native::of(Vendor::Anthropic, rest(o, &["type", "id", "name", "input"])),
+            native: Native::of(
+                Vendor::Anthropic,
+                other_members(o, &["type", "id", "name", "input"]),
+            ),
         })
     }
 
     pub(crate) fn from_openai_chat(v: &Value, at: &str) -> Result<ToolCall, ProtocolError> {
-        let o = as_object(v, at, "a tool call object")?;
-        let id = get_str(o, "id", at)?.to_owned();
+        let o = expect_object(v, at, "a tool call object")?;
+        let id = required_str(o, "id", at)?.to_owned();
         let fat = ptr(at, "function");
-        let f = as_object(
+        let f = expect_object(
             o.get("function")
                 .ok_or_else(|| ProtocolError::MissingField {
                     at: at.to_owned(),
@@ -376,21 +262,24 @@ impl ToolCall {
             &fat,
             "an object",
         )?;
-        let name = get_str(f, "name", &fat)?.to_owned();
-        let arguments = Arguments::from_text(get_str(f, "arguments", &fat)?);
+        let name = required_str(f, "name", &fat)?.to_owned();
+        let arguments = Arguments::from_text(required_str(f, "arguments", &fat)?);
         Ok(ToolCall {
             id,
             name,
             arguments,
             item_id: None,
-            native: Native::of(Vendor::OpenAiChat, rest(o, &["id", "type", "function"])),
+            native: Native::of(
+                Vendor::OpenAiChat,
+                other_members(o, &["id", "type", "function"]),
+            ),
         })
     }
 
     pub(crate) fn from_openai_responses(o: &Map, at: &str) -> Result<ToolCall, ProtocolError> {
-        let id = get_str(o, "call_id", at)?.to_owned();
-        let name = get_str(o, "name", at)?.to_owned();
-        let arguments = Arguments::from_text(get_str(o, "arguments", at)?);
+        let id = required_str(o, "call_id", at)?.to_owned();
+        let name = required_str(o, "name", at)?.to_owned();
+        let arguments = Arguments::from_text(required_str(o, "arguments", at)?);
         let item_id = match o.get("id") {
             None => None,
             Some(Value::String(s)) => Some(s.clone()),
@@ -409,7 +298,7 @@ impl ToolCall {
             item_id,
             native: Native::of(
                 Vendor::OpenAiResponses,
-                rest(o, &["type", "id", "call_id", "name", "arguments"]),
+                other_members(o, &["type", "id", "call_id", "name", "arguments"]),
             ),
         })
     }
@@ -539,9 +428,9 @@ impl ToolCall {
     /// The call as an Anthropic `tool_use` block.
     pub fn to_anthropic(&self) -> Value {
         let mut o = self.native.start(Vendor::Anthropic);
-        o.insert("type".into(), s("tool_use"));
-        o.insert("id".into(), s(&self.id));
-        o.insert("name".into(), s(&self.name));
+        o.insert("type".into(), Value::from("tool_use"));
+        o.insert("id".into(), Value::from(&self.id));
+        o.insert("name".into(), Value::from(&self.name));
         o.insert("input".into(), self.arguments.to_anthropic_input());
         Value::Object(o)
     }
@@ -549,11 +438,11 @@ impl ToolCall {
     /// The call as an OpenAI Chat `tool_calls[]` entry.
     pub fn to_openai_chat(&self) -> Value {
         let mut f = Map::new();
-        f.insert("name".into(), s(&self.name));
-        f.insert("arguments".into(), s(&self.arguments.text()));
+        f.insert("name".into(), Value::from(&self.name));
+        f.insert("arguments".into(), Value::from(&*self.arguments.text()));
         let mut o = self.native.start(Vendor::OpenAiChat);
-        o.insert("id".into(), s(&self.id));
-        o.insert("type".into(), s("function"));
+        o.insert("id".into(), Value::from(&self.id));
+        o.insert("type".into(), Value::from("function"));
         o.insert("function".into(), Value::Object(f));
         Value::Object(o)
     }
@@ -561,13 +450,13 @@ impl ToolCall {
     /// The call as a Responses `function_call` item.
     pub fn to_openai_responses(&self) -> Value {
         let mut o = self.native.start(Vendor::OpenAiResponses);
-        o.insert("type".into(), s("function_call"));
+        o.insert("type".into(), Value::from("function_call"));
         if let Some(id) = &self.item_id {
-            o.insert("id".into(), s(id));
+            o.insert("id".into(), Value::from(id));
         }
-        o.insert("call_id".into(), s(&self.id));
-        o.insert("name".into(), s(&self.name));
-        o.insert("arguments".into(), s(&self.arguments.text()));
+        o.insert("call_id".into(), Value::from(&self.id));
+        o.insert("name".into(), Value::from(&self.name));
+        o.insert("arguments".into(), Value::from(&*self.arguments.text()));
         Value::Object(o)
     }
 }
@@ -628,23 +517,4 @@ pub enum TurnPart {
         /// The block or item, verbatim.
         item: Value,
     },
-}
-
-pub(crate) fn check_role(o: &Map, at: &str, role: &'static str) -> Result<(), ProtocolError> {
-    match o.get("role") {
-        Some(Value::String(r)) if r == role => Ok(()),
-        Some(other) => Err(ProtocolError::UnknownShape {
-            at: ptr(at, "role"),
-            expected: match role {
-                "assistant" => "role \"assistant\"",
-                "user" => "role \"user\"",
-                _ => "role \"tool\"",
-            },
-            found: short(other),
-        }),
-        None => Err(ProtocolError::MissingField {
-            at: at.to_owned(),
-            field: "role",
-        }),
-    }
 }

@@ -201,7 +201,6 @@ pub(crate) fn choice_json(
     parallel: Option<bool>,
     allowed: Option<&[String]>,
 ) -> (Option<Value>, Vec<(&'static str, String)>) {
-    let s = |t: &str| Value::String(t.to_owned());
     let mut lost = Vec::new();
     if let (Some(names), false) = (allowed, vendor == Vendor::Gemini) {
         lost.push((
@@ -224,9 +223,9 @@ pub(crate) fn choice_json(
                 ToolChoice::Tool(_) => "tool",
                 ToolChoice::None => "none",
             };
-            o.insert("type".to_owned(), s(ty));
+            o.insert("type".to_owned(), Value::from(ty));
             if let ToolChoice::Tool(n) = choice {
-                o.insert("name".to_owned(), s(n));
+                o.insert("name".to_owned(), Value::from(n));
             }
             if let Some(p) = parallel {
                 o.insert("disable_parallel_tool_use".to_owned(), Value::Bool(!p));
@@ -245,14 +244,14 @@ pub(crate) fn choice_json(
             v
         }
         Vendor::OpenAiChat | Vendor::OpenAiResponses => Some(match choice {
-            ToolChoice::Auto => s("auto"),
-            ToolChoice::Any => s("required"),
-            ToolChoice::None => s("none"),
+            ToolChoice::Auto => Value::from("auto"),
+            ToolChoice::Any => Value::from("required"),
+            ToolChoice::None => Value::from("none"),
             ToolChoice::Tool(n) => {
                 let mut name = Map::new();
-                name.insert("name".to_owned(), s(n));
+                name.insert("name".to_owned(), Value::from(n));
                 let mut o = Map::new();
-                o.insert("type".to_owned(), s("function"));
+                o.insert("type".to_owned(), Value::from("function"));
                 if vendor == Vendor::OpenAiChat {
                     o.insert("function".to_owned(), Value::Object(name));
                 } else {
@@ -386,17 +385,16 @@ pub(crate) fn read_bedrock_choice(o: &Map, at: &str) -> Result<ToolChoice, Proto
 /// The Gemini `functionCallingConfig` for a posture (`allowed`: the names
 /// `ANY` is restricted to, when more than one).
 pub(crate) fn gemini_choice(choice: &ToolChoice, allowed: Option<&[String]>) -> Value {
-    let s = |t: &str| Value::String(t.to_owned());
     let mut o = Map::new();
     let mode = match choice {
         ToolChoice::Auto => "AUTO",
         ToolChoice::Any | ToolChoice::Tool(_) => "ANY",
         ToolChoice::None => "NONE",
     };
-    o.insert("mode".to_owned(), s(mode));
+    o.insert("mode".to_owned(), Value::from(mode));
     let names: Option<Vec<Value>> = match (choice, allowed) {
-        (ToolChoice::Tool(n), _) => Some(vec![s(n)]),
-        (ToolChoice::Any, Some(a)) => Some(a.iter().map(|n| s(n)).collect()),
+        (ToolChoice::Tool(n), _) => Some(vec![Value::from(n)]),
+        (ToolChoice::Any, Some(a)) => Some(a.iter().map(Value::from).collect()),
         _ => None,
     };
     if let Some(names) = names {

@@ -23,7 +23,7 @@ pub struct StreamedCall {
     /// A custom call's preview: its free text as a growing string, then
     /// complete (its final value); a JSON call's is its parser's tree.
     pub(super) custom_preview: Option<PartialNode>,
-    /// The partial tree's open string is shown (see `calls::ValueEvents`).
+    /// The partial tree's open string is shown (see `stream_state::ValueEvents`).
     pub(super) string_shown: bool,
     pub(super) errors: Vec<CallError>,
     pub(super) doomed: bool,
