@@ -4,6 +4,7 @@
 
 use serde_json::json;
 use tooljson::partial::PartialNode;
+use tooljson::protocol::ChoiceViolation;
 use tooljson::providers::{
     CallEvent, CallKey, CallKind, CallStatus, StopReason, StreamError, ToolCallStream, Vendor,
 };
@@ -474,7 +475,9 @@ fn schema_check_dooms_early_and_holds_enum_strings() {
     let mut s = ToolCallStream::new().with_tools(tools);
     s.feed(format!("data: {}\n\ndata: [DONE]\n\n", json!({"object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"hi"},"finish_reason":"stop"}]})).as_bytes()).unwrap();
     s.finish().unwrap();
-    assert!(s.choice_error().unwrap().contains("requires a tool call"));
+    let choice = s.choice_error().unwrap();
+    assert_eq!(choice, &ChoiceViolation::NoCall);
+    assert!(choice.to_string().contains("requires a tool call"));
 }
 
 /// A repeated key in a call checked against a schema: by default the call is

@@ -15,7 +15,8 @@ use serde::Deserialize;
 
 use super::fast::{self, AnthropicKind};
 use super::{
-    CallEvent, CallKey, CallKind, CallStatus, Calls, StopReason, StreamError, Usage, read_event,
+    CallEvent, CallKey, CallKind, CallStatus, Calls, ProtocolViolation, StopReason, StreamError,
+    Usage, read_event,
 };
 use crate::value::Value;
 
@@ -247,8 +248,12 @@ impl State {
             return Ok(());
         };
         let kind = ev.kind.as_deref().or(event).unwrap_or_default();
-        let missing = |what: &str| {
-            StreamError::Protocol(format!("{kind} without {what}: {}", super::excerpt(data)))
+        let missing = |what: &'static str| {
+            StreamError::Protocol(ProtocolViolation::MissingMember {
+                event: kind.to_owned(),
+                member: what,
+                excerpt: super::excerpt(data),
+            })
         };
         match kind {
             "message_start" => {
@@ -261,11 +266,10 @@ impl State {
                     if id.is_some() && id == self.message_id {
                         return Ok(()); // an exact duplicate
                     }
-                    return Err(StreamError::Protocol(format!(
-                        "a second message_start ({}) while message {} is open",
-                        id.as_deref().unwrap_or("without id"),
-                        self.message_id.as_deref().unwrap_or("without id"),
-                    )));
+                    return Err(StreamError::Protocol(ProtocolViolation::SecondMessage {
+                        id,
+                        open: self.message_id.clone(),
+                    }));
                 }
                 self.started = true;
                 self.message_id = id.clone();
@@ -328,9 +332,10 @@ impl State {
                 };
                 let key = CallKey::Block(index);
                 if calls.open(key).is_some() {
-                    return Err(StreamError::Protocol(format!(
-                        "content_block_start for block {index}, which is still open"
-                    )));
+                    return Err(StreamError::Protocol(ProtocolViolation::AlreadyOpen {
+                        event: "content_block_start",
+                        key,
+                    }));
                 }
                 let n = calls.start(key, block.id, block.name, kind)?;
                 if let Some(c) = calls.call_mut(n) {
@@ -386,9 +391,11 @@ impl State {
                     _ => return Ok(()),
                 }
                 let Some(n) = calls.open(CallKey::Block(index)) else {
-                    return Err(StreamError::Protocol(format!(
-                        "input_json_delta for block {index}, which is not an open tool block"
-                    )));
+                    return Err(StreamError::Protocol(ProtocolViolation::DeltaWithoutCall {
+                        event: "input_json_delta",
+                        key: Some(CallKey::Block(index)),
+                        item_id: None,
+                    }));
                 };
                 if let Some(text) = delta.partial_json {
                     calls.append(n, text);

@@ -31,7 +31,10 @@ use std::collections::BTreeMap;
 use serde::Deserialize;
 use serde_json::Value as J;
 
-use super::{CallEvent, CallKey, CallKind, CallStatus, Calls, StopReason, StreamError, Usage};
+use super::{
+    CallEvent, CallKey, CallKind, CallStatus, Calls, ProtocolViolation, StopReason, StreamError,
+    Usage,
+};
 use crate::eventstream::Frame;
 
 #[derive(Deserialize)]
@@ -185,11 +188,12 @@ impl State {
                 return Ok(());
             }
         };
-        let missing = |what: &str| {
-            StreamError::Protocol(format!(
-                "{event} without {what} (frame at byte {})",
-                frame.offset()
-            ))
+        let missing = |what: &'static str| {
+            StreamError::Protocol(ProtocolViolation::MissingFrameMember {
+                event: event.to_owned(),
+                member: what,
+                offset: frame.offset(),
+            })
         };
         match event {
             "messageStart" => {
@@ -211,9 +215,10 @@ impl State {
                     };
                     let key = CallKey::Block(index);
                     if calls.open(key).is_some() {
-                        return Err(StreamError::Protocol(format!(
-                            "contentBlockStart for block {index}, which is still open"
-                        )));
+                        return Err(StreamError::Protocol(ProtocolViolation::AlreadyOpen {
+                            event: "contentBlockStart",
+                            key,
+                        }));
                     }
                     let n = calls.start(key, s("toolUseId"), s("name"), kind)?;
                     let members = tool.as_object().cloned().unwrap_or_default();
@@ -277,9 +282,11 @@ impl State {
                 }
                 if let Some(tool) = delta.tool_use {
                     let Some(n) = calls.open(CallKey::Block(index)) else {
-                        return Err(StreamError::Protocol(format!(
-                            "toolUse delta for block {index}, which is not an open tool block"
-                        )));
+                        return Err(StreamError::Protocol(ProtocolViolation::DeltaWithoutCall {
+                            event: "toolUse delta",
+                            key: Some(CallKey::Block(index)),
+                            item_id: None,
+                        }));
                     };
                     calls.append(n, tool.input.unwrap_or_default());
                 }

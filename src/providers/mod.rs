@@ -169,7 +169,7 @@ mod tools;
 use std::sync::Arc;
 
 use crate::parser::DuplicateKeys;
-use crate::protocol::{AssistantTurn, ProtocolError, ToolSet};
+use crate::protocol::{AssistantTurn, ChoiceViolation, ProtocolError, ToolSet};
 use crate::sse;
 
 pub use crate::protocol::{StopReason, Vendor};
@@ -177,7 +177,9 @@ pub use call::StreamedCall;
 pub(crate) use calls::Calls;
 pub use calls::{DEFAULT_MAX_CALL_TREE_BYTES, DEFAULT_MAX_CALLS, DEFAULT_MAX_RESPONSE_TREE_BYTES};
 pub(crate) use decode::{Typed, excerpt, lenient_string, read_event};
-pub use events::{CallError, CallEvent, CallKey, CallKind, CallStatus, StreamError};
+pub use events::{
+    CallError, CallEvent, CallKey, CallKind, CallStatus, Misuse, ProtocolViolation, StreamError,
+};
 use response::Provider;
 pub use response::Usage;
 
@@ -384,9 +386,9 @@ impl ToolCallStream {
     }
 
     /// The `tool_choice` violation found at the end of the response, when
-    /// tools were given.
-    pub fn choice_error(&self) -> Option<&str> {
-        self.calls.choice_error.as_deref()
+    /// tools were given (its `Display` is the sentence to show).
+    pub fn choice_error(&self) -> Option<&ChoiceViolation> {
+        self.calls.choice_error.as_ref()
     }
 
     /// Uses this event-stream decoder (e.g. with another line bound).
@@ -631,7 +633,7 @@ impl ToolCallStream {
             return Err(e.clone());
         }
         if self.finished {
-            return Err(StreamError::AfterFinish);
+            return Err(StreamError::Misuse(Misuse::AfterFinish));
         }
         self.sniff(bytes);
         self.bytes_fed = self.bytes_fed.saturating_add(bytes.len() as u64);
@@ -693,7 +695,7 @@ impl ToolCallStream {
             return Err(e.clone());
         }
         if self.finished {
-            return Err(StreamError::AfterFinish);
+            return Err(StreamError::Misuse(Misuse::AfterFinish));
         }
         match handle_event(
             &mut self.adapter,
@@ -721,13 +723,13 @@ impl ToolCallStream {
     /// - [`StreamError::Unrecognized`]: no provider's stream was recognised
     ///   in the body (a stream made with [`new`](Self::new) only).
     /// - The fatal error that ended the stream earlier, or
-    ///   [`StreamError::AfterFinish`] when called twice.
+    ///   [`Misuse::AfterFinish`] when called twice.
     pub fn finish(&mut self) -> Result<(), StreamError> {
         if let Some(e) = &self.fatal {
             return Err(e.clone());
         }
         if self.finished {
-            return Err(StreamError::AfterFinish);
+            return Err(StreamError::Misuse(Misuse::AfterFinish));
         }
         self.finished = true;
         if let Some(frames) = &mut self.frames {
@@ -892,8 +894,6 @@ fn handle_event(
         Adapter::Chat(s) => s.handle(calls, data),
         Adapter::Responses(s) => s.handle(calls, event, data),
         Adapter::Gemini(s) => s.handle(calls, data),
-        Adapter::Bedrock(_) => Err(StreamError::Protocol(
-            "Bedrock sends binary event-stream frames, not text events".to_owned(),
-        )),
+        Adapter::Bedrock(_) => Err(StreamError::Misuse(Misuse::TextEventForBedrock)),
     }
 }

@@ -15,7 +15,8 @@ use serde::Deserialize;
 
 use super::fast::{self, ResponsesKind};
 use super::{
-    CallError, CallEvent, CallKey, CallKind, CallStatus, Calls, StopReason, StreamError, Usage,
+    CallError, CallEvent, CallKey, CallKind, CallStatus, Calls, ProtocolViolation, StopReason,
+    StreamError, Usage,
 };
 
 /// One event, flat: every member the handled events use, all optional, so
@@ -234,8 +235,12 @@ impl State {
             return Ok(());
         };
         let kind = ev.kind.as_deref().or(event).unwrap_or_default();
-        let missing = |what: &str| {
-            StreamError::Protocol(format!("{kind} without {what}: {}", super::excerpt(data)))
+        let missing = |what: &'static str| {
+            StreamError::Protocol(ProtocolViolation::MissingMember {
+                event: kind.to_owned(),
+                member: what,
+                excerpt: super::excerpt(data),
+            })
         };
         match kind {
             "response.created" => {
@@ -306,9 +311,10 @@ impl State {
                 };
                 let key = CallKey::Output(output_index);
                 if calls.open(key).is_some() {
-                    return Err(StreamError::Protocol(format!(
-                        "output_item.added at output_index {output_index}, which is still open"
-                    )));
+                    return Err(StreamError::Protocol(ProtocolViolation::AlreadyOpen {
+                        event: "output_item.added",
+                        key,
+                    }));
                 }
                 // The call id is what a function_call_output must echo;
                 // mcp_call items have only the item id.
@@ -435,17 +441,19 @@ fn locate(
             .rposition(|c| c.status == CallStatus::Streaming && c.item_id.as_deref() == Some(id))
     });
     match (by_index, by_item) {
-        (Some(a), Some(b)) if a != b => Err(StreamError::Protocol(format!(
-            "item_id {} and output_index {} name different calls",
-            item_id.unwrap_or_default(),
-            output_index.unwrap_or_default()
-        ))),
+        (Some(a), Some(b)) if a != b => {
+            Err(StreamError::Protocol(ProtocolViolation::KeysDisagree {
+                item_id: item_id.unwrap_or_default().to_owned(),
+                output_index: output_index.unwrap_or_default(),
+            }))
+        }
         (Some(a), _) => Ok(a),
         (None, Some(b)) => Ok(b),
-        (None, None) => Err(StreamError::Protocol(format!(
-            "arguments event for output_index {:?} / item_id {:?}, which is not an open call",
-            output_index, item_id
-        ))),
+        (None, None) => Err(StreamError::Protocol(ProtocolViolation::DeltaWithoutCall {
+            event: "arguments event",
+            key: output_index.map(CallKey::Output),
+            item_id: item_id.map(str::to_owned),
+        })),
     }
 }
 
