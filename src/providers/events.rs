@@ -180,8 +180,9 @@ pub enum CallError {
     ///     _ => None,
     /// });
     /// let Some(CallError::Schema(v)) = &error else { panic!("{error:?}") };
-    /// // Certain at the string's opening quote, before the string ends.
-    /// assert_eq!((v.offset, v.violation.keyword.as_str()), (6, "type"));
+    /// // Certain once the string's opening quote is read (7 bytes in), before
+    /// // the string ends.
+    /// assert_eq!((v.offset, v.violation.keyword.as_str()), (7, "type"));
     /// assert_eq!(v.violation.schema_path, "/properties/a/type");
     /// assert_eq!(error.unwrap().to_string(), "/a: expected integer, found a string");
     /// # Ok::<(), Box<dyn std::error::Error>>(())
