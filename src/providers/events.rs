@@ -752,7 +752,6 @@ impl fmt::Display for Misuse {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Misuse::AfterFinish => f.write_str("stream used after finish()"),
-            // The words of the protocol error it was reported as.
             Misuse::TextEventForBedrock => f.write_str(
                 "protocol error: Bedrock sends binary event-stream frames, not text events",
             ),
