@@ -75,6 +75,26 @@
 //! | [`schema`] | compile once, `validate`, the stream check, formats, patterns, cost bounds |
 //! | [`value`], [`path`], [`error`] | the value with exact number lexemes, JSON Pointer paths, errors with positions |
 //!
+//! # Errors
+//!
+//! Each path has its own error, typed to the end; its `Display` is the
+//! sentence to show. The ones a user meets, by path:
+//!
+//! | path | entry points | error |
+//! |---|---|---|
+//! | parse | [`from_slice`], [`Parser::feed`] / [`Parser::finish`] | [`Error`]: [`Error::category`] ([`Category`]: truncated, invalid, trailing data, limit, misuse), [`Error::code`] ([`error::ErrorCode`]), offset, line, column, path |
+//! | partial | [`PartialParser::feed`] / [`PartialParser::finish`] | [`Error`], as the parser's |
+//! | schema compile | [`CompiledSchema::from_json_str`], [`SchemaBuilder::build`] | [`SchemaError`]: message and schema path |
+//! | schema validate | [`CompiledSchema::validate`] | [`Violation`]s: instance path, schema path, keyword, message |
+//! | schema stream check | [`StreamCheck::violations`] | [`StreamViolation`]: the [`Violation`] and the offset where it became certain |
+//! | provider stream | [`providers::ToolCallStream::feed`] / `finish` | [`providers::StreamError`] (fatal: [`providers::ProtocolViolation`] for events that break the vendor's protocol, [`sse::SseError`], [`eventstream::EventStreamError`], the provider's own error, [`providers::Misuse`] for API misuse, kept apart); per call, [`providers::CallError`] (its JSON [`Error`], its schema [`StreamViolation`], an unknown tool, a cut); at the end, [`protocol::ChoiceViolation`] |
+//! | provider stream, async | `providers::futures::CallEvents` (feature `stream`) | `providers::futures::CallEventsError`: the transport's error or a [`providers::StreamError`] |
+//! | protocol conversion | [`protocol::ToolSet::from_request_json`], `from_vendor` readers of turns, results, requests | [`protocol::ProtocolError`] (a bad tool name names its [`protocol::NameProblem`]; a schema that does not compile holds its [`SchemaError`]); what a conversion drops is no error but a [`protocol::LossReport`] |
+//! | before running a call | [`protocol::ToolSet::check_call`], [`protocol::ToolSet::check_choice`] | [`protocol::CallProblem`] (with the retry message for the model), [`protocol::ChoiceViolation`] |
+//! | matching results to calls | [`protocol::correlate`] | [`protocol::CorrelationError`]: every missing, unknown and repeated id at once |
+//! | decode | [`decode`] (feature `decode`) | [`decode::DecodeError`] |
+//! | framing alone | [`sse::Decoder`], [`eventstream::Decoder`] | [`sse::SseError`]; [`eventstream::EventStreamError`] (a bad header names its [`eventstream::HeaderProblem`]) |
+//!
 //! # Crate features
 //!
 //! The parser ([`parser`], [`from_slice`]), the partial tree ([`partial`]),

@@ -7,7 +7,7 @@ use std::process::{Command, Output, Stdio};
 
 use serde_json::{Value as J, json};
 use tooljson::eventstream::EventStreamError;
-use tooljson::providers::{CallEvent, CallStatus, StreamError, ToolCallStream};
+use tooljson::providers::{CallEvent, CallStatus, ProtocolViolation, StreamError, ToolCallStream};
 
 use crate::common;
 
@@ -164,7 +164,9 @@ fn gemini_candidates_past_the_bound_end_the_stream() {
     }
     let (_, _, end) = replay(many.as_bytes());
     match end {
-        Err(StreamError::Protocol(m)) => assert!(m.contains("1024 candidates"), "{m}"),
+        Err(e @ StreamError::Protocol(ProtocolViolation::TooManyCandidates(1024))) => {
+            assert!(e.to_string().contains("1024 candidates"), "{e}")
+        }
         other => panic!("{other:?}"),
     }
 }

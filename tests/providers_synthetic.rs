@@ -2,8 +2,9 @@
 //! covers), each fed whole, line by line and in chunks of 1, 7 and 64 bytes,
 //! plus arguments cut inside `\uXXXX` escapes at every offset.
 
-use serde_json::json;
+use serde_json::{Value as J, json};
 use tooljson::partial::PartialNode;
+use tooljson::protocol::ChoiceViolation;
 use tooljson::providers::{
     CallEvent, CallKey, CallKind, CallStatus, StopReason, StreamError, ToolCallStream, Vendor,
 };
@@ -474,7 +475,9 @@ fn schema_check_dooms_early_and_holds_enum_strings() {
     let mut s = ToolCallStream::new().with_tools(tools);
     s.feed(format!("data: {}\n\ndata: [DONE]\n\n", json!({"object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"hi"},"finish_reason":"stop"}]})).as_bytes()).unwrap();
     s.finish().unwrap();
-    assert!(s.choice_error().unwrap().contains("requires a tool call"));
+    let choice = s.choice_error().unwrap();
+    assert_eq!(choice, &ChoiceViolation::NoCall);
+    assert!(choice.to_string().contains("requires a tool call"));
 }
 
 /// A repeated key in a call checked against a schema: by default the call is
@@ -764,4 +767,222 @@ fn anthropic_compaction_and_unknown_blocks_are_carried_through() {
         json!([compaction, future, {"type": "text", "text": "Done."}])
     );
     assert_eq!(m["stop_reason"], "end_turn");
+}
+
+/// Each way events break a vendor's protocol, as its typed value and its
+/// text: the text is the sentence the stream has always given, so both are
+/// held here, one row per kind and vendor.
+#[test]
+fn protocol_violations_are_typed_and_keep_their_text() {
+    use tooljson::providers::ProtocolViolation as P;
+    let events = |vendor: Vendor, events: &[&str]| {
+        let mut s = ToolCallStream::for_vendor(vendor);
+        let mut last = Ok(());
+        for e in events {
+            last = s.feed_event(None, e);
+            if last.is_err() {
+                break;
+            }
+        }
+        last.expect_err("the events break the protocol")
+    };
+    let start = r#"{"type":"message_start","message":{"id":"m1","content":[]}}"#;
+    let tool = r#"{"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"t","name":"f","input":{}}}"#;
+    let no_delta = r#"{"type":"content_block_delta","index":0}"#;
+    let added = |i: u64, item: &str| {
+        json!({"type": "response.output_item.added", "output_index": i,
+            "item": {"type": "function_call", "id": item, "call_id": "c", "name": "f", "arguments": ""}})
+        .to_string()
+    };
+    let chunk =
+        |choice: J| json!({"object": "chat.completion.chunk", "choices": [choice]}).to_string();
+    let rows: Vec<(StreamError, StreamError, String)> = vec![
+        (
+            events(Vendor::Anthropic, &[start, tool, no_delta]),
+            StreamError::Protocol(P::MissingMember {
+                event: "content_block_delta".into(),
+                member: "delta",
+                excerpt: no_delta.into(),
+            }),
+            format!("protocol error: content_block_delta without delta: {no_delta}"),
+        ),
+        (
+            events(
+                Vendor::Anthropic,
+                &[start, r#"{"type":"message_start","message":{"id":"m2","content":[]}}"#],
+            ),
+            StreamError::Protocol(P::SecondMessage {
+                id: Some("m2".into()),
+                open: Some("m1".into()),
+            }),
+            "protocol error: a second message_start (m2) while message m1 is open".into(),
+        ),
+        (
+            events(Vendor::Anthropic, &[start, tool, tool]),
+            StreamError::Protocol(P::AlreadyOpen {
+                event: "content_block_start",
+                key: CallKey::Block(0),
+            }),
+            "protocol error: content_block_start for block 0, which is still open".into(),
+        ),
+        (
+            events(
+                Vendor::Anthropic,
+                &[start, r#"{"type":"content_block_delta","index":3,"delta":{"type":"input_json_delta","partial_json":"{"}}"#],
+            ),
+            StreamError::Protocol(P::DeltaWithoutCall {
+                event: "input_json_delta",
+                key: Some(CallKey::Block(3)),
+                item_id: None,
+            }),
+            "protocol error: input_json_delta for block 3, which is not an open tool block".into(),
+        ),
+        (
+            events(
+                Vendor::OpenAiResponses,
+                &[&added(0, "fc_a"), &added(0, "fc_a")],
+            ),
+            StreamError::Protocol(P::AlreadyOpen {
+                event: "output_item.added",
+                key: CallKey::Output(0),
+            }),
+            "protocol error: output_item.added at output_index 0, which is still open".into(),
+        ),
+        (
+            events(
+                Vendor::OpenAiResponses,
+                &[r#"{"type":"response.function_call_arguments.delta","output_index":5,"item_id":"fc_x","delta":"{"}"#],
+            ),
+            StreamError::Protocol(P::DeltaWithoutCall {
+                event: "arguments event",
+                key: Some(CallKey::Output(5)),
+                item_id: Some("fc_x".into()),
+            }),
+            r#"protocol error: arguments event for output_index Some(5) / item_id Some("fc_x"), which is not an open call"#.into(),
+        ),
+        (
+            events(
+                Vendor::OpenAiResponses,
+                &[
+                    &added(0, "fc_a"),
+                    &added(1, "fc_b"),
+                    r#"{"type":"response.function_call_arguments.delta","output_index":0,"item_id":"fc_b","delta":"{"}"#,
+                ],
+            ),
+            StreamError::Protocol(P::KeysDisagree {
+                item_id: "fc_b".into(),
+                output_index: 0,
+            }),
+            "protocol error: item_id fc_b and output_index 0 name different calls".into(),
+        ),
+        (
+            events(
+                Vendor::OpenAiChat,
+                &[
+                    &chunk(json!({"index":0,"delta":{"tool_calls":[{"index":0,"id":"c","function":{"name":"f","arguments":"{}"}}]}})),
+                    &chunk(json!({"index":0,"delta":{},"finish_reason":"tool_calls"})),
+                    &chunk(json!({"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":" "}}]}})),
+                ],
+            ),
+            StreamError::Protocol(P::DeltaWithoutCall {
+                event: "tool call delta",
+                key: Some(CallKey::Choice {
+                    choice: 0,
+                    index: 0,
+                }),
+                item_id: None,
+            }),
+            "protocol error: tool call delta for choice 0 index 0 after it ended".into(),
+        ),
+    ];
+    for (got, want, text) in rows {
+        assert_eq!(got, want);
+        assert_eq!(got.to_string(), text);
+    }
+}
+
+/// Bedrock's frames name their offset where an SSE event shows its data.
+#[test]
+fn bedrock_protocol_violations_are_typed_and_keep_their_text() {
+    use crate::common::eventstream_check::event_frame;
+    use tooljson::providers::ProtocolViolation as P;
+    let start = event_frame(
+        "contentBlockStart",
+        br#"{"contentBlockIndex":0,"start":{"toolUse":{"toolUseId":"t1","name":"f"}}}"#,
+    );
+    let cases: Vec<(Vec<u8>, Vec<u8>, StreamError, String)> = vec![
+        (
+            start.clone(),
+            event_frame(
+                "contentBlockDelta",
+                br#"{"delta":{"toolUse":{"input":"{"}}}"#,
+            ),
+            StreamError::Protocol(P::MissingFrameMember {
+                event: "contentBlockDelta".into(),
+                member: "contentBlockIndex",
+                offset: start.len() as u64,
+            }),
+            format!(
+                "protocol error: contentBlockDelta without contentBlockIndex (frame at byte {})",
+                start.len()
+            ),
+        ),
+        (
+            start.clone(),
+            start.clone(),
+            StreamError::Protocol(P::AlreadyOpen {
+                event: "contentBlockStart",
+                key: CallKey::Block(0),
+            }),
+            "protocol error: contentBlockStart for block 0, which is still open".into(),
+        ),
+        (
+            start.clone(),
+            event_frame(
+                "contentBlockDelta",
+                br#"{"contentBlockIndex":2,"delta":{"toolUse":{"input":"{"}}}"#,
+            ),
+            StreamError::Protocol(P::DeltaWithoutCall {
+                event: "toolUse delta",
+                key: Some(CallKey::Block(2)),
+                item_id: None,
+            }),
+            "protocol error: toolUse delta for block 2, which is not an open tool block".into(),
+        ),
+    ];
+    for (first, second, want, text) in cases {
+        let mut s = ToolCallStream::for_vendor(Vendor::Bedrock);
+        s.feed(&first).unwrap();
+        let got = s.feed(&second).unwrap_err();
+        assert_eq!(got, want);
+        assert_eq!(got.to_string(), text);
+        // Fatal: the stream ended as a protocol error.
+        assert!(
+            matches!(s.stop_reason(), Some(StopReason::Error { kind, .. }) if kind == "protocol")
+        );
+    }
+}
+
+/// Misuse of the stream is its own variant, never a protocol error.
+#[test]
+fn misuse_is_apart_from_bad_input() {
+    use tooljson::providers::Misuse;
+    let mut s = ToolCallStream::for_vendor(Vendor::Bedrock);
+    let err = s.feed_event(None, "{}").unwrap_err();
+    assert_eq!(err, StreamError::Misuse(Misuse::TextEventForBedrock));
+    assert_eq!(
+        err.to_string(),
+        "protocol error: Bedrock sends binary event-stream frames, not text events"
+    );
+
+    let mut s = ToolCallStream::for_vendor(Vendor::OpenAiChat);
+    s.feed(b"data: [DONE]\n\n").unwrap();
+    s.finish().unwrap();
+    for again in [s.feed(b"x"), s.feed_event(None, "{}"), s.finish()] {
+        assert_eq!(again, Err(StreamError::Misuse(Misuse::AfterFinish)));
+    }
+    assert_eq!(
+        StreamError::Misuse(Misuse::AfterFinish).to_string(),
+        "stream used after finish()"
+    );
 }

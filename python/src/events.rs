@@ -455,7 +455,10 @@ pub fn stream_event(
             choice_error,
         } => {
             d.set_item(intern!(py, "stop_reason"), stop_reason.as_str())?;
-            d.set_item(intern!(py, "choice_error"), choice_error)?;
+            d.set_item(
+                intern!(py, "choice_error"),
+                choice_error.map(|e| e.to_string()),
+            )?;
             intern!(py, "stream_finished")
         }
         _ => intern!(py, "other"),

@@ -15,7 +15,8 @@ use serde::Deserialize;
 
 use super::fast::{self, AnthropicKind};
 use super::{
-    CallEvent, CallKey, CallKind, CallStatus, Calls, StopReason, StreamError, Usage, read_event,
+    CallEvent, CallKey, CallKind, CallStatus, Calls, ProtocolViolation, StopReason, StreamError,
+    Usage, read_event,
 };
 use crate::value::Value;
 
@@ -237,6 +238,8 @@ impl State {
         fast_delta(calls, data, &mut self.scratch)
     }
 
+    /// Reads one event that the fast path left, and dispatches it on its
+    /// type.
     pub(crate) fn handle(
         &mut self,
         calls: &mut Calls,
@@ -246,156 +249,14 @@ impl State {
         let Some(ev) = read_event::<Event<'_>>(calls, event, data, HANDLED) else {
             return Ok(());
         };
-        let kind = ev.kind.as_deref().or(event).unwrap_or_default();
-        let missing = |what: &str| {
-            StreamError::Protocol(format!("{kind} without {what}: {}", super::excerpt(data)))
-        };
-        match kind {
-            "message_start" => {
-                let message = ev.message.map(|m| exact(&m)).unwrap_or_default();
-                let id = message
-                    .get("id")
-                    .and_then(|v| v.as_str())
-                    .map(str::to_owned);
-                if self.started {
-                    if id.is_some() && id == self.message_id {
-                        return Ok(()); // an exact duplicate
-                    }
-                    return Err(StreamError::Protocol(format!(
-                        "a second message_start ({}) while message {} is open",
-                        id.as_deref().unwrap_or("without id"),
-                        self.message_id.as_deref().unwrap_or("without id"),
-                    )));
-                }
-                self.started = true;
-                self.message_id = id.clone();
-                if let Some(r) = message.get("stop_reason").and_then(|v| v.as_str()) {
-                    self.stop = Some(r.to_owned());
-                }
-                let model = message
-                    .get("model")
-                    .and_then(|v| v.as_str())
-                    .map(str::to_owned);
-                calls.push(CallEvent::MessageStarted { id, model });
-                let usage = message.get("usage").and_then(Usage::from_json);
-                let blocks: Vec<Block> = message
-                    .get("content")
-                    .and_then(|c| c.as_array())
-                    .map(|a| a.iter().filter_map(Block::read).collect())
-                    .unwrap_or_default();
-                calls.response.anthropic_start(message);
-                if let Some(u) = usage {
-                    calls.push(CallEvent::UsageUpdated(u));
-                }
-                // Complete tool calls inside message_start (programmatic
-                // tool calling): start, feed the input as text, end.
-                for block in blocks {
-                    let key = CallKey::Block(self.prefilled);
-                    self.prefilled += 1;
-                    let Some(kind) = kind_of(&block.kind) else {
-                        continue;
-                    };
-                    let n = calls.start(key, block.id, block.name, kind)?;
-                    let input = block.input.unwrap_or(Value::Object(Default::default()));
-                    calls.append(n, input.to_string());
-                    calls.end(n);
-                }
-            }
-            "content_block_start" => {
-                let index = ev.index.ok_or_else(|| missing("index"))?;
-                let raw = exact(&ev.content_block.ok_or_else(|| missing("content_block"))?);
-                let block = Block::read(&raw).ok_or_else(|| missing("content_block type"))?;
-                let kind = kind_of(&block.kind);
-                match block.kind.as_str() {
-                    "redacted_thinking" => {
-                        let data = raw.get("data").and_then(|d| d.as_str()).unwrap_or_default();
-                        calls.push(CallEvent::RedactedThinking {
-                            at: index,
-                            data: data.to_owned(),
-                        });
-                    }
-                    k if k.ends_with("_tool_result") => {
-                        calls.push(CallEvent::ServerToolResult {
-                            at: index,
-                            block: raw.to_serde_json().unwrap_or_default(),
-                        });
-                    }
-                    _ => {}
-                }
-                calls.response.block_start(index, raw);
-                let Some(kind) = kind else {
-                    return Ok(()); // text, thinking, *_tool_result, ...
-                };
-                let key = CallKey::Block(index);
-                if calls.open(key).is_some() {
-                    return Err(StreamError::Protocol(format!(
-                        "content_block_start for block {index}, which is still open"
-                    )));
-                }
-                let n = calls.start(key, block.id, block.name, kind)?;
-                if let Some(c) = calls.call_mut(n) {
-                    c.placeholder = block.input;
-                }
-            }
-            "content_block_delta" => {
-                let index = ev.index.ok_or_else(|| missing("index"))?;
-                let delta = ev.delta.ok_or_else(|| missing("delta"))?;
-                match delta.kind.as_deref() {
-                    Some("input_json_delta") => {}
-                    Some("text_delta") => {
-                        let text = delta.text.unwrap_or_default();
-                        block_text(calls, index, AnthropicKind::Text, &text);
-                        return Ok(());
-                    }
-                    Some("thinking_delta") => {
-                        let text = delta.text.unwrap_or_default();
-                        block_text(calls, index, AnthropicKind::Thinking, &text);
-                        return Ok(());
-                    }
-                    Some("signature_delta") => {
-                        let signature = delta.signature.map(String::from).unwrap_or_default();
-                        calls.response.block_set(
-                            index,
-                            "signature",
-                            Value::from(signature.clone()),
-                        );
-                        calls.push(CallEvent::ThinkingSigned {
-                            at: index,
-                            signature,
-                        });
-                        return Ok(());
-                    }
-                    Some("compaction_delta") => {
-                        // The SDKs' beta accumulators replace the members.
-                        for (key, v) in [
-                            ("content", delta.content),
-                            ("encrypted_content", delta.encrypted_content),
-                        ] {
-                            if let Some(v) = v {
-                                calls.response.block_set(index, key, *v);
-                            }
-                        }
-                        return Ok(());
-                    }
-                    Some("citations_delta") => {
-                        if let Some(c) = delta.citation {
-                            calls.response.block_cite(index, *c);
-                        }
-                        return Ok(());
-                    }
-                    _ => return Ok(()),
-                }
-                let Some(n) = calls.open(CallKey::Block(index)) else {
-                    return Err(StreamError::Protocol(format!(
-                        "input_json_delta for block {index}, which is not an open tool block"
-                    )));
-                };
-                if let Some(text) = delta.partial_json {
-                    calls.append(n, text);
-                }
-            }
+        match ev.kind.as_deref().or(event).unwrap_or_default() {
+            "message_start" => self.message_start(calls, ev)?,
+            "content_block_start" => block_start(calls, ev, data)?,
+            "content_block_delta" => block_delta(calls, ev, data)?,
             "content_block_stop" => {
-                let index = ev.index.ok_or_else(|| missing("index"))?;
+                let index = ev
+                    .index
+                    .ok_or_else(|| missing("content_block_stop", "index", data))?;
                 if let Some(n) = calls.open(CallKey::Block(index)) {
                     calls.end(n);
                 } else if let Some(block) = calls.response.block(index)
@@ -404,24 +265,7 @@ impl State {
                     calls.push(CallEvent::OtherContent { at: index, block });
                 }
             }
-            "message_delta" => {
-                let members = ev.delta.as_ref().map(Delta::message_members);
-                calls
-                    .response
-                    .anthropic_delta(members.as_ref(), ev.usage.as_deref());
-                if ev.usage.is_some()
-                    && let Some(u) = calls.response.usage.clone()
-                {
-                    calls.push(CallEvent::UsageUpdated(u));
-                }
-                if let Some(r) = ev.delta.and_then(|d| d.stop_reason) {
-                    let reason = stop_of(&r);
-                    if reason == StopReason::MaxTokens {
-                        calls.cut_open(CallStatus::Truncated, &reason);
-                    }
-                    self.stop = Some(r);
-                }
-            }
+            "message_delta" => self.message_delta(calls, ev),
             "message_stop" => {
                 let stop = match &self.stop {
                     Some(r) => stop_of(r),
@@ -441,4 +285,189 @@ impl State {
         }
         Ok(())
     }
+
+    /// `message_start`: the message's id, model, usage and any complete
+    /// calls it already holds. A repeat with the same id is skipped.
+    fn message_start(&mut self, calls: &mut Calls, ev: Event<'_>) -> Result<(), StreamError> {
+        let message = ev.message.map(|m| exact(&m)).unwrap_or_default();
+        let id = message
+            .get("id")
+            .and_then(|v| v.as_str())
+            .map(str::to_owned);
+        if self.started {
+            if id.is_some() && id == self.message_id {
+                return Ok(()); // an exact duplicate
+            }
+            return Err(StreamError::Protocol(ProtocolViolation::SecondMessage {
+                id,
+                open: self.message_id.clone(),
+            }));
+        }
+        self.started = true;
+        self.message_id = id.clone();
+        if let Some(r) = message.get("stop_reason").and_then(|v| v.as_str()) {
+            self.stop = Some(r.to_owned());
+        }
+        let model = message
+            .get("model")
+            .and_then(|v| v.as_str())
+            .map(str::to_owned);
+        calls.push(CallEvent::MessageStarted { id, model });
+        let usage = message.get("usage").and_then(Usage::from_json);
+        let blocks: Vec<Block> = message
+            .get("content")
+            .and_then(|c| c.as_array())
+            .map(|a| a.iter().filter_map(Block::read).collect())
+            .unwrap_or_default();
+        calls.response.anthropic_start(message);
+        if let Some(u) = usage {
+            calls.push(CallEvent::UsageUpdated(u));
+        }
+        // Complete tool calls inside message_start (programmatic tool
+        // calling): start, feed the input as text, end.
+        for block in blocks {
+            let key = CallKey::Block(self.prefilled);
+            self.prefilled += 1;
+            let Some(kind) = kind_of(&block.kind) else {
+                continue;
+            };
+            let n = calls.start(key, block.id, block.name, kind)?;
+            let input = block.input.unwrap_or(Value::Object(Default::default()));
+            calls.append(n, input.to_string());
+            calls.end(n);
+        }
+        Ok(())
+    }
+
+    /// `message_delta`: the final message's members, usage, and the stop
+    /// reason (`max_tokens` cuts the open calls).
+    fn message_delta(&mut self, calls: &mut Calls, ev: Event<'_>) {
+        let members = ev.delta.as_ref().map(Delta::message_members);
+        calls
+            .response
+            .anthropic_delta(members.as_ref(), ev.usage.as_deref());
+        if ev.usage.is_some()
+            && let Some(u) = calls.response.usage.clone()
+        {
+            calls.push(CallEvent::UsageUpdated(u));
+        }
+        if let Some(r) = ev.delta.and_then(|d| d.stop_reason) {
+            let reason = stop_of(&r);
+            if reason == StopReason::MaxTokens {
+                calls.cut_open(CallStatus::Truncated, &reason);
+            }
+            self.stop = Some(r);
+        }
+    }
+}
+
+/// The error for an event that lacks a member it needs.
+#[cold]
+fn missing(event: &str, member: &'static str, data: &str) -> StreamError {
+    StreamError::Protocol(ProtocolViolation::MissingMember {
+        event: event.to_owned(),
+        member,
+        excerpt: super::excerpt(data),
+    })
+}
+
+/// `content_block_start`: the block is kept for the final message; a
+/// redacted thinking block or a server tool's result is reported whole; a
+/// tool block starts a call.
+fn block_start(calls: &mut Calls, ev: Event<'_>, data: &str) -> Result<(), StreamError> {
+    let missing = |member| missing("content_block_start", member, data);
+    let index = ev.index.ok_or_else(|| missing("index"))?;
+    let raw = exact(&ev.content_block.ok_or_else(|| missing("content_block"))?);
+    let block = Block::read(&raw).ok_or_else(|| missing("content_block type"))?;
+    let kind = kind_of(&block.kind);
+    match block.kind.as_str() {
+        "redacted_thinking" => {
+            let data = raw.get("data").and_then(|d| d.as_str()).unwrap_or_default();
+            calls.push(CallEvent::RedactedThinking {
+                at: index,
+                data: data.to_owned(),
+            });
+        }
+        k if k.ends_with("_tool_result") => {
+            calls.push(CallEvent::ServerToolResult {
+                at: index,
+                block: raw.to_serde_json().unwrap_or_default(),
+            });
+        }
+        _ => {}
+    }
+    calls.response.block_start(index, raw);
+    let Some(kind) = kind else {
+        return Ok(()); // text, thinking, *_tool_result, ...
+    };
+    let key = CallKey::Block(index);
+    if calls.open(key).is_some() {
+        return Err(StreamError::Protocol(ProtocolViolation::AlreadyOpen {
+            event: "content_block_start",
+            key,
+        }));
+    }
+    let n = calls.start(key, block.id, block.name, kind)?;
+    if let Some(c) = calls.call_mut(n) {
+        c.placeholder = block.input;
+    }
+    Ok(())
+}
+
+/// `content_block_delta` that the fast path left: argument text for an open
+/// tool block, text, thinking, a signature, citations, a compaction.
+fn block_delta(calls: &mut Calls, ev: Event<'_>, data: &str) -> Result<(), StreamError> {
+    let missing = |member| missing("content_block_delta", member, data);
+    let index = ev.index.ok_or_else(|| missing("index"))?;
+    let delta = ev.delta.ok_or_else(|| missing("delta"))?;
+    match delta.kind.as_deref() {
+        Some("input_json_delta") => {
+            let Some(n) = calls.open(CallKey::Block(index)) else {
+                return Err(StreamError::Protocol(ProtocolViolation::DeltaWithoutCall {
+                    event: "input_json_delta",
+                    key: Some(CallKey::Block(index)),
+                    item_id: None,
+                }));
+            };
+            if let Some(text) = delta.partial_json {
+                calls.append(n, text);
+            }
+        }
+        Some("text_delta") => {
+            let text = delta.text.unwrap_or_default();
+            block_text(calls, index, AnthropicKind::Text, &text);
+        }
+        Some("thinking_delta") => {
+            let text = delta.text.unwrap_or_default();
+            block_text(calls, index, AnthropicKind::Thinking, &text);
+        }
+        Some("signature_delta") => {
+            let signature = delta.signature.map(String::from).unwrap_or_default();
+            calls
+                .response
+                .block_set(index, "signature", Value::from(signature.clone()));
+            calls.push(CallEvent::ThinkingSigned {
+                at: index,
+                signature,
+            });
+        }
+        Some("compaction_delta") => {
+            // The SDKs' beta accumulators replace the members.
+            for (key, v) in [
+                ("content", delta.content),
+                ("encrypted_content", delta.encrypted_content),
+            ] {
+                if let Some(v) = v {
+                    calls.response.block_set(index, key, *v);
+                }
+            }
+        }
+        Some("citations_delta") => {
+            if let Some(c) = delta.citation {
+                calls.response.block_cite(index, *c);
+            }
+        }
+        _ => {}
+    }
+    Ok(())
 }

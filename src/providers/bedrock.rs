@@ -31,7 +31,10 @@ use std::collections::BTreeMap;
 use serde::Deserialize;
 use serde_json::Value as J;
 
-use super::{CallEvent, CallKey, CallKind, CallStatus, Calls, StopReason, StreamError, Usage};
+use super::{
+    CallEvent, CallKey, CallKind, CallStatus, Calls, ProtocolViolation, StopReason, StreamError,
+    Usage,
+};
 use crate::eventstream::Frame;
 
 #[derive(Deserialize)]
@@ -119,32 +122,28 @@ pub(crate) struct State {
     results: BTreeMap<u64, J>,
 }
 
+/// The event types this adapter reads; any other is skipped unread.
+const HANDLED: &[&str] = &[
+    "messageStart",
+    "contentBlockStart",
+    "contentBlockDelta",
+    "contentBlockStop",
+    "messageStop",
+    "metadata",
+];
+
 impl State {
-    /// Handles one checked frame.
+    /// Handles one checked frame: an exception ends the response, an event
+    /// is read and dispatched on its `:event-type`.
     pub(crate) fn handle(
         &mut self,
         calls: &mut Calls,
         frame: Frame<'_>,
     ) -> Result<(), StreamError> {
-        let payload = std::str::from_utf8(frame.payload());
         match frame.header_str(":message-type") {
             Some("event") => {}
             Some("exception") | Some("error") => {
-                let kind = frame
-                    .header_str(":exception-type")
-                    .or_else(|| frame.header_str(":error-code"))
-                    .unwrap_or("exception")
-                    .to_owned();
-                let from_payload = payload
-                    .ok()
-                    .and_then(|p| serde_json::from_str::<Payload>(p).ok())
-                    .and_then(|p| p.message.or(p.message_upper));
-                let message = frame
-                    .header_str(":error-message")
-                    .map(str::to_owned)
-                    .or(from_payload)
-                    .unwrap_or_default();
-                calls.finish_stream(StopReason::Error { kind, message });
+                exception(calls, &frame);
                 return Ok(());
             }
             _ => return Ok(()), // another message type: nothing of the response
@@ -156,40 +155,20 @@ impl State {
             ));
             return Ok(());
         };
-        const HANDLED: &[&str] = &[
-            "messageStart",
-            "contentBlockStart",
-            "contentBlockDelta",
-            "contentBlockStop",
-            "messageStop",
-            "metadata",
-        ];
         if !HANDLED.contains(&event) {
             return Ok(());
         }
-        let p: Payload = match payload.map(serde_json::from_str) {
-            Ok(Ok(p)) => p,
-            Ok(Err(e)) => {
-                calls.malformed(format!(
-                    "{event} at byte {}: {e}: {}",
-                    frame.offset(),
-                    super::excerpt(payload.unwrap_or_default())
-                ));
-                return Ok(());
-            }
-            Err(_) => {
-                calls.malformed(format!(
-                    "{event} at byte {}: payload is not UTF-8",
-                    frame.offset()
-                ));
-                return Ok(());
-            }
+        let Some(p) = payload(calls, event, &frame) else {
+            return Ok(());
         };
-        let missing = |what: &str| {
-            StreamError::Protocol(format!(
-                "{event} without {what} (frame at byte {})",
-                frame.offset()
-            ))
+        let index = || {
+            p.content_block_index.ok_or_else(|| {
+                StreamError::Protocol(ProtocolViolation::MissingFrameMember {
+                    event: event.to_owned(),
+                    member: "contentBlockIndex",
+                    offset: frame.offset(),
+                })
+            })
         };
         match event {
             "messageStart" => {
@@ -199,95 +178,22 @@ impl State {
                 });
             }
             "contentBlockStart" => {
-                let index = p
-                    .content_block_index
-                    .ok_or_else(|| missing("contentBlockIndex"))?;
-                let start = p.start.unwrap_or_default();
-                if let Some(tool) = start.get("toolUse") {
-                    let s = |k: &str| tool.get(k).and_then(J::as_str).map(str::to_owned);
-                    let kind = match s("type").as_deref() {
-                        Some("server_tool_use") => CallKind::Server,
-                        _ => CallKind::Client,
-                    };
-                    let key = CallKey::Block(index);
-                    if calls.open(key).is_some() {
-                        return Err(StreamError::Protocol(format!(
-                            "contentBlockStart for block {index}, which is still open"
-                        )));
-                    }
-                    let n = calls.start(key, s("toolUseId"), s("name"), kind)?;
-                    let members = tool.as_object().cloned().unwrap_or_default();
-                    calls.response.bedrock.tool(index, members, n);
-                } else if let Some(result) = start.get("toolResult") {
-                    let mut block = result.clone();
-                    if let Some(o) = block.as_object_mut() {
-                        o.insert("content".into(), J::Array(Vec::new()));
-                    }
-                    self.results.insert(index, block);
-                }
+                let index = index()?;
+                self.block_start(calls, index, p.start.unwrap_or_default())?;
             }
             "contentBlockDelta" => {
-                let index = p
-                    .content_block_index
-                    .ok_or_else(|| missing("contentBlockIndex"))?;
-                let delta = p.delta.ok_or_else(|| missing("delta"))?;
-                if let Some(text) = delta.text.filter(|t| !t.is_empty()) {
-                    calls.response.bedrock.text(index, &text);
-                    calls.push(CallEvent::TextAppended {
-                        choice: 0,
-                        block: index,
-                        text,
-                    });
-                }
-                if let Some(r) = delta.reasoning_content {
-                    calls.response.bedrock.reasoning(
-                        index,
-                        r.text.as_deref(),
-                        r.signature.as_deref(),
-                        r.redacted_content.as_deref(),
-                    );
-                    if let Some(text) = r.text.filter(|t| !t.is_empty()) {
-                        calls.push(CallEvent::ThinkingAppended {
-                            choice: 0,
-                            block: index,
-                            text,
-                        });
-                    }
-                    if let Some(signature) = r.signature {
-                        calls.push(CallEvent::ThinkingSigned {
-                            at: index,
-                            signature,
-                        });
-                    }
-                    if let Some(data) = r.redacted_content {
-                        calls.push(CallEvent::RedactedThinking { at: index, data });
-                    }
-                }
-                if let Some(content) = delta.tool_result {
-                    let block = self
-                        .results
-                        .entry(index)
-                        .or_insert_with(|| serde_json::json!({"content": []}));
-                    if let Some(J::Array(all)) = block.get_mut("content") {
-                        match content {
-                            J::Array(items) => all.extend(items),
-                            other => all.push(other),
-                        }
-                    }
-                }
-                if let Some(tool) = delta.tool_use {
-                    let Some(n) = calls.open(CallKey::Block(index)) else {
-                        return Err(StreamError::Protocol(format!(
-                            "toolUse delta for block {index}, which is not an open tool block"
-                        )));
-                    };
-                    calls.append(n, tool.input.unwrap_or_default());
-                }
+                let index = index()?;
+                let delta = p.delta.ok_or_else(|| {
+                    StreamError::Protocol(ProtocolViolation::MissingFrameMember {
+                        event: event.to_owned(),
+                        member: "delta",
+                        offset: frame.offset(),
+                    })
+                })?;
+                self.block_delta(calls, index, delta)?;
             }
             "contentBlockStop" => {
-                let index = p
-                    .content_block_index
-                    .ok_or_else(|| missing("contentBlockIndex"))?;
+                let index = index()?;
                 if let Some(n) = calls.open(CallKey::Block(index)) {
                     calls.end(n);
                 }
@@ -324,6 +230,79 @@ impl State {
         Ok(())
     }
 
+    /// `contentBlockStart`: a `toolUse` starts a call, a `toolResult` is
+    /// gathered until its stop.
+    fn block_start(&mut self, calls: &mut Calls, index: u64, start: J) -> Result<(), StreamError> {
+        if let Some(tool) = start.get("toolUse") {
+            let s = |k: &str| tool.get(k).and_then(J::as_str).map(str::to_owned);
+            let kind = match s("type").as_deref() {
+                Some("server_tool_use") => CallKind::Server,
+                _ => CallKind::Client,
+            };
+            let key = CallKey::Block(index);
+            if calls.open(key).is_some() {
+                return Err(StreamError::Protocol(ProtocolViolation::AlreadyOpen {
+                    event: "contentBlockStart",
+                    key,
+                }));
+            }
+            let n = calls.start(key, s("toolUseId"), s("name"), kind)?;
+            let members = tool.as_object().cloned().unwrap_or_default();
+            calls.response.bedrock.tool(index, members, n);
+        } else if let Some(result) = start.get("toolResult") {
+            let mut block = result.clone();
+            if let Some(o) = block.as_object_mut() {
+                o.insert("content".into(), J::Array(Vec::new()));
+            }
+            self.results.insert(index, block);
+        }
+        Ok(())
+    }
+
+    /// `contentBlockDelta`: text, reasoning, a tool result's content, or
+    /// argument text for an open tool block.
+    fn block_delta(
+        &mut self,
+        calls: &mut Calls,
+        index: u64,
+        delta: Delta,
+    ) -> Result<(), StreamError> {
+        if let Some(text) = delta.text.filter(|t| !t.is_empty()) {
+            calls.response.bedrock.text(index, &text);
+            calls.push(CallEvent::TextAppended {
+                choice: 0,
+                block: index,
+                text,
+            });
+        }
+        if let Some(r) = delta.reasoning_content {
+            reasoning(calls, index, r);
+        }
+        if let Some(content) = delta.tool_result {
+            let block = self
+                .results
+                .entry(index)
+                .or_insert_with(|| serde_json::json!({"content": []}));
+            if let Some(J::Array(all)) = block.get_mut("content") {
+                match content {
+                    J::Array(items) => all.extend(items),
+                    other => all.push(other),
+                }
+            }
+        }
+        if let Some(tool) = delta.tool_use {
+            let Some(n) = calls.open(CallKey::Block(index)) else {
+                return Err(StreamError::Protocol(ProtocolViolation::DeltaWithoutCall {
+                    event: "toolUse delta",
+                    key: Some(CallKey::Block(index)),
+                    item_id: None,
+                }));
+            };
+            calls.append(n, tool.input.unwrap_or_default());
+        }
+        Ok(())
+    }
+
     /// The stop reason at the end of the input: `messageStop`'s, else the
     /// stream ended early.
     pub(crate) fn end_of_input(&mut self, _calls: &mut Calls) -> StopReason {
@@ -331,5 +310,77 @@ impl State {
             Some(word) => stop_of(word),
             None => StopReason::EndOfStream,
         }
+    }
+}
+
+/// An exception or error frame: the response ends with the provider's
+/// error, its kind from the headers, its message from a header or the
+/// payload.
+fn exception(calls: &mut Calls, frame: &Frame<'_>) {
+    let kind = frame
+        .header_str(":exception-type")
+        .or_else(|| frame.header_str(":error-code"))
+        .unwrap_or("exception")
+        .to_owned();
+    let from_payload = std::str::from_utf8(frame.payload())
+        .ok()
+        .and_then(|p| serde_json::from_str::<Payload>(p).ok())
+        .and_then(|p| p.message.or(p.message_upper));
+    let message = frame
+        .header_str(":error-message")
+        .map(str::to_owned)
+        .or(from_payload)
+        .unwrap_or_default();
+    calls.finish_stream(StopReason::Error { kind, message });
+}
+
+/// An event frame's payload, decoded; one that is not UTF-8 or not the
+/// expected JSON is reported malformed and skipped.
+fn payload(calls: &mut Calls, event: &str, frame: &Frame<'_>) -> Option<Payload> {
+    let payload = std::str::from_utf8(frame.payload());
+    match payload.map(serde_json::from_str) {
+        Ok(Ok(p)) => Some(p),
+        Ok(Err(e)) => {
+            calls.malformed(format!(
+                "{event} at byte {}: {e}: {}",
+                frame.offset(),
+                super::excerpt(payload.unwrap_or_default())
+            ));
+            None
+        }
+        Err(_) => {
+            calls.malformed(format!(
+                "{event} at byte {}: payload is not UTF-8",
+                frame.offset()
+            ));
+            None
+        }
+    }
+}
+
+/// A `reasoningContent` delta: thinking text, its signature, or redacted
+/// thinking.
+fn reasoning(calls: &mut Calls, index: u64, r: Reasoning) {
+    calls.response.bedrock.reasoning(
+        index,
+        r.text.as_deref(),
+        r.signature.as_deref(),
+        r.redacted_content.as_deref(),
+    );
+    if let Some(text) = r.text.filter(|t| !t.is_empty()) {
+        calls.push(CallEvent::ThinkingAppended {
+            choice: 0,
+            block: index,
+            text,
+        });
+    }
+    if let Some(signature) = r.signature {
+        calls.push(CallEvent::ThinkingSigned {
+            at: index,
+            signature,
+        });
+    }
+    if let Some(data) = r.redacted_content {
+        calls.push(CallEvent::RedactedThinking { at: index, data });
     }
 }

@@ -8,6 +8,8 @@ use std::ops::Range;
 use super::{StopReason, Usage};
 use crate::error::Error;
 use crate::path::Path;
+use crate::protocol::ChoiceViolation;
+use crate::schema::StreamViolation;
 use crate::sse;
 use crate::value::Value;
 
@@ -159,13 +161,33 @@ pub enum CallError {
     /// while this call was fed: its tree is dropped and its arguments are no
     /// longer parsed.
     ResponseTreeBudget(u64),
-    /// The value breaks the tool's schema: instance path and message.
-    Schema {
-        /// Where in the arguments (JSON Pointer).
-        instance_path: Path,
-        /// What is wrong.
-        message: String,
-    },
+    /// The value breaks the tool's schema: the stream check's violation,
+    /// whole (the instance path, the keyword and its schema path, the
+    /// message) with the offset into the arguments where it became certain.
+    /// Displays as the violation does, `<instance pointer>: <message>`.
+    ///
+    /// ```
+    /// use tooljson::protocol::ToolSet;
+    /// use tooljson::providers::{CallError, CallEvent, ToolCallStream};
+    /// let tools = ToolSet::from_request_json(&tooljson::json!({"tools": [{"name": "add",
+    ///     "input_schema": {"type": "object", "properties": {"a": {"type": "integer"}}}}]}))?;
+    /// let mut s = ToolCallStream::new().with_tools(tools);
+    /// s.feed_event(None, r#"{"type":"message_start","message":{"id":"m","content":[]}}"#)?;
+    /// s.feed_event(None, r#"{"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"t","name":"add","input":{}}}"#)?;
+    /// s.feed_event(None, r#"{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"{\"a\": \"x"}}"#)?;
+    /// let error = s.drain_events().find_map(|e| match e {
+    ///     CallEvent::CallDoomed { error, .. } => Some(error),
+    ///     _ => None,
+    /// });
+    /// let Some(CallError::Schema(v)) = &error else { panic!("{error:?}") };
+    /// // Certain once the string's opening quote is read (7 bytes in), before
+    /// // the string ends.
+    /// assert_eq!((v.offset, v.violation.keyword.as_str()), (7, "type"));
+    /// assert_eq!(v.violation.schema_path, "/properties/a/type");
+    /// assert_eq!(error.unwrap().to_string(), "/a: expected integer, found a string");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    Schema(StreamViolation),
 }
 
 impl fmt::Display for CallError {
@@ -194,10 +216,7 @@ impl fmt::Display for CallError {
                 f,
                 "partial trees of the response's calls over the per-response memory budget of {limit} bytes"
             ),
-            CallError::Schema {
-                instance_path,
-                message,
-            } => write!(f, "{instance_path}: {message}"),
+            CallError::Schema(v) => write!(f, "{}", v.violation),
         }
     }
 }
@@ -381,27 +400,36 @@ pub enum CallEvent {
         stop_reason: StopReason,
         /// The `tool_choice` check against the request's tool set, when one
         /// was given and it failed.
-        choice_error: Option<String>,
+        choice_error: Option<ChoiceViolation>,
     },
 }
 
 /// A fatal error: the stream cannot be followed any further. Open calls are
 /// aborted and [`CallEvent::StreamFinished`] is queued before it is returned.
+///
+/// Every variant but [`StreamError::Misuse`] is about the response (its
+/// bytes, its events, or an error the provider reported in it); `Misuse` is
+/// about the calling code, and no body can cause it. So a `match` over what
+/// a response can do wrong names those variants and leaves `Misuse` to its
+/// `_` arm (the enum is `#[non_exhaustive]` anyway), as serde_json keeps
+/// its I/O errors apart from syntax and data ones.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum StreamError {
     /// The event-stream framing broke a bound.
     Sse(sse::SseError),
-    /// The events broke the vendor's protocol (a second `message_start`, a
-    /// delta for a call that was never started, ...).
-    Protocol(String),
+    /// The events broke the vendor's protocol: a second `message_start`, a
+    /// delta for a call that was never started, ... (see
+    /// [`ProtocolViolation`]).
+    Protocol(ProtocolViolation),
     /// More calls than [`ToolCallStream::with_max_calls`] allows.
     TooManyCalls(usize),
     /// A Bedrock event-stream frame was bad (a CRC, its lengths, its
     /// headers) or cut by the end of the input; it names the frame's offset.
     EventStream(crate::eventstream::EventStreamError),
-    /// `feed` or `finish` after `finish`.
-    AfterFinish,
+    /// The stream was used in a way its API does not allow (see
+    /// [`Misuse`]); the response is not at fault.
+    Misuse(Misuse),
     /// The provider reported an error inside the stream: an Anthropic
     /// `error` event (`overloaded_error`), an OpenAI Chat `{"error": ...}`
     /// chunk, a Responses `error` event or `response.failed`
@@ -488,10 +516,10 @@ impl fmt::Display for StreamError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             StreamError::Sse(e) => write!(f, "{e}"),
-            StreamError::Protocol(m) => write!(f, "protocol error: {m}"),
+            StreamError::Protocol(v) => write!(f, "protocol error: {v}"),
             StreamError::TooManyCalls(n) => write!(f, "more than {n} tool calls in one response"),
             StreamError::EventStream(e) => write!(f, "{e}"),
-            StreamError::AfterFinish => f.write_str("stream used after finish()"),
+            StreamError::Misuse(m) => write!(f, "{m}"),
             StreamError::Provider { kind, message } if message.is_empty() => {
                 write!(f, "the provider reported {kind}")
             }
@@ -528,3 +556,207 @@ impl From<sse::SseError> for StreamError {
         StreamError::Sse(e)
     }
 }
+
+impl From<ProtocolViolation> for StreamError {
+    fn from(v: ProtocolViolation) -> Self {
+        StreamError::Protocol(v)
+    }
+}
+
+/// How the events broke the vendor's streaming protocol
+/// ([`StreamError::Protocol`]). (The vendor's event protocol, that is; the
+/// request and message model of [`crate::protocol`] has its own error,
+/// [`crate::protocol::ProtocolError`].)
+///
+/// # Examples
+///
+/// ```
+/// use tooljson::providers::{ProtocolViolation, StreamError, ToolCallStream};
+/// let mut s = ToolCallStream::new();
+/// s.feed_event(None, r#"{"type":"message_start","message":{"id":"m","content":[]}}"#)?;
+/// let err = s.feed_event(None, r#"{"type":"content_block_delta","index":3,"delta":{"type":"input_json_delta","partial_json":"{"}}"#).unwrap_err();
+/// assert!(matches!(&err, StreamError::Protocol(ProtocolViolation::DeltaWithoutCall { .. })));
+/// assert_eq!(err.to_string(), "protocol error: input_json_delta for block 3, which is not an open tool block");
+/// # Ok::<(), StreamError>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ProtocolViolation {
+    /// An event lacks a member it needs (a `content_block_delta` without
+    /// `delta`, a `response.output_item.added` without `item`).
+    MissingMember {
+        /// The event's type.
+        event: String,
+        /// The member (`index`, `delta`, `content_block type`).
+        member: &'static str,
+        /// The event's data, cut to 80 bytes (with `…` when cut).
+        excerpt: String,
+    },
+    /// A Bedrock event frame lacks a member it needs (a
+    /// `contentBlockDelta` without `contentBlockIndex`).
+    MissingFrameMember {
+        /// The frame's `:event-type`.
+        event: String,
+        /// The member.
+        member: &'static str,
+        /// The stream offset of the frame's first byte.
+        offset: u64,
+    },
+    /// A second Anthropic `message_start` while a message is open (an
+    /// exact repeat, with the same id, is skipped instead).
+    SecondMessage {
+        /// The new message's id.
+        id: Option<String>,
+        /// The open message's id.
+        open: Option<String>,
+    },
+    /// A block or output item began at a position where a call is still
+    /// open (Anthropic `content_block_start`, Bedrock
+    /// `contentBlockStart`, Responses `output_item.added`).
+    AlreadyOpen {
+        /// The event.
+        event: &'static str,
+        /// The position: [`CallKey::Block`] or [`CallKey::Output`].
+        key: CallKey,
+    },
+    /// Argument text for a call that is not open: never started, or
+    /// (OpenAI Chat) already ended.
+    DeltaWithoutCall {
+        /// The event (`input_json_delta`, `toolUse delta`, `tool call
+        /// delta`, `arguments event`).
+        event: &'static str,
+        /// The position it names, when it names one.
+        key: Option<CallKey>,
+        /// The Responses `item_id` it names, when it names one.
+        item_id: Option<String>,
+    },
+    /// A Responses arguments event whose `item_id` and `output_index` name
+    /// two different open calls.
+    KeysDisagree {
+        /// The `item_id`.
+        item_id: String,
+        /// The `output_index`.
+        output_index: u64,
+    },
+    /// A Gemini response with more candidates than the adapter keeps apart
+    /// (the bound is given).
+    TooManyCandidates(usize),
+}
+
+impl fmt::Display for ProtocolViolation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ProtocolViolation::MissingMember {
+                event,
+                member,
+                excerpt,
+            } => write!(f, "{event} without {member}: {excerpt}"),
+            ProtocolViolation::MissingFrameMember {
+                event,
+                member,
+                offset,
+            } => write!(f, "{event} without {member} (frame at byte {offset})"),
+            ProtocolViolation::SecondMessage { id, open } => write!(
+                f,
+                "a second message_start ({}) while message {} is open",
+                id.as_deref().unwrap_or("without id"),
+                open.as_deref().unwrap_or("without id"),
+            ),
+            ProtocolViolation::AlreadyOpen { event, key } => {
+                write!(f, "{event} {}, which is still open", Position(key))
+            }
+            ProtocolViolation::DeltaWithoutCall {
+                event,
+                key: Some(key @ CallKey::Block(_)),
+                ..
+            } => write!(
+                f,
+                "{event} {}, which is not an open tool block",
+                Position(key)
+            ),
+            ProtocolViolation::DeltaWithoutCall {
+                event,
+                key: Some(key @ CallKey::Choice { .. }),
+                ..
+            } => write!(f, "{event} {} after it ended", Position(key)),
+            ProtocolViolation::DeltaWithoutCall {
+                event,
+                key,
+                item_id,
+            } => {
+                let output_index = match key {
+                    Some(CallKey::Output(i)) => Some(*i),
+                    _ => None,
+                };
+                write!(
+                    f,
+                    "{event} for output_index {output_index:?} / item_id {:?}, which is not an open call",
+                    item_id.as_deref()
+                )
+            }
+            ProtocolViolation::KeysDisagree {
+                item_id,
+                output_index,
+            } => write!(
+                f,
+                "item_id {item_id} and output_index {output_index} name different calls"
+            ),
+            ProtocolViolation::TooManyCandidates(n) => {
+                write!(f, "more than {n} candidates in one Gemini response")
+            }
+        }
+    }
+}
+
+impl std::error::Error for ProtocolViolation {}
+
+/// A position as the protocol errors word it: `for block 3`, `at
+/// output_index 3`, `for choice 0 index 1`.
+struct Position<'a>(&'a CallKey);
+
+impl fmt::Display for Position<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self.0 {
+            CallKey::Block(i) => write!(f, "for block {i}"),
+            CallKey::Output(i) => write!(f, "at output_index {i}"),
+            CallKey::Choice { choice, index } => write!(f, "for choice {choice} index {index}"),
+        }
+    }
+}
+
+/// A use of [`ToolCallStream`] its API does not allow
+/// ([`StreamError::Misuse`]): the calling code is wrong, not the response.
+///
+/// # Examples
+///
+/// ```
+/// use tooljson::providers::{Misuse, StreamError, ToolCallStream};
+/// let mut s = ToolCallStream::new();
+/// s.feed_event(None, r#"{"type":"message_start","message":{"id":"m","content":[]}}"#)?;
+/// s.feed_event(None, r#"{"type":"message_stop"}"#)?;
+/// s.finish()?;
+/// assert_eq!(s.finish(), Err(StreamError::Misuse(Misuse::AfterFinish)));
+/// # Ok::<(), StreamError>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Misuse {
+    /// `feed`, `feed_event` or `finish` after `finish`.
+    AfterFinish,
+    /// `feed_event` on a Bedrock stream: Bedrock's body is binary
+    /// event-stream frames, which `feed` reads.
+    TextEventForBedrock,
+}
+
+impl fmt::Display for Misuse {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Misuse::AfterFinish => f.write_str("stream used after finish()"),
+            Misuse::TextEventForBedrock => f.write_str(
+                "protocol error: Bedrock sends binary event-stream frames, not text events",
+            ),
+        }
+    }
+}
+
+impl std::error::Error for Misuse {}

@@ -61,7 +61,10 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde::Deserialize;
 use serde_json::{Map, Value as J};
 
-use super::{CallEvent, CallKey, CallKind, CallStatus, Calls, StopReason, StreamError, Usage};
+use super::{
+    CallEvent, CallKey, CallKind, CallStatus, Calls, ProtocolViolation, StopReason, StreamError,
+    Usage,
+};
 
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -519,8 +522,8 @@ impl State {
             let at = candidate.index.unwrap_or(i as u64);
             if !self.candidates.contains(&at) {
                 if self.candidates.len() >= MAX_CANDIDATES {
-                    return Err(StreamError::Protocol(format!(
-                        "more than {MAX_CANDIDATES} candidates in one Gemini response"
+                    return Err(StreamError::Protocol(ProtocolViolation::TooManyCandidates(
+                        MAX_CANDIDATES,
                     )));
                 }
                 self.candidates.insert(at);

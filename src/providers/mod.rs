@@ -169,11 +169,13 @@ mod tools;
 use std::sync::Arc;
 
 use crate::parser::DuplicateKeys;
-use crate::protocol::{AssistantTurn, ProtocolError, ToolSet};
+use crate::protocol::{AssistantTurn, ChoiceViolation, ProtocolError, ToolSet};
 use crate::sse;
 
 pub use crate::protocol::{StopReason, Vendor};
-pub use events::{CallError, CallEvent, CallKey, CallKind, CallStatus, StreamError};
+pub use events::{
+    CallError, CallEvent, CallKey, CallKind, CallStatus, Misuse, ProtocolViolation, StreamError,
+};
 pub(crate) use read_event::{Typed, excerpt, lenient_string, read_event};
 use response::Provider;
 pub use response::Usage;
@@ -386,9 +388,9 @@ impl ToolCallStream {
     }
 
     /// The `tool_choice` violation found at the end of the response, when
-    /// tools were given.
-    pub fn choice_error(&self) -> Option<&str> {
-        self.calls.choice_error.as_deref()
+    /// tools were given (its `Display` is the sentence to show).
+    pub fn choice_error(&self) -> Option<&ChoiceViolation> {
+        self.calls.choice_error.as_ref()
     }
 
     /// Uses this event-stream decoder (e.g. with another line bound).
@@ -633,7 +635,7 @@ impl ToolCallStream {
             return Err(e.clone());
         }
         if self.finished {
-            return Err(StreamError::AfterFinish);
+            return Err(StreamError::Misuse(Misuse::AfterFinish));
         }
         self.sniff(bytes);
         self.bytes_fed = self.bytes_fed.saturating_add(bytes.len() as u64);
@@ -695,7 +697,7 @@ impl ToolCallStream {
             return Err(e.clone());
         }
         if self.finished {
-            return Err(StreamError::AfterFinish);
+            return Err(StreamError::Misuse(Misuse::AfterFinish));
         }
         match handle_event(
             &mut self.adapter,
@@ -723,13 +725,13 @@ impl ToolCallStream {
     /// - [`StreamError::Unrecognized`]: no provider's stream was recognised
     ///   in the body (a stream made with [`new`](Self::new) only).
     /// - The fatal error that ended the stream earlier, or
-    ///   [`StreamError::AfterFinish`] when called twice.
+    ///   [`Misuse::AfterFinish`] when called twice.
     pub fn finish(&mut self) -> Result<(), StreamError> {
         if let Some(e) = &self.fatal {
             return Err(e.clone());
         }
         if self.finished {
-            return Err(StreamError::AfterFinish);
+            return Err(StreamError::Misuse(Misuse::AfterFinish));
         }
         self.finished = true;
         if let Some(frames) = &mut self.frames {
@@ -894,8 +896,6 @@ fn handle_event(
         Adapter::Chat(s) => s.handle(calls, data),
         Adapter::Responses(s) => s.handle(calls, event, data),
         Adapter::Gemini(s) => s.handle(calls, data),
-        Adapter::Bedrock(_) => Err(StreamError::Protocol(
-            "Bedrock sends binary event-stream frames, not text events".to_owned(),
-        )),
+        Adapter::Bedrock(_) => Err(StreamError::Misuse(Misuse::TextEventForBedrock)),
     }
 }

@@ -9,7 +9,10 @@
 use serde::Deserialize;
 
 use super::fast::{self, ChatKind};
-use super::{CallEvent, CallKey, CallKind, CallStatus, Calls, StopReason, StreamError, Usage};
+use super::{
+    CallEvent, CallKey, CallKind, CallStatus, Calls, ProtocolViolation, StopReason, StreamError,
+    Usage,
+};
 
 #[derive(Deserialize)]
 struct Chunk {
@@ -287,9 +290,11 @@ impl State {
             None => {
                 if calls.latest(key).is_some() && id.is_none() && name.is_none() {
                     // More text for a call that has already ended.
-                    return Err(StreamError::Protocol(format!(
-                        "tool call delta for choice {choice} index {index} after it ended"
-                    )));
+                    return Err(StreamError::Protocol(ProtocolViolation::DeltaWithoutCall {
+                        event: "tool call delta",
+                        key: Some(key),
+                        item_id: None,
+                    }));
                 }
                 calls.start(key, id, name, CallKind::Client)?
             }

@@ -15,7 +15,8 @@ use serde::Deserialize;
 
 use super::fast::{self, ResponsesKind};
 use super::{
-    CallError, CallEvent, CallKey, CallKind, CallStatus, Calls, StopReason, StreamError, Usage,
+    CallError, CallEvent, CallKey, CallKind, CallStatus, Calls, ProtocolViolation, StopReason,
+    StreamError, Usage,
 };
 
 /// One event, flat: every member the handled events use, all optional, so
@@ -224,6 +225,8 @@ impl State {
         fast_delta(calls, data, &mut self.scratch)
     }
 
+    /// Reads one event that the fast path left, and dispatches it on its
+    /// type.
     pub(crate) fn handle(
         &mut self,
         calls: &mut Calls,
@@ -234,9 +237,6 @@ impl State {
             return Ok(());
         };
         let kind = ev.kind.as_deref().or(event).unwrap_or_default();
-        let missing = |what: &str| {
-            StreamError::Protocol(format!("{kind} without {what}: {}", super::excerpt(data)))
-        };
         match kind {
             "response.created" => {
                 let r = Response::read(ev.response.as_ref());
@@ -256,71 +256,8 @@ impl State {
             "response.output_text.delta"
             | "response.refusal.delta"
             | "response.reasoning_summary_text.delta"
-            | "response.reasoning_text.delta" => {
-                let at = ev.output_index.ok_or_else(|| missing("output_index"))?;
-                let text = ev.delta.as_deref().unwrap_or_default();
-                let content_index = ev.content_index.unwrap_or_default();
-                match kind {
-                    "response.output_text.delta" => {
-                        calls.response.part_append(at, content_index, "text", text);
-                        if !text.is_empty() {
-                            calls.push(CallEvent::TextAppended {
-                                choice: 0,
-                                block: at,
-                                text: text.to_owned(),
-                            });
-                        }
-                    }
-                    "response.refusal.delta" => {
-                        calls
-                            .response
-                            .part_append(at, content_index, "refusal", text);
-                        if !text.is_empty() {
-                            calls.push(CallEvent::RefusalAppended {
-                                choice: 0,
-                                block: at,
-                                text: text.to_owned(),
-                            });
-                        }
-                    }
-                    _ => {
-                        if !text.is_empty() {
-                            calls.push(CallEvent::ThinkingAppended {
-                                choice: 0,
-                                block: at,
-                                text: text.to_owned(),
-                            });
-                        }
-                    }
-                }
-            }
-            "response.output_item.added" => {
-                let output_index = ev.output_index.ok_or_else(|| missing("output_index"))?;
-                let raw = ev.item.ok_or_else(|| missing("item"))?;
-                calls
-                    .response
-                    .item_added(output_index, exact(data, "item").unwrap_or_default());
-                let item = Item::read(&raw).ok_or_else(|| missing("item type"))?;
-                let Some(kind) = kind_of(&item.kind) else {
-                    return Ok(());
-                };
-                let key = CallKey::Output(output_index);
-                if calls.open(key).is_some() {
-                    return Err(StreamError::Protocol(format!(
-                        "output_item.added at output_index {output_index}, which is still open"
-                    )));
-                }
-                // The call id is what a function_call_output must echo;
-                // mcp_call items have only the item id.
-                let id = item.call_id.or_else(|| item.id.clone());
-                let n = calls.start(key, id, item.name, kind)?;
-                if let Some(c) = calls.call_mut(n) {
-                    c.item_id = item.id;
-                }
-                // Some servers put the whole text in the added item.
-                let text = item.arguments.or(item.input).unwrap_or_default();
-                calls.append(n, text);
-            }
+            | "response.reasoning_text.delta" => text_delta(calls, kind, &ev, data)?,
+            "response.output_item.added" => item_added(calls, &ev, data)?,
             "response.function_call_arguments.delta"
             | "response.mcp_call_arguments.delta"
             | "response.custom_tool_call_input.delta" => {
@@ -336,32 +273,10 @@ impl State {
                 }
                 calls.end(n);
             }
-            "response.output_item.done" => {
-                let output_index = ev.output_index.ok_or_else(|| missing("output_index"))?;
-                let raw = ev.item.ok_or_else(|| missing("item"))?;
-                calls
-                    .response
-                    .item_done(output_index, exact(data, "item").unwrap_or_default());
-                let item = Item::read(&raw).ok_or_else(|| missing("item type"))?;
-                if let Some(e) = done_event(&item.kind, output_index, raw) {
-                    calls.push(e);
-                }
-                if kind_of(&item.kind).is_none() {
-                    return Ok(());
-                }
-                if let Some(n) = calls.open(CallKey::Output(output_index)) {
-                    if let Some(text) = item.arguments.or(item.input) {
-                        settle(calls, n, &text);
-                    }
-                    calls.end(n);
-                }
-            }
+            "response.output_item.done" => item_done(calls, ev, data)?,
             "response.completed" => {
                 let r = Response::read(ev.response.as_ref());
-                if let Some(u) = r.usage.as_ref().and_then(Usage::from_json) {
-                    calls.response.usage = Some(u.clone());
-                    calls.push(CallEvent::UsageUpdated(u));
-                }
+                usage(calls, &r);
                 calls.response.completed(exact(data, "response"));
                 calls.end_open(|_| true);
                 let stop = if calls.has_calls_of(CallKind::Client)
@@ -373,25 +288,7 @@ impl State {
                 };
                 calls.finish_stream(stop);
             }
-            "response.incomplete" => {
-                let r = Response::read(ev.response.as_ref());
-                calls.response.responses_envelope(exact(data, "response"));
-                if let Some(u) = r.usage.as_ref().and_then(Usage::from_json) {
-                    calls.response.usage = Some(u.clone());
-                    calls.push(CallEvent::UsageUpdated(u));
-                }
-                let reason = Some(r)
-                    .and_then(|r| r.incomplete_details)
-                    .and_then(|d| d.reason)
-                    .unwrap_or_default();
-                let stop = match reason.as_str() {
-                    "max_output_tokens" | "" => StopReason::MaxTokens,
-                    "content_filter" => StopReason::ContentFilter,
-                    other => StopReason::Other(other.to_owned()),
-                };
-                calls.cut_open(CallStatus::Truncated, &stop);
-                calls.finish_stream(stop);
-            }
+            "response.incomplete" => incomplete(calls, &ev, data),
             "response.failed" => {
                 let e = Response::read(ev.response.as_ref())
                     .error
@@ -420,6 +317,149 @@ impl State {
     }
 }
 
+/// The error for an event that lacks a member it needs.
+#[cold]
+fn missing(event: &str, member: &'static str, data: &str) -> StreamError {
+    StreamError::Protocol(ProtocolViolation::MissingMember {
+        event: event.to_owned(),
+        member,
+        excerpt: super::excerpt(data),
+    })
+}
+
+/// Output text, refusal or reasoning text that the fast path left.
+fn text_delta(
+    calls: &mut Calls,
+    kind: &str,
+    ev: &Event<'_>,
+    data: &str,
+) -> Result<(), StreamError> {
+    let at = ev
+        .output_index
+        .ok_or_else(|| missing(kind, "output_index", data))?;
+    let text = ev.delta.as_deref().unwrap_or_default();
+    let content_index = ev.content_index.unwrap_or_default();
+    match kind {
+        "response.output_text.delta" => {
+            calls.response.part_append(at, content_index, "text", text);
+            if !text.is_empty() {
+                calls.push(CallEvent::TextAppended {
+                    choice: 0,
+                    block: at,
+                    text: text.to_owned(),
+                });
+            }
+        }
+        "response.refusal.delta" => {
+            calls
+                .response
+                .part_append(at, content_index, "refusal", text);
+            if !text.is_empty() {
+                calls.push(CallEvent::RefusalAppended {
+                    choice: 0,
+                    block: at,
+                    text: text.to_owned(),
+                });
+            }
+        }
+        _ => {
+            if !text.is_empty() {
+                calls.push(CallEvent::ThinkingAppended {
+                    choice: 0,
+                    block: at,
+                    text: text.to_owned(),
+                });
+            }
+        }
+    }
+    Ok(())
+}
+
+/// `response.output_item.added`: the item is kept for the final message;
+/// a call item starts a call, with any text it already holds.
+fn item_added(calls: &mut Calls, ev: &Event<'_>, data: &str) -> Result<(), StreamError> {
+    let missing = |member| missing("response.output_item.added", member, data);
+    let output_index = ev.output_index.ok_or_else(|| missing("output_index"))?;
+    let raw = ev.item.as_ref().ok_or_else(|| missing("item"))?;
+    calls
+        .response
+        .item_added(output_index, exact(data, "item").unwrap_or_default());
+    let item = Item::read(raw).ok_or_else(|| missing("item type"))?;
+    let Some(kind) = kind_of(&item.kind) else {
+        return Ok(());
+    };
+    let key = CallKey::Output(output_index);
+    if calls.open(key).is_some() {
+        return Err(StreamError::Protocol(ProtocolViolation::AlreadyOpen {
+            event: "output_item.added",
+            key,
+        }));
+    }
+    // The call id is what a function_call_output must echo; mcp_call items
+    // have only the item id.
+    let id = item.call_id.or_else(|| item.id.clone());
+    let n = calls.start(key, id, item.name, kind)?;
+    if let Some(c) = calls.call_mut(n) {
+        c.item_id = item.id;
+    }
+    // Some servers put the whole text in the added item.
+    let text = item.arguments.or(item.input).unwrap_or_default();
+    calls.append(n, text);
+    Ok(())
+}
+
+/// `response.output_item.done`: the item is kept whole; a hosted tool's
+/// item is reported; a call item settles its text and ends.
+fn item_done(calls: &mut Calls, ev: Event<'_>, data: &str) -> Result<(), StreamError> {
+    let missing = |member| missing("response.output_item.done", member, data);
+    let output_index = ev.output_index.ok_or_else(|| missing("output_index"))?;
+    let raw = ev.item.ok_or_else(|| missing("item"))?;
+    calls
+        .response
+        .item_done(output_index, exact(data, "item").unwrap_or_default());
+    let item = Item::read(&raw).ok_or_else(|| missing("item type"))?;
+    if let Some(e) = done_event(&item.kind, output_index, raw) {
+        calls.push(e);
+    }
+    if kind_of(&item.kind).is_none() {
+        return Ok(());
+    }
+    if let Some(n) = calls.open(CallKey::Output(output_index)) {
+        if let Some(text) = item.arguments.or(item.input) {
+            settle(calls, n, &text);
+        }
+        calls.end(n);
+    }
+    Ok(())
+}
+
+/// The response's usage, when it has one.
+fn usage(calls: &mut Calls, r: &Response) {
+    if let Some(u) = r.usage.as_ref().and_then(Usage::from_json) {
+        calls.response.usage = Some(u.clone());
+        calls.push(CallEvent::UsageUpdated(u));
+    }
+}
+
+/// `response.incomplete`: the open calls are cut, with the reason the
+/// response gives (`max_output_tokens` when it gives none).
+fn incomplete(calls: &mut Calls, ev: &Event<'_>, data: &str) {
+    let r = Response::read(ev.response.as_ref());
+    calls.response.responses_envelope(exact(data, "response"));
+    usage(calls, &r);
+    let reason = Some(r)
+        .and_then(|r| r.incomplete_details)
+        .and_then(|d| d.reason)
+        .unwrap_or_default();
+    let stop = match reason.as_str() {
+        "max_output_tokens" | "" => StopReason::MaxTokens,
+        "content_filter" => StopReason::ContentFilter,
+        other => StopReason::Other(other.to_owned()),
+    };
+    calls.cut_open(CallStatus::Truncated, &stop);
+    calls.finish_stream(stop);
+}
+
 /// The open call an event names: by `output_index`, checked against (or
 /// else found by) `item_id`.
 fn locate(
@@ -435,17 +475,19 @@ fn locate(
             .rposition(|c| c.status == CallStatus::Streaming && c.item_id.as_deref() == Some(id))
     });
     match (by_index, by_item) {
-        (Some(a), Some(b)) if a != b => Err(StreamError::Protocol(format!(
-            "item_id {} and output_index {} name different calls",
-            item_id.unwrap_or_default(),
-            output_index.unwrap_or_default()
-        ))),
+        (Some(a), Some(b)) if a != b => {
+            Err(StreamError::Protocol(ProtocolViolation::KeysDisagree {
+                item_id: item_id.unwrap_or_default().to_owned(),
+                output_index: output_index.unwrap_or_default(),
+            }))
+        }
         (Some(a), _) => Ok(a),
         (None, Some(b)) => Ok(b),
-        (None, None) => Err(StreamError::Protocol(format!(
-            "arguments event for output_index {:?} / item_id {:?}, which is not an open call",
-            output_index, item_id
-        ))),
+        (None, None) => Err(StreamError::Protocol(ProtocolViolation::DeltaWithoutCall {
+            event: "arguments event",
+            key: output_index.map(CallKey::Output),
+            item_id: item_id.map(str::to_owned),
+        })),
     }
 }
 

@@ -49,7 +49,7 @@ pub(crate) struct Calls {
     pub(super) stop: Option<StopReason>,
     pub(super) malformed: usize,
     pub(super) tools: Option<Arc<tools::Tools>>,
-    pub(super) choice_error: Option<String>,
+    pub(super) choice_error: Option<crate::protocol::ChoiceViolation>,
     /// `None`: `Error` for calls checked against a schema, else `LastWins`.
     pub(super) duplicate_keys: Option<DuplicateKeys>,
     /// Everything of the response that is not a call.

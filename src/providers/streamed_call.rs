@@ -269,15 +269,7 @@ impl StreamedCall {
             .errors
             .iter()
             .filter_map(|e| match e {
-                CallError::Schema {
-                    instance_path,
-                    message,
-                } => Some(Violation {
-                    instance_path: instance_path.clone(),
-                    schema_path: String::new(),
-                    keyword: String::new(),
-                    message: message.clone(),
-                }),
+                CallError::Schema(v) => Some(v.violation.clone()),
                 _ => None,
             })
             .collect();

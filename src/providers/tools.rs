@@ -9,8 +9,8 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use crate::parser::DuplicateKeys;
-use crate::protocol::ToolSet;
-use crate::schema::CompiledSchema;
+use crate::protocol::{ChoiceViolation, ToolSet};
+use crate::schema::{CompiledSchema, StreamViolation};
 
 use super::{CallError, CallKind, StreamedCall};
 
@@ -84,41 +84,45 @@ pub(crate) fn newly_certain(call: &mut StreamedCall) -> Vec<CallError> {
     };
     let new: Vec<CallError> = check.violations()[call.check.reported..]
         .iter()
-        .map(|v| CallError::Schema {
-            instance_path: v.violation.instance_path.clone(),
-            message: v.violation.message.clone(),
-        })
+        .cloned()
+        .map(CallError::Schema)
         .collect();
     call.check.reported = check.violations().len();
     new
 }
 
 /// The final verdict once the parser finished: every violation not yet
-/// reported.
+/// reported. One the check adds at its end (a root that never closed) is
+/// placed at the end of the text.
 pub(crate) fn verdict(call: &mut StreamedCall) -> Vec<CallError> {
     let Some(check) = call.parser.take_check() else {
         return Vec::new();
     };
     let reported = call.check.reported;
-    match check.finish() {
-        Ok(()) => Vec::new(),
-        Err(vs) => vs
-            .into_iter()
-            .skip(reported)
-            .map(|v| CallError::Schema {
-                instance_path: v.instance_path,
-                message: v.message,
+    let mut out: Vec<CallError> = check.violations()[reported..]
+        .iter()
+        .cloned()
+        .map(CallError::Schema)
+        .collect();
+    let certain = reported + out.len();
+    let end = call.parser.parser().offset();
+    if let Err(vs) = check.finish() {
+        out.extend(vs.into_iter().skip(certain).map(|violation| {
+            CallError::Schema(StreamViolation {
+                offset: end,
+                violation,
             })
-            .collect(),
+        }));
     }
+    out
 }
 
 /// The `tool_choice` (and parallel flag) check over the calls the model made.
-pub(crate) fn check_choice(tools: &Tools, calls: &[StreamedCall]) -> Option<String> {
+pub(crate) fn check_choice(tools: &Tools, calls: &[StreamedCall]) -> Option<ChoiceViolation> {
     let names: Vec<&str> = calls
         .iter()
         .filter(|c| matches!(c.kind, CallKind::Client | CallKind::Custom))
         .map(|c| c.name.as_deref().unwrap_or_default())
         .collect();
-    tools.set.check_choice(&names).err().map(|e| e.to_string())
+    tools.set.check_choice(&names).err()
 }

@@ -833,7 +833,7 @@ fn run_providers(doc: &[u8], ranges: &[(usize, usize)], with_tools: bool) -> Str
             let schema_errors = c
                 .errors()
                 .iter()
-                .filter(|e| matches!(e, CallError::Schema { .. }))
+                .filter(|e| matches!(e, CallError::Schema(_)))
                 .count();
             if c.status() == CallStatus::Complete {
                 let v = c.value().expect("a complete call has its value");
@@ -845,10 +845,7 @@ fn run_providers(doc: &[u8], ranges: &[(usize, usize)], with_tools: bool) -> Str
                     c.arguments_text()
                 );
             }
-            let only_schema = c
-                .errors()
-                .iter()
-                .all(|e| matches!(e, CallError::Schema { .. }));
+            let only_schema = c.errors().iter().all(|e| matches!(e, CallError::Schema(_)));
             if schema_errors > 0
                 && only_schema
                 && c.status() == CallStatus::Invalid

@@ -285,7 +285,12 @@ pub fn line<'a>(stream: &'a ToolCallStream, e: &'a CallEvent) -> Line<'a> {
             m.insert("error", error);
             m.insert("vendor", stream.provider_name());
             m.insert("calls", stream.calls().len());
-            m.insert("choice_error", choice_error.as_deref());
+            m.insert(
+                "choice_error",
+                choice_error.as_ref().map_or(serde_json::Value::Null, |e| {
+                    serde_json::Value::String(e.to_string())
+                }),
+            );
             m
         }
         other => {

@@ -137,7 +137,7 @@ impl Screen {
         let mut lines = frame(stream, width);
         lines.push(Styled::dim(fit(&footer(stream, progress), width, false)));
         if let Some(e) = stream.choice_error() {
-            let l = format!("tool_choice not met: {}", printable(e));
+            let l = format!("tool_choice not met: {}", printable(&e.to_string()));
             lines.push(Styled::red(fit(&l, width, false)));
         }
         let text = self.redraw(&lines);
@@ -429,12 +429,9 @@ const MAX_MEMBERS: usize = 12;
 /// A call's error as printed: a root violation names the root.
 pub fn describe_error(e: &CallError) -> String {
     match e {
-        CallError::Schema {
-            instance_path,
-            message,
-        } => crate::validate::Located {
-            path: instance_path,
-            message,
+        CallError::Schema(v) => crate::validate::Located {
+            path: &v.violation.instance_path,
+            message: &v.violation.message,
         }
         .to_string(),
         other => other.to_string(),
