@@ -29,33 +29,6 @@ use crate::parser::{Location, Token, TokenSink};
 /// Every watcher is `Send + Sync` (a [`PartialParser`] moves between
 /// threads) and `Any`, so that the layer that attached one gets its own
 /// type back.
-///
-/// # Examples
-///
-/// The stream check, the one watcher, beside the tree: a long string in
-/// small deltas under `maxLength` goes to the tree alone until the bound
-/// could be passed, and the violation is placed at its exact byte all the
-/// same.
-///
-/// ```
-/// use tooljson::{CompiledSchema, PartialParser};
-///
-/// let schema = CompiledSchema::from_json_str(
-///     r#"{"properties": {"content": {"type": "string", "maxLength": 100}}}"#,
-/// )?;
-/// let mut p = PartialParser::new();
-/// p.attach_check(schema.stream_check());
-/// let text = format!(r#"{{"content": "{}"}}"#, "ab".repeat(60));
-/// for delta in text.as_bytes().chunks(4) {
-///     p.feed(delta, &mut ())?;
-/// }
-/// p.finish(&mut ())?;
-/// // The 101st character ends 13 + 101 bytes in.
-/// assert_eq!(p.check().unwrap().first_violation_offset(), Some(114));
-/// assert_eq!(p.snapshot().unwrap().to_string().len(), text.len() - 1);
-/// assert!(p.take_check().unwrap().finish().is_err());
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
 pub(crate) trait Watcher: TokenSink + Any + Send + Sync + fmt::Debug {
     /// Asked right after this watcher took a [`Token::StringBegin`]: the
     /// pieces of that string whose bytes, all together, stay below the
