@@ -557,12 +557,6 @@ impl From<sse::SseError> for StreamError {
     }
 }
 
-impl From<ProtocolViolation> for StreamError {
-    fn from(v: ProtocolViolation) -> Self {
-        StreamError::Protocol(v)
-    }
-}
-
 /// How the events broke the vendor's streaming protocol
 /// ([`StreamError::Protocol`]). (The vendor's event protocol, that is; the
 /// request and message model of [`crate::protocol`] has its own error,
