@@ -90,7 +90,7 @@ fn anthropic_to_openai_and_back_gives_the_original() {
         let there = def.to_vendor(other).lossless().unwrap();
         let back = ToolDefinition::from_vendor_json(&there).unwrap();
         assert_eq!(
-            &back.to_anthropic().lossless().unwrap(),
+            &back.to_vendor(Vendor::Anthropic).lossless().unwrap(),
             weather,
             "via {other}"
         );
@@ -133,13 +133,16 @@ fn openai_shapes_convert_into_each_other() {
     let c = ToolDefinition::from_vendor_json(&chat["tools"][0]).unwrap();
     let r = ToolDefinition::from_vendor_json(&resp["tools"][0]).unwrap();
     assert_eq!(
-        c.to_openai_responses().lossless().unwrap(),
+        c.to_vendor(Vendor::OpenAiResponses).lossless().unwrap(),
         resp["tools"][0]
     );
-    assert_eq!(r.to_openai_chat().lossless().unwrap(), chat["tools"][0]);
+    assert_eq!(
+        r.to_vendor(Vendor::OpenAiChat).lossless().unwrap(),
+        chat["tools"][0]
+    );
     assert_eq!(c.strict(), Some(true));
     assert_eq!(
-        c.to_anthropic().lossless().unwrap(),
+        c.to_vendor(Vendor::Anthropic).lossless().unwrap(),
         json!({
             "name": "get_weather",
             "description": "Get current temperature for a given location.",
@@ -322,7 +325,7 @@ fn malformed_definitions_are_typed_errors() {
         &json!({"type": "object", "properties": {}})
     );
     assert_eq!(
-        d.to_openai_responses().lossless().unwrap(),
+        d.to_vendor(Vendor::OpenAiResponses).lossless().unwrap(),
         json!({"type": "function", "name": "x"})
     );
     // Names the vendors refuse.

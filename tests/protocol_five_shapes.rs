@@ -209,7 +209,7 @@ fn gemini_parameters_read_as_json_schema_and_written_back_as_given() {
         def.validate_json(&json!({"brightness": 1, "mode": "hot"}))
             .is_err()
     );
-    let anthropic = def.to_anthropic().lossless().unwrap();
+    let anthropic = def.to_vendor(Vendor::Anthropic).lossless().unwrap();
     assert_eq!(&anthropic["input_schema"], def.input_schema());
 }
 
@@ -349,8 +349,11 @@ fn messages_of_gemini_and_bedrock_are_modelled_and_malformed_ones_are_typed_erro
         "{e:?}"
     );
     for v in [Vendor::Gemini, Vendor::Bedrock] {
-        let turn =
-            AssistantTurn::from_anthropic(&json!({"role": "assistant", "content": []})).unwrap();
+        let turn = AssistantTurn::from_vendor(
+            Vendor::Anthropic,
+            &json!({"role": "assistant", "content": []}),
+        )
+        .unwrap();
         let written = turn.to_vendor(v).lossless().unwrap();
         assert!(written.is_object(), "{written}");
         let written = ToolResults::default().to_vendor(v).lossless().unwrap();

@@ -329,7 +329,7 @@ fn a_gemini_call_without_id_is_named_for_the_others_and_written_back_without_it(
         {"functionCall": {"name": "find", "args": {"q": "x"}}},
         {"functionCall": {"name": "find", "args": {"q": "y"}}}
     ]});
-    let turn = AssistantTurn::from_gemini(&content).unwrap();
+    let turn = AssistantTurn::from_vendor(Vendor::Gemini, &content).unwrap();
     assert_eq!(turn.to_vendor(Vendor::Gemini).lossless().unwrap(), content);
     let (a, losses) = turn.to_vendor(Vendor::Anthropic).accept_losses();
     assert_eq!(a["content"][0]["id"], "gemini_call_0");
@@ -406,7 +406,8 @@ fn results_to_gemini_get_their_names_from_the_calls() {
         json!({"functionResponse": {"id": "toolu_1", "name": "get_weather", "response": {"error": "15 C"}}})
     );
     // A result alone has no call to name it: said out loud.
-    let alone = ToolResult::from_anthropic(&anthropic["messages"][2]["content"][0]).unwrap();
+    let alone = ToolResult::from_vendor(Vendor::Anthropic, &anthropic["messages"][2]["content"][0])
+        .unwrap();
     let l = alone.to_vendor(Vendor::Gemini).losses().to_vec();
     assert_eq!(l[0].effect, LossEffect::MissingRequired, "{l:?}");
 }
@@ -435,10 +436,10 @@ fn a_bedrock_json_result_is_json_for_gemini_and_text_for_the_others() {
 #[test]
 fn bedrock_success_status_is_anthropics_explicit_is_error_false() {
     let block = json!({"toolResult": {"toolUseId": "t1", "content": [{"text": "ok"}], "status": "success"}});
-    let r = ToolResult::from_bedrock(&block).unwrap();
+    let r = ToolResult::from_vendor(Vendor::Bedrock, &block).unwrap();
     let a = r.to_vendor(Vendor::Anthropic).lossless().unwrap();
     assert_eq!(a["is_error"], false);
-    let back = ToolResult::from_anthropic(&a).unwrap();
+    let back = ToolResult::from_vendor(Vendor::Anthropic, &a).unwrap();
     assert_eq!(back.to_vendor(Vendor::Bedrock).lossless().unwrap(), block);
 }
 

@@ -290,9 +290,9 @@ fn result(v: Vendor) -> impl Strategy<Value = Value> {
 
 fn read_result(v: Vendor, j: &Value) -> Result<ToolResult, ProtocolError> {
     match v {
-        Vendor::Anthropic => ToolResult::from_anthropic(j),
-        Vendor::OpenAiChat => ToolResult::from_openai_chat(j),
-        _ => ToolResult::from_openai_responses(j),
+        Vendor::Anthropic => ToolResult::from_vendor(Vendor::Anthropic, j),
+        Vendor::OpenAiChat => ToolResult::from_vendor(Vendor::OpenAiChat, j),
+        _ => ToolResult::from_vendor(Vendor::OpenAiResponses, j),
     }
 }
 
@@ -493,7 +493,7 @@ proptest! {
 #[test]
 fn found_silent_drops_are_now_reported() {
     let chat = json!({"role": "assistant", "content": "A", "refusal": "I can't."});
-    let turn = AssistantTurn::from_openai_chat(&chat).unwrap();
+    let turn = AssistantTurn::from_vendor(Vendor::OpenAiChat, &chat).unwrap();
     for to in [Vendor::Anthropic, Vendor::OpenAiResponses] {
         let c = turn.to_vendor(to);
         assert!(
@@ -508,7 +508,7 @@ fn found_silent_drops_are_now_reported() {
         {"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": "a", "annotations": []}]},
         {"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": "b", "annotations": []}]}
     ]);
-    let turn = AssistantTurn::from_openai_responses(&items).unwrap();
+    let turn = AssistantTurn::from_vendor(Vendor::OpenAiResponses, &items).unwrap();
     assert!(turn.to_vendor(Vendor::OpenAiResponses).is_lossless());
     for to in [Vendor::Anthropic, Vendor::OpenAiChat] {
         let c = turn.to_vendor(to);

@@ -80,7 +80,7 @@ fn documented_exchanges_round_trip_exactly() {
 #[test]
 fn documented_exchanges_read_as_documented() {
     let (_, t, r) = exchange("anthropic_exchange_weather.json");
-    let turn = AssistantTurn::from_anthropic(&t).unwrap();
+    let turn = AssistantTurn::from_vendor(Vendor::Anthropic, &t).unwrap();
     assert_eq!(turn.stop_reason, Some(StopReason::ToolUse));
     let call = turn.calls().next().unwrap();
     assert_eq!(call.id, "toolu_01A09q90qw90lq917835lq9");
@@ -89,7 +89,7 @@ fn documented_exchanges_read_as_documented() {
         call.arguments.value(),
         Some(&json!({"location": "San Francisco, CA", "unit": "celsius"}))
     );
-    let res = ToolResults::from_anthropic(&r[0]).unwrap();
+    let res = ToolResults::from_vendor(Vendor::Anthropic, std::slice::from_ref(&r[0])).unwrap();
     assert_eq!(
         res.results[0].content,
         ResultContent::Text("15 degrees".into())
@@ -97,7 +97,7 @@ fn documented_exchanges_read_as_documented() {
     assert!(!res.results[0].is_error);
 
     let (_, t, r) = exchange("openai_chat_exchange_parallel.json");
-    let turn = AssistantTurn::from_openai_chat(&t).unwrap();
+    let turn = AssistantTurn::from_vendor(Vendor::OpenAiChat, &t).unwrap();
     assert_eq!(turn.called_names(), ["get_weather", "get_weather"]);
     assert_eq!(turn.stop_reason, Some(StopReason::ToolUse));
     let ids: Vec<&str> = turn.calls().map(|c| c.id.as_str()).collect();
@@ -110,7 +110,7 @@ fn documented_exchanges_read_as_documented() {
     );
 
     let (_, t, _) = exchange("openai_responses_exchange_parallel.json");
-    let turn = AssistantTurn::from_openai_responses(&t).unwrap();
+    let turn = AssistantTurn::from_vendor(Vendor::OpenAiResponses, &t).unwrap();
     let c = turn.calls().next().unwrap();
     assert_eq!(
         (c.id.as_str(), c.item_id.as_deref()),
@@ -118,7 +118,7 @@ fn documented_exchanges_read_as_documented() {
     );
 
     let (_, t, r) = exchange("openai_responses_exchange_text.json");
-    let turn = AssistantTurn::from_openai_responses(&t).unwrap();
+    let turn = AssistantTurn::from_vendor(Vendor::OpenAiResponses, &t).unwrap();
     assert_eq!(
         turn.stop_reason,
         Some(StopReason::ToolUse),
@@ -161,8 +161,9 @@ fn anthropic_to_openai_to_anthropic_gives_the_original() {
                 ("", "stop_sequence"),
             ],
         );
-        let turn = AssistantTurn::from_anthropic(&t).unwrap();
-        let results = ToolResults::from_anthropic(&r[0]).unwrap();
+        let turn = AssistantTurn::from_vendor(Vendor::Anthropic, &t).unwrap();
+        let results =
+            ToolResults::from_vendor(Vendor::Anthropic, std::slice::from_ref(&r[0])).unwrap();
         for other in [Vendor::OpenAiChat, Vendor::OpenAiResponses] {
             let there = full(&turn, other);
             let back = AssistantTurn::from_vendor(other, &there).unwrap();
@@ -191,7 +192,7 @@ fn anthropic_to_openai_to_anthropic_gives_the_original() {
 #[test]
 fn anthropic_parallel_in_openai_shapes() {
     let (_, t, r) = exchange("anthropic_exchange_parallel.json");
-    let turn = AssistantTurn::from_anthropic(&t).unwrap();
+    let turn = AssistantTurn::from_vendor(Vendor::Anthropic, &t).unwrap();
     assert_eq!(
         turn.to_openai_chat(),
         json!({
@@ -224,7 +225,7 @@ fn anthropic_parallel_in_openai_shapes() {
             ]
         })
     );
-    let results = ToolResults::from_anthropic(&r[0]).unwrap();
+    let results = ToolResults::from_vendor(Vendor::Anthropic, std::slice::from_ref(&r[0])).unwrap();
     assert_eq!(
         results.to_vendor(Vendor::OpenAiChat).lossless().unwrap(),
         vec![
@@ -246,7 +247,7 @@ fn anthropic_parallel_in_openai_shapes() {
 #[test]
 fn openai_origin_crosses_and_comes_back() {
     let (_, t, r) = exchange("openai_chat_exchange_parallel.json");
-    let turn = AssistantTurn::from_openai_chat(&t).unwrap();
+    let turn = AssistantTurn::from_vendor(Vendor::OpenAiChat, &t).unwrap();
     // refusal / annotations / logprobs are Chat-only members.
     let expected = without(
         t.clone(),
@@ -270,7 +271,7 @@ fn openai_origin_crosses_and_comes_back() {
     }
     // Responses: the item ids (fc_...) and status are Responses-only.
     let (_, t, r) = exchange("openai_responses_exchange_parallel.json");
-    let turn = AssistantTurn::from_openai_responses(&t).unwrap();
+    let turn = AssistantTurn::from_vendor(Vendor::OpenAiResponses, &t).unwrap();
     let expected = without(
         t.clone(),
         &[
@@ -306,7 +307,7 @@ fn arguments_keep_their_text_and_invalid_text_is_wrapped() {
         {"id": "call_2", "type": "function", "function": {"name": "f", "arguments": "{\"a\": \"unterminated"}},
         {"id": "call_3", "type": "function", "function": {"name": "g", "arguments": ""}}
     ]});
-    let turn = AssistantTurn::from_openai_chat(&chat).unwrap();
+    let turn = AssistantTurn::from_vendor(Vendor::OpenAiChat, &chat).unwrap();
     assert_eq!(turn.to_openai_chat(), chat);
     let calls: Vec<&ToolCall> = turn.calls().collect();
     // The value keeps the members' order and each number's text.
@@ -328,7 +329,7 @@ fn arguments_keep_their_text_and_invalid_text_is_wrapped() {
     );
     assert_eq!(a["content"][2]["input"], json!({}));
     // Through Anthropic the values survive (the text is re-written compactly).
-    let back = AssistantTurn::from_anthropic(&a).unwrap();
+    let back = AssistantTurn::from_vendor(Vendor::Anthropic, &a).unwrap();
     let b: Vec<&ToolCall> = back.calls().collect();
     assert_eq!(b[0].arguments.value(), calls[0].arguments.value());
     // Keys keep the order the model wrote them in.
@@ -349,20 +350,25 @@ fn arguments_keep_their_text_and_invalid_text_is_wrapped() {
 
 #[test]
 fn malformed_turns_and_results_are_typed_errors() {
-    let e = AssistantTurn::from_anthropic(&json!({"role": "assistant", "content": [
-        {"type": "tool_use", "name": "x", "input": {}}
-    ]}))
+    let e = AssistantTurn::from_vendor(
+        Vendor::Anthropic,
+        &json!({"role": "assistant", "content": [
+            {"type": "tool_use", "name": "x", "input": {}}
+        ]}),
+    )
     .unwrap_err();
     assert!(
         matches!(&e, ProtocolError::MissingField { at, field: "id" } if at == "/content/0"),
         "{e:?}"
     );
-    let e = AssistantTurn::from_anthropic(&json!({"role": "user", "content": []})).unwrap_err();
+    let e = AssistantTurn::from_vendor(Vendor::Anthropic, &json!({"role": "user", "content": []}))
+        .unwrap_err();
     assert!(
         matches!(&e, ProtocolError::UnknownShape { at, .. } if at == "/role"),
         "{e:?}"
     );
-    let e = AssistantTurn::from_anthropic(&json!({"role": "assistant"})).unwrap_err();
+    let e =
+        AssistantTurn::from_vendor(Vendor::Anthropic, &json!({"role": "assistant"})).unwrap_err();
     assert!(matches!(
         e,
         ProtocolError::MissingField {
@@ -370,15 +376,19 @@ fn malformed_turns_and_results_are_typed_errors() {
             ..
         }
     ));
-    let e = AssistantTurn::from_openai_chat(&json!({"role": "assistant", "tool_calls": [
-        {"id": "c", "type": "function", "function": {"name": "x", "arguments": {"a": 1}}}
-    ]}))
+    let e = AssistantTurn::from_vendor(
+        Vendor::OpenAiChat,
+        &json!({"role": "assistant", "tool_calls": [
+            {"id": "c", "type": "function", "function": {"name": "x", "arguments": {"a": 1}}}
+        ]}),
+    )
     .unwrap_err();
     assert!(
         matches!(&e, ProtocolError::WrongType { at, expected: "a string", .. } if at == "/tool_calls/0/function/arguments"),
         "{e:?}"
     );
-    let e = AssistantTurn::from_openai_responses(
+    let e = AssistantTurn::from_vendor(
+        Vendor::OpenAiResponses,
         &json!([{"type": "function_call", "name": "x", "arguments": "{}"}]),
     )
     .unwrap_err();
@@ -386,10 +396,13 @@ fn malformed_turns_and_results_are_typed_errors() {
         matches!(&e, ProtocolError::MissingField { at, field: "call_id" } if at == "/0"),
         "{e:?}"
     );
-    assert!(AssistantTurn::from_openai_responses(&json!("x")).is_err());
-    let e = ToolResults::from_anthropic(&json!({"role": "user", "content": [
-        {"type": "tool_result", "content": "x"}
-    ]}))
+    assert!(AssistantTurn::from_vendor(Vendor::OpenAiResponses, &json!("x")).is_err());
+    let e = ToolResults::from_vendor(
+        Vendor::Anthropic,
+        std::slice::from_ref(&json!({"role": "user", "content": [
+            {"type": "tool_result", "content": "x"}
+        ]})),
+    )
     .unwrap_err();
     assert!(matches!(
         e,
@@ -398,10 +411,13 @@ fn malformed_turns_and_results_are_typed_errors() {
             ..
         }
     ));
-    let e = ToolResults::from_anthropic(&json!({"role": "user", "content": [
-        {"type": "text", "text": "here you go"},
-        {"type": "tool_result", "tool_use_id": "t", "content": "x"}
-    ]}))
+    let e = ToolResults::from_vendor(
+        Vendor::Anthropic,
+        std::slice::from_ref(&json!({"role": "user", "content": [
+            {"type": "text", "text": "here you go"},
+            {"type": "tool_result", "tool_use_id": "t", "content": "x"}
+        ]})),
+    )
     .unwrap_err();
     assert!(
         matches!(e, ProtocolError::UnknownShape { .. }),
@@ -415,7 +431,8 @@ fn malformed_turns_and_results_are_typed_errors() {
     assert!(matches!(e, ProtocolError::UnknownShape { .. }));
     let e = ToolResults::from_vendor(Vendor::Anthropic, &[]).unwrap_err();
     assert!(matches!(e, ProtocolError::UnknownShape { .. }));
-    let e = ToolResult::from_anthropic(
+    let e = ToolResult::from_vendor(
+        Vendor::Anthropic,
         &json!({"type": "tool_result", "tool_use_id": "t", "is_error": "yes"}),
     )
     .unwrap_err();
@@ -580,7 +597,10 @@ fn retry_results_say_path_expected_found() {
          - path /location: expected string, found an array of 1 item\n\
          Call the tool again with input that matches the schema."
     );
-    assert_eq!(result.to_anthropic()["is_error"], json!(true));
+    assert_eq!(
+        result.to_vendor(Vendor::Anthropic).accept_losses().0["is_error"],
+        json!(true)
+    );
     let call = ToolCall::new(
         "toolu_4",
         "get_weather",
@@ -635,16 +655,19 @@ fn error_flag_crosses_openai_by_prefix() {
         responses["output"][0],
         json!({"type": "input_text", "text": "Error: "})
     );
-    let back = ToolResult::from_openai_responses(&responses).unwrap();
-    assert_eq!(back.to_anthropic(), r.to_anthropic());
+    let back = ToolResult::from_vendor(Vendor::OpenAiResponses, &responses).unwrap();
+    assert_eq!(
+        back.to_vendor(Vendor::Anthropic).accept_losses().0,
+        r.to_vendor(Vendor::Anthropic).accept_losses().0
+    );
     let chat = r.to_vendor(Vendor::OpenAiChat);
     assert_eq!(chat.losses().len(), 1);
     assert_eq!(chat.losses()[0].part, "image");
     // A non-error OpenAI result that starts with the prefix reads as an error
     // (the convention), and writes back the same text.
     let m = json!({"role": "tool", "tool_call_id": "c", "content": "Error: disk full"});
-    let r = ToolResult::from_openai_chat(&m).unwrap();
+    let r = ToolResult::from_vendor(Vendor::OpenAiChat, &m).unwrap();
     assert!(r.is_error);
     assert_eq!(r.content, ResultContent::Text("disk full".into()));
-    assert_eq!(r.to_openai_chat(), m);
+    assert_eq!(r.to_vendor(Vendor::OpenAiChat).accept_losses().0, m);
 }

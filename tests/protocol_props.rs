@@ -193,7 +193,7 @@ proptest! {
             let (first, again) = there_and_back(&t, a, b);
             prop_assert_eq!(first, again);
         }
-        let via_chat = AssistantTurn::from_openai_chat(&t.to_openai_chat()).unwrap();
+        let via_chat = AssistantTurn::from_vendor(Vendor::OpenAiChat, &t.to_openai_chat()).unwrap();
         let texts = |t: &AssistantTurn| t.parts.iter().filter_map(|p| match p {
             TurnPart::Text(x) => Some(x.text.clone()), _ => None }).collect::<Vec<_>>();
         prop_assert_eq!(texts(&via_chat), texts(&t));

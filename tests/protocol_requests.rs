@@ -293,7 +293,8 @@ fn image_result() -> Value {
 
 #[test]
 fn case1_image_in_tool_result_to_chat_is_reported_not_sent() {
-    let results = ToolResults::from_anthropic(&image_result()).unwrap();
+    let results =
+        ToolResults::from_vendor(Vendor::Anthropic, std::slice::from_ref(&image_result())).unwrap();
     let chat = results.to_vendor(Vendor::OpenAiChat);
     assert_eq!(chat.losses().len(), 1);
     let loss = &chat.losses()[0];
@@ -334,7 +335,8 @@ fn case2_text_after_results_crosses_as_a_user_message() {
         {"type": "tool_result", "tool_use_id": "t1", "content": "ok"},
         {"type": "text", "text": "Please continue."}
     ]});
-    let results = ToolResults::from_anthropic(&anthropic).unwrap();
+    let results =
+        ToolResults::from_vendor(Vendor::Anthropic, std::slice::from_ref(&anthropic)).unwrap();
     let chat = results.to_vendor(Vendor::OpenAiChat).lossless().unwrap();
     assert_eq!(
         chat,
@@ -367,7 +369,7 @@ fn case2_text_after_results_crosses_as_a_user_message() {
 fn case3_explicit_is_error_false_is_reported_through_openai() {
     let block =
         json!({"type": "tool_result", "tool_use_id": "t1", "content": "ok", "is_error": false});
-    let r = ToolResult::from_anthropic(&block).unwrap();
+    let r = ToolResult::from_vendor(Vendor::Anthropic, &block).unwrap();
     assert_eq!(r.to_vendor(Vendor::Anthropic).lossless().unwrap(), block);
     for v in [Vendor::OpenAiChat, Vendor::OpenAiResponses] {
         let c = r.to_vendor(v);
@@ -377,7 +379,8 @@ fn case3_explicit_is_error_false_is_reported_through_openai() {
         assert_eq!(c.losses()[0].effect, LossEffect::ReadsBackDifferently);
     }
     // Without the explicit flag, the trip is lossless.
-    let plain = ToolResult::from_anthropic(
+    let plain = ToolResult::from_vendor(
+        Vendor::Anthropic,
         &json!({"type": "tool_result", "tool_use_id": "t1", "content": "ok"}),
     )
     .unwrap();
@@ -387,7 +390,7 @@ fn case3_explicit_is_error_false_is_reported_through_openai() {
 #[test]
 fn case4_success_text_starting_with_error_prefix_is_reported() {
     let block = json!({"type": "tool_result", "tool_use_id": "t1", "content": "Error: none found (the search succeeded)"});
-    let r = ToolResult::from_anthropic(&block).unwrap();
+    let r = ToolResult::from_vendor(Vendor::Anthropic, &block).unwrap();
     assert!(!r.is_error);
     for v in [Vendor::OpenAiChat, Vendor::OpenAiResponses] {
         let c = r.to_vendor(v);
@@ -404,12 +407,15 @@ fn case4_success_text_starting_with_error_prefix_is_reported() {
         assert_eq!(text, "Error: none found (the search succeeded)");
     }
     // An error result crosses without a report, flag and text intact.
-    let err = ToolResult::from_anthropic(&json!({"type": "tool_result", "tool_use_id": "t1",
-                                                  "content": "disk full", "is_error": true}))
+    let err = ToolResult::from_vendor(
+        Vendor::Anthropic,
+        &json!({"type": "tool_result", "tool_use_id": "t1",
+                                                  "content": "disk full", "is_error": true}),
+    )
     .unwrap();
     let chat = err.to_vendor(Vendor::OpenAiChat).lossless().unwrap();
     assert_eq!(chat["content"], "Error: disk full");
-    let back = ToolResult::from_openai_chat(&chat).unwrap();
+    let back = ToolResult::from_vendor(Vendor::OpenAiChat, &chat).unwrap();
     assert!(back.is_error);
     assert_eq!(back.content, ResultContent::Text("disk full".into()));
 }
@@ -656,7 +662,7 @@ fn append_ready_assistant_message_goes_into_the_next_request() {
     let response = json!({"id": "msg_1", "type": "message", "role": "assistant", "model": "claude",
         "content": [{"type": "tool_use", "id": "toolu_1", "name": "ocr", "input": {"page": 1}}],
         "stop_reason": "tool_use", "stop_sequence": null, "usage": {"input_tokens": 1, "output_tokens": 1}});
-    let turn = AssistantTurn::from_anthropic(&response).unwrap();
+    let turn = AssistantTurn::from_vendor(Vendor::Anthropic, &response).unwrap();
     for v in VENDORS {
         let message = turn.to_vendor(v).lossless().unwrap();
         let results = turn

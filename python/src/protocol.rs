@@ -373,9 +373,9 @@ impl PyToolResult {
     fn from_vendor(vendor_name: &str, result: &Bound<'_, PyAny>) -> PyResult<Self> {
         let v = py_to_json(result)?;
         let inner = match vendor(vendor_name)? {
-            Vendor::Anthropic => proto::ToolResult::from_anthropic(&v),
-            Vendor::OpenAiChat => proto::ToolResult::from_openai_chat(&v),
-            Vendor::OpenAiResponses => proto::ToolResult::from_openai_responses(&v),
+            Vendor::Anthropic => proto::ToolResult::from_vendor(Vendor::Anthropic, &v),
+            Vendor::OpenAiChat => proto::ToolResult::from_vendor(Vendor::OpenAiChat, &v),
+            Vendor::OpenAiResponses => proto::ToolResult::from_vendor(Vendor::OpenAiResponses, &v),
             other => {
                 return Err(PyValueError::new_err(format!(
                     "results are read for anthropic, openai-chat and openai-responses, not {other}"

@@ -88,9 +88,9 @@ pub fn validate_tool_name(name: &str) -> Result<(), NameProblem> {
 /// });
 /// let def = ToolDefinition::from_vendor_json(&anthropic)?;
 /// assert_eq!(def.name(), "get_weather");
-/// assert_eq!(def.to_anthropic().lossless()?, anthropic);
+/// assert_eq!(def.to_vendor(Vendor::Anthropic).lossless()?, anthropic);
 /// assert_eq!(
-///     def.to_openai_chat().lossless()?,
+///     def.to_vendor(Vendor::OpenAiChat).lossless()?,
 ///     json!({"type": "function", "function": {
 ///         "name": "get_weather",
 ///         "description": "Get the current weather in a given location",
@@ -166,9 +166,9 @@ impl ToolDefinition {
     ///
     /// ```
     /// use tooljson::json;
-    /// use tooljson::protocol::{ToolDefinition, ProtocolError};
+    /// use tooljson::protocol::{ProtocolError, ToolDefinition, Vendor};
     /// let def = ToolDefinition::new("get_time", Some("Current time"), json!({"type": "object"}))?;
-    /// assert_eq!(def.to_openai_responses().lossless()?["name"], "get_time");
+    /// assert_eq!(def.to_vendor(Vendor::OpenAiResponses).lossless()?["name"], "get_time");
     /// assert!(matches!(
     ///     ToolDefinition::new("get.time", None, json!({})),
     ///     Err(ProtocolError::InvalidToolName { .. })
@@ -230,7 +230,7 @@ impl ToolDefinition {
     /// assert_eq!(def.to_vendor(Vendor::Gemini).lossless()?, gemini);
     /// // Responses requires `parameters` (null: none) and reads an absent
     /// // `strict` as true.
-    /// assert_eq!(def.to_openai_responses().lossless()?,
+    /// assert_eq!(def.to_vendor(Vendor::OpenAiResponses).lossless()?,
     ///     json!({"type": "function", "name": "now", "description": "The time",
     ///            "parameters": null, "strict": false}));
     /// # Ok::<(), tooljson::protocol::ProtocolError>(())
@@ -757,21 +757,6 @@ impl ToolDefinition {
                 ("parameters", p)
             }
         }
-    }
-
-    /// The Anthropic shape: `{"name", "description", "input_schema", ...}`.
-    pub fn to_anthropic(&self) -> Converted<Value> {
-        self.to_vendor(Vendor::Anthropic)
-    }
-
-    /// The OpenAI Chat shape: `{"type":"function","function":{...,"parameters"}}`.
-    pub fn to_openai_chat(&self) -> Converted<Value> {
-        self.to_vendor(Vendor::OpenAiChat)
-    }
-
-    /// The OpenAI Responses shape: `{"type":"function","name",...,"parameters"}`.
-    pub fn to_openai_responses(&self) -> Converted<Value> {
-        self.to_vendor(Vendor::OpenAiResponses)
     }
 }
 

@@ -143,7 +143,7 @@ impl std::error::Error for LossReport {}
 /// use tooljson::json;
 /// use tooljson::protocol::{ToolResult, Vendor};
 ///
-/// let result = ToolResult::from_anthropic(&json!({
+/// let result = ToolResult::from_vendor(Vendor::Anthropic, &json!({
 ///     "type": "tool_result", "tool_use_id": "toolu_1",
 ///     "content": [{"type": "text", "text": "the chart:"},
 ///                 {"type": "image", "source": {"type": "url", "url": "https://example.com/c.png"}}]

@@ -85,7 +85,7 @@
 //! }))?;
 //!
 //! // A finished assistant turn (here from Anthropic).
-//! let turn = AssistantTurn::from_anthropic(&json!({
+//! let turn = AssistantTurn::from_vendor(Vendor::Anthropic, &json!({
 //!     "role": "assistant",
 //!     "content": [{"type": "tool_use", "id": "toolu_01", "name": "get_weather",
 //!                  "input": {"location": 7}}],
@@ -113,7 +113,7 @@
 //! assert!(chat_reply[0]["content"].as_str().unwrap()
 //!     .starts_with("Error: The tool input does not match the input schema of get_weather"));
 //! // ... and back: the Anthropic JSON is what it was.
-//! let back = AssistantTurn::from_openai_chat(&chat_turn)?;
+//! let back = AssistantTurn::from_vendor(Vendor::OpenAiChat, &chat_turn)?;
 //! assert_eq!(back.to_anthropic(), turn.to_anthropic());
 //! # Ok::<(), tooljson::protocol::ProtocolError>(())
 //! ```

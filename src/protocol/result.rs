@@ -204,8 +204,38 @@ impl ToolResult {
         }
     }
 
+    /// Reads one result in `vendor`'s shape: an Anthropic `tool_result`
+    /// block, an OpenAI Chat `{"role":"tool",...}` message, a Responses
+    /// `function_call_output` item, a Gemini `{"functionResponse": {...}}`
+    /// part or a Bedrock `{"toolResult": {...}}` block. A whole message of
+    /// results is [`ToolResults::from_vendor`].
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use tooljson::json;
+    /// use tooljson::protocol::{ToolResult, Vendor};
+    /// let r = ToolResult::from_vendor(
+    ///     Vendor::OpenAiChat,
+    ///     &json!({"role": "tool", "tool_call_id": "call_1", "content": "18°C"}),
+    /// )?;
+    /// assert_eq!(r.call_id, "call_1");
+    /// let block = r.to_vendor(Vendor::Anthropic).lossless().unwrap();
+    /// assert_eq!(block["tool_use_id"], "call_1");
+    /// # Ok::<(), tooljson::protocol::ProtocolError>(())
+    /// ```
+    pub fn from_vendor(vendor: Vendor, v: &Value) -> Result<ToolResult, ProtocolError> {
+        match vendor {
+            Vendor::Anthropic => Self::from_anthropic(v),
+            Vendor::OpenAiChat => Self::from_openai_chat(v),
+            Vendor::OpenAiResponses => Self::from_openai_responses(v),
+            Vendor::Gemini => Self::from_gemini(v),
+            Vendor::Bedrock => Self::from_bedrock(v),
+        }
+    }
+
     /// Reads an Anthropic `tool_result` block.
-    pub fn from_anthropic(v: &Value) -> Result<ToolResult, ProtocolError> {
+    pub(crate) fn from_anthropic(v: &Value) -> Result<ToolResult, ProtocolError> {
         Self::from_anthropic_at(v, "")
     }
 
@@ -245,7 +275,7 @@ impl ToolResult {
     }
 
     /// Reads an OpenAI Chat `{"role":"tool","tool_call_id","content"}` message.
-    pub fn from_openai_chat(v: &Value) -> Result<ToolResult, ProtocolError> {
+    pub(crate) fn from_openai_chat(v: &Value) -> Result<ToolResult, ProtocolError> {
         Self::from_openai_chat_at(v, "")
     }
 
@@ -263,7 +293,7 @@ impl ToolResult {
     }
 
     /// Reads a Responses `function_call_output` item.
-    pub fn from_openai_responses(v: &Value) -> Result<ToolResult, ProtocolError> {
+    pub(crate) fn from_openai_responses(v: &Value) -> Result<ToolResult, ProtocolError> {
         Self::from_openai_responses_at(v, "")
     }
 
@@ -309,25 +339,6 @@ impl ToolResult {
                 members,
             },
         }
-    }
-
-    /// The result as an Anthropic `tool_result` block: the same JSON it was
-    /// read from; across vendors, what [`to_vendor`](Self::to_vendor)
-    /// reports lost is left out.
-    pub fn to_anthropic(&self) -> Value {
-        self.write(Vendor::Anthropic, "", &mut Losses::default())
-    }
-
-    /// The result as an OpenAI Chat `role:"tool"` message (see
-    /// [`to_anthropic`](Self::to_anthropic)).
-    pub fn to_openai_chat(&self) -> Value {
-        self.write(Vendor::OpenAiChat, "", &mut Losses::default())
-    }
-
-    /// The result as a Responses `function_call_output` item (see
-    /// [`to_anthropic`](Self::to_anthropic)).
-    pub fn to_openai_responses(&self) -> Value {
-        self.write(Vendor::OpenAiResponses, "", &mut Losses::default())
     }
 
     /// The result in `vendor`'s shape (a block, a message or an item), with
@@ -527,7 +538,7 @@ pub(crate) fn write_content(
 /// use tooljson::json;
 /// use tooljson::protocol::{AssistantTurn, ToolOutcome, Vendor};
 ///
-/// let turn = AssistantTurn::from_openai_chat(&json!({
+/// let turn = AssistantTurn::from_vendor(Vendor::OpenAiChat, &json!({
 ///     "role": "assistant", "content": null,
 ///     "tool_calls": [
 ///         {"id": "call_1", "type": "function", "function": {"name": "get_weather", "arguments": "{\"location\":\"Paris\"}"}},
@@ -687,7 +698,7 @@ impl ToolResults {
     /// Reads an Anthropic user message of `tool_result` blocks. Blocks after
     /// the results (a text, say) are [`trailing`](Self::trailing); a
     /// non-result block before a result is an error, as for the API.
-    pub fn from_anthropic(v: &Value) -> Result<ToolResults, ProtocolError> {
+    pub(crate) fn from_anthropic(v: &Value) -> Result<ToolResults, ProtocolError> {
         let o = expect_object(v, "", "a user message object")?;
         expect_role(o, "", "user")?;
         let blocks = match o.get("content") {

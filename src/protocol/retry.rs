@@ -261,11 +261,11 @@ pub fn violations_result(call_id: &str, tool: &str, violations: &[Violation]) ->
 /// let err = tooljson::from_str(raw).unwrap_err();
 /// let result = parse_error_result("toolu_01", raw, &err);
 /// assert!(result.is_error);
-/// let block = result.to_anthropic();
+/// let block = result.to_vendor(Vendor::Anthropic).lossless().unwrap();
 /// assert_eq!(block["is_error"], json!(true));
 /// assert!(block["content"].as_str().unwrap().contains("incomplete JSON"));
 /// // OpenAI has no is_error: the text says it.
-/// assert!(result.to_openai_chat()["content"].as_str().unwrap().starts_with("Error: "));
+/// assert!(result.to_vendor(Vendor::OpenAiChat).accept_losses().0["content"].as_str().unwrap().starts_with("Error: "));
 /// ```
 pub fn parse_error_result(call_id: &str, raw: &str, error: &crate::Error) -> ToolResult {
     ToolResult::new(call_id, ToolOutcome::error(parse_error_message(raw, error)))

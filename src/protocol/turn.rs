@@ -110,14 +110,14 @@ pub(crate) fn place_losses(from: Option<Vendor>, at: &str, losses: &mut [Loss]) 
 ///     ],
 ///     "stop_reason": "tool_use"
 /// });
-/// let turn = AssistantTurn::from_anthropic(&message)?;
+/// let turn = AssistantTurn::from_vendor(Vendor::Anthropic, &message)?;
 /// assert_eq!(turn.stop_reason, Some(StopReason::ToolUse));
 /// let chat = turn.to_openai_chat();
 /// assert_eq!(chat["finish_reason"], "tool_calls");
 /// assert_eq!(chat["message"]["content"], "Let me check.");
 /// assert_eq!(chat["message"]["tool_calls"][0]["function"]["arguments"],
 ///            r#"{"location":"San Francisco, CA"}"#);
-/// let back = AssistantTurn::from_openai_chat(&chat)?;
+/// let back = AssistantTurn::from_vendor(Vendor::OpenAiChat, &chat)?;
 /// assert_eq!(back.to_anthropic(), message);
 /// # Ok::<(), tooljson::protocol::ProtocolError>(())
 /// ```
@@ -192,7 +192,7 @@ impl AssistantTurn {
     /// ```
     /// use tooljson::json;
     /// use tooljson::protocol::{AssistantTurn, Vendor};
-    /// let turn = AssistantTurn::from_anthropic(&json!({
+    /// let turn = AssistantTurn::from_vendor(Vendor::Anthropic, &json!({
     ///     "id": "msg_01", "type": "message", "role": "assistant", "model": "claude-sonnet-4-5",
     ///     "content": [{"type": "text", "text": "Checking."},
     ///                 {"type": "tool_use", "id": "toolu_01", "name": "get_weather", "input": {"city": "Oslo"}}],
@@ -401,7 +401,7 @@ impl AssistantTurn {
     }
 
     /// Reads an Anthropic assistant message.
-    pub fn from_anthropic(v: &Value) -> Result<AssistantTurn, ProtocolError> {
+    pub(crate) fn from_anthropic(v: &Value) -> Result<AssistantTurn, ProtocolError> {
         let o = expect_object(v, "", "an assistant message object")?;
         expect_role(o, "", "assistant")?;
         let mut turn = AssistantTurn {
@@ -504,7 +504,7 @@ impl AssistantTurn {
 
     /// Reads an OpenAI Chat choice (`{"message":..., "finish_reason":...}`)
     /// or a bare assistant message.
-    pub fn from_openai_chat(v: &Value) -> Result<AssistantTurn, ProtocolError> {
+    pub(crate) fn from_openai_chat(v: &Value) -> Result<AssistantTurn, ProtocolError> {
         let o = expect_object(v, "", "a choice or an assistant message object")?;
         let (msg, at, mut turn) = match o.get("message") {
             Some(m) => {
@@ -690,7 +690,7 @@ impl AssistantTurn {
 
     /// Reads OpenAI Responses output: a response object (`{"status",
     /// "output": [...]}`) or a bare array of output items.
-    pub fn from_openai_responses(v: &Value) -> Result<AssistantTurn, ProtocolError> {
+    pub(crate) fn from_openai_responses(v: &Value) -> Result<AssistantTurn, ProtocolError> {
         let (items, at, mut turn) = match v {
             Value::Array(a) => (
                 a.as_slice(),

@@ -113,7 +113,7 @@ pub(super) fn read(v: &Value) -> Result<Request, ProtocolError> {
         let mo = expect_object(m, &at, "a message object")?;
         match mo.get("role").and_then(Value::as_str) {
             Some("assistant") => r.messages.push(Message::Assistant(
-                AssistantTurn::from_bedrock(m).map_err(|e| prefixed(e, &at))?,
+                AssistantTurn::from_vendor(Vendor::Bedrock, m).map_err(|e| prefixed(e, &at))?,
             )),
             Some("user") => {
                 let bs = blocks(mo, &at)?;

@@ -243,7 +243,7 @@ pub(super) fn read(v: &Value) -> Result<Request, ProtocolError> {
         let co = expect_object(c, &at, "a Content object")?;
         match co.get("role").and_then(Value::as_str) {
             Some("model") => r.messages.push(Message::Assistant(
-                AssistantTurn::from_gemini(c).map_err(|e| prefixed(e, &at))?,
+                AssistantTurn::from_vendor(Vendor::Gemini, c).map_err(|e| prefixed(e, &at))?,
             )),
             Some("function") => r.messages.push(Message::Results(
                 ToolResults::from_gemini(c).map_err(|e| prefixed(e, &at))?,

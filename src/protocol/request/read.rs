@@ -367,7 +367,7 @@ fn read_anthropic_message(m: &Value, at: &str) -> Result<Message, ProtocolError>
                 }))
             }
         }
-        "assistant" => AssistantTurn::from_anthropic(m)
+        "assistant" => AssistantTurn::from_vendor(Vendor::Anthropic, m)
             .map(Message::Assistant)
             .map_err(|e| prefixed(e, at)),
         other => Err(ProtocolError::UnknownShape {
@@ -475,7 +475,8 @@ fn read_chat_messages(
                 native: Native::of(vendor, other_members(o, &["role", "content"])),
             })),
             "assistant" => r.messages.push(Message::Assistant(
-                AssistantTurn::from_openai_chat(&messages[i]).map_err(|e| prefixed(e, &at))?,
+                AssistantTurn::from_vendor(Vendor::OpenAiChat, &messages[i])
+                    .map_err(|e| prefixed(e, &at))?,
             )),
             "tool" => {
                 let start = i;
@@ -544,9 +545,11 @@ fn read_responses_items(
             while i < items.len() && is_assistant_item(&items[i]) {
                 i += 1;
             }
-            let turn =
-                AssistantTurn::from_openai_responses(&Value::Array(items[start..i].to_vec()))
-                    .map_err(|e| rebased(e, "/input", start))?;
+            let turn = AssistantTurn::from_vendor(
+                Vendor::OpenAiResponses,
+                &Value::Array(items[start..i].to_vec()),
+            )
+            .map_err(|e| rebased(e, "/input", start))?;
             r.messages.push(Message::Assistant(turn));
             shape.message_at.push(("/input", start));
             continue;

@@ -39,8 +39,10 @@ pub(super) fn read(v: &Value) -> Result<Response, ProtocolError> {
             }
         }
     }
-    r.choices
-        .push(AssistantTurn::from_bedrock(&Value::Object(turn_json))?);
+    r.choices.push(AssistantTurn::from_vendor(
+        Vendor::Bedrock,
+        &Value::Object(turn_json),
+    )?);
     Ok(r)
 }
 

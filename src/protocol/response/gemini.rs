@@ -60,8 +60,9 @@ pub(super) fn read(v: &Value) -> Result<Response, ProtocolError> {
                         c.insert("parts".into(), Value::Array(Vec::new()));
                         Value::Object(c)
                     });
-                    let turn = AssistantTurn::from_gemini(&Value::Object(turn_json))
-                        .map_err(|e| prefixed(e, &at))?;
+                    let turn =
+                        AssistantTurn::from_vendor(Vendor::Gemini, &Value::Object(turn_json))
+                            .map_err(|e| prefixed(e, &at))?;
                     r.choices.push(turn);
                     r.shape.choice_native.push(rest);
                 }

@@ -239,8 +239,10 @@ impl Response {
                     "role".into(),
                     o.get("role").cloned().unwrap_or("assistant".into()),
                 );
-                r.choices
-                    .push(AssistantTurn::from_anthropic(&Value::Object(turn_json))?);
+                r.choices.push(AssistantTurn::from_vendor(
+                    Vendor::Anthropic,
+                    &Value::Object(turn_json),
+                )?);
             }
             Vendor::OpenAiChat => {
                 let choices = match turn_json.get("choices") {
@@ -277,17 +279,18 @@ impl Response {
                             field: "message",
                         });
                     }
-                    let turn = AssistantTurn::from_openai_chat(&Value::Object(inner))
-                        .map_err(|e| prefixed(e, &at))?;
+                    let turn =
+                        AssistantTurn::from_vendor(Vendor::OpenAiChat, &Value::Object(inner))
+                            .map_err(|e| prefixed(e, &at))?;
                     r.choices.push(turn);
                     r.shape.choice_native.push(rest);
                 }
             }
             _ => {
-                r.choices
-                    .push(AssistantTurn::from_openai_responses(&Value::Object(
-                        turn_json,
-                    ))?);
+                r.choices.push(AssistantTurn::from_vendor(
+                    Vendor::OpenAiResponses,
+                    &Value::Object(turn_json),
+                )?);
             }
         }
         Ok(r)

@@ -84,7 +84,7 @@ impl ToolResult {
     /// use tooljson::protocol::{ToolResult, Vendor};
     /// let block = json!({"toolResult": {"toolUseId": "tooluse_1",
     ///     "content": [{"json": {"song": "Elemental Hotel"}}], "status": "success"}});
-    /// let r = ToolResult::from_bedrock(&block)?;
+    /// let r = ToolResult::from_vendor(Vendor::Bedrock, &block)?;
     /// assert!(!r.is_error);
     /// assert_eq!(r.to_vendor(Vendor::Bedrock).lossless().unwrap(), block);
     /// // Anthropic takes no JSON block: its text, reported.
@@ -93,7 +93,7 @@ impl ToolResult {
     /// assert_eq!(losses.len(), 1);
     /// # Ok::<(), tooljson::protocol::ProtocolError>(())
     /// ```
-    pub fn from_bedrock(v: &Value) -> Result<ToolResult, ProtocolError> {
+    pub(crate) fn from_bedrock(v: &Value) -> Result<ToolResult, ProtocolError> {
         Self::from_bedrock_at(v, "")
     }
 

@@ -69,7 +69,7 @@ impl ToolResult {
     /// use tooljson::protocol::{ToolResult, Vendor};
     /// let part = json!({"functionResponse": {"id": "c1", "name": "get_weather",
     ///                                        "response": {"error": "city not found"}}});
-    /// let r = ToolResult::from_gemini(&part)?;
+    /// let r = ToolResult::from_vendor(Vendor::Gemini, &part)?;
     /// assert!(r.is_error);
     /// assert_eq!(r.name.as_deref(), Some("get_weather"));
     /// assert_eq!(r.to_vendor(Vendor::Gemini).lossless().unwrap(), part);
@@ -77,7 +77,7 @@ impl ToolResult {
     ///     "type": "tool_result", "tool_use_id": "c1", "content": "city not found", "is_error": true}));
     /// # Ok::<(), tooljson::protocol::ProtocolError>(())
     /// ```
-    pub fn from_gemini(v: &Value) -> Result<ToolResult, ProtocolError> {
+    pub(crate) fn from_gemini(v: &Value) -> Result<ToolResult, ProtocolError> {
         Self::from_gemini_at(v, "")
     }
 

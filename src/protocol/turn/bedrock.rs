@@ -149,14 +149,14 @@ impl AssistantTurn {
     ///     "stopReason": "tool_use",
     ///     "usage": {"inputTokens": 10, "outputTokens": 5, "totalTokens": 15}
     /// });
-    /// let turn = AssistantTurn::from_bedrock(&response)?;
+    /// let turn = AssistantTurn::from_vendor(Vendor::Bedrock, &response)?;
     /// assert_eq!(turn.stop_reason, Some(StopReason::ToolUse));
     /// assert_eq!(turn.to_bedrock(), response);
     /// let chat = turn.to_vendor(Vendor::OpenAiChat).lossless().unwrap();
     /// assert_eq!(chat["tool_calls"][0]["id"], "tooluse_1");
     /// # Ok::<(), tooljson::protocol::ProtocolError>(())
     /// ```
-    pub fn from_bedrock(v: &Value) -> Result<AssistantTurn, ProtocolError> {
+    pub(crate) fn from_bedrock(v: &Value) -> Result<AssistantTurn, ProtocolError> {
         let o = expect_object(v, "", "a ConverseResponse or a message object")?;
         let (msg, at, mut turn) = match o.get("output") {
             Some(out) => {
@@ -220,8 +220,8 @@ impl AssistantTurn {
     ///
     /// ```
     /// use tooljson::json;
-    /// use tooljson::protocol::AssistantTurn;
-    /// let turn = AssistantTurn::from_anthropic(&json!({"role": "assistant",
+    /// use tooljson::protocol::{AssistantTurn, Vendor};
+    /// let turn = AssistantTurn::from_vendor(Vendor::Anthropic, &json!({"role": "assistant",
     ///     "content": [{"type": "text", "text": "Hi"}]}))?;
     /// assert_eq!(turn.to_bedrock(), json!({"role": "assistant", "content": [{"text": "Hi"}]}));
     /// # Ok::<(), tooljson::protocol::ProtocolError>(())

@@ -221,14 +221,14 @@ impl AssistantTurn {
     ///     ]},
     ///     "finishReason": "STOP", "index": 0
     /// });
-    /// let turn = AssistantTurn::from_gemini(&candidate)?;
+    /// let turn = AssistantTurn::from_vendor(Vendor::Gemini, &candidate)?;
     /// assert_eq!(turn.stop_reason, Some(StopReason::ToolUse));
     /// assert_eq!(turn.to_gemini(), candidate);
     /// let anthropic = turn.to_vendor(Vendor::Anthropic).lossless().unwrap();
     /// assert_eq!(anthropic["content"][0]["id"], "c1");
     /// # Ok::<(), tooljson::protocol::ProtocolError>(())
     /// ```
-    pub fn from_gemini(v: &Value) -> Result<AssistantTurn, ProtocolError> {
+    pub(crate) fn from_gemini(v: &Value) -> Result<AssistantTurn, ProtocolError> {
         let o = expect_object(v, "", "a candidate or a Content object")?;
         let (content, at, mut turn) = match o.get("content") {
             Some(c) if !o.contains_key("parts") => {
@@ -309,8 +309,8 @@ impl AssistantTurn {
     ///
     /// ```
     /// use tooljson::json;
-    /// use tooljson::protocol::AssistantTurn;
-    /// let turn = AssistantTurn::from_openai_chat(&json!({"role": "assistant", "content": "Hi"}))?;
+    /// use tooljson::protocol::{AssistantTurn, Vendor};
+    /// let turn = AssistantTurn::from_vendor(Vendor::OpenAiChat, &json!({"role": "assistant", "content": "Hi"}))?;
     /// assert_eq!(turn.to_gemini(), json!({"role": "model", "parts": [{"text": "Hi"}]}));
     /// # Ok::<(), tooljson::protocol::ProtocolError>(())
     /// ```
