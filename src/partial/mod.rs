@@ -287,12 +287,6 @@ impl PartialParser {
         &self.parser
     }
 
-    /// What a repeated key does (see [`set_duplicate_keys`](Self::set_duplicate_keys)).
-    #[cfg(feature = "providers")]
-    pub(crate) fn duplicate_keys(&self) -> DuplicateKeys {
-        self.tree.duplicate_keys
-    }
-
     /// Sets the duplicate-key policy of the parser and of the tree (see
     /// [`DuplicateKeys`]); meant to be called before the first fragment, as
     /// objects already open keep no record of their earlier keys.

@@ -226,7 +226,7 @@ impl StreamedCall {
             // Parsed keeping one value of a repeated key: read again, so a
             // repeated key is the text alone (which a conversion carries or
             // reports), never one of its values passed on in silence.
-            (Some(_), _) if self.parser.duplicate_keys() != DuplicateKeys::Error => {
+            (Some(_), _) if self.parser.parser().duplicate_keys() != DuplicateKeys::Error => {
                 Arguments::from_text(&self.text)
             }
             (Some(v), _) => Arguments::Json {
