@@ -5,12 +5,18 @@
 
 use super::DecodeError;
 use super::approx::{Approximations, unsupported};
-use super::shape::Bound;
 use super::strkw::{PatternKw, UNCHECKED_FORMATS};
 use crate::Value;
 use crate::schema::decode_view::{
     Format, ItemsKw, Kw, NodeId, ObjectKw, Program, T_ALL, format_notes, node_accepts,
 };
+
+/// A number bound: an integer and whether it is exclusive.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Bound {
+    pub(crate) at: i128,
+    pub(crate) open: bool,
+}
 
 /// An `anyOf` / `oneOf` still to choose a branch of: its keyword's
 /// position, its branches, and its node when it is a `oneOf`.

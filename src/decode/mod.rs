@@ -198,14 +198,14 @@
 //! byte automaton (`step.rs`, with the mask walk's fast path in
 //! `fast.rs`) then follows each family in its own place:
 //!
-//! | family | read | followed byte by byte |
+//! | family | read | built into shapes, then followed byte by byte |
 //! |---|---|---|
 //! | `type` | `keywords.rs` | `shape.rs` (one alternative per type), `step.rs` (`start`) |
 //! | `enum` / `const` | `keywords.rs` | `shape.rs` (`literals`), `step.rs` (literal frames) |
-//! | numbers | `keywords.rs` | `number.rs` |
+//! | numbers | `keywords.rs` | `number.rs` (bounds), `step.rs` (number frames) |
 //! | strings (`minLength`, `maxLength`, `pattern`) | `keywords.rs`, `strkw.rs` | `string.rs`, `step.rs` (string frames), `pattern.rs` |
 //! | `format` | `keywords.rs`, `strkw.rs` | `forms.rs` (hand-built automata), `pattern.rs` |
-//! | objects | `keywords.rs` | `shape.rs` (`object`), `object.rs` |
+//! | objects | `keywords.rs` | `shape.rs` (`object`), `object.rs` (can a key come, can it close), `step.rs` (object and key frames) |
 //! | arrays | `keywords.rs` | `shape.rs` (`array`), `step.rs` (array frames) |
 //! | applicators (`$ref`, `allOf`, `anyOf`, `oneOf`) | `keywords.rs`, `shape.rs` (`conj`) | `shape.rs` (`disjunction`): one configuration per branch |
 //!

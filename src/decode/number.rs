@@ -1,11 +1,8 @@
 //! The numbers family (`minimum`, `maximum` and their exclusive forms,
-//! `type: integer`): a number frame's states, whether its digits so far
-//! can still end within the bounds, and its step.
-
-use smallvec::SmallVec;
+//! `type: integer`): a number frame's states, and whether its digits so
+//! far can still end within the bounds (`step.rs` steps the frame).
 
 use super::shape::{Bound, Grammar, Shape, ShapeId};
-use super::step::{Config, Frame, step_owned, take, value_done};
 
 /// Number states (see the JSON grammar).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -146,25 +143,6 @@ pub(crate) fn num_shape(g: &Grammar, shape: ShapeId) -> (Option<Bound>, Option<B
     }
 }
 
-pub(super) fn num_start(g: &Grammar, shape: ShapeId, b: u8, out: &mut SmallVec<[Frame; 2]>) {
-    let (lo, hi, _) = num_shape(g, shape);
-    let (nx, neg, mag) = match b {
-        b'-' => (Nx::Minus, true, 0),
-        b'0' => (Nx::Zero, false, 0),
-        b'1'..=b'9' => (Nx::Int, false, u128::from(b - b'0')),
-        _ => return,
-    };
-    if num_ok(nx, neg, mag, false, lo, hi, false) {
-        out.push(Frame::Num {
-            shape,
-            nx,
-            neg,
-            mag,
-            frac_nz: false,
-        });
-    }
-}
-
 /// A number state after byte `b` (`None`: the byte is not part of it).
 pub(crate) fn num_next(
     nx: Nx,
@@ -187,39 +165,5 @@ pub(crate) fn num_next(
         (Nx::E, b'+' | b'-') => Some((Nx::ESign, mag, frac_nz)),
         (Nx::E | Nx::ESign | Nx::Exp, b'0'..=b'9') => Some((Nx::Exp, mag, frac_nz)),
         _ => None,
-    }
-}
-
-/// A byte of a number: a digit, sign, dot or exponent within the bounds,
-/// else the end of the number (the byte then its parent's).
-#[inline(always)]
-pub(super) fn step_num(
-    g: &Grammar,
-    c: &mut Config,
-    (shape, nx, neg, mag, frac_nz): (ShapeId, Nx, bool, u128, bool),
-    b: u8,
-    out: &mut Vec<Config>,
-    guard: u32,
-) {
-    let (lo, hi, int) = num_shape(g, shape);
-    let bounded = lo.is_some() || hi.is_some();
-    if let Some((nx2, mag2, fnz2)) = num_next(nx, mag, frac_nz, b, int, bounded) {
-        if num_ok(nx2, neg, mag2, fnz2, lo, hi, false) {
-            *c.top() = Frame::Num {
-                shape,
-                nx: nx2,
-                neg,
-                mag: mag2,
-                frac_nz: fnz2,
-            };
-            out.push(take(c));
-        }
-        return;
-    }
-    if matches!(nx, Nx::Zero | Nx::Int | Nx::Frac | Nx::Exp)
-        && num_ok(nx, neg, mag, frac_nz, lo, hi, true)
-    {
-        value_done(g, c);
-        step_owned(g, c, b, out, guard + 1);
     }
 }

@@ -7,6 +7,7 @@
 use std::collections::HashMap;
 
 use super::approx::{Approximation, Approximations, unsupported};
+pub(crate) use super::keywords::Bound;
 use super::keywords::{Disjunction, Keywords, Reading};
 use super::pattern::StrPattern;
 use super::strkw::PatternKw;
@@ -25,13 +26,6 @@ pub const MAX_SHAPES: usize = 20_000;
 
 /// The most keys an object shape may name (its used keys are one `u64`).
 pub(crate) const MAX_KEYS: usize = 64;
-
-/// A number bound: an integer and whether it is exclusive.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Bound {
-    pub(crate) at: i128,
-    pub(crate) open: bool,
-}
 
 #[derive(Debug)]
 pub(crate) struct ObjShape {

@@ -8,11 +8,10 @@
 use smallvec::SmallVec;
 
 pub(crate) use super::number::{Nx, num_bounded, num_next, num_ok, num_shape};
-use super::number::{num_start, step_num};
-pub(crate) use super::object::{fnv, key_ok, key_viable};
-use super::object::{step_key, step_obj};
+use super::object::{FNV0, obj_can_add, obj_can_close, obj_can_finish};
+pub(crate) use super::object::{fnv, key_ok};
 use super::pattern::PatState;
-use super::shape::{Grammar, Shape, ShapeId};
+use super::shape::{Grammar, ObjShape, Shape, ShapeId};
 use super::string::{Sx, pending, str_byte};
 
 /// The deepest nesting of arrays and objects written (the crate's parser
@@ -240,6 +239,25 @@ fn lit_start(g: &Grammar, shape: ShapeId, b: u8, out: &mut SmallVec<[Frame; 2]>)
             lo,
             hi,
             pos: 1,
+        });
+    }
+}
+
+fn num_start(g: &Grammar, shape: ShapeId, b: u8, out: &mut SmallVec<[Frame; 2]>) {
+    let (lo, hi, _) = num_shape(g, shape);
+    let (nx, neg, mag) = match b {
+        b'-' => (Nx::Minus, true, 0),
+        b'0' => (Nx::Zero, false, 0),
+        b'1'..=b'9' => (Nx::Int, false, u128::from(b - b'0')),
+        _ => return,
+    };
+    if num_ok(nx, neg, mag, false, lo, hi, false) {
+        out.push(Frame::Num {
+            shape,
+            nx,
+            neg,
+            mag,
+            frac_nz: false,
         });
     }
 }
@@ -484,6 +502,256 @@ fn step_arr(
         }
         _ => {}
     }
+}
+
+/// A byte of a number: a digit, sign, dot or exponent within the bounds,
+/// else the end of the number (the byte then its parent's).
+#[inline(always)]
+fn step_num(
+    g: &Grammar,
+    c: &mut Config,
+    (shape, nx, neg, mag, frac_nz): (ShapeId, Nx, bool, u128, bool),
+    b: u8,
+    out: &mut Vec<Config>,
+    guard: u32,
+) {
+    let (lo, hi, int) = num_shape(g, shape);
+    let bounded = lo.is_some() || hi.is_some();
+    if let Some((nx2, mag2, fnz2)) = num_next(nx, mag, frac_nz, b, int, bounded) {
+        if num_ok(nx2, neg, mag2, fnz2, lo, hi, false) {
+            *c.top() = Frame::Num {
+                shape,
+                nx: nx2,
+                neg,
+                mag: mag2,
+                frac_nz: fnz2,
+            };
+            out.push(take(c));
+        }
+        return;
+    }
+    if matches!(nx, Nx::Zero | Nx::Int | Nx::Frac | Nx::Exp)
+        && num_ok(nx, neg, mag, frac_nz, lo, hi, true)
+    {
+        value_done(g, c);
+        step_owned(g, c, b, out, guard + 1);
+    }
+}
+
+/// A byte in an object, between members: `}` once it can close, `,`
+/// while a key can be added, a key's opening quote, `:`, or the member
+/// value's first byte.
+#[inline(always)]
+fn step_obj(
+    g: &Grammar,
+    c: &mut Config,
+    (shape, used, count, ox, pending): (ShapeId, u64, u64, Ox, ShapeId),
+    b: u8,
+    out: &mut Vec<Config>,
+) {
+    let depth = c.frames.len();
+    let o = match g.shape(shape) {
+        Shape::Obj(o) => Some(o),
+        _ => None,
+    };
+    let set = |c: &mut Config, ox: Ox| {
+        *c.top() = Frame::Obj {
+            shape,
+            used,
+            count,
+            ox,
+            pending,
+        };
+    };
+    match (ox, b) {
+        (Ox::Key { open: true } | Ox::After, b'}')
+            if o.is_none_or(|o| obj_can_close(o, used, count)) =>
+        {
+            // Forget this object's keys.
+            let d = depth as u32;
+            c.keys.retain(|(kd, _)| *kd != d);
+            value_done(g, c);
+            out.push(take(c));
+        }
+        (Ox::After, b',') if o.is_none_or(|o| obj_can_add(g, o, used, count)) => {
+            set(c, Ox::Key { open: false });
+            out.push(take(c));
+        }
+        (Ox::Key { .. }, b'"') => {
+            let (hi, free) = match o {
+                Some(o) => (
+                    o.keys.len() as u32,
+                    o.additional.is_some_and(|a| g.sat(a)) && obj_can_finish(g, o, used, count + 1),
+                ),
+                None => (0, true),
+            };
+            let k = Frame::Key {
+                lo: 0,
+                hi,
+                pos: 0,
+                free,
+                sx: Sx::Normal,
+                hash: FNV0,
+            };
+            if key_viable(g, o, used, count, &k) {
+                set(c, Ox::Key { open: false });
+                c.frames.push(k);
+                out.push(take(c));
+            }
+        }
+        (Ox::Colon, b':') => {
+            set(c, Ox::Value);
+            out.push(take(c));
+        }
+        (Ox::Value, _) => {
+            let mut starts = SmallVec::new();
+            start(g, pending, b, depth, &mut starts);
+            push_starts(
+                c,
+                starts,
+                |f| {
+                    if let Frame::Obj { ox, .. } = f {
+                        *ox = Ox::Inside;
+                    }
+                },
+                out,
+            );
+        }
+        _ => {}
+    }
+}
+
+/// A byte of a key (the `key` frame on top, its object below): the
+/// closing quote, else a character that keeps some key viable.
+#[inline(always)]
+fn step_key(g: &Grammar, c: &mut Config, key: Frame, b: u8, out: &mut Vec<Config>) {
+    let Frame::Key {
+        lo,
+        hi,
+        pos,
+        free,
+        sx,
+        hash,
+    } = key
+    else {
+        return;
+    };
+    let depth = c.frames.len();
+    let Some(&Frame::Obj {
+        shape, used, count, ..
+    }) = c.frames.get(depth - 2)
+    else {
+        return;
+    };
+    let o = match g.shape(shape) {
+        Shape::Obj(o) => Some(o),
+        _ => None,
+    };
+    let keys: &[Box<[u8]>] = o.map_or(&[], |o| &o.keys);
+    if sx == Sx::Normal && b == b'"' {
+        end_key(g, c, key, (shape, used, count), out);
+        return;
+    }
+    let Some((nsx, _)) = str_byte(sx, b, true) else {
+        return;
+    };
+    let (nlo, nhi) = if lo < hi {
+        narrow(keys, lo, hi, pos, b)
+    } else {
+        (lo, lo)
+    };
+    let k = Frame::Key {
+        lo: nlo,
+        hi: nhi,
+        pos: pos + 1,
+        free,
+        sx: nsx,
+        hash: fnv(hash, b),
+    };
+    if key_viable(g, o, used, count, &k) {
+        *c.top() = k;
+        out.push(take(c));
+    }
+}
+
+/// A key's closing quote: a named key, else one outside them (free, and
+/// written once); the object below then waits for `:`.
+#[inline(always)]
+fn end_key(
+    g: &Grammar,
+    c: &mut Config,
+    key: Frame,
+    (shape, used, count): (ShapeId, u64, u64),
+    out: &mut Vec<Config>,
+) {
+    let Frame::Key {
+        lo,
+        hi,
+        pos,
+        free,
+        hash,
+        ..
+    } = key
+    else {
+        return;
+    };
+    let depth = c.frames.len();
+    let o = match g.shape(shape) {
+        Shape::Obj(o) => Some(o),
+        _ => None,
+    };
+    let keys: &[Box<[u8]>] = o.map_or(&[], |o| &o.keys);
+    let exact = (lo < hi && keys[lo as usize].len() == pos as usize).then_some(lo as usize);
+    let (nused, pend) = match (exact, o) {
+        (Some(i), Some(o)) => {
+            if !key_ok(g, o, used, count, i) {
+                return;
+            }
+            (used | 1 << i, o.vals[i])
+        }
+        // A key outside the named ones (every key, in an object of any
+        // value): free, and written once.
+        (_, o) => {
+            let d = (depth - 1) as u32;
+            if !free || c.keys.contains(&(d, hash)) {
+                return;
+            }
+            c.keys.push((d, hash));
+            match o {
+                Some(o) => {
+                    let Some(a) = o.additional else { return };
+                    (used, a)
+                }
+                None => (used, shape),
+            }
+        }
+    };
+    c.frames.pop();
+    *c.top() = Frame::Obj {
+        shape,
+        used: nused,
+        count: count + 1,
+        ox: Ox::Colon,
+        pending: pend,
+    };
+    out.push(take(c));
+}
+
+pub(crate) fn key_viable(
+    g: &Grammar,
+    o: Option<&ObjShape>,
+    used: u64,
+    count: u64,
+    k: &Frame,
+) -> bool {
+    let Frame::Key { lo, hi, free, .. } = *k else {
+        return false;
+    };
+    if free {
+        return true;
+    }
+    let Some(o) = o else { return true };
+    (lo..hi).any(|i| key_ok(g, o, used, count, i as usize))
 }
 
 /// Whether the top frame is between two tokens, where whitespace may
