@@ -70,7 +70,7 @@
 //! | [`providers`] | one adapter per provider API and the accumulated response: text, thinking, usage, stop reason, tool calls, the final message; the client loop for each provider |
 //! | [`protocol`] | tool definitions, `tool_choice`, calls, results and turns in each provider's JSON, converted between them; the retry message |
 //! | [`decode`] | constrained decoding: a vocabulary, a constraint compiled from a schema, a matcher per sequence that writes token masks, a BPE tokenizer, a sampler |
-//! | [`parser`] | the resumable tokenizer: state machine, strings, numbers, [`ValueBuilder`], limits, errors, the reference parser the tests trust |
+//! | [`parser`] | the resumable tokenizer: state machine, strings, numbers, [`ValueBuilder`], limits, errors (the plain reference parser the tests trust is test-only) |
 //! | [`partial`] | the partial tree, its monotone contract, and completion events |
 //! | [`schema`] | compile once, `validate`, the stream check, formats, patterns, cost bounds |
 //! | [`value`], [`path`], [`error`] | the value with exact number lexemes, JSON Pointer paths, errors with positions |

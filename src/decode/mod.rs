@@ -193,7 +193,7 @@
 //! # Where each keyword family lives
 //!
 //! The families are those the schema compiler reads
-//! (`schema/compile/keywords.rs`). `keywords.rs` reads every family's
+//! (`schema/compile/keywords/`). `keywords.rs` reads every family's
 //! keywords of a node set and `shape.rs` builds the shape from them; the
 //! byte automaton (`step.rs`, with the mask walk's fast path in
 //! `fast.rs`) then follows each family in its own place:

@@ -280,8 +280,8 @@
 //! finished value (`validate/`), the stream check decides it early where
 //! it can (`stream/`; a family without a file there is left to the
 //! validator at the value's end, `stream/apps.rs`), and constrained
-//! decoding enforces it byte by byte (`src/decode/`, whose grammar
-//! `shape.rs` reads every family). Two lists cut across the families: the
+//! decoding enforces it byte by byte (`src/decode/`: `keywords.rs` reads
+//! every family, then each is followed where its row says). Two lists cut across the families: the
 //! stream check keeps a container whole for the keywords it cannot decide
 //! before the container ends (`buffered_kw` in `stream.rs`: a new keyword
 //! on objects or arrays is named there or in its family's file), and
@@ -291,15 +291,15 @@
 //!
 //! | family | `compile/` | `validate/` | `stream/` (the stream check) | `src/decode/` |
 //! |---|---|---|---|---|
-//! | `type` (and the `false` schema) | `keywords/types.rs` | `types.rs` | `types.rs` | `shape.rs`, `step.rs` |
-//! | `enum` / `const` | `keywords/enum_const.rs` | `enum_const.rs` | `enum_const.rs` | `shape.rs`, `step.rs` |
-//! | numbers (`minimum`, `maximum`, `exclusive*`, `multipleOf`) | `keywords/numbers.rs` | `numbers.rs` | (the validator) | `shape.rs`, `step.rs`, `approx.rs` |
-//! | strings (`minLength`, `maxLength`, `pattern`) | `keywords/strings.rs` | `strings.rs` | `strings.rs` | `shape.rs`, `string.rs`, `strkw.rs`, `pattern.rs` |
-//! | `format` | `keywords/formats.rs` | `formats.rs` | (the validator) | `strkw.rs`, `pattern.rs`, `forms.rs`, `forms/net.rs` |
-//! | objects (`properties`, `patternProperties`, `additionalProperties`, `required`, `propertyNames`, `dependent*`, `min` / `maxProperties`) | `keywords/objects.rs` | `objects.rs` | `objects.rs` | `shape.rs`, `step.rs`, `fast.rs` |
-//! | arrays (`prefixItems`, `items`, `additionalItems`, `contains`, `uniqueItems`, `min` / `maxItems`) | `keywords/arrays.rs` | `arrays.rs` | `arrays.rs` | `shape.rs`, `step.rs` |
-//! | applicators (`allOf`, `anyOf`, `oneOf`, `not`, `if`, `$ref`, `$dynamicRef`) | `keywords/applicators.rs` (`$ref`, `$dynamicRef`: `resolve.rs`) | `applicators.rs` | `applicators.rs` | `shape.rs` |
-//! | `unevaluatedProperties`, `unevaluatedItems` | `keywords/unevaluated.rs` | `unevaluated.rs` | (the validator) | `shape.rs`, `approx.rs` |
+//! | `type` (and the `false` schema) | `keywords/types.rs` | `types.rs` | `types.rs` | `keywords.rs`; `shape.rs`, `step.rs` |
+//! | `enum` / `const` | `keywords/enum_const.rs` | `enum_const.rs` | `enum_const.rs` | `keywords.rs`; `shape.rs`, `step.rs` |
+//! | numbers (`minimum`, `maximum`, `exclusive*`, `multipleOf`) | `keywords/numbers.rs` | `numbers.rs` | (the validator) | `keywords.rs`; `number.rs`, `step.rs`, `approx.rs` |
+//! | strings (`minLength`, `maxLength`, `pattern`) | `keywords/strings.rs` | `strings.rs` | `strings.rs` | `keywords.rs`, `strkw.rs`; `string.rs`, `pattern.rs` |
+//! | `format` | `keywords/formats.rs` | `formats.rs` | (the validator) | `keywords.rs`, `strkw.rs`; `forms.rs`, `pattern.rs` |
+//! | objects (`properties`, `patternProperties`, `additionalProperties`, `required`, `propertyNames`, `dependent*`, `min` / `maxProperties`) | `keywords/objects.rs` | `objects.rs` | `objects.rs` | `keywords.rs`; `shape.rs`, `object.rs`, `step.rs`, `fast.rs` |
+//! | arrays (`prefixItems`, `items`, `additionalItems`, `contains`, `uniqueItems`, `min` / `maxItems`) | `keywords/arrays.rs` | `arrays.rs` | `arrays.rs` | `keywords.rs`; `shape.rs`, `step.rs` |
+//! | applicators (`allOf`, `anyOf`, `oneOf`, `not`, `if`, `$ref`, `$dynamicRef`) | `keywords/applicators.rs` (`$ref`, `$dynamicRef`: `resolve.rs`) | `applicators.rs` | `applicators.rs` | `keywords.rs`; `shape.rs` (one configuration per branch) |
+//! | `unevaluatedProperties`, `unevaluatedItems` | `keywords/unevaluated.rs` | `unevaluated.rs` | (the validator) | `keywords.rs`; `shape.rs`, `approx.rs` |
 
 mod budget;
 mod chars;
