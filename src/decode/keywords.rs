@@ -1,5 +1,5 @@
 //! The keywords of a set of nodes that apply to one value, read family by
-//! family as `schema/compile/keywords.rs` compiles them (`type`, `enum` /
+//! family as `schema/compile/keywords/` compiles them (`type`, `enum` /
 //! `const`, numbers, strings, `format`, objects, arrays, applicators) into
 //! what `shape.rs` builds a shape from.
 

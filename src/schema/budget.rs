@@ -93,9 +93,8 @@
 //!
 //! ## Measured
 //!
-//! The time and peak memory of every hostile case of issue 32 (whole and
-//! chunked, before and after its fix, beside the `jsonschema` crate) are
-//! measured by `corpus/hostile/measure.sh`; the figures and the command are
+//! The time and peak memory of every hostile case in `corpus/hostile`
+//! (whole and chunked, beside the `jsonschema` crate) are measured by `corpus/hostile/measure.sh`; the figures and the command are
 //! in `benches/README.md`. The tests in `tests/hostile_cost.rs` count work
 //! instead of time, so they hold these bounds on any machine.
 
