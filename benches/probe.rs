@@ -18,6 +18,7 @@ mod common;
 
 use std::hint::black_box;
 
+use tooljson::decode::{Constraint, Tokenizer, Vocabulary};
 use tooljson::partial::PartialParser;
 use tooljson::{CompiledSchema, Parser, Value, ValueBuilder};
 
@@ -101,6 +102,54 @@ fn partial_checked(schema: &CompiledSchema, doc: &[u8], delta: usize) -> bool {
     }
     p.finish(&mut ()).unwrap();
     p.take_check().is_some_and(|c| c.finish().is_ok())
+}
+
+/// The Qwen3 vocabulary the repository carries (`tests/data/tokenizers`),
+/// and the probe's tool arguments, compact, as its tokens.
+fn qwen3() -> (Vocabulary, Vec<u32>) {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../tests/data/tokenizers/qwen3.tokenizer.json.gz"
+    );
+    let mut text = String::new();
+    std::io::Read::read_to_string(
+        &mut flate2::read::GzDecoder::new(std::fs::File::open(path).unwrap()),
+        &mut text,
+    )
+    .unwrap();
+    let tokenizer = Tokenizer::from_tokenizer_json(&text, &[]).unwrap();
+    // Compact: the decoder's default whitespace is none.
+    let args = tooljson::from_str(TOOL_ARGS).unwrap().to_string();
+    let ids = tokenizer.encode(&args).unwrap();
+    (tokenizer.vocabulary().clone(), ids)
+}
+
+/// Follows the tool arguments token by token from a fresh matcher, filling
+/// the mask before each token when `masks` is set; returns the tokens
+/// committed.
+/// The tool schema as constrained decoding takes it: `uniqueItems` cannot
+/// be decided on a prefix, so the decoder refuses it.
+fn decode_schema() -> CompiledSchema {
+    compile(&TOOL_SCHEMA.replace(r#", "uniqueItems": true"#, ""))
+}
+
+fn decode_args(c: &Constraint, ids: &[u32], mask: Option<&mut Vec<u64>>) -> usize {
+    let mut m = c.matcher();
+    match mask {
+        Some(mask) => {
+            for &id in ids {
+                m.fill_mask(mask);
+                assert!(
+                    mask[id as usize / 64] >> (id % 64) & 1 == 1,
+                    "token {id} masked out"
+                );
+                m.commit_token(id).unwrap();
+            }
+        }
+        None => ids.iter().for_each(|&id| m.commit_token(id).unwrap()),
+    }
+    assert!(m.is_complete());
+    ids.len()
 }
 
 fn compile(text: &str) -> CompiledSchema {
@@ -190,6 +239,27 @@ fn workload(name: &str) -> Option<Box<dyn FnMut() -> usize>> {
                 events + s.drain_events().count()
             })
         }
+        "decode/compile" => {
+            let (vocab, _) = qwen3();
+            let s = decode_schema();
+            Box::new(move || {
+                black_box(Constraint::new(&s, &vocab).unwrap())
+                    .matcher()
+                    .is_complete() as usize
+                    + 1
+            })
+        }
+        "decode/commit" => {
+            let (vocab, ids) = qwen3();
+            let c = Constraint::new(&decode_schema(), &vocab).unwrap();
+            Box::new(move || decode_args(&c, &ids, None))
+        }
+        "decode/masks" => {
+            let (vocab, ids) = qwen3();
+            let c = Constraint::new(&decode_schema(), &vocab).unwrap();
+            let mut mask = vec![0u64; vocab.mask_words()];
+            Box::new(move || decode_args(&c, &ids, Some(&mut mask)))
+        }
         w if w.starts_with("gateway/") => {
             // gateway/<wire>/<tooljson|serde>: one 64 KiB write-file call
             // in 16-byte deltas, 1400-byte reads (benches/gateway.rs).
@@ -222,6 +292,9 @@ const WORKLOADS: &[&str] = &[
     "schema/stream_check/16",
     "schema/stream_check_tool/whole",
     "providers/replay_demo/1400",
+    "decode/compile",
+    "decode/commit",
+    "decode/masks",
     "gateway/anthropic/tooljson",
     "gateway/anthropic/serde",
     "gateway/openai_chat/tooljson",
