@@ -35,8 +35,8 @@ pub use number::Number;
 /// use tooljson::Value;
 /// let v = tooljson::from_str(r#"{"z": 1.10, "a": "\u00e9\n"}"#)?;
 /// assert_eq!(v.to_string(), "{\"z\":1.10,\"a\":\"é\\n\"}");
-/// let j: serde_json::Value = v.to_serde_json().unwrap();
-/// assert_eq!(Value::from(j)["a"], v["a"]);
+/// assert_eq!(v["a"], Value::from("é\n"));
+/// assert_eq!(v["z"].as_number().map(|n| n.as_str()), Some("1.10"));
 /// # Ok::<(), tooljson::Error>(())
 /// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
